@@ -1,0 +1,205 @@
+// Package api is the HTTP conventions layer of the Agent Trading Service:
+// one gin engine with the cross-cutting middleware (request ids, access
+// logs, panic recovery, body limits, Prometheus metrics), the response
+// envelope, the single errs.Kind → HTTP status mapping, JSON decoding rules
+// and the health endpoints. Feature packages (api/agentapi, api/device, the
+// dashboard) add their routes through the Routes hook and answer with
+// OK/OKWith/Fail/BindJSON so every endpoint speaks the same dialect.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/agent-trading/ats/api/logging"
+)
+
+// DefaultMaxBodyBytes is the request body limit when Config.MaxBodyBytes is
+// zero. Agent requests are small JSON documents; 1 MiB is generous for them
+// and small enough that a client cannot make the server buffer much.
+const DefaultMaxBodyBytes int64 = 1 << 20
+
+// DefaultReadyTimeout bounds /readyz when Config.ReadyTimeout is zero.
+const DefaultReadyTimeout = 2 * time.Second
+
+// Registry is what the HTTP layer needs from a Prometheus registry: a place
+// to register its collectors and a source for /metrics.
+type Registry interface {
+	prometheus.Registerer
+	prometheus.Gatherer
+}
+
+// Config holds the HTTP layer's settings. The zero value is usable.
+type Config struct {
+	// MaxBodyBytes caps every request body; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// ReadyTimeout bounds all readiness checks together; 0 means
+	// DefaultReadyTimeout.
+	ReadyTimeout time.Duration
+	// Registry receives the HTTP metrics and is served on /metrics. Nil
+	// means the process-wide default registry (which also carries the Go
+	// runtime and process collectors and whatever other packages register).
+	// Tests inject prometheus.NewRegistry() to stay isolated.
+	Registry Registry
+	// TrustedProxies lists the proxy addresses or CIDRs whose
+	// X-Forwarded-For is believed when computing the client IP. Empty means
+	// none: the peer address is the client, so clients cannot spoof it.
+	TrustedProxies []string
+}
+
+// Check is one named readiness probe. Fn must honour ctx; it returns nil
+// when the dependency answers. A classified error's Message (see errs) is
+// shown on /readyz; an unclassified error's text is only logged.
+type Check struct {
+	Name string
+	Fn   func(ctx context.Context) error
+}
+
+// Routes registers a feature's routes on the server, typically with
+// s.Group("/api/agent/v1", authMiddleware). Feature packages export a
+// constructor that closes over their services and returns a Routes, e.g.
+//
+//	func Routes(svc *orders.Service) api.Routes {
+//		return func(s *api.Server) { g := s.Group("/api/agent/v1"); g.POST("/orders", h.place) }
+//	}
+//
+// so that package api never imports them (no import cycles) and the lead
+// wires everything in cmd/ats.
+type Routes func(s *Server)
+
+// Deps holds what the HTTP layer uses from the rest of the program. Feature
+// services are not fields here: they reach their handlers through the
+// Routes closures.
+type Deps struct {
+	// Logger receives access logs, recovered panics and internal errors.
+	// Nil discards. Use logging.NewLogger so secrets are redacted and the
+	// request id is attached.
+	Logger *slog.Logger
+	// Checks are run by /readyz (the lead wires database, temporal, worker
+	// and venue).
+	Checks []Check
+	// Routes are applied in order after the built-in routes.
+	Routes []Routes
+}
+
+var ginModeOnce sync.Once
+
+// Server is the configured engine plus what route registrars need.
+type Server struct {
+	engine  *gin.Engine
+	cfg     Config
+	log     *slog.Logger
+	metrics *httpMetrics
+	checks  []Check
+}
+
+// New builds the HTTP handler: NewServer(cfg, deps).Engine().
+func New(cfg Config, deps Deps) *gin.Engine { return NewServer(cfg, deps).Engine() }
+
+// NewServer builds the engine with the middleware chain, the built-in
+// routes (/healthz, /readyz, /metrics), the 404/405 envelopes, and then
+// applies deps.Routes.
+//
+// It panics when the metrics cannot be registered on cfg.Registry for a
+// reason other than being registered already, which is a programming error
+// detected at start-up.
+func NewServer(cfg Config, deps Deps) *Server {
+	// gin's mode is process-global and not safe to set concurrently.
+	ginModeOnce.Do(func() { gin.SetMode(gin.ReleaseMode) })
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.ReadyTimeout <= 0 {
+		cfg.ReadyTimeout = DefaultReadyTimeout
+	}
+	if cfg.Registry == nil {
+		cfg.Registry = defaultRegistry()
+	}
+	log := deps.Logger
+	if log == nil {
+		log = logging.Discard()
+	}
+	s := &Server{
+		cfg:     cfg,
+		log:     log,
+		metrics: newHTTPMetrics(cfg.Registry),
+		checks:  append([]Check(nil), deps.Checks...),
+	}
+
+	e := gin.New()
+	// A trailing-slash redirect would bypass the middleware chain and, for
+	// JSON clients, only hide a wrong URL; answer 404 instead.
+	e.RedirectTrailingSlash = false
+	e.RedirectFixedPath = false
+	e.HandleMethodNotAllowed = true
+	// Lets handlers pass *gin.Context where a context.Context is expected and
+	// still see the request's cancellation and values (request id).
+	e.ContextWithFallback = true
+	if err := e.SetTrustedProxies(cfg.TrustedProxies); err != nil {
+		panic("api: invalid TrustedProxies: " + err.Error())
+	}
+	e.Use(
+		requestIDMiddleware(),
+		observeMiddleware(log, s.metrics),
+		recoveryMiddleware(log),
+		bodyLimitMiddleware(cfg.MaxBodyBytes),
+	)
+	e.NoRoute(func(c *gin.Context) {
+		failStatus(c, http.StatusNotFound, "Not Found", "no such endpoint: "+c.Request.Method+" "+safePath(c.Request.URL.Path))
+	})
+	e.NoMethod(func(c *gin.Context) {
+		failStatus(c, http.StatusMethodNotAllowed, "Method Not Allowed",
+			"method "+c.Request.Method+" is not allowed here; allowed: "+c.Writer.Header().Get("Allow"))
+	})
+	s.engine = e
+
+	e.GET("/healthz", s.healthz)
+	e.GET("/readyz", s.readyz)
+	e.GET("/metrics", gin.WrapH(metricsHandler(cfg.Registry)))
+
+	for _, r := range deps.Routes {
+		if r != nil {
+			r(s)
+		}
+	}
+	return s
+}
+
+// Engine returns the gin engine, an http.Handler.
+func (s *Server) Engine() *gin.Engine { return s.engine }
+
+// ServeHTTP makes the Server itself an http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.engine.ServeHTTP(w, r) }
+
+// Group returns a router group under prefix running mw (e.g. API-key
+// authentication, RequireJSON) after the global middleware.
+func (s *Server) Group(prefix string, mw ...gin.HandlerFunc) *gin.RouterGroup {
+	return s.engine.Group(prefix, mw...)
+}
+
+// Logger returns the server's logger, for route registrars that log at
+// start-up. Inside handlers log with the request context
+// (logger.InfoContext(c.Request.Context(), ...)) to get the request id.
+func (s *Server) Logger() *slog.Logger { return s.log }
+
+// HTTPServer wraps the engine in an *http.Server with timeouts suited to a
+// JSON API behind no proxy: slow-header and idle connections are cut, and
+// the write timeout leaves room for a venue round trip.
+func (s *Server) HTTPServer(addr string) *http.Server {
+	return &http.Server{
+		Addr:              addr,
+		Handler:           s.engine,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+}
