@@ -1,0 +1,81 @@
+package activities
+
+import (
+	"context"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+
+	"github.com/agent-trading/ats/models/errs"
+)
+
+// Housekeeper is the storage side of periodic housekeeping. The store
+// (models/store) implements it. Both methods delete or expire rows whose
+// deadline is before now and report how many rows they changed; they must
+// be idempotent, because activities run at least once.
+type Housekeeper interface {
+	// PurgeExpiredIdempotency deletes idempotency records that expired
+	// before now.
+	PurgeExpiredIdempotency(ctx context.Context, now time.Time) (int64, error)
+	// ExpireDeviceLinks marks device-link requests that are still pending
+	// past their deadline as expired.
+	ExpireDeviceLinks(ctx context.Context, now time.Time) (int64, error)
+}
+
+// Housekeeping holds the housekeeping activities. Workflows reference its
+// methods through a nil *Housekeeping (only the method names matter); the
+// worker registers one built with the real store.
+type Housekeeping struct {
+	Store Housekeeper
+}
+
+// PurgeExpiredIdempotency is the activity wrapping
+// Housekeeper.PurgeExpiredIdempotency. now comes from the workflow
+// (workflow.Now) so a retried or replayed run purges against the same
+// instant instead of the worker's clock.
+func (h *Housekeeping) PurgeExpiredIdempotency(ctx context.Context, now time.Time) (int64, error) {
+	n, err := h.Store.PurgeExpiredIdempotency(ctx, now)
+	if err != nil {
+		return 0, ToTemporal(err)
+	}
+	activity.GetLogger(ctx).Info("purged expired idempotency records", "count", n, "now", now)
+	return n, nil
+}
+
+// ExpireDeviceLinks is the activity wrapping Housekeeper.ExpireDeviceLinks;
+// see PurgeExpiredIdempotency for why now is an argument.
+func (h *Housekeeping) ExpireDeviceLinks(ctx context.Context, now time.Time) (int64, error) {
+	n, err := h.Store.ExpireDeviceLinks(ctx, now)
+	if err != nil {
+		return 0, ToTemporal(err)
+	}
+	activity.GetLogger(ctx).Info("expired device links", "count", n, "now", now)
+	return n, nil
+}
+
+// Deps are the dependencies of all activities. Each later feature adds its
+// dependency here and its registration to Register.
+type Deps struct {
+	// Housekeeper backs the housekeeping activities (the store).
+	Housekeeper Housekeeper
+}
+
+// Registry is the part of a Temporal worker (or test environment) that
+// activities are registered on; go.temporal.io/sdk/worker.Worker and
+// testsuite.TestWorkflowEnvironment both satisfy it.
+type Registry interface {
+	RegisterActivity(a any)
+}
+
+// Register registers every activity of the service on r. It is the one
+// place activities are registered: the worker and the tests call it, so a
+// workflow can never reference an activity the worker lacks. A missing
+// dependency is an error rather than a nil-pointer panic inside an
+// activity at 3 a.m.
+func Register(r Registry, deps Deps) error {
+	if deps.Housekeeper == nil {
+		return errs.E(errs.Internal, "activities: Deps.Housekeeper is required")
+	}
+	r.RegisterActivity(&Housekeeping{Store: deps.Housekeeper})
+	return nil
+}

@@ -1,0 +1,156 @@
+// Package worker wires the service to Temporal: the one client per
+// process, the worker running every workflow and activity, and the
+// readiness probe the API uses to check that a worker is polling.
+package worker
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/agent-trading/ats/activities"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/worker/codec"
+	"github.com/agent-trading/ats/workflows"
+)
+
+// ClientConfig configures Dial.
+type ClientConfig struct {
+	// HostPort is the Temporal frontend, e.g. "127.0.0.1:7233".
+	HostPort string
+	// Namespace defaults to "default".
+	Namespace string
+	// CodecKey is the 32-byte AES-256 key encrypting every payload. It is
+	// required: plaintext payloads would put order details and agent
+	// inputs into the Temporal database.
+	CodecKey []byte
+	// PreviousCodecKeys still decrypt payloads written before a key
+	// rotation.
+	PreviousCodecKeys [][]byte
+	// Logger receives the SDK's logs; slog.Default() when nil.
+	Logger *slog.Logger
+}
+
+// Converters returns the data and failure converters for key. Clients,
+// workers and replayers must all use the same pair. The failure converter
+// encodes failure messages and stack traces with the codec too, so error
+// text (which may quote order details) is as private as payloads.
+func Converters(key []byte, previous ...[]byte) (converter.DataConverter, converter.FailureConverter, error) {
+	c, err := codec.New(key, previous...)
+	if err != nil {
+		return nil, nil, err
+	}
+	dc := c.DataConverter()
+	fc := temporal.NewDefaultFailureConverter(temporal.DefaultFailureConverterOptions{
+		DataConverter:          dc,
+		EncodeCommonAttributes: true,
+	})
+	return dc, fc, nil
+}
+
+// Dial connects to Temporal and verifies the connection. Call it once per
+// process and share the client between the API and the worker: it is
+// goroutine-safe and holds the gRPC connection pool.
+func Dial(ctx context.Context, cfg ClientConfig) (client.Client, error) {
+	if cfg.HostPort == "" {
+		return nil, errs.E(errs.Invalid, "temporal host:port is required")
+	}
+	dc, fc, err := Converters(cfg.CodecKey, cfg.PreviousCodecKeys...)
+	if err != nil {
+		return nil, err
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	c, err := client.DialContext(ctx, client.Options{
+		HostPort:         cfg.HostPort,
+		Namespace:        cfg.Namespace,
+		Logger:           log.NewStructuredLogger(logger),
+		DataConverter:    dc,
+		FailureConverter: fc,
+	})
+	if err != nil {
+		return nil, errs.Wrap(errs.Transient, err, "cannot connect to Temporal")
+	}
+	return c, nil
+}
+
+// Deps are the dependencies of the worker's activities.
+type Deps = activities.Deps
+
+// Options returns the worker options used by New. Exposed so tests and
+// tools can start a worker identical to production.
+func Options(logger *slog.Logger) worker.Options {
+	return worker.Options{
+		// Graceful shutdown: give running activities (an order
+		// placement mid-flight) time to finish before the process exits.
+		WorkerStopTimeout: 30 * time.Second,
+		// A non-deterministic workflow blocks (and shows as failing
+		// workflow tasks) until a fixed worker is deployed, instead of
+		// failing a user's order or strategy irreversibly.
+		WorkflowPanicPolicy: worker.BlockWorkflow,
+		// Workers are small; bound concurrency so one busy strategy can't
+		// starve the process (2-core machines).
+		MaxConcurrentActivityExecutionSize:     64,
+		MaxConcurrentWorkflowTaskExecutionSize: 64,
+		OnFatalError: func(err error) {
+			if logger != nil {
+				logger.Error("temporal worker stopped on a fatal error", "err", err)
+			}
+		},
+	}
+}
+
+// New returns a worker on workflows.TaskQueue with every workflow and
+// activity of the service registered. Start it with Run(worker.InterruptCh())
+// or Start/Stop.
+func New(c client.Client, deps Deps) (worker.Worker, error) {
+	return NewWithLogger(c, deps, slog.Default())
+}
+
+// NewWithLogger is New with the logger used for fatal worker errors.
+func NewWithLogger(c client.Client, deps Deps, logger *slog.Logger) (worker.Worker, error) {
+	w := worker.New(c, workflows.TaskQueue, Options(logger))
+	workflows.Register(w)
+	if err := activities.Register(w, deps); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// PollerFreshness is how recently a poller must have been seen for
+// WorkerAlive to count it. Pollers long-poll for up to ~70 s, and the server
+// records the time a poll started, so anything shorter flaps.
+const PollerFreshness = 2 * time.Minute
+
+// WorkerAlive reports whether some worker polled taskQueue recently for
+// both workflow and activity tasks: the API's /readyz "worker" check.
+// The error is Transient when no worker is polling or Temporal is
+// unreachable.
+func WorkerAlive(ctx context.Context, c client.Client, taskQueue string) error {
+	for _, tqt := range []enumspb.TaskQueueType{enumspb.TASK_QUEUE_TYPE_WORKFLOW, enumspb.TASK_QUEUE_TYPE_ACTIVITY} {
+		resp, err := c.DescribeTaskQueue(ctx, taskQueue, tqt)
+		if err != nil {
+			return errs.Wrap(errs.Transient, err, "cannot describe the Temporal task queue")
+		}
+		alive := false
+		for _, p := range resp.GetPollers() {
+			if t := p.GetLastAccessTime(); t != nil && time.Since(t.AsTime()) < PollerFreshness {
+				alive = true
+				break
+			}
+		}
+		if !alive {
+			return errs.Ef(errs.Transient, "no Temporal worker is polling task queue %s (%s)", taskQueue, tqt)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+// Package replaytest replays recorded workflow histories against the
+// current workflow code in ordinary `go test` runs, without a Temporal
+// server. A replay failure means a code change would break workflows that
+// are running in production (non-determinism) and needs workflow.GetVersion.
+package replaytest
+
+import (
+	"errors"
+	"testing"
+
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+)
+
+// HistoryCodecKey is the AES-256 key the committed test histories were
+// recorded with (the worker package's integration test with
+// ATS_RECORD_HISTORY set). It is public and protects nothing: it exists so
+// recorded histories go through the same encrypting converters as
+// production, and must never be used outside tests.
+var HistoryCodecKey = []byte("ats-replay-test-key-not-secret!!")
+
+// Named registers Func under Name instead of its function name, e.g. to
+// check that a changed implementation of a workflow still replays.
+type Named struct {
+	Name string
+	Func any
+}
+
+// Replay replays the JSON history at path (as written by `temporal workflow
+// show --output json`, or protojson of a History) with opts, after
+// registering workflows (functions or Named values), and returns the replay
+// error.
+func Replay(path string, opts worker.WorkflowReplayerOptions, workflows ...any) error {
+	if len(workflows) == 0 {
+		return errors.New("replaytest: no workflows to register")
+	}
+	r, err := worker.NewWorkflowReplayerWithOptions(opts)
+	if err != nil {
+		return err
+	}
+	for _, w := range workflows {
+		if n, ok := w.(Named); ok {
+			r.RegisterWorkflowWithOptions(n.Func, workflow.RegisterOptions{Name: n.Name})
+			continue
+		}
+		r.RegisterWorkflow(w)
+	}
+	return r.ReplayWorkflowHistoryFromJSONFile(nil, path)
+}
+
+// ReplayFile replays the history at path with the default data converter
+// and fails t on any replay error.
+func ReplayFile(t testing.TB, path string, workflows ...any) {
+	t.Helper()
+	ReplayFileWithOptions(t, path, worker.WorkflowReplayerOptions{}, workflows...)
+}
+
+// ReplayFileWithOptions is ReplayFile with replayer options, e.g. the data
+// and failure converters of worker.Converters for histories whose payloads
+// are encrypted.
+func ReplayFileWithOptions(t testing.TB, path string, opts worker.WorkflowReplayerOptions, workflows ...any) {
+	t.Helper()
+	if err := Replay(path, opts, workflows...); err != nil {
+		t.Fatalf("replaytest: replay of %s failed: %v", path, err)
+	}
+}

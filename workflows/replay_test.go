@@ -1,0 +1,68 @@
+package workflows_test
+
+import (
+	"testing"
+	"time"
+
+	sdkworker "go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/agent-trading/ats/activities"
+	"github.com/agent-trading/ats/worker"
+	"github.com/agent-trading/ats/worker/replaytest"
+	"github.com/agent-trading/ats/workflows"
+)
+
+// housekeepingHistory was recorded on the Temporal dev server (CLI v1.5.1)
+// by the worker package's integration test:
+//
+//	TEMPORAL_CLI=$PWD/.bin/temporal ATS_RECORD_HISTORY=$PWD/workflows/testdata/housekeeping.json \
+//	  go test -run TestHousekeepingOnDevServer ./worker/
+//
+// Its payloads are encrypted with replaytest.HistoryCodecKey.
+const housekeepingHistory = "testdata/housekeeping.json"
+
+func replayOptions(t *testing.T) sdkworker.WorkflowReplayerOptions {
+	t.Helper()
+	dc, fc, err := worker.Converters(replaytest.HistoryCodecKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sdkworker.WorkflowReplayerOptions{DataConverter: dc, FailureConverter: fc}
+}
+
+func TestHousekeepingReplays(t *testing.T) {
+	replaytest.ReplayFileWithOptions(t, housekeepingHistory, replayOptions(t), workflows.All()...)
+}
+
+// The replay test must be able to fail: an implementation that schedules
+// its activities in another order is non-deterministic against the
+// recorded history.
+func TestHousekeepingReplayDetectsChanges(t *testing.T) {
+	reordered := func(ctx workflow.Context) (workflows.HousekeepingResult, error) {
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+		var hk *activities.Housekeeping
+		now := workflow.Now(ctx)
+		var res workflows.HousekeepingResult
+		if err := workflow.ExecuteActivity(ctx, hk.ExpireDeviceLinks, now).Get(ctx, &res.ExpiredDeviceLinks); err != nil {
+			return res, err
+		}
+		err := workflow.ExecuteActivity(ctx, hk.PurgeExpiredIdempotency, now).Get(ctx, &res.PurgedIdempotency)
+		return res, err
+	}
+	err := replaytest.Replay(housekeepingHistory, replayOptions(t), replaytest.Named{Name: "Housekeeping", Func: reordered})
+	if err == nil {
+		t.Fatal("replay of a reordered workflow succeeded")
+	}
+	t.Log(err)
+}
+
+// Without the key the recorded payloads cannot be read, so replay fails:
+// the history really is encrypted.
+func TestHousekeepingHistoryNeedsKey(t *testing.T) {
+	if err := replaytest.Replay(housekeepingHistory, sdkworker.WorkflowReplayerOptions{}, workflows.All()...); err == nil {
+		t.Fatal("replay without the codec key succeeded")
+	} else {
+		t.Log(err)
+	}
+}

@@ -1,0 +1,126 @@
+// Package workflows holds the service's Temporal workflows and the
+// conventions every workflow follows: one task queue, workflow ids derived
+// from business ids, typed search attributes and a human-readable memo.
+package workflows
+
+import (
+	"fmt"
+	"strings"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/agent-trading/ats/models/errs"
+)
+
+// TaskQueue is the task queue every workflow and activity of the service
+// runs on. One queue keeps deployment simple (one worker type, one
+// readiness check); split only when a class of work needs its own
+// concurrency limits or hosts.
+const TaskQueue = "ats-main"
+
+// Custom search attributes. All are Keyword (exact match; the SQLite dev
+// server has 10 Keyword slots per namespace, 7 are used here). They are
+// stored and indexed in plain text: ids and states only, never secrets or
+// amounts that identify a user's position.
+var (
+	// SAUserID is the id of the user a workflow acts for.
+	SAUserID = temporal.NewSearchAttributeKeyKeyword("UserId")
+	// SAAgentID is the id of the agent that started the workflow.
+	SAAgentID = temporal.NewSearchAttributeKeyKeyword("AgentId")
+	// SAStrategyType is the strategy's type (e.g. "twap", "grid").
+	SAStrategyType = temporal.NewSearchAttributeKeyKeyword("StrategyType")
+	// SAStrategyStatus is a strategy's lifecycle state (running, paused, ...).
+	SAStrategyStatus = temporal.NewSearchAttributeKeyKeyword("StrategyStatus")
+	// SATokenID is the outcome token (CLOB token id) a workflow trades.
+	SATokenID = temporal.NewSearchAttributeKeyKeyword("TokenId")
+	// SAOrderStatus is an order workflow's current order status.
+	SAOrderStatus = temporal.NewSearchAttributeKeyKeyword("OrderStatus")
+	// SAWorkflowKind is the Kind of a workflow, so the UI can filter
+	// "all strategies" without prefix queries on the workflow id.
+	SAWorkflowKind = temporal.NewSearchAttributeKeyKeyword("WorkflowKind")
+)
+
+// SearchAttributes lists every custom search attribute the workflows use.
+// The dev server is started with exactly these and
+// devserver.EnsureSearchAttributes registers them on other clusters; a
+// workflow using an unregistered key fails to start.
+func SearchAttributes() []temporal.SearchAttributeKey {
+	return []temporal.SearchAttributeKey{
+		SAUserID, SAAgentID, SAStrategyType, SAStrategyStatus, SATokenID, SAOrderStatus, SAWorkflowKind,
+	}
+}
+
+// Kind is the kind of a workflow; it prefixes the workflow id and is stored
+// in SAWorkflowKind.
+type Kind string
+
+// The workflow kinds.
+const (
+	KindOrder        Kind = "order"
+	KindDeviceLink   Kind = "device-link"
+	KindStrategy     Kind = "strategy"
+	KindHousekeeping Kind = "housekeeping"
+)
+
+// MemoSummary is the memo key holding a one-line human-readable summary of
+// the workflow, shown in the Web UI.
+const MemoSummary = "summary"
+
+// WorkflowID is the workflow id of the workflow of the given kind for a
+// business id: "<kind>/<business id>", e.g. "order/ord_123". Using the
+// business id makes starts idempotent and lets the API address a workflow
+// without storing run ids.
+func WorkflowID(kind Kind, businessID string) string {
+	return string(kind) + "/" + businessID
+}
+
+// StartSpec describes a workflow start in business terms.
+type StartSpec struct {
+	// Kind and BusinessID form the workflow id.
+	Kind       Kind
+	BusinessID string
+	// Summary is a one-line description for operators (memo and UI
+	// summary). It is stored in plain text: never put secrets in it.
+	Summary string
+	// SearchAttributes are set on start in addition to SAWorkflowKind,
+	// e.g. SAUserID.ValueSet(userID).
+	SearchAttributes []temporal.SearchAttributeUpdate
+}
+
+// StartOptions builds the StartWorkflowOptions for spec: workflow id from
+// the business id, TaskQueue, search attributes (always including
+// SAWorkflowKind), and the memo. A start whose id is already running
+// returns serviceerror.WorkflowExecutionAlreadyStarted (activities.FromTemporal
+// maps it to errs.Conflict) instead of silently returning the running
+// workflow, so callers notice duplicates.
+func StartOptions(spec StartSpec) (client.StartWorkflowOptions, error) {
+	if err := validateKind(spec.Kind); err != nil {
+		return client.StartWorkflowOptions{}, err
+	}
+	if strings.TrimSpace(spec.BusinessID) == "" || strings.ContainsAny(spec.BusinessID, " \t\r\n") {
+		return client.StartWorkflowOptions{}, errs.Ef(errs.Invalid, "workflow business id %q is empty or contains whitespace", spec.BusinessID)
+	}
+	updates := make([]temporal.SearchAttributeUpdate, 0, len(spec.SearchAttributes)+1)
+	updates = append(updates, SAWorkflowKind.ValueSet(string(spec.Kind)))
+	updates = append(updates, spec.SearchAttributes...)
+	opts := client.StartWorkflowOptions{
+		ID:                                       WorkflowID(spec.Kind, spec.BusinessID),
+		TaskQueue:                                TaskQueue,
+		TypedSearchAttributes:                    temporal.NewSearchAttributes(updates...),
+		WorkflowExecutionErrorWhenAlreadyStarted: true,
+	}
+	if spec.Summary != "" {
+		opts.Memo = map[string]any{MemoSummary: spec.Summary}
+		opts.StaticSummary = spec.Summary
+	}
+	return opts, nil
+}
+
+func validateKind(k Kind) error {
+	switch k {
+	case KindOrder, KindDeviceLink, KindStrategy, KindHousekeeping:
+		return nil
+	}
+	return errs.E(errs.Internal, fmt.Sprintf("unknown workflow kind %q", string(k)))
+}
