@@ -1,0 +1,276 @@
+// Package dataapi is the client of the venue's Data API: a wallet's
+// positions (with the redeemable flag), activity and trades. The Data API is
+// keyed by the funder (proxy/Safe/deposit wallet) address, and lags the
+// chain by a minute or so; use it for portfolio views, not for settlement.
+package dataapi
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue/clob/rest"
+	"github.com/agent-trading/ats/venue/network"
+)
+
+// Config configures a Client.
+type Config struct {
+	BaseURL string // network.Network.DataAPIURL
+	HTTP    *http.Client
+	Timeout time.Duration
+	Retries int
+	Backoff time.Duration
+}
+
+// ConfigFor returns the Config of network n.
+func ConfigFor(n network.Network) Config { return Config{BaseURL: n.DataAPIURL} }
+
+// Client is a Data API client (all calls are retried reads).
+type Client struct{ rest *rest.Client }
+
+// New returns a client for cfg.
+func New(cfg Config) *Client {
+	rc := rest.New(cfg.BaseURL)
+	if cfg.HTTP != nil {
+		rc.HTTP = cfg.HTTP
+	} else if cfg.Timeout > 0 {
+		rc.HTTP = &http.Client{Timeout: cfg.Timeout + time.Second}
+	}
+	rc.Timeout, rc.Retries, rc.Backoff = cfg.Timeout, cfg.Retries, cfg.Backoff
+	rc.UserAgent = "ats-venue-client"
+	return &Client{rest: rc}
+}
+
+func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
+	resp, err := c.rest.Do(ctx, rest.Request{Method: http.MethodGet, Path: path, Query: q, Idempotent: true})
+	if err != nil {
+		return rest.MapError(err, "data api")
+	}
+	if err := json.Unmarshal(resp.Body, out); err != nil {
+		return errs.Wrap(errs.Transient, err, "unexpected data api response")
+	}
+	return nil
+}
+
+// Position is a wallet's holding of one outcome token.
+type Position struct {
+	ProxyWallet        string            `json:"proxyWallet"`
+	Asset              string            `json:"asset"` // token id
+	ConditionID        string            `json:"conditionId"`
+	Size               rest.LooseDecimal `json:"size"` // shares
+	AvgPrice           rest.LooseDecimal `json:"avgPrice"`
+	InitialValue       rest.LooseDecimal `json:"initialValue"`
+	CurrentValue       rest.LooseDecimal `json:"currentValue"`
+	CashPnl            rest.LooseDecimal `json:"cashPnl"`
+	PercentPnl         rest.LooseDecimal `json:"percentPnl"`
+	TotalBought        rest.LooseDecimal `json:"totalBought"`
+	RealizedPnl        rest.LooseDecimal `json:"realizedPnl"`
+	PercentRealizedPnl rest.LooseDecimal `json:"percentRealizedPnl"`
+	CurPrice           rest.LooseDecimal `json:"curPrice"`
+	Redeemable         bool              `json:"redeemable"`
+	Mergeable          bool              `json:"mergeable"`
+	Title              string            `json:"title"`
+	Slug               string            `json:"slug"`
+	Icon               string            `json:"icon"`
+	EventID            string            `json:"eventId"`
+	EventSlug          string            `json:"eventSlug"`
+	Outcome            string            `json:"outcome"`
+	OutcomeIndex       int               `json:"outcomeIndex"`
+	OppositeOutcome    string            `json:"oppositeOutcome"`
+	OppositeAsset      string            `json:"oppositeAsset"`
+	EndDate            string            `json:"endDate"` // YYYY-MM-DD
+	NegativeRisk       bool              `json:"negativeRisk"`
+}
+
+// PositionsParams filter Positions. Zero values are omitted.
+type PositionsParams struct {
+	Markets       []string // condition ids
+	EventID       string
+	SizeThreshold decimal.Decimal
+	Redeemable    *bool
+	Mergeable     *bool
+	Limit         int
+	Offset        int
+	SortBy        string // CURRENT, INITIAL, TOKENS, CASHPNL, PERCENTPNL, TITLE, RESOLVING, PRICE, AVGPRICE
+	SortDirection string // ASC, DESC
+	Title         string
+}
+
+func userQuery(user common.Address) (url.Values, error) {
+	if user == (common.Address{}) {
+		return nil, errs.E(errs.Invalid, "user address is required").WithCode("invalid_address")
+	}
+	return url.Values{"user": {user.Hex()}}, nil
+}
+
+func setBool(q url.Values, k string, v *bool) {
+	if v != nil {
+		q.Set(k, strconv.FormatBool(*v))
+	}
+}
+
+func setInt(q url.Values, k string, v int) {
+	if v > 0 {
+		q.Set(k, strconv.Itoa(v))
+	}
+}
+
+func setStr(q url.Values, k, v string) {
+	if v != "" {
+		q.Set(k, v)
+	}
+}
+
+// Positions lists the positions of a funder address.
+func (c *Client) Positions(ctx context.Context, user common.Address, p PositionsParams) ([]Position, error) {
+	q, err := userQuery(user)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Markets) > 0 {
+		q.Set("market", strings.Join(p.Markets, ","))
+	}
+	setStr(q, "eventId", p.EventID)
+	if p.SizeThreshold.Sign() > 0 {
+		q.Set("sizeThreshold", p.SizeThreshold.String())
+	}
+	setBool(q, "redeemable", p.Redeemable)
+	setBool(q, "mergeable", p.Mergeable)
+	setInt(q, "limit", p.Limit)
+	setInt(q, "offset", p.Offset)
+	setStr(q, "sortBy", p.SortBy)
+	setStr(q, "sortDirection", p.SortDirection)
+	setStr(q, "title", p.Title)
+	var out []Position
+	if err := c.get(ctx, "/positions", q, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Activity is one row of a wallet's on-venue activity.
+type Activity struct {
+	ProxyWallet     string            `json:"proxyWallet"`
+	Timestamp       int64             `json:"timestamp"` // unix seconds
+	TransactionHash string            `json:"transactionHash"`
+	Type            string            `json:"type"` // TRADE, SPLIT, MERGE, REDEEM, REWARD, …
+	ConditionID     string            `json:"conditionId"`
+	Asset           string            `json:"asset"`
+	Side            string            `json:"side"`
+	Size            rest.LooseDecimal `json:"size"`     // shares
+	UsdcSize        rest.LooseDecimal `json:"usdcSize"` // collateral
+	Price           rest.LooseDecimal `json:"price"`
+	Outcome         string            `json:"outcome"`
+	// OutcomeIndex is 999 when not applicable (venue sentinel).
+	OutcomeIndex int    `json:"outcomeIndex"`
+	Title        string `json:"title"`
+	Slug         string `json:"slug"`
+	EventSlug    string `json:"eventSlug"`
+}
+
+// ActivityParams filter Activity.
+type ActivityParams struct {
+	Markets       []string
+	EventID       string
+	Types         []string
+	Start, End    time.Time
+	SortBy        string // TIMESTAMP, TOKENS, CASH
+	SortDirection string
+	Side          string
+	Limit         int
+	Offset        int
+}
+
+// Activity lists a funder address's activity.
+func (c *Client) Activity(ctx context.Context, user common.Address, p ActivityParams) ([]Activity, error) {
+	q, err := userQuery(user)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Markets) > 0 {
+		q.Set("market", strings.Join(p.Markets, ","))
+	}
+	setStr(q, "eventId", p.EventID)
+	if len(p.Types) > 0 {
+		q.Set("type", strings.Join(p.Types, ","))
+	}
+	if !p.Start.IsZero() {
+		q.Set("start", strconv.FormatInt(p.Start.Unix(), 10))
+	}
+	if !p.End.IsZero() {
+		q.Set("end", strconv.FormatInt(p.End.Unix(), 10))
+	}
+	setStr(q, "sortBy", p.SortBy)
+	setStr(q, "sortDirection", p.SortDirection)
+	setStr(q, "side", p.Side)
+	setInt(q, "limit", p.Limit)
+	setInt(q, "offset", p.Offset)
+	var out []Activity
+	if err := c.get(ctx, "/activity", q, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Trade is a fill of the wallet (maker or taker).
+type Trade struct {
+	ProxyWallet     string            `json:"proxyWallet"`
+	Side            string            `json:"side"`
+	Asset           string            `json:"asset"`
+	ConditionID     string            `json:"conditionId"`
+	Size            rest.LooseDecimal `json:"size"`
+	Price           rest.LooseDecimal `json:"price"`
+	Timestamp       int64             `json:"timestamp"`
+	Title           string            `json:"title"`
+	Slug            string            `json:"slug"`
+	EventSlug       string            `json:"eventSlug"`
+	Outcome         string            `json:"outcome"`
+	OutcomeIndex    int               `json:"outcomeIndex"`
+	TransactionHash string            `json:"transactionHash"`
+}
+
+// TradesParams filter Trades.
+type TradesParams struct {
+	Markets    []string
+	EventID    string
+	Side       string
+	Start, End time.Time
+	Limit      int
+	Offset     int
+}
+
+// Trades lists a funder address's fills, both as maker and as taker
+// (takerOnly=false: the Data API defaults to taker fills only).
+func (c *Client) Trades(ctx context.Context, user common.Address, p TradesParams) ([]Trade, error) {
+	q, err := userQuery(user)
+	if err != nil {
+		return nil, err
+	}
+	q.Set("takerOnly", "false")
+	if len(p.Markets) > 0 {
+		q.Set("market", strings.Join(p.Markets, ","))
+	}
+	setStr(q, "eventId", p.EventID)
+	setStr(q, "side", p.Side)
+	if !p.Start.IsZero() {
+		q.Set("start", strconv.FormatInt(p.Start.Unix(), 10))
+	}
+	if !p.End.IsZero() {
+		q.Set("end", strconv.FormatInt(p.End.Unix(), 10))
+	}
+	setInt(q, "limit", p.Limit)
+	setInt(q, "offset", p.Offset)
+	var out []Trade
+	if err := c.get(ctx, "/trades", q, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
