@@ -1,0 +1,138 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
+)
+
+// CreateAgentWithKey inserts an agent and its first API key atomically,
+// filling IDs (when empty), defaults, timestamps and the key's agent and
+// user IDs. A duplicate key hash is errs.Conflict and nothing is stored.
+func (s *Store) CreateAgentWithKey(ctx context.Context, a *models.Agent, k *models.APIKey) error {
+	if a.UserID == "" || a.Name == "" {
+		return errs.E(errs.Invalid, "an agent needs a user and a name")
+	}
+	if k.Hash == "" {
+		return errs.E(errs.Invalid, "an API key needs a hash")
+	}
+	if a.ID == "" {
+		a.ID = models.NewID(models.PrefixAgent)
+	}
+	if a.Status == "" {
+		a.Status = models.AgentActive
+	}
+	if a.RateLimitPerMinute == 0 {
+		a.RateLimitPerMinute = models.DefaultRateLimitPerMinute
+	}
+	if a.HeartbeatIntervalMs == 0 {
+		a.HeartbeatIntervalMs = models.DefaultHeartbeatIntervalMs
+	}
+	now := s.now()
+	a.CreatedAt, a.UpdatedAt = now, now
+	a.RevokedAt = utcPtr(a.RevokedAt)
+	if k.ID == "" {
+		k.ID = models.NewID(models.PrefixAPIKey)
+	}
+	k.AgentID, k.UserID, k.CreatedAt = a.ID, a.UserID, now
+	return s.Tx(ctx, func(tx *Store) error {
+		if err := tx.db.WithContext(ctx).Create(a).Error; err != nil {
+			return mapErr(err, "agent")
+		}
+		return mapErr(tx.db.WithContext(ctx).Create(k).Error, "API key")
+	})
+}
+
+// AgentKeyByHash resolves a bearer key: the key with this hash and its
+// agent. Revoked keys and agents are returned too (with RevokedAt / status
+// set) so the caller can tell "revoked" from "unknown"; an unknown hash is
+// NotFound.
+func (s *Store) AgentKeyByHash(ctx context.Context, hash string) (*models.APIKey, *models.Agent, error) {
+	var k models.APIKey
+	if err := s.db.WithContext(ctx).Where("hash = ?", hash).Take(&k).Error; err != nil {
+		return nil, nil, mapErr(err, "API key")
+	}
+	a, err := s.AgentByID(ctx, k.AgentID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &k, a, nil
+}
+
+// TouchAPIKey records that key id was used at now. It only moves
+// last_used_at forward, so racing requests cannot move it back.
+func (s *Store) TouchAPIKey(ctx context.Context, id string, now time.Time) error {
+	t := utc(now)
+	res := s.db.WithContext(ctx).Model(&models.APIKey{}).
+		Where("id = ? AND (last_used_at IS NULL OR last_used_at < ?)", id, t).
+		Update("last_used_at", t)
+	return mapErr(res.Error, "API key")
+}
+
+// AgentByID finds an agent by ID.
+func (s *Store) AgentByID(ctx context.Context, id string) (*models.Agent, error) {
+	var a models.Agent
+	if err := s.db.WithContext(ctx).Where("id = ?", id).Take(&a).Error; err != nil {
+		return nil, mapErr(err, "agent")
+	}
+	return &a, nil
+}
+
+// AgentForUser finds agent id owned by userID; someone else's agent is
+// NotFound, indistinguishable from a missing one.
+func (s *Store) AgentForUser(ctx context.Context, userID, id string) (*models.Agent, error) {
+	var a models.Agent
+	if err := s.db.WithContext(ctx).Where("id = ? AND user_id = ?", id, userID).Take(&a).Error; err != nil {
+		return nil, mapErr(err, "agent")
+	}
+	return &a, nil
+}
+
+// ListAgentsByUser returns a user's agents, oldest first, revoked included.
+func (s *Store) ListAgentsByUser(ctx context.Context, userID string) ([]models.Agent, error) {
+	var out []models.Agent
+	err := s.db.WithContext(ctx).Where("user_id = ?", userID).Order("created_at").Order("id").Find(&out).Error
+	if err != nil {
+		return nil, mapErr(err, "agent")
+	}
+	return out, nil
+}
+
+// UpdateAgentStatus sets the status of userID's agent id. Revocation is
+// final: it also revokes every key of the agent, and any later status change
+// of a revoked agent is errs.Conflict. Someone else's agent is NotFound.
+func (s *Store) UpdateAgentStatus(ctx context.Context, userID, id, status string) error {
+	switch status {
+	case models.AgentActive, models.AgentPaused, models.AgentRevoked:
+	default:
+		return errs.Ef(errs.Invalid, "unknown agent status %q", status)
+	}
+	return s.Tx(ctx, func(tx *Store) error {
+		a, err := tx.AgentForUser(ctx, userID, id)
+		if err != nil {
+			return err
+		}
+		if a.Status == models.AgentRevoked {
+			if status == models.AgentRevoked {
+				return nil
+			}
+			return errs.E(errs.Conflict, "the agent has been revoked").WithCode("agent_revoked")
+		}
+		now := tx.now()
+		set := map[string]any{"status": status, "updated_at": now}
+		if status == models.AgentRevoked {
+			set["revoked_at"] = now
+		}
+		if err := tx.db.WithContext(ctx).Model(&models.Agent{}).Where("id = ?", id).Updates(set).Error; err != nil {
+			return mapErr(err, "agent")
+		}
+		if status == models.AgentRevoked {
+			err := tx.db.WithContext(ctx).Model(&models.APIKey{}).
+				Where("agent_id = ? AND revoked_at IS NULL", id).Update("revoked_at", now).Error
+			return mapErr(err, "API key")
+		}
+		return nil
+	})
+}

@@ -1,0 +1,204 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
+)
+
+// CreateOrder inserts o, filling ID (when empty), Status (PENDING when
+// empty) and timestamps. An idempotency key already used by the agent is
+// errs.Conflict; look the first order up with OrderByIdempotencyKey.
+func (s *Store) CreateOrder(ctx context.Context, o *models.Order) error {
+	if o.AgentID == "" || o.UserID == "" || o.TokenID == "" {
+		return errs.E(errs.Invalid, "an order needs an agent, a user and a token")
+	}
+	if o.ID == "" {
+		o.ID = models.NewID(models.PrefixOrder)
+	}
+	if o.Status == "" {
+		o.Status = models.OrderPending
+	}
+	now := s.now()
+	o.CreatedAt, o.UpdatedAt = now, now
+	o.FilledAt = utcPtr(o.FilledAt)
+	return mapErr(s.db.WithContext(ctx).Create(o).Error, "order")
+}
+
+// OrderByID finds an order by ID, whoever owns it (for workers).
+func (s *Store) OrderByID(ctx context.Context, id string) (*models.Order, error) {
+	return s.orderWhere(ctx, "id = ?", id)
+}
+
+// OrderForAgent finds agentID's order id; another agent's order is NotFound.
+func (s *Store) OrderForAgent(ctx context.Context, agentID, id string) (*models.Order, error) {
+	return s.orderWhere(ctx, "id = ? AND agent_id = ?", id, agentID)
+}
+
+// OrderByIdempotencyKey finds the agent's order placed with key.
+func (s *Store) OrderByIdempotencyKey(ctx context.Context, agentID, key string) (*models.Order, error) {
+	return s.orderWhere(ctx, "agent_id = ? AND idempotency_key = ?", agentID, key)
+}
+
+// OrderByVenueID finds an order by the venue's order ID.
+func (s *Store) OrderByVenueID(ctx context.Context, venueOrderID string) (*models.Order, error) {
+	if venueOrderID == "" {
+		return nil, errs.E(errs.NotFound, "order not found")
+	}
+	return s.orderWhere(ctx, "venue_order_id = ?", venueOrderID)
+}
+
+func (s *Store) orderWhere(ctx context.Context, cond string, args ...any) (*models.Order, error) {
+	var o models.Order
+	if err := s.db.WithContext(ctx).Where(cond, args...).Take(&o).Error; err != nil {
+		return nil, mapErr(err, "order")
+	}
+	return &o, nil
+}
+
+// OrderFilter selects orders; zero fields don't filter.
+type OrderFilter struct {
+	AgentID    string
+	Statuses   []string
+	StrategyID string
+	TokenID    string
+	// Limit: default 50, max 100 (the API's limits). Offset skips rows.
+	Limit, Offset int
+}
+
+// ListOrders returns matching orders newest first.
+func (s *Store) ListOrders(ctx context.Context, f OrderFilter) ([]models.Order, error) {
+	limit := f.Limit
+	switch {
+	case limit <= 0:
+		limit = 50
+	case limit > 100:
+		limit = 100
+	}
+	q := s.db.WithContext(ctx).Model(&models.Order{})
+	if f.AgentID != "" {
+		q = q.Where("agent_id = ?", f.AgentID)
+	}
+	if len(f.Statuses) > 0 {
+		q = q.Where("status IN ?", f.Statuses)
+	}
+	if f.StrategyID != "" {
+		q = q.Where("strategy_id = ?", f.StrategyID)
+	}
+	if f.TokenID != "" {
+		q = q.Where("token_id = ?", f.TokenID)
+	}
+	if f.Offset > 0 {
+		q = q.Offset(f.Offset)
+	}
+	var out []models.Order
+	if err := q.Order("created_at DESC").Order("id DESC").Limit(limit).Find(&out).Error; err != nil {
+		return nil, mapErr(err, "order")
+	}
+	return out, nil
+}
+
+// OrderUpdate changes an order; nil fields are left unchanged.
+type OrderUpdate struct {
+	Status            *string
+	VenueOrderID      *string
+	FilledSizeMicro   *int64
+	AvgFillPriceMicro *int64
+	ReservedMicro     *int64
+	FailureReason     *string
+	FilledAt          *time.Time
+}
+
+// UpdateOrder applies u to order id if its status is one of from (any
+// status when from is empty). The condition makes state changes safe
+// against races (a fill arriving while a cancel is in flight): the loser
+// gets errs.Conflict with code "order_state". A missing order is NotFound.
+func (s *Store) UpdateOrder(ctx context.Context, id string, from []string, u OrderUpdate) error {
+	set := map[string]any{"updated_at": s.now()}
+	if u.Status != nil {
+		set["status"] = *u.Status
+	}
+	if u.VenueOrderID != nil {
+		set["venue_order_id"] = *u.VenueOrderID
+	}
+	if u.FilledSizeMicro != nil {
+		set["filled_size_micro"] = *u.FilledSizeMicro
+	}
+	if u.AvgFillPriceMicro != nil {
+		set["avg_fill_price_micro"] = *u.AvgFillPriceMicro
+	}
+	if u.ReservedMicro != nil {
+		set["reserved_micro"] = *u.ReservedMicro
+	}
+	if u.FailureReason != nil {
+		set["failure_reason"] = *u.FailureReason
+	}
+	if u.FilledAt != nil {
+		set["filled_at"] = utc(*u.FilledAt)
+	}
+	q := s.db.WithContext(ctx).Model(&models.Order{}).Where("id = ?", id)
+	if len(from) > 0 {
+		q = q.Where("status IN ?", from)
+	}
+	res := q.Updates(set)
+	if res.Error != nil {
+		return mapErr(res.Error, "order")
+	}
+	if res.RowsAffected == 1 {
+		return nil
+	}
+	o, err := s.OrderByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	return errs.Ef(errs.Conflict, "the order is %s", o.Status).WithCode("order_state")
+}
+
+// AddFill records a venue trade against an order. A trade already recorded
+// for the order is not an error: it returns created=false, so replayed
+// trade events are absorbed.
+func (s *Store) AddFill(ctx context.Context, f *models.Fill) (created bool, err error) {
+	if f.OrderID == "" || f.VenueTradeID == "" {
+		return false, errs.E(errs.Invalid, "a fill needs an order and a venue trade ID")
+	}
+	if f.ID == "" {
+		f.ID = models.NewID(models.PrefixFill)
+	}
+	if f.Time.IsZero() {
+		f.Time = s.now()
+	} else {
+		f.Time = utc(f.Time)
+	}
+	err = s.Tx(ctx, func(tx *Store) error {
+		var n int64
+		if err := tx.db.WithContext(ctx).Model(&models.Fill{}).
+			Where("order_id = ? AND venue_trade_id = ?", f.OrderID, f.VenueTradeID).Count(&n).Error; err != nil {
+			return mapErr(err, "fill")
+		}
+		if n > 0 {
+			return nil
+		}
+		if err := tx.db.WithContext(ctx).Create(f).Error; err != nil {
+			return mapErr(err, "fill")
+		}
+		created = true
+		return nil
+	})
+	if errs.Is(err, errs.Conflict) {
+		// A concurrent writer recorded the same trade between our check and
+		// insert (PostgreSQL read committed).
+		return false, nil
+	}
+	return created, err
+}
+
+// ListFills returns an order's fills, oldest first.
+func (s *Store) ListFills(ctx context.Context, orderID string) ([]models.Fill, error) {
+	var out []models.Fill
+	if err := s.db.WithContext(ctx).Where("order_id = ?", orderID).Order("time").Order("id").Find(&out).Error; err != nil {
+		return nil, mapErr(err, "fill")
+	}
+	return out, nil
+}

@@ -1,0 +1,73 @@
+package store
+
+import (
+	"context"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
+)
+
+// SavePosition inserts or updates the agent's position in p.TokenID. The
+// (agent, token) row keeps its ID and CreatedAt across saves, so position
+// IDs are stable; p is updated with the stored ID and timestamps. Every
+// other field is written as given (zero values included).
+func (s *Store) SavePosition(ctx context.Context, p *models.Position) error {
+	if p.AgentID == "" || p.UserID == "" || p.TokenID == "" {
+		return errs.E(errs.Invalid, "a position needs an agent, a user and a token")
+	}
+	if p.Status == "" {
+		p.Status = models.PositionOpen
+	}
+	p.EndDate = utcPtr(p.EndDate)
+	return s.Tx(ctx, func(tx *Store) error {
+		now := tx.now()
+		old, err := tx.PositionByToken(ctx, p.AgentID, p.TokenID)
+		switch {
+		case errs.Is(err, errs.NotFound):
+			if p.ID == "" {
+				p.ID = models.NewID(models.PrefixPosition)
+			}
+			p.CreatedAt, p.UpdatedAt = now, now
+			return mapErr(tx.db.WithContext(ctx).Create(p).Error, "position")
+		case err != nil:
+			return err
+		}
+		p.ID, p.CreatedAt, p.UpdatedAt = old.ID, old.CreatedAt, now
+		err = tx.db.WithContext(ctx).Model(&models.Position{}).Where("id = ?", p.ID).
+			Select("*").Omit("id", "agent_id", "token_id", "created_at").Updates(p).Error
+		return mapErr(err, "position")
+	})
+}
+
+// PositionByToken finds the agent's position in a token.
+func (s *Store) PositionByToken(ctx context.Context, agentID, tokenID string) (*models.Position, error) {
+	return s.positionWhere(ctx, "agent_id = ? AND token_id = ?", agentID, tokenID)
+}
+
+// PositionForAgent finds agentID's position id; another agent's is
+// NotFound.
+func (s *Store) PositionForAgent(ctx context.Context, agentID, id string) (*models.Position, error) {
+	return s.positionWhere(ctx, "id = ? AND agent_id = ?", id, agentID)
+}
+
+func (s *Store) positionWhere(ctx context.Context, cond string, args ...any) (*models.Position, error) {
+	var p models.Position
+	if err := s.db.WithContext(ctx).Where(cond, args...).Take(&p).Error; err != nil {
+		return nil, mapErr(err, "position")
+	}
+	return &p, nil
+}
+
+// ListPositions returns the agent's positions with one of statuses (all
+// when empty), oldest first.
+func (s *Store) ListPositions(ctx context.Context, agentID string, statuses ...string) ([]models.Position, error) {
+	q := s.db.WithContext(ctx).Where("agent_id = ?", agentID)
+	if len(statuses) > 0 {
+		q = q.Where("status IN ?", statuses)
+	}
+	var out []models.Position
+	if err := q.Order("created_at").Order("id").Find(&out).Error; err != nil {
+		return nil, mapErr(err, "position")
+	}
+	return out, nil
+}
