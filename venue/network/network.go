@@ -125,7 +125,7 @@ func Sandbox(base string) Network {
 
 // SandboxSafeInitCodeHash is keccak256 of the sandbox Safe proxy's creation
 // code; the chain layer's tests assert it matches the compiled contract.
-var SandboxSafeInitCodeHash = common.Hash{}
+var SandboxSafeInitCodeHash = common.HexToHash("0xf0a8924315115697c0f6065eb6c7c74b763cf3bbeaa1d0ac7bac53bd6eda07b0")
 
 // ExchangeFor returns the exchange that verifies an order for a market.
 func (n Network) ExchangeFor(negRisk bool) common.Address {
