@@ -58,6 +58,11 @@ func (h *Housekeeping) ExpireDeviceLinks(ctx context.Context, now time.Time) (in
 type Deps struct {
 	// Housekeeper backs the housekeeping activities (the store).
 	Housekeeper Housekeeper
+	// DeviceLinks backs the device-link activities (models/agents.Recorder
+	// over the store). Optional until every caller wires it: when nil the
+	// activities are not registered and a device-link workflow's
+	// activities fail to schedule (visible in the UI, retried once fixed).
+	DeviceLinks DeviceLinkRecorder
 }
 
 // Registry is the part of a Temporal worker (or test environment) that
@@ -77,5 +82,8 @@ func Register(r Registry, deps Deps) error {
 		return errs.E(errs.Internal, "activities: Deps.Housekeeper is required")
 	}
 	r.RegisterActivity(&Housekeeping{Store: deps.Housekeeper})
+	if deps.DeviceLinks != nil {
+		r.RegisterActivity(&DeviceLinks{Recorder: deps.DeviceLinks})
+	}
 	return nil
 }

@@ -13,6 +13,7 @@ type Registry interface {
 func All() []any {
 	return []any{
 		Housekeeping,
+		DeviceLink,
 	}
 }
 

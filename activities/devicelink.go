@@ -1,0 +1,58 @@
+package activities
+
+import (
+	"context"
+
+	"go.temporal.io/sdk/activity"
+)
+
+// DeviceLinkRecorder is the storage side of the device-link workflow;
+// models/agents.Recorder implements it. Its methods must be idempotent.
+type DeviceLinkRecorder interface {
+	ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr string) (agentID string, err error)
+	DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr string) error
+	ExpireDeviceLink(ctx context.Context, linkID string) error
+}
+
+// DeviceDecision is the input of the approve and deny activities: who
+// decided and from where. It holds no secret — the device code and the
+// API key never enter Temporal.
+type DeviceDecision struct {
+	LinkID     string `json:"link_id"`
+	UserID     string `json:"user_id"`
+	ClientAddr string `json:"client_addr"`
+}
+
+// DeviceLinks holds the device-link activities. Workflows reference its
+// methods through a nil *DeviceLinks.
+type DeviceLinks struct {
+	Recorder DeviceLinkRecorder
+}
+
+// ApproveDeviceLink records an approval and returns the new agent's ID.
+func (d *DeviceLinks) ApproveDeviceLink(ctx context.Context, in DeviceDecision) (string, error) {
+	id, err := d.Recorder.ApproveDeviceLink(ctx, in.LinkID, in.UserID, in.ClientAddr)
+	if err != nil {
+		return "", ToTemporal(err)
+	}
+	activity.GetLogger(ctx).Info("device link approved", "link_id", in.LinkID, "agent_id", id)
+	return id, nil
+}
+
+// DenyDeviceLink records a denial.
+func (d *DeviceLinks) DenyDeviceLink(ctx context.Context, in DeviceDecision) error {
+	if err := d.Recorder.DenyDeviceLink(ctx, in.LinkID, in.UserID, in.ClientAddr); err != nil {
+		return ToTemporal(err)
+	}
+	activity.GetLogger(ctx).Info("device link denied", "link_id", in.LinkID)
+	return nil
+}
+
+// ExpireDeviceLink records that nobody decided the link in time.
+func (d *DeviceLinks) ExpireDeviceLink(ctx context.Context, linkID string) error {
+	if err := d.Recorder.ExpireDeviceLink(ctx, linkID); err != nil {
+		return ToTemporal(err)
+	}
+	activity.GetLogger(ctx).Info("device link expired", "link_id", linkID)
+	return nil
+}

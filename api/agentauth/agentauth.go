@@ -1,0 +1,186 @@
+// Package agentauth authenticates agent requests under /api/agent/v1:
+// "Authorization: Bearer ll_…" keys, checked against the database on every
+// request, and per-route scopes.
+//
+// There is no cache: each request reads the key and its agent, so a pause
+// or revoke takes effect on the very next request. The lookup is one
+// indexed read by key hash; last-used times are written at most once a
+// minute per key.
+package agentauth
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/api/ratelimit"
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/secret"
+)
+
+// Keys is what the middleware needs from the store; *store.Store
+// implements it.
+type Keys interface {
+	AgentKeyByHash(ctx context.Context, hash string) (*models.APIKey, *models.Agent, error)
+	TouchAPIKey(ctx context.Context, id string, now time.Time) error
+}
+
+// Identity is the authenticated agent of a request.
+type Identity struct {
+	UserID             string
+	AgentID            string
+	AgentName          string
+	AgentStatus        string
+	KeyID              string
+	Scopes             []string
+	RateLimitPerMinute int
+}
+
+// HasScope reports whether the identity holds scope.
+func (id Identity) HasScope(scope string) bool {
+	for _, s := range id.Scopes {
+		if s == scope {
+			return true
+		}
+	}
+	return false
+}
+
+const ctxKeyIdentity = "agentauth.identity"
+
+// touchEvery is how stale last_used_at may get before a request refreshes
+// it; writing it on every request would turn every read into a write.
+const touchEvery = time.Minute
+
+// One message for every rejected key, so responses don't reveal whether a
+// key exists, was revoked or belongs to a paused agent — except that the
+// owner is told about pause and revoke, which they can see in the
+// dashboard anyway.
+var (
+	errMissing = errs.E(errs.Unauthorized, "missing API key: send Authorization: Bearer ll_…").WithCode("missing_api_key")
+	errInvalid = errs.E(errs.Unauthorized, "invalid API key").WithCode("invalid_api_key")
+	errRevoked = errs.E(errs.Unauthorized, "this API key has been revoked").WithCode("key_revoked")
+	errPaused  = errs.E(errs.Unauthorized, "this agent is paused; resume it in the dashboard").WithCode("agent_paused")
+)
+
+// Middleware authenticates the request's bearer key. Missing, malformed,
+// unknown and revoked keys and keys of paused or revoked agents are
+// answered 401. On success the Identity is stored for From, the rate
+// limiter's identity (key id and the agent's per-minute limit) is set for
+// ratelimit.PerKey, and the key's last-used time is refreshed.
+// now is the clock (nil = time.Now).
+func Middleware(keys Keys, now func() time.Time) gin.HandlerFunc {
+	if now == nil {
+		now = time.Now
+	}
+	return func(c *gin.Context) {
+		tok, ok := bearer(c.GetHeader("Authorization"))
+		if !ok {
+			c.Header("WWW-Authenticate", `Bearer realm="ats"`)
+			api.Fail(c, errMissing)
+			return
+		}
+		if !secret.ValidAPIKeyFormat(tok) {
+			c.Header("WWW-Authenticate", `Bearer realm="ats", error="invalid_token"`)
+			api.Fail(c, errInvalid)
+			return
+		}
+		ctx := c.Request.Context()
+		k, a, err := keys.AgentKeyByHash(ctx, secret.HashAPIKey(tok))
+		if err != nil {
+			if errs.Is(err, errs.NotFound) {
+				c.Header("WWW-Authenticate", `Bearer realm="ats", error="invalid_token"`)
+				err = errInvalid
+			}
+			api.Fail(c, err)
+			return
+		}
+		switch {
+		case k.RevokedAt != nil || a.Status == models.AgentRevoked:
+			api.Fail(c, errRevoked)
+			return
+		case a.Status != models.AgentActive:
+			api.Fail(c, errPaused)
+			return
+		}
+		id := Identity{
+			UserID: a.UserID, AgentID: a.ID, AgentName: a.Name, AgentStatus: a.Status, KeyID: k.ID,
+			Scopes: a.ScopeList(), RateLimitPerMinute: a.RateLimitPerMinute,
+		}
+		c.Set(ctxKeyIdentity, id)
+		ratelimit.SetIdentity(c, ratelimit.Identity{Key: k.ID, Limit: a.RateLimitPerMinute})
+		t := now()
+		if k.LastUsedAt == nil || t.Sub(*k.LastUsedAt) >= touchEvery {
+			if err := keys.TouchAPIKey(ctx, k.ID, t); err != nil {
+				// Bookkeeping only: the request is authenticated.
+				api.LoggerFrom(c).WarnContext(ctx, "cannot record API key use", "key_id", k.ID, "error", err)
+			}
+		}
+		c.Next()
+	}
+}
+
+// bearer extracts the token of an "Authorization: Bearer <token>" header
+// (scheme case-insensitive, RFC 6750).
+func bearer(h string) (string, bool) {
+	scheme, tok, ok := strings.Cut(strings.TrimSpace(h), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	tok = strings.TrimSpace(tok)
+	return tok, tok != ""
+}
+
+// Require answers 403 unless the authenticated agent holds scope. It must
+// run after Middleware; without an identity it answers 401.
+func Require(scope string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		id, ok := From(c)
+		if !ok {
+			api.Fail(c, errMissing)
+			return
+		}
+		if !id.HasScope(scope) {
+			api.Fail(c, errs.Ef(errs.Forbidden, "this API key lacks the %q scope", scope).WithCode("insufficient_scope"))
+			return
+		}
+		c.Next()
+	}
+}
+
+// From returns the authenticated agent of the request.
+func From(c *gin.Context) (Identity, bool) {
+	v, ok := c.Get(ctxKeyIdentity)
+	if !ok {
+		return Identity{}, false
+	}
+	id, ok := v.(Identity)
+	return id, ok
+}
+
+// Me is the body of GET /api/agent/v1/me.
+type Me struct {
+	AgentID string   `json:"agentId"`
+	Name    string   `json:"name"`
+	Status  string   `json:"status"`
+	Scopes  []string `json:"scopes"`
+}
+
+// Routes mounts GET /api/agent/v1/me (scope read) behind Middleware and
+// then extra (e.g. ratelimit.PerKey). The endpoint is ours, not in the
+// spec: it lets an agent (and our tests) check its key before the rest of
+// the agent API exists, and returns {agentId, name, status, scopes}.
+func Routes(keys Keys, extra ...gin.HandlerFunc) api.Routes {
+	return func(s *api.Server) {
+		mw := append([]gin.HandlerFunc{Middleware(keys, nil)}, extra...)
+		g := s.Group("/api/agent/v1", mw...)
+		g.GET("/me", Require("read"), func(c *gin.Context) {
+			id, _ := From(c)
+			api.OK(c, Me{AgentID: id.AgentID, Name: id.AgentName, Status: id.AgentStatus, Scopes: id.Scopes})
+		})
+	}
+}

@@ -1,0 +1,151 @@
+package agentauth_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/api/agentauth"
+	"github.com/agent-trading/ats/api/ratelimit"
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/secret"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/store/storetest"
+)
+
+func newAgent(t *testing.T, s *store.Store, userID, name, scopes string) (string, *models.Agent) {
+	t.Helper()
+	plain, hash, prefix := secret.NewAPIKey()
+	a := &models.Agent{UserID: userID, Name: name, Scopes: scopes, RateLimitPerMinute: 42}
+	if err := s.CreateAgentWithKey(context.Background(), a, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
+		t.Fatal(err)
+	}
+	return plain, a
+}
+
+func TestMiddleware(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := &models.User{Email: "auth@example.com", PasswordHash: "x"}
+		if err := s.CreateUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		full, fullAgent := newAgent(t, s, u.ID, "full", "read trade cancel redeem")
+		// A well-formed key differing from full in its last character.
+		unknown := full[:len(full)-1] + map[bool]string{true: "y", false: "x"}[full[len(full)-1] == 'x']
+		readOnly, _ := newAgent(t, s, u.ID, "reader", "read")
+		paused, pausedAgent := newAgent(t, s, u.ID, "paused", "read trade")
+		revoked, revokedAgent := newAgent(t, s, u.ID, "revoked", "read trade")
+		if err := s.UpdateAgentStatus(ctx, u.ID, pausedAgent.ID, models.AgentPaused); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.UpdateAgentStatus(ctx, u.ID, revokedAgent.ID, models.AgentRevoked); err != nil {
+			t.Fatal(err)
+		}
+
+		var seen agentauth.Identity
+		var rlKey string
+		var rlLimit int
+		srv := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
+			agentauth.Routes(s),
+			func(sv *api.Server) {
+				g := sv.Group("/api/agent/v1", agentauth.Middleware(s, nil))
+				g.POST("/orders", agentauth.Require("trade"), func(c *gin.Context) {
+					seen, _ = agentauth.From(c)
+					rlKey, rlLimit, _ = ratelimit.IdentityFrom(c)
+					api.OK(c, nil)
+				})
+			},
+		}})
+		do := func(method, path, auth string) (int, map[string]any) {
+			req := httptest.NewRequest(method, path, nil)
+			if auth != "" {
+				req.Header.Set("Authorization", auth)
+			}
+			w := httptest.NewRecorder()
+			srv.ServeHTTP(w, req)
+			var body map[string]any
+			_ = json.Unmarshal(w.Body.Bytes(), &body)
+			return w.Code, body
+		}
+		for _, tc := range []struct {
+			name, method, path, auth string
+			status                   int
+			code                     string
+		}{
+			{"no key", "GET", "/api/agent/v1/me", "", 401, "missing_api_key"},
+			{"wrong scheme", "GET", "/api/agent/v1/me", "Token " + full, 401, "missing_api_key"},
+			{"empty bearer", "GET", "/api/agent/v1/me", "Bearer ", 401, "missing_api_key"},
+			{"malformed", "GET", "/api/agent/v1/me", "Bearer ll_abc", 401, "invalid_api_key"},
+			{"unknown", "GET", "/api/agent/v1/me", "Bearer " + unknown, 401, "invalid_api_key"},
+			{"revoked", "GET", "/api/agent/v1/me", "Bearer " + revoked, 401, "key_revoked"},
+			{"paused", "GET", "/api/agent/v1/me", "Bearer " + paused, 401, "agent_paused"},
+			{"ok", "GET", "/api/agent/v1/me", "Bearer " + full, 200, ""},
+			{"lower-case scheme", "GET", "/api/agent/v1/me", "bearer " + full, 200, ""},
+			{"missing scope", "POST", "/api/agent/v1/orders", "Bearer " + readOnly, 403, "insufficient_scope"},
+			{"scope held", "POST", "/api/agent/v1/orders", "Bearer " + full, 200, ""},
+		} {
+			status, body := do(tc.method, tc.path, tc.auth)
+			if status != tc.status || (tc.code != "" && body["code"] != tc.code) {
+				t.Errorf("%s: %d %v, want %d %q", tc.name, status, body, tc.status, tc.code)
+			}
+		}
+		if seen.AgentID != fullAgent.ID || seen.UserID != u.ID || seen.RateLimitPerMinute != 42 || !seen.HasScope("redeem") {
+			t.Fatalf("identity %+v", seen)
+		}
+		if rlLimit != 42 || rlKey == "" || rlKey == full {
+			t.Fatalf("rate-limit identity %q %d", rlKey, rlLimit)
+		}
+		k, _, err := s.AgentKeyByHash(ctx, secret.HashAPIKey(full))
+		if err != nil || k.LastUsedAt == nil || time.Since(*k.LastUsedAt) > time.Minute {
+			t.Fatalf("last used %+v %v", k, err)
+		}
+		_, body := do("GET", "/api/agent/v1/me", "Bearer "+full)
+		data := body["data"].(map[string]any)
+		if data["agentId"] != fullAgent.ID || data["name"] != "full" || data["status"] != "active" {
+			t.Fatalf("/me %v", body)
+		}
+
+		// No cache: a pause is seen by the very next request.
+		if err := s.UpdateAgentStatus(ctx, u.ID, fullAgent.ID, models.AgentPaused); err != nil {
+			t.Fatal(err)
+		}
+		if status, _ := do("GET", "/api/agent/v1/me", "Bearer "+full); status != 401 {
+			t.Fatalf("after pause: %d", status)
+		}
+	})
+}
+
+// BenchmarkAuthenticatedRequest measures GET /api/agent/v1/me with a valid
+// key on SQLite: the cost of checking the key in the database on every
+// request (no cache).
+func BenchmarkAuthenticatedRequest(b *testing.B) {
+	s := storetest.NewSQLite(b)
+	ctx := context.Background()
+	u := &models.User{Email: "bench@example.com", PasswordHash: "x"}
+	if err := s.CreateUser(ctx, u); err != nil {
+		b.Fatal(err)
+	}
+	plain, hash, prefix := secret.NewAPIKey()
+	if err := s.CreateAgentWithKey(ctx, &models.Agent{UserID: u.ID, Name: "bench", Scopes: "read"}, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
+		b.Fatal(err)
+	}
+	srv := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{agentauth.Routes(s)}})
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		req := httptest.NewRequest("GET", "/api/agent/v1/me", nil)
+		req.Header.Set("Authorization", "Bearer "+plain)
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		if w.Code != 200 {
+			b.Fatalf("status %d", w.Code)
+		}
+	}
+}

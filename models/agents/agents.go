@@ -1,0 +1,304 @@
+// Package agents links AI agents to users through the device
+// authorization flow (RFC 8628 in spirit) and manages linked agents: list,
+// pause, resume, revoke, budget and heartbeat settings.
+//
+// Approval has one code path, Service.ApproveDevice / DenyDevice, used by
+// the /link page and by the admin command (ApproveDeviceByEmail). The
+// decision itself runs in the device-link Temporal workflow (through
+// Linker), whose activities call Recorder; the API key is minted later, in
+// the API process, by IssueDeviceToken, so it never enters Temporal.
+//
+// Every change is audited in the same transaction as the change.
+package agents
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/store"
+)
+
+// Scopes every linked agent receives (spec, "Authentication").
+const (
+	ScopeRead   = "read"
+	ScopeTrade  = "trade"
+	ScopeCancel = "cancel"
+	ScopeRedeem = "redeem"
+)
+
+// AllScopes is the scope set of a newly linked agent.
+var AllScopes = []string{ScopeRead, ScopeTrade, ScopeCancel, ScopeRedeem}
+
+// Audit actions of this package that package audit does not list yet.
+const (
+	ActionDeviceRequest = "device.request"
+	ActionKeyIssue      = "agent.key_issue"
+	ActionDeviceExpire  = "device.expire"
+)
+
+// DefaultLinkHeartbeatIntervalMs is the heartbeat interval of a newly
+// linked agent: five minutes, with no active hours.
+const DefaultLinkHeartbeatIntervalMs = int64(5 * 60 * 1000)
+
+// Agent is the public view of an agent (never a key or its hash).
+type Agent struct {
+	ID        string     `json:"id"`
+	Name      string     `json:"name"`
+	Status    string     `json:"status"`
+	Scopes    []string   `json:"scopes"`
+	Budget    Budget     `json:"budget"`
+	Heartbeat Heartbeat  `json:"heartbeat"`
+	RateLimit int        `json:"rate_limit_per_minute"`
+	CreatedAt time.Time  `json:"created_at"`
+	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+}
+
+// Budget is an agent's spending limits; nil means "not set".
+type Budget struct {
+	// FixedLimitMicro is the most micro-USDC the agent may spend.
+	FixedLimitMicro *int64 `json:"fixed_limit_micro"`
+	// PercentBps is the usable share of the wallet balance in basis
+	// points (10000 = 100%).
+	PercentBps *int32 `json:"percent_bps"`
+	// MaxPositionValueMicro caps the total open position value.
+	MaxPositionValueMicro *int64 `json:"max_position_value_micro"`
+}
+
+// ActiveHours restricts when an agent is expected to heartbeat.
+type ActiveHours struct {
+	Start    string `json:"start"` // "HH:MM"
+	End      string `json:"end"`   // "HH:MM"
+	Timezone string `json:"timezone"`
+}
+
+// Heartbeat is an agent's heartbeat settings.
+type Heartbeat struct {
+	IntervalMs  int64        `json:"interval_ms"`
+	ActiveHours *ActiveHours `json:"active_hours"`
+}
+
+func toDTO(a *models.Agent) Agent {
+	out := Agent{
+		ID: a.ID, Name: a.Name, Status: a.Status, Scopes: a.ScopeList(),
+		Budget:    Budget{FixedLimitMicro: a.BudgetLimitMicro, PercentBps: a.BudgetPercentBps, MaxPositionValueMicro: a.MaxPositionValueMicro},
+		Heartbeat: Heartbeat{IntervalMs: a.HeartbeatIntervalMs},
+		RateLimit: a.RateLimitPerMinute, CreatedAt: a.CreatedAt.UTC(),
+	}
+	if a.ActiveHoursStart != nil && a.ActiveHoursEnd != nil && a.ActiveHoursTimezone != nil {
+		out.Heartbeat.ActiveHours = &ActiveHours{Start: *a.ActiveHoursStart, End: *a.ActiveHoursEnd, Timezone: *a.ActiveHoursTimezone}
+	}
+	if a.RevokedAt != nil {
+		t := a.RevokedAt.UTC()
+		out.RevokedAt = &t
+	}
+	return out
+}
+
+// maxAgentNameLen bounds agent names (characters).
+const maxAgentNameLen = 64
+
+// ValidateAgentName checks an agent name: 1–64 characters from letters,
+// digits, space, '-', '_' and '.', not blank. It returns the trimmed name.
+func ValidateAgentName(name string) (string, error) {
+	n := strings.TrimSpace(name)
+	bad := errs.E(errs.Invalid, "agent_name must be 1 to 64 characters: letters, digits, spaces, '-', '_' or '.'").WithCode("invalid_agent_name")
+	if n == "" || utf8.RuneCountInString(n) > maxAgentNameLen {
+		return "", bad
+	}
+	for _, r := range n {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' ||
+			r == ' ' || r == '-' || r == '_' || r == '.'
+		if !ok {
+			return "", bad
+		}
+	}
+	return n, nil
+}
+
+// List returns userID's agents, oldest first, revoked included.
+func (s *Service) List(ctx context.Context, userID string) ([]Agent, error) {
+	rows, err := s.Store.ListAgentsByUser(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Agent, 0, len(rows))
+	for i := range rows {
+		out = append(out, toDTO(&rows[i]))
+	}
+	return out, nil
+}
+
+// Get returns userID's agent by ID or, failing that, by name; see Resolve.
+func (s *Service) Get(ctx context.Context, userID, idOrName string) (Agent, error) {
+	a, err := s.Resolve(ctx, userID, idOrName)
+	if err != nil {
+		return Agent{}, err
+	}
+	return toDTO(a), nil
+}
+
+// Resolve finds userID's agent by ID ("agt_…") or by exact name, as the
+// admin command accepts either. A name shared by several agents that are
+// not revoked is errs.Conflict (use the ID); when only one of them is
+// live, it wins.
+func (s *Service) Resolve(ctx context.Context, userID, idOrName string) (*models.Agent, error) {
+	if models.HasPrefix(idOrName, models.PrefixAgent) {
+		if a, err := s.Store.AgentForUser(ctx, userID, idOrName); err == nil || !errs.Is(err, errs.NotFound) {
+			return a, err
+		}
+	}
+	rows, err := s.Store.ListAgentsByUser(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	var all, live []*models.Agent
+	for i := range rows {
+		if rows[i].Name == idOrName {
+			all = append(all, &rows[i])
+			if rows[i].Status != models.AgentRevoked {
+				live = append(live, &rows[i])
+			}
+		}
+	}
+	switch {
+	case len(all) == 1:
+		return all[0], nil
+	case len(live) == 1:
+		return live[0], nil
+	case len(all) == 0:
+		return nil, errs.E(errs.NotFound, "agent not found")
+	default:
+		return nil, errs.Ef(errs.Conflict, "several agents are named %q; use the agent id", idOrName).WithCode("ambiguous_agent")
+	}
+}
+
+// Pause stops the agent's key from being accepted until Resume. Pausing a
+// paused agent is a no-op (still audited); a revoked agent is Conflict.
+func (s *Service) Pause(ctx context.Context, userID, idOrName, clientAddr string) (Agent, error) {
+	return s.setStatus(ctx, userID, idOrName, clientAddr, models.AgentPaused, audit.ActionAgentPause)
+}
+
+// Resume re-enables a paused agent; a revoked agent is Conflict.
+func (s *Service) Resume(ctx context.Context, userID, idOrName, clientAddr string) (Agent, error) {
+	return s.setStatus(ctx, userID, idOrName, clientAddr, models.AgentActive, audit.ActionAgentResume)
+}
+
+// Revoke revokes the agent and all its keys, immediately and for good.
+// Revoking twice is a no-op; pausing or resuming afterwards is Conflict.
+func (s *Service) Revoke(ctx context.Context, userID, idOrName, clientAddr string) (Agent, error) {
+	return s.setStatus(ctx, userID, idOrName, clientAddr, models.AgentRevoked, audit.ActionAgentRevoke)
+}
+
+func (s *Service) setStatus(ctx context.Context, userID, idOrName, clientAddr, status, action string) (Agent, error) {
+	a, err := s.Resolve(ctx, userID, idOrName)
+	if err != nil {
+		return Agent{}, err
+	}
+	var out *models.Agent
+	err = s.Store.Tx(ctx, func(tx *store.Store) error {
+		if err := tx.UpdateAgentStatus(ctx, userID, a.ID, status); err != nil {
+			return err
+		}
+		if err := audit.Append(ctx, tx, audit.Entry{
+			UserID: userID, AgentID: a.ID, Action: action, Target: a.ID, Result: audit.Success, ClientAddr: clientAddr,
+			Detail: map[string]any{"from": a.Status, "to": status},
+		}); err != nil {
+			return err
+		}
+		out, err = tx.AgentByID(ctx, a.ID)
+		return err
+	})
+	if err != nil {
+		return Agent{}, err
+	}
+	return toDTO(out), nil
+}
+
+// maxBudgetMicro bounds budget amounts (one billion USDC), far above any
+// real use and far below int64 overflow in later arithmetic.
+const maxBudgetMicro = int64(1_000_000_000) * models.MicroPerUnit
+
+// SetBudget sets the agent's three budget limits; nil clears a limit.
+// Amounts must be positive (at most 1e9 USDC), the percentage 1–10000 bps.
+func (s *Service) SetBudget(ctx context.Context, userID, idOrName, clientAddr string, b Budget) (Agent, error) {
+	for _, v := range []*int64{b.FixedLimitMicro, b.MaxPositionValueMicro} {
+		if v != nil && (*v <= 0 || *v > maxBudgetMicro) {
+			return Agent{}, errs.E(errs.Invalid, "budget amounts must be positive and at most 1,000,000,000 USDC").WithCode("invalid_budget")
+		}
+	}
+	if b.PercentBps != nil && (*b.PercentBps <= 0 || *b.PercentBps > 10000) {
+		return Agent{}, errs.E(errs.Invalid, "the budget percentage must be between 0.01% and 100%").WithCode("invalid_budget")
+	}
+	return s.update(ctx, userID, idOrName, clientAddr, "budget", func(tx *store.Store, id string) error {
+		return tx.UpdateAgentBudget(ctx, userID, id, store.AgentSettings{
+			BudgetLimitMicro: b.FixedLimitMicro, BudgetPercentBps: b.PercentBps, MaxPositionValueMicro: b.MaxPositionValueMicro,
+		})
+	}, map[string]any{"fixed_limit_micro": b.FixedLimitMicro, "percent_bps": b.PercentBps, "max_position_value_micro": b.MaxPositionValueMicro})
+}
+
+// Heartbeat interval bounds: one minute to one week.
+const (
+	MinHeartbeatIntervalMs = int64(60_000)
+	MaxHeartbeatIntervalMs = int64(7 * 24 * 3600 * 1000)
+)
+
+// SetHeartbeat sets the heartbeat interval (1 minute to 1 week) and the
+// optional active hours ("HH:MM" start and end in an IANA time zone; nil =
+// always active).
+func (s *Service) SetHeartbeat(ctx context.Context, userID, idOrName, clientAddr string, h Heartbeat) (Agent, error) {
+	if h.IntervalMs < MinHeartbeatIntervalMs || h.IntervalMs > MaxHeartbeatIntervalMs {
+		return Agent{}, errs.E(errs.Invalid, "interval_ms must be between 60000 (1 minute) and 604800000 (1 week)").WithCode("invalid_heartbeat")
+	}
+	set := store.AgentSettings{HeartbeatIntervalMs: h.IntervalMs}
+	detail := map[string]any{"interval_ms": h.IntervalMs}
+	if ah := h.ActiveHours; ah != nil {
+		if !validHHMM(ah.Start) || !validHHMM(ah.End) || ah.Start == ah.End {
+			return Agent{}, errs.E(errs.Invalid, "active hours need distinct start and end times as HH:MM").WithCode("invalid_heartbeat")
+		}
+		if _, err := time.LoadLocation(ah.Timezone); err != nil || ah.Timezone == "" || ah.Timezone == "Local" {
+			return Agent{}, errs.E(errs.Invalid, "active hours need an IANA time zone such as Europe/Paris").WithCode("invalid_heartbeat")
+		}
+		start, end, tz := ah.Start, ah.End, ah.Timezone
+		set.ActiveHoursStart, set.ActiveHoursEnd, set.ActiveHoursTimezone = &start, &end, &tz
+		detail["active_hours"] = map[string]any{"start": start, "end": end, "timezone": tz}
+	}
+	return s.update(ctx, userID, idOrName, clientAddr, "heartbeat", func(tx *store.Store, id string) error {
+		return tx.UpdateAgentHeartbeat(ctx, userID, id, set)
+	}, detail)
+}
+
+func validHHMM(v string) bool {
+	t, err := time.Parse("15:04", v)
+	return err == nil && t.Format("15:04") == v
+}
+
+func (s *Service) update(ctx context.Context, userID, idOrName, clientAddr, what string, apply func(*store.Store, string) error, detail map[string]any) (Agent, error) {
+	a, err := s.Resolve(ctx, userID, idOrName)
+	if err != nil {
+		return Agent{}, err
+	}
+	detail["setting"] = what
+	var out *models.Agent
+	err = s.Store.Tx(ctx, func(tx *store.Store) error {
+		if err := apply(tx, a.ID); err != nil {
+			return err
+		}
+		if err := audit.Append(ctx, tx, audit.Entry{
+			UserID: userID, AgentID: a.ID, Action: audit.ActionAgentUpdate, Target: a.ID, Result: audit.Success,
+			ClientAddr: clientAddr, Detail: detail,
+		}); err != nil {
+			return err
+		}
+		out, err = tx.AgentByID(ctx, a.ID)
+		return err
+	})
+	if err != nil {
+		return Agent{}, err
+	}
+	return toDTO(out), nil
+}

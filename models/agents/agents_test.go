@@ -1,0 +1,418 @@
+package agents_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/secret"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/store/storetest"
+)
+
+// inProcessLinker applies decisions with the real Recorder directly, as
+// the workflow's activities would, without a Temporal server; the
+// workflow itself is tested in package workflows and end to end in
+// api/device.
+type inProcessLinker struct {
+	rec     *agents.Recorder
+	mu      sync.Mutex
+	started []string
+}
+
+func (l *inProcessLinker) StartDeviceLink(_ context.Context, linkID string, _ time.Time) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.started = append(l.started, linkID)
+	return nil
+}
+
+func (l *inProcessLinker) ApproveDeviceLink(ctx context.Context, linkID, userID, addr string) (string, error) {
+	return l.rec.ApproveDeviceLink(ctx, linkID, userID, addr)
+}
+
+func (l *inProcessLinker) DenyDeviceLink(ctx context.Context, linkID, userID, addr string) error {
+	return l.rec.DenyDeviceLink(ctx, linkID, userID, addr)
+}
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+func setup(t *testing.T, s *store.Store) (*agents.Service, *clock, string) {
+	t.Helper()
+	clk := &clock{t: time.Now().UTC()}
+	s.SetClock(clk.Now)
+	u := &models.User{Email: strings.ToLower(t.Name()[:4]) + "@example.com", PasswordHash: "x"}
+	if err := s.CreateUser(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	svc := &agents.Service{Store: s, Linker: &inProcessLinker{rec: &agents.Recorder{Store: s}}, BaseURL: "https://ats.example/", Now: clk.Now}
+	return svc, clk, u.ID
+}
+
+func wantCode(t *testing.T, err error, kind errs.Kind, code string) {
+	t.Helper()
+	if errs.KindOf(err) != kind || errs.CodeOf(err) != code {
+		t.Fatalf("error = %v (kind %v, code %q), want kind %v code %q", err, errs.KindOf(err), errs.CodeOf(err), kind, code)
+	}
+}
+
+func TestDeviceFlow(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		svc, clk, userID := setup(t, s)
+
+		auth, err := svc.RequestDevice(ctx, "  my bot-1_v.2 ", "10.0.0.1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(auth.UserCode) != 9 || auth.UserCode[4] != '-' || strings.ContainsAny(auth.UserCode, "AEIOU01LY") {
+			t.Fatalf("user code %q", auth.UserCode)
+		}
+		if auth.VerificationURI != "https://ats.example/link" || auth.VerificationURIComplete != "https://ats.example/link?code="+auth.UserCode ||
+			auth.ExpiresIn != 900 || auth.Interval != 5 || len(auth.DeviceCode) < 40 {
+			t.Fatalf("authorization %+v", auth)
+		}
+		l, err := s.DeviceLinkByUserCode(ctx, auth.UserCode)
+		if err != nil || l.DeviceCodeHash == auth.DeviceCode || l.DeviceCodeHash != agents.HashDeviceCode(auth.DeviceCode) || l.AgentName != "my bot-1_v.2" {
+			t.Fatalf("stored link %+v, %v", l, err)
+		}
+
+		_, err = svc.PollDeviceToken(ctx, auth.DeviceCode, "a")
+		wantCode(t, err, errs.Invalid, agents.CodeAuthorizationPending)
+		clk.Advance(time.Second)
+		_, err = svc.PollDeviceToken(ctx, auth.DeviceCode, "a")
+		wantCode(t, err, errs.Invalid, agents.CodeSlowDown)
+		clk.Advance(6 * time.Second)
+		_, err = svc.PollDeviceToken(ctx, auth.DeviceCode, "a")
+		wantCode(t, err, errs.Invalid, agents.CodeAuthorizationPending)
+		_, err = svc.PollDeviceToken(ctx, "not-a-code", "a")
+		wantCode(t, err, errs.Invalid, agents.CodeInvalidGrant)
+		_, err = svc.PollDeviceToken(ctx, strings.Repeat("A", len(auth.DeviceCode)), "a")
+		wantCode(t, err, errs.Invalid, agents.CodeInvalidGrant)
+
+		// Approve with a code typed sloppily.
+		typed := strings.ToLower(strings.ReplaceAll(auth.UserCode, "-", " "))
+		linked, err := svc.ApproveDevice(ctx, userID, typed, "10.0.0.2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !models.HasPrefix(linked.AgentID, models.PrefixAgent) || linked.AgentName != "my bot-1_v.2" {
+			t.Fatalf("linked %+v", linked)
+		}
+		_, err = svc.ApproveDevice(ctx, userID, auth.UserCode, "10.0.0.2")
+		wantCode(t, err, errs.Conflict, agents.CodeCodeUsed)
+
+		// Concurrent polls: exactly one gets the key.
+		clk.Advance(10 * time.Second)
+		var wg sync.WaitGroup
+		keys := make(chan agents.IssuedKey, 4)
+		errsCh := make(chan error, 4)
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				k, err := svc.PollDeviceToken(ctx, auth.DeviceCode, "a")
+				if err != nil {
+					errsCh <- err
+					return
+				}
+				keys <- k
+			}()
+		}
+		wg.Wait()
+		close(keys)
+		close(errsCh)
+		var got []agents.IssuedKey
+		for k := range keys {
+			got = append(got, k)
+		}
+		if len(got) != 1 {
+			t.Fatalf("%d polls got a key, want 1", len(got))
+		}
+		for err := range errsCh {
+			if c := errs.CodeOf(err); c != agents.CodeAlreadyIssued && c != agents.CodeSlowDown {
+				t.Fatalf("losing poll: %v", err)
+			}
+		}
+		k := got[0]
+		if !secret.ValidAPIKeyFormat(k.APIKey) || k.AgentID != linked.AgentID || k.TokenType != "Bearer" ||
+			strings.Join(k.Scopes, " ") != "read trade cancel redeem" {
+			t.Fatalf("issued %+v", k)
+		}
+		clk.Advance(10 * time.Second)
+		_, err = svc.PollDeviceToken(ctx, auth.DeviceCode, "a")
+		wantCode(t, err, errs.Invalid, agents.CodeAlreadyIssued)
+
+		key, agent, err := s.AgentKeyByHash(ctx, secret.HashAPIKey(k.APIKey))
+		if err != nil || agent.ID != linked.AgentID || key.UserID != userID {
+			t.Fatalf("stored key %v %v %v", key, agent, err)
+		}
+		if agent.HeartbeatIntervalMs != agents.DefaultLinkHeartbeatIntervalMs || agent.BudgetLimitMicro != nil || agent.ActiveHoursStart != nil {
+			t.Fatalf("agent defaults %+v", agent)
+		}
+
+		// Audit trail, and no secret in it.
+		page, err := (&audit.Service{Store: s}).List(ctx, audit.Filter{Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		actions := map[string]int{}
+		for _, e := range page.Entries {
+			actions[e.Action]++
+			if strings.Contains(string(e.Detail), k.APIKey) || strings.Contains(string(e.Detail), auth.DeviceCode) {
+				t.Fatalf("audit entry %s holds a secret", e.Action)
+			}
+		}
+		for _, a := range []string{agents.ActionDeviceRequest, audit.ActionDeviceApprove, audit.ActionAgentLink, agents.ActionKeyIssue} {
+			if actions[a] != 1 {
+				t.Errorf("audit action %s recorded %d times, want 1 (all: %v)", a, actions[a], actions)
+			}
+		}
+	})
+}
+
+func TestDeviceDenyExpireAndGuesses(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		svc, clk, userID := setup(t, s)
+
+		denied, err := svc.RequestDevice(ctx, "deny-me", "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.DenyDevice(ctx, userID, denied.UserCode, "a"); err != nil {
+			t.Fatal(err)
+		}
+		_, err = svc.PollDeviceToken(ctx, denied.DeviceCode, "a")
+		wantCode(t, err, errs.Invalid, agents.CodeAccessDenied)
+		_, err = svc.ApproveDevice(ctx, userID, denied.UserCode, "a")
+		wantCode(t, err, errs.Conflict, agents.CodeCodeUsed)
+
+		late, err := svc.RequestDevice(ctx, "late", "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		clk.Advance(agents.DefaultDeviceCodeTTL)
+		_, err = svc.PollDeviceToken(ctx, late.DeviceCode, "a")
+		wantCode(t, err, errs.Invalid, agents.CodeExpiredToken)
+		_, err = svc.ApproveDevice(ctx, userID, late.UserCode, "a")
+		wantCode(t, err, errs.Conflict, agents.CodeExpiredToken)
+		// The workflow's expiry activity is idempotent and skips decided links.
+		rec := &agents.Recorder{Store: s}
+		for range 2 {
+			if err := rec.ExpireDeviceLink(ctx, mustLink(t, s, late.UserCode).ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := rec.ExpireDeviceLink(ctx, mustLink(t, s, denied.UserCode).ID); err != nil {
+			t.Fatal(err)
+		}
+		if st := mustLink(t, s, denied.UserCode).Status; st != models.DeviceLinkDenied {
+			t.Fatalf("denied link became %s", st)
+		}
+
+		// Wrong codes: 10 failures, then 429 for this user (any address).
+		for i := range agents.DefaultMaxGuessFailures {
+			_, err := svc.ApproveDevice(ctx, userID, "BCDF-GHJK", "addr-"+string(rune('a'+i)))
+			wantCode(t, err, errs.NotFound, agents.CodeInvalidUserCode)
+		}
+		fresh, err := svc.RequestDevice(ctx, "fresh", "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = svc.ApproveDevice(ctx, userID, fresh.UserCode, "other")
+		wantCode(t, err, errs.RateLimited, "too_many_attempts")
+		if e, _ := errs.As(err); e.RetryAfterSeconds <= 0 {
+			t.Fatalf("no retry-after: %+v", e)
+		}
+		clk.Advance(agents.DefaultGuessWindow)
+		fresh, err = svc.RequestDevice(ctx, "fresh", "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.ApproveDevice(ctx, userID, fresh.UserCode, "other"); err != nil {
+			t.Fatalf("after the window: %v", err)
+		}
+		_, err = svc.ApproveDevice(ctx, userID, "!!", "x")
+		wantCode(t, err, errs.NotFound, agents.CodeInvalidUserCode)
+
+		// Admin path by email.
+		adm, err := svc.RequestDevice(ctx, "admin-linked", "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.ApproveDeviceByEmail(ctx, "nobody@example.com", adm.UserCode); errs.KindOf(err) != errs.NotFound {
+			t.Fatalf("unknown email: %v", err)
+		}
+		u, _ := s.UserByID(ctx, userID)
+		if _, err := svc.ApproveDeviceByEmail(ctx, "  "+strings.ToUpper(u.Email), adm.UserCode); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func mustLink(t *testing.T, s *store.Store, code string) *models.DeviceLink {
+	t.Helper()
+	l, err := s.DeviceLinkByUserCode(context.Background(), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestValidateAgentName(t *testing.T) {
+	for _, tc := range []struct {
+		in string
+		ok bool
+	}{
+		{"bot", true}, {"My Bot 2.0_x-y", true}, {strings.Repeat("a", 64), true},
+		{"", false}, {"   ", false}, {strings.Repeat("a", 65), false}, {"bot<script>", false}, {"bøt", false}, {"a/b", false},
+	} {
+		_, err := agents.ValidateAgentName(tc.in)
+		if (err == nil) != tc.ok {
+			t.Errorf("ValidateAgentName(%q) = %v, want ok=%v", tc.in, err, tc.ok)
+		}
+		if err != nil && errs.KindOf(err) != errs.Invalid {
+			t.Errorf("kind %v", errs.KindOf(err))
+		}
+	}
+}
+
+func TestNormalizeUserCode(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"BCDF-GHJK", "BCDF-GHJK"}, {"bcdfghjk", "BCDF-GHJK"}, {" bcdf ghjk ", "BCDF-GHJK"},
+		{"BCDF-GHJ", ""}, {"ABCD-GHJK", ""}, {"BCDF-GHJ0", ""}, {"BCDF-GHJKM", ""},
+	} {
+		got, ok := agents.NormalizeUserCode(tc.in)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("NormalizeUserCode(%q) = %q %v, want %q", tc.in, got, ok, tc.want)
+		}
+	}
+}
+
+func TestManageAgents(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		svc, clk, userID := setup(t, s)
+		a := &models.Agent{UserID: userID, Name: "trader", Scopes: "read trade cancel redeem"}
+		if err := s.CreateAgent(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		b := &models.Agent{UserID: userID, Name: "twin"}
+		c := &models.Agent{UserID: userID, Name: "twin"}
+		for _, x := range []*models.Agent{b, c} {
+			clk.Advance(time.Second)
+			if err := s.CreateAgent(ctx, x); err != nil {
+				t.Fatal(err)
+			}
+		}
+		list, err := svc.List(ctx, userID)
+		if err != nil || len(list) != 3 || list[0].ID != a.ID {
+			t.Fatalf("List = %+v %v", list, err)
+		}
+		if _, err := svc.Pause(ctx, userID, "twin", "x"); errs.KindOf(err) != errs.Conflict {
+			t.Fatalf("ambiguous name: %v", err)
+		}
+		if _, err := svc.Pause(ctx, "usr_someone_else", a.ID, "x"); errs.KindOf(err) != errs.NotFound {
+			t.Fatalf("other user: %v", err)
+		}
+
+		steps := []struct {
+			name   string
+			op     func() (agents.Agent, error)
+			status string
+			kind   errs.Kind
+		}{
+			{"pause by name", func() (agents.Agent, error) { return svc.Pause(ctx, userID, "trader", "x") }, models.AgentPaused, 0},
+			{"pause again", func() (agents.Agent, error) { return svc.Pause(ctx, userID, a.ID, "x") }, models.AgentPaused, 0},
+			{"resume", func() (agents.Agent, error) { return svc.Resume(ctx, userID, a.ID, "x") }, models.AgentActive, 0},
+			{"revoke", func() (agents.Agent, error) { return svc.Revoke(ctx, userID, a.ID, "x") }, models.AgentRevoked, 0},
+			{"revoke again", func() (agents.Agent, error) { return svc.Revoke(ctx, userID, a.ID, "x") }, models.AgentRevoked, 0},
+			{"resume after revoke", func() (agents.Agent, error) { return svc.Resume(ctx, userID, a.ID, "x") }, "", errs.Conflict},
+			{"pause after revoke", func() (agents.Agent, error) { return svc.Pause(ctx, userID, a.ID, "x") }, "", errs.Conflict},
+			{"budget after revoke", func() (agents.Agent, error) { return svc.SetBudget(ctx, userID, a.ID, "x", agents.Budget{}) }, "", errs.Conflict},
+		}
+		for _, st := range steps {
+			got, err := st.op()
+			if st.kind != 0 {
+				if errs.KindOf(err) != st.kind {
+					t.Fatalf("%s: %v, want %v", st.name, err, st.kind)
+				}
+				continue
+			}
+			if err != nil || got.Status != st.status {
+				t.Fatalf("%s: %+v %v", st.name, got, err)
+			}
+		}
+		// Once twin c is revoked, "twin" names the live one.
+		if _, err := svc.Revoke(ctx, userID, c.ID, "x"); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := svc.Get(ctx, userID, "twin"); err != nil || got.ID != b.ID {
+			t.Fatalf("twin resolves to %+v %v", got, err)
+		}
+
+		fixed, pct := int64(50*models.MicroPerUnit), int32(2500)
+		got, err := svc.SetBudget(ctx, userID, b.ID, "x", agents.Budget{FixedLimitMicro: &fixed, PercentBps: &pct})
+		if err != nil || *got.Budget.FixedLimitMicro != fixed || *got.Budget.PercentBps != pct || got.Budget.MaxPositionValueMicro != nil {
+			t.Fatalf("SetBudget %+v %v", got, err)
+		}
+		for _, bad := range []agents.Budget{{FixedLimitMicro: new(int64)}, {PercentBps: ptr(int32(10001))}, {MaxPositionValueMicro: ptr(int64(-1))}} {
+			if _, err := svc.SetBudget(ctx, userID, b.ID, "x", bad); errs.KindOf(err) != errs.Invalid {
+				t.Fatalf("bad budget %+v: %v", bad, err)
+			}
+		}
+		hb := agents.Heartbeat{IntervalMs: 120000, ActiveHours: &agents.ActiveHours{Start: "09:00", End: "17:30", Timezone: "America/New_York"}}
+		got, err = svc.SetHeartbeat(ctx, userID, b.ID, "x", hb)
+		if err != nil || got.Heartbeat.IntervalMs != 120000 || *got.Heartbeat.ActiveHours != *hb.ActiveHours {
+			t.Fatalf("SetHeartbeat %+v %v", got, err)
+		}
+		for _, bad := range []agents.Heartbeat{
+			{IntervalMs: 1000},
+			{IntervalMs: 120000, ActiveHours: &agents.ActiveHours{Start: "9:00", End: "17:00", Timezone: "UTC"}},
+			{IntervalMs: 120000, ActiveHours: &agents.ActiveHours{Start: "09:00", End: "17:00", Timezone: "Mars/Base"}},
+			{IntervalMs: 120000, ActiveHours: &agents.ActiveHours{Start: "09:00", End: "09:00", Timezone: "UTC"}},
+		} {
+			if _, err := svc.SetHeartbeat(ctx, userID, b.ID, "x", bad); errs.KindOf(err) != errs.Invalid {
+				t.Fatalf("bad heartbeat %+v: %v", bad, err)
+			}
+		}
+		got, err = svc.SetHeartbeat(ctx, userID, b.ID, "x", agents.Heartbeat{IntervalMs: 300000})
+		if err != nil || got.Heartbeat.ActiveHours != nil {
+			t.Fatalf("clearing active hours: %+v %v", got, err)
+		}
+
+		page, err := (&audit.Service{Store: s}).List(ctx, audit.Filter{UserID: userID, Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		count := map[string]int{}
+		for _, e := range page.Entries {
+			count[e.Action]++
+		}
+		want := map[string]int{audit.ActionAgentPause: 2, audit.ActionAgentResume: 1, audit.ActionAgentRevoke: 3, audit.ActionAgentUpdate: 3}
+		for k, v := range want {
+			if count[k] != v {
+				t.Errorf("audit %s = %d, want %d (%v)", k, count[k], v, count)
+			}
+		}
+	})
+}
+
+func ptr[T any](v T) *T { return &v }

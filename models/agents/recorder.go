@@ -1,0 +1,111 @@
+package agents
+
+import (
+	"context"
+	"strings"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/store"
+)
+
+// Recorder writes the outcomes of the device-link workflow to the database.
+// The workflow's activities call it (activities.DeviceLinks); it never
+// sees a device code or an API key. Every method is idempotent, because
+// activities run at least once.
+type Recorder struct {
+	Store *store.Store
+}
+
+// ApproveDeviceLink creates the agent of link linkID for userID (all four
+// scopes, no budget, a 5-minute heartbeat without active hours), moves the
+// link pending → approved and audits both, in one transaction, and returns
+// the agent's ID. A retry after success returns the same agent; a link in
+// another state is errs.Conflict.
+func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr string) (string, error) {
+	var agentID string
+	err := r.Store.Tx(ctx, func(tx *store.Store) error {
+		l, err := tx.DeviceLinkByID(ctx, linkID)
+		if err != nil {
+			return err
+		}
+		if l.Status == models.DeviceLinkApproved || l.Status == models.DeviceLinkIssued {
+			if l.UserID != nil && *l.UserID == userID && l.AgentID != nil {
+				agentID = *l.AgentID
+				return nil
+			}
+		}
+		if l.Status != models.DeviceLinkPending {
+			return errs.E(errs.Conflict, "the device link is no longer pending").WithCode("device_link_state")
+		}
+		a := &models.Agent{
+			UserID: userID, Name: l.AgentName, Status: models.AgentActive,
+			Scopes:              strings.Join(AllScopes, " "),
+			HeartbeatIntervalMs: DefaultLinkHeartbeatIntervalMs,
+		}
+		if err := tx.CreateAgent(ctx, a); err != nil {
+			return err
+		}
+		if err := tx.UpdateDeviceLinkStatus(ctx, l.ID, models.DeviceLinkPending, store.DeviceLinkUpdate{
+			Status: models.DeviceLinkApproved, UserID: &userID, AgentID: &a.ID,
+		}); err != nil {
+			return err
+		}
+		if err := audit.Append(ctx, tx, audit.Entry{
+			UserID: userID, AgentID: a.ID, Action: audit.ActionDeviceApprove, Target: l.ID, Result: audit.Success,
+			ClientAddr: clientAddr, Detail: map[string]any{"agent_name": l.AgentName},
+		}); err != nil {
+			return err
+		}
+		if err := audit.Append(ctx, tx, audit.Entry{
+			UserID: userID, AgentID: a.ID, Action: audit.ActionAgentLink, Target: a.ID, Result: audit.Success,
+			ClientAddr: clientAddr, Detail: map[string]any{"device_link": l.ID, "scopes": AllScopes},
+		}); err != nil {
+			return err
+		}
+		agentID = a.ID
+		return nil
+	})
+	return agentID, err
+}
+
+// DenyDeviceLink moves link linkID pending → denied for userID and audits
+// it. Denying a denied link again is a no-op; other states are Conflict.
+func (r *Recorder) DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr string) error {
+	return r.Store.Tx(ctx, func(tx *store.Store) error {
+		l, err := tx.DeviceLinkByID(ctx, linkID)
+		if err != nil {
+			return err
+		}
+		if l.Status == models.DeviceLinkDenied {
+			return nil
+		}
+		if err := tx.UpdateDeviceLinkStatus(ctx, l.ID, models.DeviceLinkPending, store.DeviceLinkUpdate{
+			Status: models.DeviceLinkDenied, UserID: &userID,
+		}); err != nil {
+			return err
+		}
+		return audit.Append(ctx, tx, audit.Entry{
+			UserID: userID, Action: audit.ActionDeviceDeny, Target: l.ID, Result: audit.Success, ClientAddr: clientAddr,
+			Detail: map[string]any{"agent_name": l.AgentName},
+		})
+	})
+}
+
+// ExpireDeviceLink moves a pending link to expired when its workflow's
+// timer fires, and audits it. A link already decided or expired is left
+// alone (nil): the workflow only expires what nobody decided.
+func (r *Recorder) ExpireDeviceLink(ctx context.Context, linkID string) error {
+	return r.Store.Tx(ctx, func(tx *store.Store) error {
+		err := tx.UpdateDeviceLinkStatus(ctx, linkID, models.DeviceLinkPending, store.DeviceLinkUpdate{Status: models.DeviceLinkExpired})
+		if errs.Is(err, errs.Conflict) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return audit.Append(ctx, tx, audit.Entry{Action: ActionDeviceExpire, Target: linkID, Result: audit.Failure,
+			Detail: map[string]any{"reason": "expired"}})
+	})
+}

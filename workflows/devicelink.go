@@ -1,0 +1,209 @@
+package workflows
+
+import (
+	"context"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/agent-trading/ats/activities"
+	"github.com/agent-trading/ats/models/errs"
+)
+
+// Update names of the device-link workflow.
+const (
+	DeviceLinkUpdateApprove = "approve"
+	DeviceLinkUpdateDeny    = "deny"
+)
+
+// Device-link workflow states, as the result reports them.
+const (
+	DeviceLinkStatePending  = "pending"
+	DeviceLinkStateDeciding = "deciding"
+	DeviceLinkStateApproved = "approved"
+	DeviceLinkStateDenied   = "denied"
+	DeviceLinkStateExpired  = "expired"
+)
+
+// DeviceLinkInput starts a device-link workflow. It carries no secret: the
+// device code stays with the agent (its hash in the database) and the API
+// key is minted by the API after the workflow approved.
+type DeviceLinkInput struct {
+	LinkID    string    `json:"link_id"`
+	ExpiresAt time.Time `json:"expires_at"`
+}
+
+// DeviceLinkDecision is the argument of the approve and deny updates.
+type DeviceLinkDecision struct {
+	UserID     string `json:"user_id"`
+	ClientAddr string `json:"client_addr"`
+}
+
+// DeviceLinkResult is the workflow's outcome.
+type DeviceLinkResult struct {
+	State   string `json:"state"`
+	UserID  string `json:"user_id,omitempty"`
+	AgentID string `json:"agent_id,omitempty"`
+}
+
+// decisionActivityOptions: a user is waiting on the update, so a decision
+// that cannot be recorded within a minute fails back to them (the link
+// stays pending and they can retry) instead of hanging.
+var decisionActivityOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    15 * time.Second,
+	ScheduleToCloseTimeout: time.Minute,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 10 * time.Second,
+	},
+}
+
+// expireActivityOptions: nobody waits on an expiry, and the token
+// endpoint checks the deadline itself, so it may retry for a long time.
+var expireActivityOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    30 * time.Second,
+	ScheduleToCloseTimeout: time.Hour,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute,
+	},
+}
+
+// DeviceLink is one run of the device authorization flow (id
+// "device-link/<link id>"). It waits for the approve or deny update or for
+// the link's expiry, records the outcome through activities and completes.
+//
+// The updates' validator rejects a decision unless the link is pending, so
+// a second approval, or an approval after expiry or denial, gets a clear
+// error without touching history. While one decision's activity runs the
+// state is "deciding", so two concurrent approvals cannot both proceed.
+// On approval the UserId and AgentId search attributes are upserted.
+func DeviceLink(ctx workflow.Context, in DeviceLinkInput) (DeviceLinkResult, error) {
+	state := DeviceLinkStatePending
+	res := DeviceLinkResult{}
+	var dl *activities.DeviceLinks
+	decCtx := workflow.WithActivityOptions(ctx, decisionActivityOptions)
+
+	validate := func(_ workflow.Context, d DeviceLinkDecision) error {
+		if d.UserID == "" {
+			return activities.ToTemporal(errs.E(errs.Invalid, "a decision needs a user"))
+		}
+		switch state {
+		case DeviceLinkStatePending:
+			return nil
+		case DeviceLinkStateExpired:
+			return activities.ToTemporal(errs.E(errs.Conflict, "this code has expired; ask your agent to start linking again").WithCode("expired_token"))
+		case DeviceLinkStateDeciding:
+			return activities.ToTemporal(errs.E(errs.Conflict, "this code is being decided right now").WithCode("code_already_used"))
+		default:
+			return activities.ToTemporal(errs.E(errs.Conflict, "this code has already been used").WithCode("code_already_used"))
+		}
+	}
+	decision := func(d DeviceLinkDecision) activities.DeviceDecision {
+		return activities.DeviceDecision{LinkID: in.LinkID, UserID: d.UserID, ClientAddr: d.ClientAddr}
+	}
+	approve := func(ctx workflow.Context, d DeviceLinkDecision) (string, error) {
+		state = DeviceLinkStateDeciding
+		var agentID string
+		if err := workflow.ExecuteActivity(decCtx, dl.ApproveDeviceLink, decision(d)).Get(ctx, &agentID); err != nil {
+			state = DeviceLinkStatePending
+			return "", err
+		}
+		state = DeviceLinkStateApproved
+		res = DeviceLinkResult{State: state, UserID: d.UserID, AgentID: agentID}
+		if err := workflow.UpsertTypedSearchAttributes(ctx, SAUserID.ValueSet(d.UserID), SAAgentID.ValueSet(agentID)); err != nil {
+			workflow.GetLogger(ctx).Warn("cannot upsert search attributes", "error", err)
+		}
+		return agentID, nil
+	}
+	deny := func(ctx workflow.Context, d DeviceLinkDecision) error {
+		state = DeviceLinkStateDeciding
+		if err := workflow.ExecuteActivity(decCtx, dl.DenyDeviceLink, decision(d)).Get(ctx, nil); err != nil {
+			state = DeviceLinkStatePending
+			return err
+		}
+		state = DeviceLinkStateDenied
+		res = DeviceLinkResult{State: state, UserID: d.UserID}
+		if err := workflow.UpsertTypedSearchAttributes(ctx, SAUserID.ValueSet(d.UserID)); err != nil {
+			workflow.GetLogger(ctx).Warn("cannot upsert search attributes", "error", err)
+		}
+		return nil
+	}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, DeviceLinkUpdateApprove, approve,
+		workflow.UpdateHandlerOptions{Validator: validate}); err != nil {
+		return res, err
+	}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, DeviceLinkUpdateDeny, deny,
+		workflow.UpdateHandlerOptions{Validator: validate}); err != nil {
+		return res, err
+	}
+
+	decided := func() bool { return state == DeviceLinkStateApproved || state == DeviceLinkStateDenied }
+	if wait := in.ExpiresAt.Sub(workflow.Now(ctx)); wait > 0 {
+		if _, err := workflow.AwaitWithTimeout(ctx, wait, decided); err != nil {
+			return res, err
+		}
+	}
+	if !decided() {
+		// A decision in flight when the timer fired gets to finish: the
+		// user acted in time.
+		if err := workflow.Await(ctx, func() bool { return state != DeviceLinkStateDeciding }); err != nil {
+			return res, err
+		}
+	}
+	if state == DeviceLinkStatePending {
+		// From here on the validator rejects every decision.
+		state = DeviceLinkStateExpired
+		res = DeviceLinkResult{State: state}
+		expCtx := workflow.WithActivityOptions(ctx, expireActivityOptions)
+		if err := workflow.ExecuteActivity(expCtx, dl.ExpireDeviceLink, in.LinkID).Get(ctx, nil); err != nil {
+			return res, err
+		}
+	}
+	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// DeviceLinkClient drives device-link workflows over a Temporal client; it
+// implements models/agents.Linker.
+type DeviceLinkClient struct {
+	Client client.Client
+}
+
+// StartDeviceLink starts the workflow of link linkID.
+func (d DeviceLinkClient) StartDeviceLink(ctx context.Context, linkID string, expiresAt time.Time) error {
+	opts, err := StartOptions(StartSpec{Kind: KindDeviceLink, BusinessID: linkID, Summary: "device link " + linkID})
+	if err != nil {
+		return err
+	}
+	_, err = d.Client.ExecuteWorkflow(ctx, opts, DeviceLink, DeviceLinkInput{LinkID: linkID, ExpiresAt: expiresAt.UTC()})
+	return activities.FromTemporal(err)
+}
+
+// ApproveDeviceLink sends the approve update and waits for its result, the
+// new agent's ID.
+func (d DeviceLinkClient) ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr string) (string, error) {
+	var agentID string
+	err := d.update(ctx, linkID, DeviceLinkUpdateApprove, DeviceLinkDecision{UserID: userID, ClientAddr: clientAddr}, &agentID)
+	return agentID, err
+}
+
+// DenyDeviceLink sends the deny update and waits for it to complete.
+func (d DeviceLinkClient) DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr string) error {
+	return d.update(ctx, linkID, DeviceLinkUpdateDeny, DeviceLinkDecision{UserID: userID, ClientAddr: clientAddr}, nil)
+}
+
+func (d DeviceLinkClient) update(ctx context.Context, linkID, name string, arg DeviceLinkDecision, out any) error {
+	h, err := d.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID:   WorkflowID(KindDeviceLink, linkID),
+		UpdateName:   name,
+		Args:         []any{arg},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err != nil {
+		return activities.FromTemporal(err)
+	}
+	return activities.FromTemporal(h.Get(ctx, out))
+}
