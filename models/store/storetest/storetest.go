@@ -5,8 +5,10 @@
 // a fresh, migrated database. SQLite lives in t.TempDir(). PostgreSQL needs
 // ATS_TEST_DATABASE_URL to point at a server where the URL's user may create
 // databases; the harness creates one database per subtest and drops it
-// afterwards. Without the variable the postgres subtest is skipped — unless
-// CI is set, where it fails, because CI must exercise both databases.
+// afterwards. Without the variable the harness starts a throwaway cluster
+// from the installed server binaries (autopg.go); without those the postgres
+// subtest is skipped — unless CI is set, where it fails, because CI must
+// exercise both databases.
 // pgtest.sh in this directory starts a disposable local server.
 package storetest
 
@@ -56,6 +58,13 @@ func NewSQLite(t testing.TB) *store.Store {
 func NewPostgres(t testing.TB) *store.Store {
 	t.Helper()
 	base := os.Getenv(EnvDatabaseURL)
+	if base == "" {
+		if u, err := autoPostgres(); err == nil {
+			base = u
+		} else if os.Getenv("CI") == "" {
+			t.Skipf("PostgreSQL tests skipped: %v; set %s to a server URL", err, EnvDatabaseURL)
+		}
+	}
 	if base == "" {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("%s is not set: CI must run the PostgreSQL tests (start a server with models/store/storetest/pgtest.sh)", EnvDatabaseURL)
