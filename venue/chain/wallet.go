@@ -1,0 +1,135 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue/network"
+)
+
+// Kind is how a user's funds are held on the venue. It decides who the order
+// maker is, which signature type orders carry and how transactions are
+// executed. It is always detected, never asked of the user.
+type Kind uint8
+
+// The wallet kinds, in signature-type order.
+const (
+	// EOA: the key's own address holds the funds (signature type 0).
+	EOA Kind = iota
+	// Proxy: the venue proxy wallet derived from the key (type 1).
+	Proxy
+	// Safe: the 1-of-1 Gnosis Safe derived from the key (type 2).
+	Safe
+	// Deposit: a deposit-wallet contract owned by the key (type 3, ERC-1271).
+	Deposit
+)
+
+var kindNames = [...]string{EOA: "eoa", Proxy: "proxy", Safe: "safe", Deposit: "deposit"}
+
+// String is the kind's lower-case name as used in API responses.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", uint8(k))
+}
+
+// ParseKind is the inverse of Kind.String.
+func ParseKind(s string) (Kind, error) {
+	for k, n := range kindNames {
+		if n == s {
+			return Kind(k), nil
+		}
+	}
+	return 0, errs.Ef(errs.Invalid, "unknown wallet kind %q", s)
+}
+
+// SignatureType is the CLOB order signature type the kind implies.
+func (k Kind) SignatureType() network.SignatureType {
+	switch k {
+	case Proxy:
+		return network.SigPolyProxy
+	case Safe:
+		return network.SigGnosisSafe
+	case Deposit:
+		return network.SigPoly1271
+	default:
+		return network.SigEOA
+	}
+}
+
+// DeriveProxyAddress is the venue proxy wallet of owner: CREATE2 from the
+// network's proxy factory with salt keccak256(abi.encodePacked(owner)).
+func DeriveProxyAddress(n network.Network, owner common.Address) common.Address {
+	salt := crypto.Keccak256Hash(owner.Bytes())
+	return crypto.CreateAddress2(n.ProxyFactory, salt, n.ProxyInitCodeHash.Bytes())
+}
+
+// DeriveSafeAddress is the Gnosis Safe of owner: CREATE2 from the network's
+// Safe factory with salt keccak256(abi.encode(owner)).
+func DeriveSafeAddress(n network.Network, owner common.Address) common.Address {
+	salt := crypto.Keccak256Hash(common.LeftPadBytes(owner.Bytes(), 32))
+	return crypto.CreateAddress2(n.SafeFactory, salt, n.SafeInitCodeHash.Bytes())
+}
+
+// DetectKind is Client.DetectKind for callers holding only a node connection.
+func DetectKind(ctx context.Context, b Backend, n network.Network, owner, funder common.Address) (Kind, error) {
+	return New(n, b, Options{}).DetectKind(ctx, owner, funder)
+}
+
+// DetectKind decides the wallet kind of owner given the address that holds
+// the funds (the order maker / funder). A zero funder or the owner itself is
+// an EOA; the owner's derived proxy or Safe is that kind; any other address
+// must be a deposit wallet the owner controls, which is checked on chain.
+// Anything else is Invalid: the key cannot trade for that address.
+func (c *Client) DetectKind(ctx context.Context, owner, funder common.Address) (Kind, error) {
+	switch {
+	case funder == (common.Address{}) || funder == owner:
+		return EOA, nil
+	case funder == DeriveProxyAddress(c.net, owner):
+		return Proxy, nil
+	case funder == DeriveSafeAddress(c.net, owner):
+		return Safe, nil
+	}
+	ok, err := c.isDepositWalletOf(ctx, owner, funder)
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, errs.E(errs.Invalid, "the wallet address does not belong to this key").WithCode("wallet_not_owned")
+	}
+	return Deposit, nil
+}
+
+// isDepositWalletOf checks that wallet is a contract whose owner() is owner,
+// or failing that, that the deposit-wallet factory maps owner to wallet.
+func (c *Client) isDepositWalletOf(ctx context.Context, owner, wallet common.Address) (bool, error) {
+	code, err := c.b.CodeAt(ctx, wallet, nil)
+	if err != nil {
+		return false, classifyRPC(err, "read the wallet contract")
+	}
+	if len(code) == 0 {
+		return false, nil
+	}
+	var got common.Address
+	if err := c.call(ctx, wallet, depositWalletABI, &got, "owner"); err == nil && got == owner {
+		return true, nil
+	} else if err != nil && errs.Is(err, errs.Transient) {
+		return false, err
+	}
+	if c.net.DepositWalletFactory == (common.Address{}) {
+		return false, nil
+	}
+	var mapped common.Address
+	if err := c.call(ctx, c.net.DepositWalletFactory, depositFactoryABI, &mapped, "walletOf", owner); err != nil {
+		if errs.Is(err, errs.Transient) {
+			return false, err
+		}
+		return false, nil // the factory has no walletOf: owner() was the only check
+	}
+	return mapped == wallet, nil
+}
