@@ -12,36 +12,15 @@ import (
 // filling IDs (when empty), defaults, timestamps and the key's agent and
 // user IDs. A duplicate key hash is errs.Conflict and nothing is stored.
 func (s *Store) CreateAgentWithKey(ctx context.Context, a *models.Agent, k *models.APIKey) error {
-	if a.UserID == "" || a.Name == "" {
-		return errs.E(errs.Invalid, "an agent needs a user and a name")
-	}
 	if k.Hash == "" {
 		return errs.E(errs.Invalid, "an API key needs a hash")
 	}
-	if a.ID == "" {
-		a.ID = models.NewID(models.PrefixAgent)
-	}
-	if a.Status == "" {
-		a.Status = models.AgentActive
-	}
-	if a.RateLimitPerMinute == 0 {
-		a.RateLimitPerMinute = models.DefaultRateLimitPerMinute
-	}
-	if a.HeartbeatIntervalMs == 0 {
-		a.HeartbeatIntervalMs = models.DefaultHeartbeatIntervalMs
-	}
-	now := s.now()
-	a.CreatedAt, a.UpdatedAt = now, now
-	a.RevokedAt = utcPtr(a.RevokedAt)
-	if k.ID == "" {
-		k.ID = models.NewID(models.PrefixAPIKey)
-	}
-	k.AgentID, k.UserID, k.CreatedAt = a.ID, a.UserID, now
 	return s.Tx(ctx, func(tx *Store) error {
-		if err := tx.db.WithContext(ctx).Create(a).Error; err != nil {
-			return mapErr(err, "agent")
+		if err := tx.CreateAgent(ctx, a); err != nil {
+			return err
 		}
-		return mapErr(tx.db.WithContext(ctx).Create(k).Error, "API key")
+		k.AgentID, k.UserID = a.ID, a.UserID
+		return tx.CreateAPIKey(ctx, k)
 	})
 }
 
