@@ -6,8 +6,6 @@ package dataapi
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -21,14 +19,8 @@ import (
 	"github.com/agent-trading/ats/venue/network"
 )
 
-// Config configures a Client.
-type Config struct {
-	BaseURL string // network.Network.DataAPIURL
-	HTTP    *http.Client
-	Timeout time.Duration
-	Retries int
-	Backoff time.Duration
-}
+// Config configures a Client; BaseURL is network.Network.DataAPIURL.
+type Config = rest.ReadConfig
 
 // ConfigFor returns the Config of network n.
 func ConfigFor(n network.Network) Config { return Config{BaseURL: n.DataAPIURL} }
@@ -37,27 +29,10 @@ func ConfigFor(n network.Network) Config { return Config{BaseURL: n.DataAPIURL} 
 type Client struct{ rest *rest.Client }
 
 // New returns a client for cfg.
-func New(cfg Config) *Client {
-	rc := rest.New(cfg.BaseURL)
-	if cfg.HTTP != nil {
-		rc.HTTP = cfg.HTTP
-	} else if cfg.Timeout > 0 {
-		rc.HTTP = &http.Client{Timeout: cfg.Timeout + time.Second}
-	}
-	rc.Timeout, rc.Retries, rc.Backoff = cfg.Timeout, cfg.Retries, cfg.Backoff
-	rc.UserAgent = "ats-venue-client"
-	return &Client{rest: rc}
-}
+func New(cfg Config) *Client { return &Client{rest: rest.NewReader(cfg)} }
 
 func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
-	resp, err := c.rest.Do(ctx, rest.Request{Method: http.MethodGet, Path: path, Query: q, Idempotent: true})
-	if err != nil {
-		return rest.MapError(err, "data api")
-	}
-	if err := json.Unmarshal(resp.Body, out); err != nil {
-		return errs.Wrap(errs.Transient, err, "unexpected data api response")
-	}
-	return nil
+	return c.rest.GetJSON(ctx, path, q, out, "data api")
 }
 
 // Position is a wallet's holding of one outcome token.
