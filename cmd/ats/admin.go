@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/users"
+)
+
+// Admin commands talk to the same database (and, where they need it,
+// Temporal) as the server, so they work against a running `ats dev` from
+// another terminal.
+func adminCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "admin",
+		Usage: "administer users, agents, devices and wallets",
+		Subcommands: []*cli.Command{
+			{
+				Name:  "user",
+				Usage: "dashboard users",
+				Subcommands: []*cli.Command{{
+					Name:  "create",
+					Usage: "create a dashboard user (ats admin user create --email E --password-stdin)",
+					Flags: append([]cli.Flag{
+						&cli.StringFlag{Name: "email", Required: true, Usage: "the user's email address"},
+						&cli.BoolFlag{Name: "password-stdin", Usage: "read the password from standard input (required: passwords never go on the command line)"},
+						dataDirFlag(), databaseFlag(),
+					}, logFlags()...),
+					Action: adminUserCreate,
+				}},
+			},
+			{
+				Name:  "device",
+				Usage: "device links of agents",
+				Subcommands: []*cli.Command{
+					{
+						Name:   "approve",
+						Usage:  "approve a pending device link as that user (same code path as the /link page)",
+						Flags:  adminTemporalFlags(&cli.StringFlag{Name: "code", Required: true, Usage: "the code the agent shows, XXXX-XXXX"}),
+						Action: adminDeviceApprove,
+					},
+					{
+						Name:   "deny",
+						Usage:  "deny a pending device link as that user",
+						Flags:  adminTemporalFlags(&cli.StringFlag{Name: "code", Required: true, Usage: "the code the agent shows, XXXX-XXXX"}),
+						Action: adminDeviceDeny,
+					},
+				},
+			},
+			{
+				Name:  "agent",
+				Usage: "a user's linked agents (same service as the dashboard)",
+				Subcommands: []*cli.Command{
+					{Name: "list", Usage: "list the user's agents", Flags: adminDBFlags(), Action: adminAgentList},
+					{Name: "pause", Usage: "pause an agent: its key gets 401 until resumed", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus("pause")},
+					{Name: "resume", Usage: "resume a paused agent", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus("resume")},
+					{Name: "revoke", Usage: "revoke an agent's access, immediately and for good", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus("revoke")},
+				},
+			},
+		},
+	}
+}
+
+func emailFlag() cli.Flag {
+	return &cli.StringFlag{Name: "email", Required: true, Usage: "the user's email address"}
+}
+
+func agentFlag() cli.Flag {
+	return &cli.StringFlag{Name: "agent", Required: true, Usage: "the agent's id (agt_…) or name"}
+}
+
+func adminDBFlags(extra ...cli.Flag) []cli.Flag {
+	fs := append([]cli.Flag{emailFlag()}, extra...)
+	fs = append(fs, dataDirFlag(), databaseFlag())
+	return append(fs, logFlags()...)
+}
+
+func adminTemporalFlags(extra ...cli.Flag) []cli.Flag {
+	return append(adminDBFlags(extra...), temporalFlag(false), temporalNamespaceFlag(), masterKeyFlag())
+}
+
+// adminClientAddr is what audit entries record as the client of an admin
+// command.
+const adminClientAddr = "cli"
+
+func adminDeviceApprove(c *cli.Context) error {
+	env, err := openAdmin(c, true)
+	if err != nil {
+		return err
+	}
+	defer env.close()
+	linked, err := agentService(env.store, env.tc, "").ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "approved: agent %s (%s) is linked; it receives its key on its next poll\n", linked.AgentName, linked.AgentID)
+	return nil
+}
+
+func adminDeviceDeny(c *cli.Context) error {
+	env, err := openAdmin(c, true)
+	if err != nil {
+		return err
+	}
+	defer env.close()
+	if err := agentService(env.store, env.tc, "").DenyDeviceByEmail(c.Context, c.String("email"), c.String("code")); err != nil {
+		return err
+	}
+	fmt.Fprintln(c.App.Writer, "denied")
+	return nil
+}
+
+func adminAgentList(c *cli.Context) error {
+	env, err := openAdmin(c, false)
+	if err != nil {
+		return err
+	}
+	defer env.close()
+	svc := agentService(env.store, nil, "")
+	userID, err := svc.UserIDByEmail(c.Context, c.String("email"))
+	if err != nil {
+		return err
+	}
+	list, err := svc.List(c.Context, userID)
+	if err != nil {
+		return err
+	}
+	w := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "ID\tNAME\tSTATUS\tSCOPES\tCREATED")
+	for _, a := range list {
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", a.ID, a.Name, a.Status, strings.Join(a.Scopes, ","), a.CreatedAt.UTC().Format("2006-01-02 15:04:05Z"))
+	}
+	return w.Flush()
+}
+
+func adminAgentStatus(action string) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		env, err := openAdmin(c, false)
+		if err != nil {
+			return err
+		}
+		defer env.close()
+		svc := agentService(env.store, nil, "")
+		userID, err := svc.UserIDByEmail(c.Context, c.String("email"))
+		if err != nil {
+			return err
+		}
+		do := map[string]func(ctx context.Context, userID, idOrName, clientAddr string) (agents.Agent, error){
+			"pause": svc.Pause, "resume": svc.Resume, "revoke": svc.Revoke,
+		}[action]
+		a, err := do(c.Context, userID, c.String("agent"), adminClientAddr)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.Writer, "agent %s (%s) is now %s\n", a.Name, a.ID, a.Status)
+		return nil
+	}
+}
+
+func adminUserCreate(c *cli.Context) error {
+	if !c.Bool("password-stdin") {
+		return errs.E(errs.Invalid, "pass --password-stdin and give the password on standard input")
+	}
+	password, err := readSecretLine(os.Stdin)
+	if err != nil {
+		return err
+	}
+	log := newLogger(c)
+	s, err := openStore(c.Context, c, log)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	svc := &users.Service{Store: s, Audit: &audit.Service{Store: s}}
+	u, err := svc.Create(c.Context, c.String("email"), password)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "created user %s (%s)\n", u.ID, u.Email)
+	return nil
+}
+
+// readSecretLine reads one line (the trailing newline is not part of it).
+func readSecretLine(r io.Reader) (string, error) {
+	line, err := bufio.NewReader(io.LimitReader(r, 4096)).ReadString('\n')
+	if err != nil && err != io.EOF {
+		return "", fmt.Errorf("read standard input: %w", err)
+	}
+	line = strings.TrimRight(line, "\r\n")
+	if line == "" {
+		return "", errs.E(errs.Invalid, "no password on standard input")
+	}
+	return line, nil
+}

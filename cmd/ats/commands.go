@@ -1,0 +1,357 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/sandbox"
+	"github.com/agent-trading/ats/venue/network"
+	"github.com/agent-trading/ats/worker/devserver"
+)
+
+const shutdownTimeout = 30 * time.Second
+
+func devCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "dev",
+		Usage: "everything in one process: API, worker, embedded Temporal with Web UI, SQLite, sandbox venue",
+		Flags: append([]cli.Flag{
+			httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(true),
+			&cli.StringFlag{Name: flagTemporalListen, EnvVars: []string{"ATS_TEMPORAL_LISTEN"}, Value: "127.0.0.1:7233",
+				Usage: "where the embedded Temporal frontend listens (\":0\" picks a free port)"},
+			&cli.StringFlag{Name: flagTemporalUIListen, EnvVars: []string{"ATS_TEMPORAL_UI_LISTEN"}, Value: "127.0.0.1:8233",
+				Usage: "where the embedded Temporal Web UI listens (\":0\" picks a free port)"},
+			&cli.StringFlag{Name: flagTemporalCLI, EnvVars: []string{"ATS_TEMPORAL_CLI"},
+				Usage: "path of the Temporal CLI v1.5.1 binary; default .bin/temporal, then PATH"},
+			temporalNamespaceFlag(), venueFlag("sandbox"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(),
+			&cli.BoolFlag{Name: flagDemo, EnvVars: []string{"ATS_DEMO"},
+				Usage: "create demo@example.com (password ATS_DEMO_PASSWORD, default demo-password) with a funded sandbox wallet"},
+			&cli.Int64Flag{Name: flagSeed, EnvVars: []string{"ATS_SANDBOX_SEED"}, Value: 1, Usage: "seed of the sandbox's synthetic markets"},
+			&cli.DurationFlag{Name: flagBlockInterval, EnvVars: []string{"ATS_SANDBOX_BLOCK_INTERVAL"}, Value: time.Second,
+				Usage: "block time of the sandbox chain"},
+		}, logFlags()...),
+		Action: runDev,
+	}
+}
+
+func runDev(c *cli.Context) error {
+	ctx := c.Context
+	log := newLogger(c)
+	st := newStack(log)
+	err := startDev(ctx, c, st)
+	if err == nil {
+		log.Info("ready: press Ctrl-C to stop")
+		err = st.wait(ctx)
+	}
+	if serr := st.stop(shutdownTimeout); err == nil {
+		err = serr
+	}
+	return err
+}
+
+func startDev(ctx context.Context, c *cli.Context, st *stack) error {
+	log := st.log
+	master, err := loadMasterKey(c, true)
+	if err != nil {
+		return err
+	}
+
+	// The API listener is bound first so its URL (the codec endpoint the
+	// Web UI uses) is known before Temporal starts.
+	apiLn, err := net.Listen("tcp", c.String(flagHTTP))
+	if err != nil {
+		return fmt.Errorf("api listener: %w", err)
+	}
+	apiURL := "http://" + apiLn.Addr().String()
+
+	var venueNet network.Network
+	var venueCheck func(context.Context) error
+	switch c.String(flagVenue) {
+	case "sandbox":
+		sb, err := sandbox.Start(ctx, sandbox.Config{
+			Addr:          c.String(flagSandboxAddr),
+			Seed:          c.Int64(flagSeed),
+			BlockInterval: c.Duration(flagBlockInterval),
+			Logger:        log.With("component", "sandbox"),
+		})
+		if err != nil {
+			apiLn.Close()
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		st.onStop("sandbox", func(context.Context) error { return sb.Close() })
+		st.listening("sandbox", sb.URL())
+		venueNet = sb.Network()
+	default:
+		n, err := network.ByName(c.String(flagVenue), "")
+		if err != nil {
+			apiLn.Close()
+			return errs.Wrap(errs.Invalid, err, err.Error())
+		}
+		venueNet = n
+	}
+	venueCheck = venueProbe(venueNet)
+
+	hostPort, uiURL := c.String(flagTemporal), ""
+	if hostPort == "" {
+		bin, err := devserver.FindBinary(c.String(flagTemporalCLI))
+		if err != nil {
+			apiLn.Close()
+			return err
+		}
+		ip, port, err := splitListen(c.String(flagTemporalListen))
+		if err != nil {
+			apiLn.Close()
+			return err
+		}
+		_, uiPort, err := splitListen(c.String(flagTemporalUIListen))
+		if err != nil {
+			apiLn.Close()
+			return err
+		}
+		srv, err := devserver.Start(ctx, devserver.Options{
+			Binary:          bin,
+			IP:              ip,
+			Port:            port,
+			UIPort:          uiPort,
+			DBFile:          filepath.Join(c.String(flagDataDir), "temporal.db"),
+			Namespace:       c.String(flagTemporalNS),
+			UICodecEndpoint: apiURL + "/codec",
+		})
+		if err != nil {
+			apiLn.Close()
+			return fmt.Errorf("embedded temporal: %w", err)
+		}
+		st.onStop("temporal", func(context.Context) error { return srv.Stop() })
+		go func() {
+			select {
+			case <-srv.Done():
+				st.fail("temporal", errs.E(errs.Transient, "the embedded Temporal server exited"))
+			case <-ctx.Done():
+			}
+		}()
+		hostPort, uiURL = srv.FrontendAddr(), srv.UIURL()
+		st.listening("temporal", hostPort)
+		st.listening("temporal-ui", srv.UIURL())
+	}
+
+	s, err := openStore(ctx, c, log)
+	if err != nil {
+		apiLn.Close()
+		return err
+	}
+	st.onStop("database", func(context.Context) error { return s.Close() })
+
+	tc, err := dialTemporal(ctx, hostPort, c.String(flagTemporalNS), master, log)
+	if err != nil {
+		apiLn.Close()
+		return err
+	}
+	st.onStop("temporal-client", func(context.Context) error { tc.Close(); return nil })
+
+	if err := startWorker(ctx, st, tc, workerDeps(s), log); err != nil {
+		apiLn.Close()
+		return err
+	}
+
+	if c.Bool(flagDemo) {
+		if err := seedDemo(ctx, s, log); err != nil {
+			apiLn.Close()
+			return err
+		}
+	}
+
+	codecHandler, err := codecHTTPHandler(master, uiURL)
+	if err != nil {
+		apiLn.Close()
+		return err
+	}
+	limiter, _, err := rateLimiter(c, st)
+	if err != nil {
+		apiLn.Close()
+		return err
+	}
+	svc := agentService(s, tc, baseURL(c, apiURL))
+	srv := api.NewServer(api.Config{}, api.Deps{
+		Logger: log,
+		Checks: readinessChecks(s, tc, venueCheck),
+		Routes: append(agentRoutes(svc, s, limiter), codecRoutes(codecHandler)),
+	})
+	serveListener(st, "api", apiLn, srv)
+	return nil
+}
+
+func apiCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "api",
+		Usage: "the API server alone (production)",
+		Flags: append([]cli.Flag{httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
+			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag()}, logFlags()...),
+		Action: func(c *cli.Context) error {
+			return runProcess(c, func(ctx context.Context, st *stack, s *store.Store, tc tclient, n network.Network) error {
+				ln, err := net.Listen("tcp", c.String(flagHTTP))
+				if err != nil {
+					return err
+				}
+				limiter, _, err := rateLimiter(c, st)
+				if err != nil {
+					ln.Close()
+					return err
+				}
+				svc := agentService(s, tc, baseURL(c, "http://"+ln.Addr().String()))
+				srv := api.NewServer(api.Config{}, api.Deps{
+					Logger: st.log,
+					Checks: readinessChecks(s, tc, venueProbe(n)),
+					Routes: agentRoutes(svc, s, limiter),
+				})
+				serveListener(st, "api", ln, srv)
+				return nil
+			})
+		},
+	}
+}
+
+func workerCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "worker",
+		Usage: "the Temporal worker alone (production)",
+		Flags: append([]cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
+			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag()}, logFlags()...),
+		Action: func(c *cli.Context) error {
+			return runProcess(c, func(ctx context.Context, st *stack, s *store.Store, tc tclient, n network.Network) error {
+				return startWorker(ctx, st, tc, workerDeps(s), st.log)
+			})
+		},
+	}
+}
+
+// runProcess is the shared start-up of `ats api` and `ats worker`: master
+// key (required), database with migrations, Temporal client, then body.
+func runProcess(c *cli.Context, body func(context.Context, *stack, *store.Store, tclient, network.Network) error) error {
+	ctx := c.Context
+	log := newLogger(c)
+	st := newStack(log)
+	err := func() error {
+		master, err := loadMasterKey(c, false)
+		if err != nil {
+			return err
+		}
+		n, err := network.ByName(c.String(flagVenue), "http://"+c.String(flagSandboxAddr))
+		if err != nil {
+			return errs.Wrap(errs.Invalid, err, err.Error())
+		}
+		s, err := openStore(ctx, c, log)
+		if err != nil {
+			return err
+		}
+		st.onStop("database", func(context.Context) error { return s.Close() })
+		tc, err := dialTemporal(ctx, c.String(flagTemporal), c.String(flagTemporalNS), master, log)
+		if err != nil {
+			return err
+		}
+		st.onStop("temporal-client", func(context.Context) error { tc.Close(); return nil })
+		return body(ctx, st, s, tc, n)
+	}()
+	if err == nil {
+		err = st.wait(ctx)
+	}
+	if serr := st.stop(shutdownTimeout); err == nil {
+		err = serr
+	}
+	return err
+}
+
+func sandboxCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "sandbox",
+		Usage: "the sandbox venue alone (CLOB, Gamma, Data API, chain RPC, control API)",
+		Flags: append([]cli.Flag{sandboxAddrFlag(),
+			&cli.Int64Flag{Name: flagSeed, EnvVars: []string{"ATS_SANDBOX_SEED"}, Value: 1, Usage: "seed of the synthetic markets"},
+			&cli.DurationFlag{Name: flagBlockInterval, EnvVars: []string{"ATS_SANDBOX_BLOCK_INTERVAL"}, Value: time.Second, Usage: "block time"},
+		}, logFlags()...),
+		Action: func(c *cli.Context) error {
+			log := newLogger(c)
+			st := newStack(log)
+			sb, err := sandbox.Start(c.Context, sandbox.Config{
+				Addr: c.String(flagSandboxAddr), Seed: c.Int64(flagSeed), BlockInterval: c.Duration(flagBlockInterval), Logger: log,
+			})
+			if err != nil {
+				return err
+			}
+			st.onStop("sandbox", func(context.Context) error { return sb.Close() })
+			st.listening("sandbox", sb.URL())
+			err = st.wait(c.Context)
+			if serr := st.stop(shutdownTimeout); err == nil {
+				err = serr
+			}
+			return err
+		},
+	}
+}
+
+func migrateCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "migrate",
+		Usage: "apply database migrations and exit",
+		Flags: append([]cli.Flag{dataDirFlag(), databaseFlag()}, logFlags()...),
+		Action: func(c *cli.Context) error {
+			log := newLogger(c)
+			s, err := openStore(c.Context, c, log)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			cur, latest, err := s.SchemaVersion(c.Context)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, "database schema at version %d (latest %d, %s)\n", cur, latest, s.Dialect())
+			return nil
+		},
+	}
+}
+
+// venueProbe answers whether the venue's CLOB is reachable (GET /ok).
+func venueProbe(n network.Network) func(context.Context) error {
+	hc := &http.Client{Timeout: 3 * time.Second}
+	return func(ctx context.Context) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, n.CLOBURL+"/ok", nil)
+		if err != nil {
+			return err
+		}
+		resp, err := hc.Do(req)
+		if err != nil {
+			return errs.Wrap(errs.Transient, err, "venue does not answer")
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return errs.Ef(errs.Transient, "venue answered %d", resp.StatusCode)
+		}
+		return nil
+	}
+}
+
+// splitListen parses "host:port" where port may be 0.
+func splitListen(addr string) (string, int, error) {
+	host, p, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, errs.Ef(errs.Invalid, "bad listen address %q: want host:port", addr)
+	}
+	port, err := strconv.Atoi(p)
+	if err != nil || port < 0 || port > 65535 {
+		return "", 0, errs.Ef(errs.Invalid, "bad port in %q", addr)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return host, port, nil
+}

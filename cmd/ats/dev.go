@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"os"
+
+	"github.com/gin-gonic/gin"
+	"go.temporal.io/sdk/client"
+
+	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/users"
+	"github.com/agent-trading/ats/models/vault"
+	"github.com/agent-trading/ats/worker/codec"
+)
+
+type tclient = client.Client
+
+// codecHTTPHandler decodes Temporal payloads for the Web UI. It is mounted
+// only by `ats dev`, whose API listens on loopback: a codec endpoint decrypts
+// whatever it is given, so production runs it behind operator auth instead.
+func codecHTTPHandler(master []byte, uiOrigin string) (http.Handler, error) {
+	cd, err := codec.New(vault.DeriveKey(master, purposeTemporalCodec))
+	if err != nil {
+		return nil, err
+	}
+	var origins []string
+	if uiOrigin != "" {
+		origins = append(origins, uiOrigin)
+	}
+	return codec.NewHTTPHandler(cd, origins...), nil
+}
+
+func codecRoutes(h http.Handler) api.Routes {
+	return func(s *api.Server) {
+		s.Engine().Any("/codec/*path", gin.WrapH(http.StripPrefix("/codec", h)))
+	}
+}
+
+// demoEmail is the user `ats dev --demo` creates.
+const demoEmail = "demo@example.com"
+
+// seedDemo creates the demo user once; re-running on the same data dir keeps
+// the existing user.
+func seedDemo(ctx context.Context, s *store.Store, log *slog.Logger) error {
+	password := os.Getenv("ATS_DEMO_PASSWORD")
+	if password == "" {
+		password = "demo-password"
+	}
+	svc := &users.Service{Store: s, Audit: &audit.Service{Store: s}}
+	u, err := svc.Create(ctx, demoEmail, password)
+	switch {
+	case errs.Is(err, errs.Conflict):
+		log.Info("demo user exists", "email", demoEmail)
+		return nil
+	case err != nil:
+		return err
+	}
+	log.Info("demo user created", "email", demoEmail, "user_id", u.ID)
+	return nil
+}

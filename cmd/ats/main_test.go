@@ -1,0 +1,353 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agent-trading/ats/worker/devserver"
+)
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildErr  error
+)
+
+// buildATS compiles the binary once per test process; the tests run the real
+// executable because signals, exit codes and child processes are the point.
+func buildATS(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "ats-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtBin = filepath.Join(dir, "ats")
+		out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return builtBin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin != "" {
+		_ = os.RemoveAll(filepath.Dir(builtBin))
+	}
+	os.Exit(code)
+}
+
+func temporalCLI(t *testing.T) string {
+	t.Helper()
+	bin, err := devserver.FindBinary(os.Getenv("TEMPORAL_CLI"))
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI needs the Temporal CLI: %v", err)
+		}
+		t.Skipf("Temporal CLI not found (%v); install it with the README's first command", err)
+	}
+	return bin
+}
+
+func TestAdminUserCreateTwiceIsAConflict(t *testing.T) {
+	bin := buildATS(t)
+	dir := t.TempDir()
+	run := func() (string, int) {
+		cmd := exec.Command(bin, "admin", "user", "create", "--email", "a@b.c", "--password-stdin", "--data-dir", dir)
+		cmd.Stdin = strings.NewReader("correct horse battery staple\n")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), code
+	}
+	out, code := run()
+	if code != 0 || !strings.Contains(out, "created user usr_") {
+		t.Fatalf("first create: exit %d, output %q", code, out)
+	}
+	out, code = run()
+	if code == 0 {
+		t.Fatalf("second create succeeded: %q", out)
+	}
+	if !strings.Contains(out, "already exists") {
+		t.Fatalf("second create should name the conflict, got %q", out)
+	}
+	if strings.Contains(out, "correct horse") {
+		t.Fatal("password echoed")
+	}
+}
+
+func TestAdminUserCreateRequiresStdinPassword(t *testing.T) {
+	bin := buildATS(t)
+	cmd := exec.Command(bin, "admin", "user", "create", "--email", "a@b.c", "--data-dir", t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("expected failure, got %q", out)
+	}
+	if !strings.Contains(string(out), "--password-stdin") {
+		t.Fatalf("message should explain --password-stdin: %q", out)
+	}
+}
+
+func TestAPIRefusesToStartWithoutMasterKey(t *testing.T) {
+	bin := buildATS(t)
+	for _, sub := range []string{"api", "worker"} {
+		cmd := exec.Command(bin, sub, "--data-dir", t.TempDir())
+		cmd.Env = append(os.Environ(), "ATS_MASTER_KEY=", "ATS_MASTER_KEY_FILE=")
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			t.Fatalf("%s started without a master key: %q", sub, out)
+		}
+		if !strings.Contains(string(out), "no master key") {
+			t.Fatalf("%s: want a clear message, got %q", sub, out)
+		}
+	}
+}
+
+// TestDevStartsEverythingAndStopsCleanly is the README's first command in
+// miniature: every port on :0, /readyz 200, the Web UI answers, bad input
+// gets 4xx envelopes, and SIGINT leaves no process behind.
+func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
+	temporal := temporalCLI(t)
+	bin := buildATS(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "dev", "--demo", "--data-dir", dir,
+		"--http", "127.0.0.1:0", "--temporal-listen", "127.0.0.1:0", "--temporal-ui-listen", "127.0.0.1:0",
+		"--sandbox-addr", "127.0.0.1:0", "--temporal-cli", temporal, "--log-format", "text")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+		if t.Failed() {
+			t.Logf("stderr:\n%s", stderr.String())
+		}
+	}()
+
+	urls := readListening(t, stdout, []string{"sandbox", "temporal", "temporal-ui", "api"}, 90*time.Second)
+	api := urls["api"]
+
+	waitStatus(t, api+"/readyz", http.StatusOK, 60*time.Second)
+	waitStatus(t, urls["temporal-ui"]+"/", http.StatusOK, 10*time.Second)
+	waitStatus(t, urls["sandbox"]+"/clob/ok", http.StatusOK, 10*time.Second)
+
+	resp, err := http.Get(api + "/no/such/route")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), `"success":false`) {
+		t.Fatalf("unknown route: %d %s", resp.StatusCode, body)
+	}
+
+	linkAgentThroughTheCLI(t, bin, dir, urls)
+
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("ats dev exited with %v", err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("ats dev did not stop within 60s of SIGINT")
+	}
+	// Nothing may keep listening: the embedded Temporal is a child process.
+	for name, u := range urls {
+		if name == "temporal" {
+			u = "http://" + u
+		}
+		c := http.Client{Timeout: time.Second}
+		if resp, err := c.Get(u); err == nil {
+			resp.Body.Close()
+			t.Errorf("%s still answers at %s after shutdown", name, u)
+		}
+	}
+}
+
+func readListening(t *testing.T, r io.Reader, names []string, timeout time.Duration) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	lines := make(chan string)
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	deadline := time.After(timeout)
+	for len(got) < len(names) {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("ats exited before announcing its listeners; got %v", got)
+			}
+			if f := strings.Fields(l); len(f) == 3 && f[0] == "listening" {
+				got[f[1]] = f[2]
+			}
+		case <-deadline:
+			t.Fatalf("timed out waiting for listening lines; got %v", got)
+		}
+	}
+	go func() {
+		for range lines {
+		}
+	}()
+	return got
+}
+
+func waitStatus(t *testing.T, url string, want int, timeout time.Duration) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	var last string
+	for ctx.Err() == nil {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == want {
+				return
+			}
+			last = resp.Status + " " + string(b)
+		} else {
+			last = err.Error()
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	t.Fatalf("%s never answered %d; last: %s", url, want, last)
+}
+
+// linkAgentThroughTheCLI runs the device flow against the running `ats dev`
+// with the admin commands from "another terminal": code → approve → key
+// once → key works → pause 401 → resume → revoke 401 for good.
+func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]string) {
+	t.Helper()
+	api := urls["api"]
+	admin := func(args ...string) string {
+		t.Helper()
+		args = append(args, "--data-dir", dataDir, "--log-level", "error")
+		if args[1] == "device" {
+			args = append(args, "--temporal", urls["temporal"])
+		}
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("ats %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	var dev struct {
+		Data struct {
+			DeviceCode string `json:"device_code"`
+			UserCode   string `json:"user_code"`
+		} `json:"data"`
+	}
+	postJSON(t, api+"/api/auth/device", `{"agent_name":"cli-e2e"}`, http.StatusOK, &dev)
+	if dev.Data.UserCode == "" || dev.Data.DeviceCode == "" {
+		t.Fatalf("device response without codes: %+v", dev)
+	}
+	admin("admin", "device", "approve", "--email", demoEmail, "--code", dev.Data.UserCode)
+
+	var tok struct {
+		Data struct {
+			APIKey string `json:"api_key"`
+		} `json:"data"`
+	}
+	getJSON(t, api+"/api/auth/device/token?device_code="+dev.Data.DeviceCode, "", http.StatusOK, &tok)
+	if len(tok.Data.APIKey) != 67 || !strings.HasPrefix(tok.Data.APIKey, "ll_") {
+		t.Fatalf("want an ll_ + 64 key, got %d chars", len(tok.Data.APIKey))
+	}
+	getJSON(t, api+"/api/auth/device/token?device_code="+dev.Data.DeviceCode, "", http.StatusBadRequest, nil)
+
+	me := api + "/api/agent/v1/me"
+	getJSON(t, me, tok.Data.APIKey, http.StatusOK, nil)
+	if out := admin("admin", "agent", "list", "--email", demoEmail); !strings.Contains(out, "cli-e2e") {
+		t.Fatalf("agent list misses the agent:\n%s", out)
+	}
+	admin("admin", "agent", "pause", "--email", demoEmail, "--agent", "cli-e2e")
+	getJSON(t, me, tok.Data.APIKey, http.StatusUnauthorized, nil)
+	admin("admin", "agent", "resume", "--email", demoEmail, "--agent", "cli-e2e")
+	getJSON(t, me, tok.Data.APIKey, http.StatusOK, nil)
+	admin("admin", "agent", "revoke", "--email", demoEmail, "--agent", "cli-e2e")
+	getJSON(t, me, tok.Data.APIKey, http.StatusUnauthorized, nil)
+	out, err := exec.Command(bin, "admin", "agent", "resume", "--email", demoEmail, "--agent", "cli-e2e", "--data-dir", dataDir).CombinedOutput()
+	if err == nil {
+		t.Fatalf("resume after revoke succeeded: %s", out)
+	}
+	getJSON(t, me, tok.Data.APIKey, http.StatusUnauthorized, nil)
+}
+
+func postJSON(t *testing.T, url, body string, want int, into any) {
+	t.Helper()
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decodeWant(t, resp, want, into)
+}
+
+func getJSON(t *testing.T, url, key string, want int, into any) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decodeWant(t, resp, want, into)
+}
+
+func decodeWant(t *testing.T, resp *http.Response, want int, into any) {
+	t.Helper()
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != want {
+		t.Fatalf("%s %s: status %d, want %d: %s", resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, want, b)
+	}
+	if into != nil {
+		if err := json.Unmarshal(b, into); err != nil {
+			t.Fatalf("decode %s: %v", b, err)
+		}
+	}
+}

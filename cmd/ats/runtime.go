@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+	"go.temporal.io/sdk/client"
+
+	"github.com/agent-trading/ats/activities"
+	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/api/logging"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/vault"
+	"github.com/agent-trading/ats/worker"
+	"github.com/agent-trading/ats/worker/devserver"
+	"github.com/agent-trading/ats/workflows"
+)
+
+// The store is the production Housekeeper.
+var _ activities.Housekeeper = (*store.Store)(nil)
+
+// Key purposes derived from the master key; each subsystem gets its own key
+// so one leaking never exposes another's data.
+const (
+	purposeTemporalCodec = "temporal-payload-codec-v1"
+	masterKeyFileName    = "master.key"
+)
+
+func newLogger(c *cli.Context) *slog.Logger {
+	log := logging.NewLogger(os.Stderr, parseLevel(c.String(flagLogLevel)), c.String(flagLogFormat) != "text")
+	slog.SetDefault(log)
+	return log
+}
+
+// loadMasterKey reads the key from --master-key-file or ATS_MASTER_KEY. In
+// dev mode a missing key is generated into the data dir.
+func loadMasterKey(c *cli.Context, dev bool) ([]byte, error) {
+	if f := c.String(flagMasterKeyFile); f != "" || masterKeyEnv() != "" {
+		return vault.LoadMasterKey(f, masterKeyEnv())
+	}
+	if !dev {
+		return nil, errs.E(errs.Invalid, "no master key: set --master-key-file or ATS_MASTER_KEY (base64 of 32 random bytes)")
+	}
+	return vault.EnsureMasterKeyFile(filepath.Join(c.String(flagDataDir), masterKeyFileName))
+}
+
+// openStore opens the database and applies pending migrations (every
+// process migrates at start-up; the migration library serialises them).
+func openStore(ctx context.Context, c *cli.Context, log *slog.Logger) (*store.Store, error) {
+	dir := c.String(flagDataDir)
+	if c.String(flagDatabaseURL) == "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("create data dir: %w", err)
+		}
+	}
+	s, err := store.Open(ctx, store.Config{URL: c.String(flagDatabaseURL), DataDir: dir, Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.Migrate(ctx); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// dialTemporal connects to the frontend with the payload codec keyed from
+// the master key and makes sure the search attributes exist.
+func dialTemporal(ctx context.Context, hostPort, namespace string, master []byte, log *slog.Logger) (client.Client, error) {
+	tc, err := worker.Dial(ctx, worker.ClientConfig{
+		HostPort:  hostPort,
+		Namespace: namespace,
+		CodecKey:  vault.DeriveKey(master, purposeTemporalCodec),
+		Logger:    log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	saCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := devserver.EnsureSearchAttributes(saCtx, tc, namespace); err != nil {
+		tc.Close()
+		return nil, err
+	}
+	return tc, nil
+}
+
+// startWorker runs the Temporal worker until the stack stops.
+func startWorker(ctx context.Context, st *stack, tc client.Client, deps worker.Deps, log *slog.Logger) error {
+	w, err := worker.NewWithLogger(tc, deps, log)
+	if err != nil {
+		return err
+	}
+	if err := w.Start(); err != nil {
+		return fmt.Errorf("start worker: %w", err)
+	}
+	st.onStop("worker", func(context.Context) error { w.Stop(); return nil })
+	schedCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	return workflows.EnsureHousekeepingSchedule(schedCtx, tc)
+}
+
+// readinessChecks are the /readyz probes of a process that serves the API.
+func readinessChecks(s *store.Store, tc client.Client, venue func(context.Context) error) []api.Check {
+	checks := []api.Check{
+		{Name: "database", Fn: s.Ping},
+		{Name: "temporal", Fn: func(ctx context.Context) error {
+			_, err := tc.CheckHealth(ctx, &client.CheckHealthRequest{})
+			if err != nil {
+				return errs.Wrap(errs.Transient, err, "temporal frontend does not answer")
+			}
+			return nil
+		}},
+		{Name: "worker", Fn: func(ctx context.Context) error { return worker.WorkerAlive(ctx, tc, workflows.TaskQueue) }},
+	}
+	if venue != nil {
+		checks = append(checks, api.Check{Name: "venue", Fn: venue})
+	}
+	return checks
+}

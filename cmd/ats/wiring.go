@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+	"go.temporal.io/sdk/client"
+
+	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/api/agentauth"
+	"github.com/agent-trading/ats/api/device"
+	"github.com/agent-trading/ats/api/ratelimit"
+	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/users"
+	"github.com/agent-trading/ats/models/vault"
+	"github.com/agent-trading/ats/worker"
+	"github.com/agent-trading/ats/workflows"
+)
+
+const (
+	flagPublicURL = "public-url"
+	flagRedisURL  = "ratelimit-redis-url"
+	// deviceEndpointsPerMinute bounds device-code requests and token polls
+	// per client address; a polite agent polls every 5 s (12/min).
+	deviceEndpointsPerMinute = 60
+)
+
+func publicURLFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagPublicURL, EnvVars: []string{"ATS_PUBLIC_URL"},
+		Usage: "public {base_url} the service is reached at (verification links use it); default: http://<--http address>"}
+}
+
+func redisFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagRedisURL, EnvVars: []string{"ATS_RATELIMIT_REDIS_URL"},
+		Usage: "redis://… shared by all API instances so they enforce one rate limit per key; empty = in-process"}
+}
+
+// workerDeps are the activities' dependencies in every worker process.
+func workerDeps(s *store.Store) worker.Deps {
+	return worker.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s}}
+}
+
+// agentService is the one linking and agent-management service, shared by
+// the HTTP routes and the admin commands.
+func agentService(s *store.Store, tc client.Client, baseURL string) *agents.Service {
+	svc := &agents.Service{
+		Store:   s,
+		Users:   &users.Service{Store: s, Audit: &audit.Service{Store: s}},
+		BaseURL: baseURL,
+	}
+	if tc != nil {
+		svc.Linker = workflows.DeviceLinkClient{Client: tc}
+	}
+	return svc
+}
+
+// rateLimiter builds the process's limiter: in memory, or in Redis when
+// configured so several API instances share one budget per key.
+func rateLimiter(c *cli.Context, st *stack) (*ratelimit.Limiter, *ratelimit.Store, error) {
+	var rs *ratelimit.Store
+	if u := c.String(flagRedisURL); u != "" {
+		var err error
+		if rs, err = ratelimit.NewRedisStore(u); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		rs = ratelimit.NewMemoryStore()
+	}
+	st.onStop("ratelimit", func(context.Context) error { return rs.Close() })
+	return ratelimit.New(rs, ratelimit.Options{}), rs, nil
+}
+
+// agentRoutes are the routes of the agent-facing API.
+func agentRoutes(svc *agents.Service, s *store.Store, l *ratelimit.Limiter) []api.Routes {
+	return []api.Routes{
+		device.Routes(svc, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
+		agentauth.Routes(s, ratelimit.PerKey(l, nil)),
+	}
+}
+
+// baseURL is --public-url, or the bound API address.
+func baseURL(c *cli.Context, boundURL string) string {
+	if u := c.String(flagPublicURL); u != "" {
+		return u
+	}
+	return boundURL
+}
+
+// adminMasterKey finds the master key an admin command needs to talk to
+// Temporal: the flag or environment, else the key `ats dev` generated in the
+// data dir. It never generates one.
+func adminMasterKey(c *cli.Context) ([]byte, error) {
+	if f := c.String(flagMasterKeyFile); f != "" || masterKeyEnv() != "" {
+		return vault.LoadMasterKey(f, masterKeyEnv())
+	}
+	p := filepath.Join(c.String(flagDataDir), masterKeyFileName)
+	if _, err := os.Stat(p); err != nil {
+		return nil, errs.E(errs.Invalid, "no master key: set --master-key-file or ATS_MASTER_KEY, or run from the directory of `ats dev` (its key is in --data-dir)")
+	}
+	return vault.LoadMasterKey(p, "")
+}
+
+// adminEnv opens what an admin command needs. withTemporal is false for
+// commands that only touch the database.
+type adminEnv struct {
+	log   *slog.Logger
+	store *store.Store
+	tc    client.Client
+}
+
+func openAdmin(c *cli.Context, withTemporal bool) (*adminEnv, error) {
+	log := newLogger(c)
+	s, err := openStore(c.Context, c, log)
+	if err != nil {
+		return nil, err
+	}
+	env := &adminEnv{log: log, store: s}
+	if withTemporal {
+		master, err := adminMasterKey(c)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		tc, err := dialTemporal(c.Context, c.String(flagTemporal), c.String(flagTemporalNS), master, log)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		env.tc = tc
+	}
+	return env, nil
+}
+
+func (e *adminEnv) close() {
+	if e.tc != nil {
+		e.tc.Close()
+	}
+	_ = e.store.Close()
+}

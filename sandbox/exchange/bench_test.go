@@ -1,0 +1,66 @@
+package exchange
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// BenchmarkMatchSettleInMemory measures matched-and-settled orders per
+// second against the in-memory ledger: each iteration rests a maker ask and
+// sends a taker bid that fills it completely (one match, one settlement).
+func BenchmarkMatchSettleInMemory(b *testing.B) {
+	l := NewMemLedger()
+	e := New(Config{Ledger: l, Settler: l})
+	if err := e.AddMarket(Market{ConditionID: "0xb", Tokens: [2]string{"1", "2"}, Outcomes: [2]string{"Yes", "No"}, TickMicro: 10_000, MinSizeMicro: 5 * One}); err != nil {
+		b.Fatal(err)
+	}
+	maker, taker := common.HexToAddress("0x1"), common.HexToAddress("0x2")
+	l.Credit(maker, "1", 1<<60)
+	l.Credit(taker, "", 1<<60)
+	l.Approve(maker, 1<<62, true)
+	l.Approve(taker, 1<<62, true)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		ask := Order{ID: fmt.Sprintf("a%d", i), Owner: "m", Maker: maker, TokenID: "1", Side: Sell, MakerAmount: 10 * One, TakerAmount: 5 * One, Type: GTC}
+		bid := Order{ID: fmt.Sprintf("b%d", i), Owner: "t", Maker: taker, TokenID: "1", Side: Buy, MakerAmount: 5 * One, TakerAmount: 10 * One, Type: FOK}
+		if _, err := e.Place(ctx, ask); err != nil {
+			b.Fatal(err)
+		}
+		if r, err := e.Place(ctx, bid); err != nil || r.Status != "matched" {
+			b.Fatal(err, r.Status)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "matches/s")
+}
+
+// BenchmarkBookDepthInsert measures resting-order admission into a deep
+// book (1 000 price-time levels already present).
+func BenchmarkBookDepthInsert(b *testing.B) {
+	e := New(Config{Clock: func() time.Time { return time.Unix(0, 0) }})
+	if err := e.AddMarket(Market{ConditionID: "0xb", Tokens: [2]string{"1", "2"}, Outcomes: [2]string{"Yes", "No"}, TickMicro: 100, MinSizeMicro: One}); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for i := range 1000 {
+		p := uint64(100 + 100*(i%4000))
+		if _, err := e.Place(ctx, Order{ID: fmt.Sprintf("s%d", i), Owner: "m", TokenID: "1", Side: Buy, MakerAmount: p * 10, TakerAmount: 10 * One, Type: GTC}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := range b.N {
+		p := uint64(100 + 100*(i%4000))
+		if _, err := e.Place(ctx, Order{ID: fmt.Sprintf("x%d", i), Owner: "m", TokenID: "1", Side: Buy, MakerAmount: p * 10, TakerAmount: 10 * One, Type: GTC}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "orders/s")
+}

@@ -1,0 +1,217 @@
+// Package sandbox starts the local, protocol-faithful Polymarket: the chain,
+// the matching engine, the living markets and the HTTP surface (/clob,
+// /gamma, /data-api, /control, /rpc) on one listener. `ats sandbox` and
+// `ats dev` call Start.
+package sandbox
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/agent-trading/ats/models/errs"
+	schain "github.com/agent-trading/ats/sandbox/chain"
+	"github.com/agent-trading/ats/sandbox/markets"
+	"github.com/agent-trading/ats/sandbox/server"
+	"github.com/agent-trading/ats/venue/network"
+)
+
+// Config configures a sandbox.
+type Config struct {
+	// Addr is the listen address; ":0" or "127.0.0.1:0" picks a free port.
+	Addr string
+	// Seed makes the catalogue, the price walks and the wallets reproducible.
+	Seed int64
+	// BlockInterval is the chain's block time (0 = a block per transaction).
+	BlockInterval time.Duration
+	Logger        *slog.Logger
+	// RefuseEOAMakers rejects signature-type-0 orders with the live venue's
+	// message.
+	RefuseEOAMakers bool
+
+	// QuoteInterval is the market makers' re-quote period (default 2s).
+	QuoteInterval time.Duration
+	// Ordinary is the number of catalogue markets (default 24).
+	Ordinary int
+	// DisableUpDown skips the crypto up/down series (smaller test sandboxes).
+	DisableUpDown bool
+	// PaperChain runs the venue on an in-memory ledger instead of the EVM
+	// chain: no /rpc, no signatures checked at settlement. For fast tests
+	// of the HTTP surface only.
+	PaperChain bool
+}
+
+// Sandbox is a running sandbox venue.
+type Sandbox struct {
+	cfg    Config
+	ln     net.Listener
+	srv    *http.Server
+	url    string
+	net    network.Network
+	chain  markets.Chain
+	evm    *schain.Chain // nil on a paper chain
+	venue  *markets.Venue
+	api    *server.Server
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	once   sync.Once
+}
+
+// Start listens, lists the markets and starts serving. The returned sandbox
+// runs until Close (or ctx's end).
+func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:8090"
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, errs.Wrap(errs.Conflict, err, "the sandbox address is not available")
+	}
+	base := "http://" + ln.Addr().String()
+	sb := &Sandbox{cfg: cfg, ln: ln, url: base, net: network.Sandbox(base)}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	sb.cancel = cancel
+	fail := func(err error) (*Sandbox, error) {
+		cancel()
+		_ = ln.Close()
+		if sb.evm != nil {
+			_ = sb.evm.Close()
+		}
+		return nil, err
+	}
+
+	var rpcHandler http.Handler
+	if cfg.PaperChain {
+		sb.chain = markets.NewMemChain(cfg.Seed)
+	} else {
+		// A running sandbox needs sealed blocks for transactions that
+		// arrive over /rpc, so 0 means the chain's default interval.
+		bi := cmp.Or(cfg.BlockInterval, schain.DefaultBlockInterval)
+		c, err := schain.New(schain.Config{BlockInterval: bi, Logger: cfg.Logger.With("component", "sandbox-chain")})
+		if err != nil {
+			return fail(errs.Wrap(errs.Internal, err, "could not start the sandbox chain"))
+		}
+		c.Start(runCtx)
+		sb.evm = c
+		if err := waitIndexed(ctx, c); err != nil {
+			return fail(err)
+		}
+		sb.chain = newEVMChain(c, sb.net)
+		rpcHandler = c.Handler()
+	}
+	v, err := markets.New(markets.Config{
+		Chain: sb.chain, Network: sb.net, Seed: cfg.Seed, Ordinary: cfg.Ordinary,
+		QuoteInterval: cfg.QuoteInterval, ConfirmAfter: max(cfg.BlockInterval, time.Second),
+		DisableUpDown: cfg.DisableUpDown, Logger: cfg.Logger.With("component", "markets"),
+	})
+	if err != nil {
+		return fail(err)
+	}
+	sb.venue = v
+	if err := v.Start(ctx); err != nil {
+		return fail(err)
+	}
+	secret := sha256.Sum256(binary.BigEndian.AppendUint64([]byte("sandbox-api-keys"), uint64(cfg.Seed)))
+	scfg := server.Config{
+		Venue: v, Network: sb.net, RefuseEOAMakers: cfg.RefuseEOAMakers, KeySecret: secret[:],
+		RPC: rpcHandler, RPCWS: rpcHandler, Logger: cfg.Logger.With("component", "sandbox-http"),
+	}
+	if ec, ok := sb.chain.(*evmChain); ok {
+		scfg.Wallets = ec.cl
+	}
+	sb.api = server.New(scfg)
+	sb.srv = &http.Server{Handler: sb.api.Handler(), ReadHeaderTimeout: 10 * time.Second}
+
+	sb.wg.Add(3)
+	go func() {
+		defer sb.wg.Done()
+		if err := sb.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			cfg.Logger.Error("sandbox HTTP server stopped", "err", err)
+		}
+	}()
+	go func() {
+		defer sb.wg.Done()
+		v.Run(runCtx)
+	}()
+	go func() {
+		defer sb.wg.Done()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-runCtx.Done():
+				return
+			case <-t.C:
+				sb.api.SweepHeartbeats()
+			}
+		}
+	}()
+	cfg.Logger.Info("sandbox venue listening", "url", base)
+	return sb, nil
+}
+
+// URL is the sandbox's base URL ("http://127.0.0.1:port").
+func (s *Sandbox) URL() string { return s.url }
+
+// Network is the sandbox network with its service URLs filled in.
+func (s *Sandbox) Network() network.Network { return s.net }
+
+// Chain is the venue's view of the sandbox chain (EVM or paper).
+func (s *Sandbox) Chain() markets.Chain { return s.chain }
+
+// EVM is the sandbox EVM chain, nil when running on a paper chain.
+func (s *Sandbox) EVM() *schain.Chain { return s.evm }
+
+// Venue is the market layer (engine, catalogue, market makers).
+func (s *Sandbox) Venue() *markets.Venue { return s.venue }
+
+// Close stops serving and the background loops.
+func (s *Sandbox) Close() error {
+	var err error
+	s.once.Do(func() {
+		s.cancel()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		err = s.srv.Shutdown(ctx)
+		s.wg.Wait()
+		if s.evm != nil {
+			err = cmp.Or(err, s.evm.Close())
+		}
+	})
+	return err
+}
+
+// waitIndexed waits until the fresh node answers receipt queries: right
+// after start geth reports "transaction indexing is in progress" instead of
+// "not found", which transaction waits would take for a failure.
+func waitIndexed(ctx context.Context, c *schain.Chain) error {
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, err := c.Client().TransactionReceipt(ctx, common.Hash{})
+		if err == nil || errors.Is(err, ethereum.NotFound) || !strings.Contains(err.Error(), "indexing") {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return errs.Wrap(errs.Transient, err, "the sandbox chain did not finish indexing")
+		}
+		select {
+		case <-ctx.Done():
+			return errs.Wrap(errs.Transient, ctx.Err(), "waiting for the sandbox chain")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
