@@ -65,6 +65,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"sync"
 	"time"
 
 	"github.com/ulule/limiter/v3"
@@ -106,9 +107,10 @@ type Options struct {
 // Limiter counts requests per key in a Store. It is safe for concurrent use;
 // one Limiter serves all requests of an API instance.
 type Limiter struct {
-	store *Store
-	opts  Options
-	scope string
+	store  *Store
+	opts   Options
+	scope  string
+	resets *resetMemo
 }
 
 // New returns a Limiter over store. store must not be nil.
@@ -125,7 +127,7 @@ func New(store *Store, opts Options) *Limiter {
 	if opts.StoreTimeout <= 0 {
 		opts.StoreTimeout = DefaultStoreTimeout
 	}
-	return &Limiter{store: store, opts: opts, scope: "default"}
+	return &Limiter{store: store, opts: opts, scope: "default", resets: &resetMemo{m: map[string]time.Time{}}}
 }
 
 // Scope returns a Limiter sharing l's store and options whose counters are
@@ -185,8 +187,46 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit int) (Decision, e
 		Remaining: int(max(0, res.Remaining)),
 		// The stores truncate the expiry to whole seconds; +1 rounds it up
 		// so that a caller retrying at Reset finds the new window open.
-		Reset: time.Unix(res.Reset+1, 0),
+		Reset: l.resets.stable(l.scope+":"+key, time.Unix(res.Reset+1, 0)),
 	}, nil
+}
+
+// resetMemo keeps the announced end of each key's current window. The Redis
+// store derives the end from the local clock plus the key's remaining TTL,
+// so consecutive answers for one window can straddle a second boundary by
+// the round-trip time; remembering the first estimate keeps
+// X-RateLimit-Reset fixed for the whole window, as clients expect.
+type resetMemo struct {
+	mu sync.Mutex
+	m  map[string]time.Time
+}
+
+// resetSlack is how far a new estimate may drift from the remembered one
+// and still name the same window; windows are at least a second long and a
+// new window's end lies a whole period later.
+const resetSlack = 2 * time.Second
+
+// resetMemoPrune bounds the memo: beyond it, ended windows are dropped.
+const resetMemoPrune = 4096
+
+func (r *resetMemo) stable(key string, est time.Time) time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if prev, ok := r.m[key]; ok {
+		if d := est.Sub(prev); d <= resetSlack && d >= -resetSlack {
+			return prev
+		}
+	}
+	if len(r.m) >= resetMemoPrune {
+		now := time.Now()
+		for k, t := range r.m {
+			if t.Before(now) {
+				delete(r.m, k)
+			}
+		}
+	}
+	r.m[key] = est
+	return est
 }
 
 // clientKey is the per-address key of ip: the address itself for IPv4, and
