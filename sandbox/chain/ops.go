@@ -194,7 +194,7 @@ func (c *Chain) WaitMined(ctx context.Context, hash common.Hash) (*types.Receipt
 			}
 			return r, nil
 		}
-		if !errors.Is(err, ethereum.NotFound) {
+		if !receiptPending(err) {
 			return nil, errs.Wrap(errs.Transient, err, "sandbox chain receipt")
 		}
 		select {
@@ -203,6 +203,14 @@ func (c *Chain) WaitMined(ctx context.Context, hash common.Hash) (*types.Receipt
 		case <-t.C:
 		}
 	}
+}
+
+// receiptPending reports whether a receipt lookup failed only because the
+// receipt is not there yet. Besides "not found", geth answers "transaction
+// indexing is in progress" (an internal error type, so matched by text)
+// while its transaction indexer catches up, e.g. right after start.
+func receiptPending(err error) bool {
+	return errors.Is(err, ethereum.NotFound) || strings.Contains(err.Error(), "transaction indexing is in progress")
 }
 
 // knownErrors are the custom errors of all sandbox contracts, by selector.

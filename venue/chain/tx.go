@@ -128,7 +128,7 @@ func (c *Client) waitMined(ctx context.Context, from common.Address, tx *types.T
 				return r, c.revertError(ctx, from, tx, r)
 			}
 			return r, nil
-		case errors.Is(err, ethereum.NotFound):
+		case errors.Is(err, ethereum.NotFound), isIndexing(err):
 		case ctx.Err() != nil:
 		default:
 			if e := classifyRPC(err, "read the receipt"); !errs.Is(e, errs.Transient) {
@@ -142,6 +142,14 @@ func (c *Client) waitMined(ctx context.Context, from common.Address, tx *types.T
 		case <-t.C:
 		}
 	}
+}
+
+// isIndexing reports geth's "transaction indexing is in progress" answer to
+// a receipt lookup (an internal error type, so matched by text): the node is
+// still indexing after a restart and the receipt may simply not be visible
+// yet, which is no reason to give up on the transaction.
+func isIndexing(err error) bool {
+	return strings.Contains(err.Error(), "transaction indexing is in progress")
 }
 
 func (c *Client) revertError(ctx context.Context, from common.Address, tx *types.Transaction, r *types.Receipt) error {
