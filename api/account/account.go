@@ -1,0 +1,159 @@
+// Package account serves the agent API's account endpoints under
+// /api/agent/v1 (scope read): GET /balance, GET /budget and GET /stats.
+// Handlers are thin: they call the wallet reader, the budget engine
+// (models/budget) and the statistics service (models/stats) and encode
+// explicit DTOs whose numbers are JSON numbers, as the spec says.
+// docs/agent-api-account.md documents the endpoints.
+package account
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/gin-gonic/gin"
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/api/agentauth"
+	"github.com/agent-trading/ats/models/budget"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/stats"
+)
+
+// WalletReader reads the user's trading wallet with its live balance; a
+// user without a wallet is errs.NotFound. budget.ChainWallets implements it.
+type WalletReader interface {
+	Wallet(ctx context.Context, userID string) (budget.WalletInfo, error)
+}
+
+// Deps are the services behind the endpoints.
+type Deps struct {
+	Wallets WalletReader
+	Budget  *budget.Service
+	Stats   *stats.Service
+}
+
+// Balance is the body of GET /balance.
+type Balance struct {
+	USDC       json.Number `json:"usdc"`
+	Address    string      `json:"address"`
+	WalletType string      `json:"walletType"`
+}
+
+// BudgetConfig is the "config" member of GET /budget; unset limits are null.
+type BudgetConfig struct {
+	FixedLimit       *json.Number `json:"fixedLimit"`
+	BudgetPercent    *json.Number `json:"budgetPercent"`
+	MaxPositionValue *json.Number `json:"maxPositionValue"`
+	Used             json.Number  `json:"used"`
+}
+
+// Budget is the body of GET /budget.
+type Budget struct {
+	USDC      json.Number  `json:"usdc"`
+	LimitedBy string       `json:"limitedBy"`
+	Wallet    json.Number  `json:"wallet"`
+	Config    BudgetConfig `json:"config"`
+}
+
+// Stats is the body of GET /stats.
+type Stats struct {
+	TotalOrders   int64       `json:"totalOrders"`
+	FilledOrders  int64       `json:"filledOrders"`
+	TotalVolume   json.Number `json:"totalVolume"`
+	RealizedPnL   json.Number `json:"realizedPnL"`
+	UnrealizedPnL json.Number `json:"unrealizedPnL"`
+	WinRate       json.Number `json:"winRate"`
+	AvgTradeSize  json.Number `json:"avgTradeSize"`
+}
+
+// Routes mounts the account endpoints on /api/agent/v1 behind auth (the
+// lead passes agentauth.Middleware and ratelimit.PerKey), each requiring
+// the read scope.
+func Routes(d Deps, auth ...gin.HandlerFunc) api.Routes {
+	return func(s *api.Server) {
+		g := s.Group("/api/agent/v1", auth...)
+		read := agentauth.Require("read")
+		g.GET("/balance", read, d.balance)
+		g.GET("/budget", read, d.budget)
+		g.GET("/stats", read, d.stats)
+	}
+}
+
+// identity returns the authenticated agent; Require already answered 401
+// when there is none, so a miss here is a wiring bug.
+func identity(c *gin.Context) (agentauth.Identity, bool) {
+	id, ok := agentauth.From(c)
+	if !ok {
+		api.Fail(c, errs.E(errs.Internal, "account handler mounted without agent authentication"))
+	}
+	return id, ok
+}
+
+func (d Deps) balance(c *gin.Context) {
+	id, ok := identity(c)
+	if !ok {
+		return
+	}
+	w, err := d.Wallets.Wallet(c, id.UserID)
+	if err != nil {
+		api.Fail(c, err)
+		return
+	}
+	api.OK(c, Balance{USDC: num(budget.Micro(w.CollateralMicro)), Address: w.Address.Hex(), WalletType: w.Type})
+}
+
+func (d Deps) budget(c *gin.Context) {
+	id, ok := identity(c)
+	if !ok {
+		return
+	}
+	b, err := d.Budget.Snapshot(c, id.AgentID)
+	if err != nil {
+		api.Fail(c, err)
+		return
+	}
+	api.OK(c, Budget{
+		USDC:      num(b.Available),
+		LimitedBy: b.LimitedBy,
+		Wallet:    num(b.Wallet),
+		Config: BudgetConfig{
+			FixedLimit:       numPtr(b.Config.FixedLimit),
+			BudgetPercent:    numPtr(b.Config.BudgetPercent),
+			MaxPositionValue: numPtr(b.Config.MaxPositionValue),
+			Used:             num(b.Config.Used),
+		},
+	})
+}
+
+func (d Deps) stats(c *gin.Context) {
+	id, ok := identity(c)
+	if !ok {
+		return
+	}
+	st, err := d.Stats.ForAgent(c, id.AgentID)
+	if err != nil {
+		api.Fail(c, err)
+		return
+	}
+	api.OK(c, Stats{
+		TotalOrders:   st.TotalOrders,
+		FilledOrders:  st.FilledOrders,
+		TotalVolume:   num(st.TotalVolume),
+		RealizedPnL:   num(st.RealizedPnL),
+		UnrealizedPnL: num(st.UnrealizedPnL),
+		WinRate:       num(st.WinRate),
+		AvgTradeSize:  num(st.AvgTradeSize),
+	})
+}
+
+// num renders a decimal as an exact JSON number (no float rounding).
+func num(d decimal.Decimal) json.Number { return json.Number(d.String()) }
+
+func numPtr(d *decimal.Decimal) *json.Number {
+	if d == nil {
+		return nil
+	}
+	n := num(*d)
+	return &n
+}

@@ -1,0 +1,359 @@
+// Package budget is the agent budget engine: how much an agent may spend
+// now (Snapshot) and the reservations that hold budget for orders
+// (Reserve, Convert, Release). Orders and strategies go through it; it is
+// the one place where the agent's spending limits are enforced.
+//
+// Definitions (all amounts in micro-USDC):
+//
+//	used      = Σ used + Σ held over the agent's reservations
+//	            (filled buys plus what live buy orders still hold)
+//	wallet    = wallet − Σ held over live reservations of all the user's
+//	            agents (orders resting on the venue are not yet paid on chain)
+//	fixed     = fixedLimit − used
+//	percent   = budgetPercent × wallet balance − used
+//	position  = maxPositionValue − open position value − agent's held
+//	available = max(0, min of the constraints that are set)
+//
+// limitedBy names the smallest constraint (ties resolved in the order
+// wallet, fixed_limit, percent, position_limit). Open position value is
+// Σ size × current price over the agent's open positions, valued at the
+// average entry price when the price source has no price for a token.
+//
+// Atomicity: Reserve computes the totals, checks and inserts inside one
+// transaction holding the user's budget lock (store.WithBudgetLock), so
+// concurrent reservations of one user never overspend, on PostgreSQL and
+// SQLite alike. The wallet balance and position prices are read before the
+// transaction (they come from the chain and the venue), so they are as
+// fresh as the start of the call.
+package budget
+
+import (
+	"context"
+	"math/big"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/store"
+)
+
+// Values of Budget.LimitedBy, as the API shows them.
+const (
+	LimitedByWallet   = "wallet"
+	LimitedByFixed    = "fixed_limit"
+	LimitedByPercent  = "percent"
+	LimitedByPosition = "position_limit"
+)
+
+// WalletBalancer reads a user's trading-wallet collateral balance in
+// micro-USDC, live from chain. A user without a wallet is errs.NotFound,
+// which the engine treats as a zero balance.
+type WalletBalancer interface {
+	WalletBalance(ctx context.Context, userID string) (int64, error)
+}
+
+// PriceSource gives current prices (micro-USDC per share, 0–1_000_000) of
+// outcome tokens. Tokens it has no price for are left out of the map.
+type PriceSource interface {
+	Prices(ctx context.Context, tokenIDs []string) (map[string]int64, error)
+}
+
+// Config is the agent's budget settings plus what it has committed.
+type Config struct {
+	// FixedLimit, BudgetPercent (a percentage, 25 = 25%) and
+	// MaxPositionValue are nil when unset.
+	FixedLimit       *decimal.Decimal
+	BudgetPercent    *decimal.Decimal
+	MaxPositionValue *decimal.Decimal
+	// Used is filled buys plus the amounts live orders hold.
+	Used decimal.Decimal
+}
+
+// Budget is what an agent can spend now. Amounts are USDC.
+type Budget struct {
+	Available decimal.Decimal
+	// AvailableMicro is Available in micro-USDC.
+	AvailableMicro int64
+	LimitedBy      string
+	// Wallet is the raw on-chain wallet balance.
+	Wallet decimal.Decimal
+	// Held is what the agent's live orders hold (part of Config.Used);
+	// PositionValue the agent's open position value (zero unless
+	// MaxPositionValue is set, since only that limit needs prices).
+	Held          decimal.Decimal
+	PositionValue decimal.Decimal
+	Config        Config
+}
+
+// Service is the budget engine. It is safe for concurrent use.
+type Service struct {
+	st     *store.Store
+	wallet WalletBalancer
+	prices PriceSource
+}
+
+// New returns the engine over st. prices may be nil: open positions are
+// then valued at cost.
+func New(st *store.Store, wallet WalletBalancer, prices PriceSource) *Service {
+	return &Service{st: st, wallet: wallet, prices: prices}
+}
+
+// Micro converts micro-units to a decimal amount.
+func Micro(v int64) decimal.Decimal { return decimal.New(v, -6) }
+
+// Snapshot returns the agent's current budget. An unknown agent is
+// NotFound.
+func (s *Service) Snapshot(ctx context.Context, agentID string) (Budget, error) {
+	a, err := s.st.AgentByID(ctx, agentID)
+	if err != nil {
+		return Budget{}, err
+	}
+	in, err := s.external(ctx, a)
+	if err != nil {
+		return Budget{}, err
+	}
+	totals, err := s.st.BudgetTotals(ctx, a.UserID, a.ID)
+	if err != nil {
+		return Budget{}, err
+	}
+	in.agent, in.totals = a, totals
+	return in.budget(), nil
+}
+
+// inputs is everything the budget of one agent is computed from.
+type inputs struct {
+	agent         *models.Agent
+	totals        store.BudgetTotals
+	walletMicro   int64
+	positionMicro int64
+	// positionKnown is false when the position value was not computed
+	// (no position limit when it was read).
+	positionKnown bool
+}
+
+// external reads the inputs that live outside the database: the wallet
+// balance and, when a position limit is set, the open position value.
+func (s *Service) external(ctx context.Context, a *models.Agent) (inputs, error) {
+	var in inputs
+	bal, err := s.wallet.WalletBalance(ctx, a.UserID)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		bal = 0 // no wallet yet: nothing to spend
+	case err != nil:
+		return in, err
+	}
+	in.walletMicro = max(bal, 0)
+	if a.MaxPositionValueMicro != nil {
+		if in.positionMicro, err = s.positionValue(ctx, a.ID); err != nil {
+			return in, err
+		}
+		in.positionKnown = true
+	}
+	return in, nil
+}
+
+// positionValue is Σ size × price over the agent's open positions, at the
+// average entry price when no current price is known.
+func (s *Service) positionValue(ctx context.Context, agentID string) (int64, error) {
+	ps, err := s.st.ListPositions(ctx, agentID, models.PositionOpen)
+	if err != nil || len(ps) == 0 {
+		return 0, err
+	}
+	var prices map[string]int64
+	if s.prices != nil {
+		ids := make([]string, 0, len(ps))
+		for _, p := range ps {
+			ids = append(ids, p.TokenID)
+		}
+		if prices, err = s.prices.Prices(ctx, ids); err != nil {
+			if _, ok := errs.As(err); !ok {
+				err = errs.Wrap(errs.Transient, err, "market prices are unavailable; retry later")
+			}
+			return 0, err
+		}
+	}
+	total := new(big.Int)
+	for _, p := range ps {
+		price, ok := prices[p.TokenID]
+		if !ok {
+			price = p.AvgEntryMicro
+		}
+		total.Add(total, mulDiv(p.SizeMicro, price, models.MicroPerUnit))
+	}
+	return saturate(total), nil
+}
+
+// budget applies the limits (see the package comment).
+func (in inputs) budget() Budget {
+	a, t := in.agent, in.totals
+	used := t.AgentUsedMicro + t.AgentHeldMicro
+	avail, by := in.walletMicro-t.UserHeldMicro, LimitedByWallet
+	consider := func(v int64, name string) {
+		if v < avail {
+			avail, by = v, name
+		}
+	}
+	cfg := Config{Used: Micro(used)}
+	if a.BudgetLimitMicro != nil {
+		consider(*a.BudgetLimitMicro-used, LimitedByFixed)
+		d := Micro(*a.BudgetLimitMicro)
+		cfg.FixedLimit = &d
+	}
+	if a.BudgetPercentBps != nil {
+		share := saturate(mulDiv(in.walletMicro, int64(*a.BudgetPercentBps), 10_000))
+		consider(share-used, LimitedByPercent)
+		d := decimal.New(int64(*a.BudgetPercentBps), -2)
+		cfg.BudgetPercent = &d
+	}
+	if a.MaxPositionValueMicro != nil {
+		consider(*a.MaxPositionValueMicro-in.positionMicro-t.AgentHeldMicro, LimitedByPosition)
+		d := Micro(*a.MaxPositionValueMicro)
+		cfg.MaxPositionValue = &d
+	}
+	avail = max(avail, 0)
+	return Budget{
+		Available:      Micro(avail),
+		AvailableMicro: avail,
+		LimitedBy:      by,
+		Wallet:         Micro(in.walletMicro),
+		Held:           Micro(t.AgentHeldMicro),
+		PositionValue:  Micro(in.positionMicro),
+		Config:         cfg,
+	}
+}
+
+// Reserve holds amountMicro of agentID's budget for the order ref. It fails
+// with errs.Conflict code "budget_exceeded" when the amount does not fit
+// in what is available, and code "agent_inactive" when the agent is paused
+// or revoked. It is idempotent by ref: reserving an existing ref of the
+// same agent returns that reservation unchanged (whatever amount is asked
+// now); a ref of another agent is a Conflict. An agent not owned by userID
+// is NotFound.
+func (s *Service) Reserve(ctx context.Context, agentID, userID string, amountMicro int64, ref string) (models.BudgetReservation, error) {
+	if ref == "" {
+		return models.BudgetReservation{}, errs.E(errs.Invalid, "a budget reservation needs a reference")
+	}
+	if amountMicro <= 0 {
+		return models.BudgetReservation{}, errs.E(errs.Invalid, "the amount to reserve must be positive")
+	}
+	pre, err := s.st.AgentByID(ctx, agentID)
+	if err != nil {
+		return models.BudgetReservation{}, err
+	}
+	if pre.UserID != userID {
+		return models.BudgetReservation{}, errs.E(errs.NotFound, "agent not found")
+	}
+	if r, err := s.st.BudgetReservationByRef(ctx, ref); err == nil {
+		return sameAgent(r, agentID)
+	} else if !errs.Is(err, errs.NotFound) {
+		return models.BudgetReservation{}, err
+	}
+	in, err := s.external(ctx, pre)
+	if err != nil {
+		return models.BudgetReservation{}, err
+	}
+
+	var out models.BudgetReservation
+	err = s.st.WithBudgetLock(ctx, userID, func(tx *store.Store) error {
+		if r, err := tx.BudgetReservationByRef(ctx, ref); err == nil {
+			out, err = sameAgent(r, agentID)
+			return err
+		} else if !errs.Is(err, errs.NotFound) {
+			return err
+		}
+		// Re-read the settings under the lock: a limit lowered in the
+		// dashboard a moment ago applies.
+		a, err := tx.AgentByID(ctx, agentID)
+		if err != nil {
+			return err
+		}
+		if a.Status != models.AgentActive {
+			return errs.Ef(errs.Conflict, "the agent is %s", a.Status).WithCode("agent_inactive")
+		}
+		if a.MaxPositionValueMicro != nil && !in.positionKnown {
+			if in.positionMicro, err = s.positionValue(ctx, a.ID); err != nil {
+				return err
+			}
+		}
+		if in.totals, err = tx.BudgetTotals(ctx, userID, agentID); err != nil {
+			return err
+		}
+		in.agent = a
+		b := in.budget()
+		if amountMicro > b.AvailableMicro {
+			return errs.Ef(errs.Conflict, "budget exceeded: the order needs %s USDC but %s USDC is available (limited by %s)",
+				Micro(amountMicro).String(), b.Available.String(), b.LimitedBy).
+				WithCode("budget_exceeded").WithHint("GET /budget shows the limits; lower the order size")
+		}
+		out = models.BudgetReservation{Ref: ref, AgentID: agentID, UserID: userID, AmountMicro: amountMicro}
+		return tx.CreateBudgetReservation(ctx, &out)
+	})
+	if err != nil {
+		return models.BudgetReservation{}, err
+	}
+	return out, nil
+}
+
+func sameAgent(r *models.BudgetReservation, agentID string) (models.BudgetReservation, error) {
+	if r.AgentID != agentID {
+		return models.BudgetReservation{}, errs.E(errs.Conflict, "the reservation reference is already used").WithCode("reservation_ref")
+	}
+	return *r, nil
+}
+
+// Convert records that the order ref has spent filledMicro in total so
+// far (cumulative, not a delta, so repeated and out-of-order reports are
+// harmless): that much becomes used and the rest of the reservation stays
+// held while the order can still fill. A fully converted reservation
+// closes. Call Release when the order becomes terminal with a remainder.
+// A fill reported after Release still raises used. Unknown ref: NotFound.
+func (s *Service) Convert(ctx context.Context, ref string, filledMicro int64) (models.BudgetReservation, error) {
+	return s.settle(ctx, ref, filledMicro, false)
+}
+
+// Release ends the reservation of order ref (cancelled, failed, expired or
+// finished): what it still holds returns to the budget; what was converted
+// stays used. Idempotent; unknown ref: NotFound.
+func (s *Service) Release(ctx context.Context, ref string) (models.BudgetReservation, error) {
+	return s.settle(ctx, ref, 0, true)
+}
+
+// Finish is Convert and Release in one step, for an order that ends with
+// filledMicro spent in total.
+func (s *Service) Finish(ctx context.Context, ref string, filledMicro int64) (models.BudgetReservation, error) {
+	return s.settle(ctx, ref, filledMicro, true)
+}
+
+func (s *Service) settle(ctx context.Context, ref string, filledMicro int64, terminal bool) (models.BudgetReservation, error) {
+	r, err := s.st.BudgetReservationByRef(ctx, ref)
+	if err != nil {
+		return models.BudgetReservation{}, err
+	}
+	var out *models.BudgetReservation
+	err = s.st.WithBudgetLock(ctx, r.UserID, func(tx *store.Store) error {
+		out, err = tx.SettleBudgetReservation(ctx, ref, filledMicro, terminal)
+		return err
+	})
+	if err != nil {
+		return models.BudgetReservation{}, err
+	}
+	return *out, nil
+}
+
+// mulDiv is a × b / c, truncated, without overflow.
+func mulDiv(a, b, c int64) *big.Int {
+	x := new(big.Int).Mul(big.NewInt(a), big.NewInt(b))
+	return x.Quo(x, big.NewInt(c))
+}
+
+// saturate clamps v to int64.
+func saturate(v *big.Int) int64 {
+	if v.IsInt64() {
+		return v.Int64()
+	}
+	if v.Sign() < 0 {
+		return -1 << 63
+	}
+	return 1<<63 - 1
+}

@@ -1,0 +1,153 @@
+// Package stats computes an agent's trading statistics from its own orders
+// and fills.
+//
+// Definitions (amounts in USDC):
+//
+//   - totalOrders: every order the agent placed, whatever its status.
+//   - filledOrders: orders with a filled size above zero (fully or
+//     partially filled, including partially filled and then cancelled).
+//   - totalVolume: Σ price × size over all fills, buys and sells.
+//   - realizedPnL: the fills replayed per token, oldest first, at average
+//     cost: a sell realizes (sell price − average cost) × size; fees are
+//     subtracted when paid. Sold shares beyond what the agent's own buys
+//     acquired have no known cost and realize nothing.
+//   - unrealizedPnL: Σ size × (current price − average cost) over the
+//     tokens the agent still holds; a token without a current price
+//     counts as zero (valued at cost).
+//   - winRate: percent (0–100, two decimals) of closed positions with a
+//     positive realized P&L; a position closes when the replayed holding
+//     of a token returns to zero, and each such round counts once. Zero
+//     when nothing closed.
+//   - avgTradeSize: totalVolume / filledOrders (zero without fills).
+//
+// Redemption payouts of settled markets are not fills and are not counted.
+package stats
+
+import (
+	"context"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models/budget"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/store"
+)
+
+// Stats is an agent's statistics; see the package comment.
+type Stats struct {
+	TotalOrders   int64
+	FilledOrders  int64
+	TotalVolume   decimal.Decimal
+	RealizedPnL   decimal.Decimal
+	UnrealizedPnL decimal.Decimal
+	WinRate       decimal.Decimal
+	AvgTradeSize  decimal.Decimal
+}
+
+// Service computes statistics. It is safe for concurrent use.
+type Service struct {
+	st     *store.Store
+	prices budget.PriceSource
+}
+
+// New returns a Service; prices may be nil (open holdings then count at
+// cost, with zero unrealized P&L).
+func New(st *store.Store, prices budget.PriceSource) *Service {
+	return &Service{st: st, prices: prices}
+}
+
+// holding is the replayed state of one token.
+type holding struct {
+	size     decimal.Decimal // shares
+	cost     decimal.Decimal // USDC paid for size, at average cost
+	realized decimal.Decimal // P&L of the current round
+}
+
+// ForAgent computes agentID's statistics.
+func (s *Service) ForAgent(ctx context.Context, agentID string) (Stats, error) {
+	total, filled, err := s.st.OrderCounts(ctx, agentID)
+	if err != nil {
+		return Stats{}, err
+	}
+	fills, err := s.st.AgentFills(ctx, agentID)
+	if err != nil {
+		return Stats{}, err
+	}
+	out := Stats{TotalOrders: total, FilledOrders: filled}
+	var wins, closed int64
+	held := map[string]*holding{}
+	var order []string // token order of first appearance, for determinism
+	for _, f := range fills {
+		price := decimal.New(f.PriceMicro, -6)
+		size := decimal.New(f.SizeMicro, -6)
+		fee := decimal.New(f.FeeMicro, -6)
+		notional := price.Mul(size)
+		out.TotalVolume = out.TotalVolume.Add(notional)
+		h := held[f.TokenID]
+		if h == nil {
+			h = &holding{}
+			held[f.TokenID] = h
+			order = append(order, f.TokenID)
+		}
+		h.realized = h.realized.Sub(fee)
+		out.RealizedPnL = out.RealizedPnL.Sub(fee)
+		if f.Side == "BUY" {
+			h.size = h.size.Add(size)
+			h.cost = h.cost.Add(notional)
+			continue
+		}
+		if !h.size.IsPositive() {
+			continue // nothing bought by this agent: no known cost
+		}
+		sold := decimal.Min(size, h.size)
+		avg := h.cost.Div(h.size)
+		pnl := price.Sub(avg).Mul(sold)
+		h.realized = h.realized.Add(pnl)
+		out.RealizedPnL = out.RealizedPnL.Add(pnl)
+		if sold.Equal(h.size) {
+			closed++
+			if h.realized.IsPositive() {
+				wins++
+			}
+			*h = holding{}
+			continue
+		}
+		h.cost = h.cost.Sub(avg.Mul(sold))
+		h.size = h.size.Sub(sold)
+	}
+
+	var open []string
+	for _, id := range order {
+		if held[id].size.IsPositive() {
+			open = append(open, id)
+		}
+	}
+	if len(open) > 0 && s.prices != nil {
+		prices, err := s.prices.Prices(ctx, open)
+		if err != nil {
+			if _, ok := errs.As(err); !ok {
+				err = errs.Wrap(errs.Transient, err, "market prices are unavailable; retry later")
+			}
+			return Stats{}, err
+		}
+		for _, id := range open {
+			p, ok := prices[id]
+			if !ok {
+				continue
+			}
+			h := held[id]
+			out.UnrealizedPnL = out.UnrealizedPnL.Add(decimal.New(p, -6).Mul(h.size).Sub(h.cost))
+		}
+	}
+	if closed > 0 {
+		out.WinRate = decimal.NewFromInt(wins * 100).Div(decimal.NewFromInt(closed)).Round(2)
+	}
+	if filled > 0 {
+		out.AvgTradeSize = out.TotalVolume.Div(decimal.NewFromInt(filled))
+	}
+	out.TotalVolume = out.TotalVolume.Round(6)
+	out.RealizedPnL = out.RealizedPnL.Round(6)
+	out.UnrealizedPnL = out.UnrealizedPnL.Round(6)
+	out.AvgTradeSize = out.AvgTradeSize.Round(6)
+	return out, nil
+}
