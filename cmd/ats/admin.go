@@ -15,6 +15,7 @@ import (
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/users"
+	"github.com/agent-trading/ats/venue/network"
 )
 
 // Admin commands talk to the same database (and, where they need it,
@@ -56,6 +57,23 @@ func adminCommand() *cli.Command {
 						Action: adminDeviceDeny,
 					},
 				},
+			},
+			{
+				Name:  "wallet",
+				Usage: "users' trading wallets",
+				Subcommands: []*cli.Command{{
+					Name: "import",
+					Usage: "import a wallet for a user (same code path as the dashboard): the EOA private key on standard input, " +
+						"plus the proxy/Safe/deposit wallet address; the wallet kind is detected",
+					Flags: adminDBFlags(
+						&cli.StringFlag{Name: "proxy-address", Usage: "the venue proxy, Safe or deposit wallet that holds the funds; omit for a plain EOA"},
+						&cli.BoolFlag{Name: "private-key-stdin", Usage: "read the hex private key from standard input (required: keys never go on the command line)"},
+						&cli.StringFlag{Name: flagVenue, EnvVars: []string{"ATS_VENUE"},
+							Usage: "sandbox or polymarket; default sandbox with the embedded database (an `ats dev` data dir), polymarket with --database-url"},
+						sandboxAddrFlag(), chainRPCFlag(), masterKeyFlag(),
+					),
+					Action: adminWalletImport,
+				}},
 			},
 			{
 				Name:  "agent",
@@ -201,4 +219,53 @@ func readSecretLine(r io.Reader) (string, error) {
 		return "", errs.E(errs.Invalid, "no password on standard input")
 	}
 	return line, nil
+}
+
+func adminWalletImport(c *cli.Context) error {
+	if !c.Bool("private-key-stdin") {
+		return errs.E(errs.Invalid, "pass --private-key-stdin and give the private key on standard input")
+	}
+	key, err := readSecretLine(os.Stdin)
+	if err != nil {
+		return errs.E(errs.Invalid, "no private key on standard input")
+	}
+	venue := c.String(flagVenue)
+	if venue == "" {
+		venue = "sandbox"
+		if c.String(flagDatabaseURL) != "" {
+			venue = "polymarket"
+		}
+	}
+	n, err := network.ByName(venue, "http://"+c.String(flagSandboxAddr))
+	if err != nil {
+		return errs.Wrap(errs.Invalid, err, err.Error())
+	}
+	master, err := adminMasterKey(c)
+	if err != nil {
+		return err
+	}
+	env, err := openAdmin(c, false)
+	if err != nil {
+		return err
+	}
+	defer env.close()
+	vc, err := connectVenue(c.Context, n, nil, c.String(flagChainRPC))
+	if err != nil {
+		return err
+	}
+	defer vc.close()
+	svc, err := newServices(env.store, nil, vc, master, "", env.log)
+	if err != nil {
+		return err
+	}
+	userID, err := svc.agents.UserIDByEmail(c.Context, c.String("email"))
+	if err != nil {
+		return err
+	}
+	w, err := svc.wallets.Import(c.Context, userID, key, c.String("proxy-address"), adminClientAddr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "imported %s wallet %s: trading address %s, signer %s\n", w.Kind, w.ID, w.Address, w.EOAAddress)
+	return nil
 }

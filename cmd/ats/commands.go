@@ -33,7 +33,7 @@ func devCommand() *cli.Command {
 				Usage: "where the embedded Temporal Web UI listens (\":0\" picks a free port)"},
 			&cli.StringFlag{Name: flagTemporalCLI, EnvVars: []string{"ATS_TEMPORAL_CLI"},
 				Usage: "path of the Temporal CLI v1.5.1 binary; default .bin/temporal, then PATH"},
-			temporalNamespaceFlag(), venueFlag("sandbox"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(),
+			temporalNamespaceFlag(), venueFlag("sandbox"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
 			&cli.BoolFlag{Name: flagDemo, EnvVars: []string{"ATS_DEMO"},
 				Usage: "create demo@example.com (password ATS_DEMO_PASSWORD, default demo-password) with a funded sandbox wallet"},
 			&cli.Int64Flag{Name: flagSeed, EnvVars: []string{"ATS_SANDBOX_SEED"}, Value: 1, Usage: "seed of the sandbox's synthetic markets"},
@@ -76,9 +76,10 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) error {
 
 	var venueNet network.Network
 	var venueCheck func(context.Context) error
+	var sb *sandbox.Sandbox
 	switch c.String(flagVenue) {
 	case "sandbox":
-		sb, err := sandbox.Start(ctx, sandbox.Config{
+		sb, err = sandbox.Start(ctx, sandbox.Config{
 			Addr:          c.String(flagSandboxAddr),
 			Seed:          c.Int64(flagSeed),
 			BlockInterval: c.Duration(flagBlockInterval),
@@ -163,8 +164,20 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) error {
 		return err
 	}
 
+	vc, err := connectVenue(ctx, venueNet, sb, c.String(flagChainRPC))
+	if err != nil {
+		apiLn.Close()
+		return err
+	}
+	st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
+	svc, err := newServices(s, tc, vc, master, baseURL(c, apiURL), log)
+	if err != nil {
+		apiLn.Close()
+		return err
+	}
+
 	if c.Bool(flagDemo) {
-		if err := seedDemo(ctx, s, log); err != nil {
+		if err := seedDemo(ctx, svc, sb, log); err != nil {
 			apiLn.Close()
 			return err
 		}
@@ -180,11 +193,10 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) error {
 		apiLn.Close()
 		return err
 	}
-	svc := agentService(s, tc, baseURL(c, apiURL))
 	srv := api.NewServer(api.Config{}, api.Deps{
 		Logger: log,
 		Checks: readinessChecks(s, tc, venueCheck),
-		Routes: append(agentRoutes(svc, s, limiter), codecRoutes(codecHandler)),
+		Routes: append(svc.routes(limiter), codecRoutes(codecHandler)),
 	})
 	serveListener(st, "api", apiLn, srv)
 	return nil
@@ -195,7 +207,7 @@ func apiCommand() *cli.Command {
 		Name:  "api",
 		Usage: "the API server alone (production)",
 		Flags: append([]cli.Flag{httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
-			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag()}, logFlags()...),
+			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag()}, logFlags()...),
 		Action: func(c *cli.Context) error {
 			return runProcess(c, func(ctx context.Context, st *stack, s *store.Store, tc tclient, n network.Network) error {
 				ln, err := net.Listen("tcp", c.String(flagHTTP))
@@ -207,11 +219,21 @@ func apiCommand() *cli.Command {
 					ln.Close()
 					return err
 				}
-				svc := agentService(s, tc, baseURL(c, "http://"+ln.Addr().String()))
+				vc, err := connectVenue(ctx, n, nil, c.String(flagChainRPC))
+				if err != nil {
+					ln.Close()
+					return err
+				}
+				st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
+				svc, err := newServices(s, tc, vc, st.master, baseURL(c, "http://"+ln.Addr().String()), st.log)
+				if err != nil {
+					ln.Close()
+					return err
+				}
 				srv := api.NewServer(api.Config{}, api.Deps{
 					Logger: st.log,
 					Checks: readinessChecks(s, tc, venueProbe(n)),
-					Routes: agentRoutes(svc, s, limiter),
+					Routes: svc.routes(limiter),
 				})
 				serveListener(st, "api", ln, srv)
 				return nil
@@ -245,6 +267,7 @@ func runProcess(c *cli.Context, body func(context.Context, *stack, *store.Store,
 		if err != nil {
 			return err
 		}
+		st.master = master
 		n, err := network.ByName(c.String(flagVenue), "http://"+c.String(flagSandboxAddr))
 		if err != nil {
 			return errs.Wrap(errs.Invalid, err, err.Error())

@@ -10,11 +10,9 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/agent-trading/ats/api"
-	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
-	"github.com/agent-trading/ats/models/store"
-	"github.com/agent-trading/ats/models/users"
 	"github.com/agent-trading/ats/models/vault"
+	"github.com/agent-trading/ats/sandbox"
 	"github.com/agent-trading/ats/worker/codec"
 )
 
@@ -44,22 +42,35 @@ func codecRoutes(h http.Handler) api.Routes {
 // demoEmail is the user `ats dev --demo` creates.
 const demoEmail = "demo@example.com"
 
-// seedDemo creates the demo user once; re-running on the same data dir keeps
-// the existing user.
-func seedDemo(ctx context.Context, s *store.Store, log *slog.Logger) error {
+// seedDemo creates the demo user and their funded, approved sandbox
+// wallet. Re-running on the same data dir keeps both.
+func seedDemo(ctx context.Context, svc *services, sb *sandbox.Sandbox, log *slog.Logger) error {
 	password := os.Getenv("ATS_DEMO_PASSWORD")
 	if password == "" {
 		password = "demo-password"
 	}
-	svc := &users.Service{Store: s, Audit: &audit.Service{Store: s}}
-	u, err := svc.Create(ctx, demoEmail, password)
+	userID := ""
+	u, err := svc.agents.Users.Create(ctx, demoEmail, password)
 	switch {
 	case errs.Is(err, errs.Conflict):
+		if userID, err = svc.agents.UserIDByEmail(ctx, demoEmail); err != nil {
+			return err
+		}
 		log.Info("demo user exists", "email", demoEmail)
-		return nil
 	case err != nil:
 		return err
+	default:
+		userID = u.ID
+		log.Info("demo user created", "email", demoEmail, "user_id", u.ID)
 	}
-	log.Info("demo user created", "email", demoEmail, "user_id", u.ID)
+	if sb == nil {
+		log.Warn("--demo without the sandbox venue: no demo wallet is created")
+		return nil
+	}
+	w, err := svc.wallets.SeedDemo(ctx, sb.EVM(), userID)
+	if err != nil {
+		return err
+	}
+	log.Info("demo wallet ready", "kind", w.Kind, "address", w.Address)
 	return nil
 }

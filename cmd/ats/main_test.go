@@ -300,6 +300,29 @@ func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]s
 
 	me := api + "/api/agent/v1/me"
 	getJSON(t, me, tok.Data.APIKey, http.StatusOK, nil)
+
+	// The demo user's funded Safe/proxy wallet is what the agent trades with.
+	var bal struct {
+		Data struct {
+			USDC       float64 `json:"usdc"`
+			Address    string  `json:"address"`
+			WalletType string  `json:"walletType"`
+		} `json:"data"`
+	}
+	getJSON(t, api+"/api/agent/v1/balance", tok.Data.APIKey, http.StatusOK, &bal)
+	if bal.Data.USDC != 1000 || bal.Data.WalletType != "proxy" || !strings.HasPrefix(bal.Data.Address, "0x") {
+		t.Fatalf("demo balance: %+v", bal.Data)
+	}
+	var search struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	getJSON(t, api+"/api/agent/v1/markets/search?limit=5", tok.Data.APIKey, http.StatusOK, &search)
+	if len(search.Data) == 0 {
+		t.Fatal("market search found nothing in the sandbox")
+	}
+	getJSON(t, api+"/api/agent/v1/budget", tok.Data.APIKey, http.StatusOK, nil)
 	if out := admin("admin", "agent", "list", "--email", demoEmail); !strings.Contains(out, "cli-e2e") {
 		t.Fatalf("agent list misses the agent:\n%s", out)
 	}
@@ -314,6 +337,25 @@ func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]s
 		t.Fatalf("resume after revoke succeeded: %s", out)
 	}
 	getJSON(t, me, tok.Data.APIKey, http.StatusUnauthorized, nil)
+
+	// A second user imports a plain EOA wallet from the command line.
+	cmd := exec.Command(bin, "admin", "user", "create", "--email", "eoa@example.com", "--password-stdin", "--data-dir", dataDir)
+	cmd.Stdin = strings.NewReader("another good password\n")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("user create: %v %s", err, out)
+	}
+	sandboxHost := strings.TrimPrefix(urls["sandbox"], "http://")
+	imp := exec.Command(bin, "admin", "wallet", "import", "--email", "eoa@example.com", "--private-key-stdin",
+		"--data-dir", dataDir, "--sandbox-addr", sandboxHost, "--log-level", "error")
+	const testKey = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
+	imp.Stdin = strings.NewReader(testKey + "\n")
+	out, err = imp.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "imported eoa wallet") {
+		t.Fatalf("wallet import: %v %s", err, out)
+	}
+	if strings.Contains(string(out), testKey) {
+		t.Fatal("the private key was echoed")
+	}
 }
 
 func postJSON(t *testing.T, url, body string, want int, into any) {

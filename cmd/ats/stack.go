@@ -20,6 +20,8 @@ type stack struct {
 	mu      sync.Mutex
 	closers []namedCloser
 	failed  chan error
+	// master is the process's master key once loaded.
+	master []byte
 }
 
 type namedCloser struct {

@@ -9,9 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 	"go.temporal.io/sdk/client"
 
-	"github.com/agent-trading/ats/api"
-	"github.com/agent-trading/ats/api/agentauth"
-	"github.com/agent-trading/ats/api/device"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
@@ -74,14 +71,6 @@ func rateLimiter(c *cli.Context, st *stack) (*ratelimit.Limiter, *ratelimit.Stor
 	}
 	st.onStop("ratelimit", func(context.Context) error { return rs.Close() })
 	return ratelimit.New(rs, ratelimit.Options{}), rs, nil
-}
-
-// agentRoutes are the routes of the agent-facing API.
-func agentRoutes(svc *agents.Service, s *store.Store, l *ratelimit.Limiter) []api.Routes {
-	return []api.Routes{
-		device.Routes(svc, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
-		agentauth.Routes(s, ratelimit.PerKey(l, nil)),
-	}
 }
 
 // baseURL is --public-url, or the bound API address.

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/gin-gonic/gin"
+	"github.com/urfave/cli/v2"
+	"go.temporal.io/sdk/client"
+
+	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/api/account"
+	"github.com/agent-trading/ats/api/agentauth"
+	"github.com/agent-trading/ats/api/device"
+	"github.com/agent-trading/ats/api/markets"
+	"github.com/agent-trading/ats/api/ratelimit"
+	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/budget"
+	marketsvc "github.com/agent-trading/ats/models/markets"
+	"github.com/agent-trading/ats/models/stats"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/vault"
+	"github.com/agent-trading/ats/models/wallets"
+	"github.com/agent-trading/ats/sandbox"
+	"github.com/agent-trading/ats/venue/chain"
+	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/gamma"
+	"github.com/agent-trading/ats/venue/network"
+)
+
+const flagChainRPC = "chain-rpc"
+
+func chainRPCFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagChainRPC, EnvVars: []string{"ATS_CHAIN_RPC_URL"},
+		Usage: "JSON-RPC URL (http(s):// or ws(s)://) of a Polygon node; default: the venue's (the sandbox's /rpc)"}
+}
+
+// venueClients are the clients of one venue, shared by every service of a
+// process.
+type venueClients struct {
+	net   network.Network
+	chain *chain.Client
+	clob  *clob.Client
+	gamma *gamma.Client
+}
+
+// connectVenue builds the venue clients. An in-process sandbox is reached
+// through its node directly; anything else over JSON-RPC.
+func connectVenue(ctx context.Context, n network.Network, sb *sandbox.Sandbox, rpcURL string) (*venueClients, error) {
+	v := &venueClients{net: n, clob: clob.NewClient(clob.ConfigFor(n)), gamma: gamma.New(gamma.ConfigFor(n))}
+	if sb != nil {
+		v.chain = chain.New(n, sb.EVM().Client(), chain.Options{})
+		return v, nil
+	}
+	c, err := chain.Dial(ctx, n, rpcURL, chain.Options{})
+	if err != nil {
+		return nil, err
+	}
+	v.chain = c
+	return v, nil
+}
+
+func (v *venueClients) close() {
+	if v != nil && v.chain != nil {
+		v.chain.Close()
+	}
+}
+
+// services are the domain services of a process that serves the API or
+// runs admin commands. Built in one place so every entry point (HTTP,
+// admin CLI, demo seeding) uses the same code paths.
+type services struct {
+	store   *store.Store
+	audit   *audit.Service
+	agents  *agents.Service
+	wallets *wallets.Service
+	markets *marketsvc.Service
+	budget  *budget.Service
+	stats   *stats.Service
+	balance budget.ChainWallets
+}
+
+func newServices(s *store.Store, tc client.Client, v *venueClients, master []byte, baseURL string, log *slog.Logger) (*services, error) {
+	vlt, err := vault.FromMasterKey(master)
+	if err != nil {
+		return nil, err
+	}
+	ag := agentService(s, tc, baseURL)
+	au := &audit.Service{Store: s}
+	svc := &services{store: s, audit: au, agents: ag}
+	if v != nil {
+		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log}
+		svc.markets = &marketsvc.Service{Gamma: v.gamma, CLOB: v.clob}
+		svc.balance = budget.ChainWallets{Wallets: svc.wallets, Chain: v.chain}
+		prices := budget.MidpointPrices{Source: v.clob}
+		svc.budget = budget.New(s, svc.balance, prices)
+		svc.stats = stats.New(s, prices)
+	}
+	return svc, nil
+}
+
+// routes are the agent-facing routes: device linking, then every
+// /api/agent/v1 endpoint behind the key middleware and the per-key limit.
+func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
+	auth := []gin.HandlerFunc{agentauth.Middleware(svc.store, nil), ratelimit.PerKey(l, nil)}
+	rs := []api.Routes{
+		device.Routes(svc.agents, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
+		agentauth.Routes(svc.store, auth[1:]...),
+	}
+	if svc.markets != nil {
+		rs = append(rs,
+			markets.Routes(svc.markets, auth...),
+			account.Routes(account.Deps{Wallets: svc.balance, Budget: svc.budget, Stats: svc.stats}, auth...),
+		)
+	}
+	return rs
+}
