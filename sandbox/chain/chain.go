@@ -22,6 +22,7 @@ import (
 	"crypto/ecdsa"
 	"errors"
 	"fmt"
+	"github.com/ethereum/go-ethereum/core/txpool"
 	"log/slog"
 	"math/big"
 	"net/http"
@@ -106,6 +107,7 @@ type Chain struct {
 	closeOnce sync.Once
 	stop      chan struct{}
 	done      chan struct{}
+	pool      *txpool.TxPool
 }
 
 type marketInfo struct {
@@ -292,6 +294,7 @@ func (c *Chain) startNode(alloc types.GenesisAlloc) error {
 
 	c.stack = stack
 	c.beacon = beacon
+	c.pool = backend.TxPool()
 	c.client = ethclient.NewClient(stack.Attach())
 	c.rpc = srv
 	return nil
@@ -371,7 +374,15 @@ func (c *Chain) Commit() common.Hash {
 	if c.beacon == nil {
 		return common.Hash{}
 	}
-	return c.beacon.Commit()
+	h := c.beacon.Commit()
+	// The pool resets to a new head in the background; until it has, it
+	// validates transactions against the previous state, so a wallet funded
+	// in the block just sealed would be refused for "insufficient funds".
+	// Waiting here makes "mined" mean "usable" for the next sender.
+	if err := c.pool.Sync(); err != nil {
+		c.log.Warn("sandbox txpool did not sync after a block", "err", err)
+	}
+	return h
 }
 
 // Client is an in-process JSON-RPC client of the chain. It implements

@@ -77,13 +77,21 @@ func (c *Client) Redeem(ctx context.Context, w Wallet, positions []RedeemPositio
 }
 
 func (c *Client) redeemCall(ctx context.Context, maker common.Address, p RedeemPosition) (call, error) {
-	if !p.NegRisk {
+	// Normal markets, and on Polygon since the pUSD switch neg-risk markets
+	// too, redeem through the CTF's own redeemPositions signature: on the
+	// conditional tokens (sandbox) or the collateral adapters (Polygon,
+	// reference §7.4). Only the neg-risk adapter itself takes amounts.
+	if !p.NegRisk || c.net.RedeemNegRisk != c.net.NegRiskAdapter {
+		to := c.net.RedeemNormal
+		if p.NegRisk {
+			to = c.net.RedeemNegRisk
+		}
 		data, err := ctfABI.Pack("redeemPositions", c.net.Collateral, common.Hash{}, p.ConditionID,
 			[]*big.Int{big.NewInt(1), big.NewInt(2)})
 		if err != nil {
 			return call{}, errs.Wrap(errs.Internal, err, "encode redeemPositions")
 		}
-		return call{to: c.net.RedeemNormal, data: data}, nil
+		return call{to: to, data: data}, nil
 	}
 	amounts := p.Amounts
 	if len(amounts) == 0 {

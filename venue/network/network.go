@@ -87,7 +87,10 @@ func Polygon() Network {
 		GammaURL:             "https://gamma-api.polymarket.com",
 		DataAPIURL:           "https://data-api.polymarket.com",
 		RPCURL:               "https://polygon-rpc.com",
-		RelayerURL:           "https://relayer-v2.polymarket.com",
+		// The venue's gasless relayer (relayer-v2.polymarket.com) is not
+		// used: its API is not in our protocol reference, so deposit-wallet
+		// transactions are sent directly by the owner, who pays the gas.
+		RelayerURL: "",
 	}
 }
 
