@@ -4,6 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,6 +21,8 @@ import (
 	"time"
 
 	"github.com/agent-trading/ats/worker/devserver"
+
+	_ "github.com/glebarez/go-sqlite" // the "sqlite" database/sql driver, to read the data dir
 )
 
 var (
@@ -174,7 +179,8 @@ func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
 		t.Fatalf("unknown route: %d %s", resp.StatusCode, body)
 	}
 
-	linkAgentThroughTheCLI(t, bin, dir, urls)
+	adminOut := linkAgentThroughTheCLI(t, bin, dir, urls)
+	scanForWalletSecrets(t, temporal, urls["temporal"], dir, []byte(stderr.String()+adminOut))
 
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -260,9 +266,10 @@ func waitStatus(t *testing.T, url string, want int, timeout time.Duration) {
 // linkAgentThroughTheCLI runs the device flow against the running `ats dev`
 // with the admin commands from "another terminal": code → approve → key
 // once → key works → pause 401 → resume → revoke 401 for good.
-func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]string) {
+func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]string) string {
 	t.Helper()
 	api := urls["api"]
+	var outputs strings.Builder
 	admin := func(args ...string) string {
 		t.Helper()
 		args = append(args, "--data-dir", dataDir, "--log-level", "error")
@@ -273,6 +280,7 @@ func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]s
 		if err != nil {
 			t.Fatalf("ats %v: %v\n%s", args, err, out)
 		}
+		outputs.Write(out)
 		return string(out)
 	}
 	var dev struct {
@@ -353,8 +361,116 @@ func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]s
 	if err != nil || !strings.Contains(string(out), "imported eoa wallet") {
 		t.Fatalf("wallet import: %v %s", err, out)
 	}
-	if strings.Contains(string(out), testKey) {
-		t.Fatal("the private key was echoed")
+	outputs.Write(out)
+	return outputs.String()
+}
+
+// testKey is the private key the end-to-end test imports; the secret scan
+// looks for it everywhere it must not be.
+const testKey = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
+
+// scanForWalletSecrets searches every API response, the logs of ats dev and
+// of the admin commands, and the raw history of every workflow for the
+// imported private key and for the wallet key ciphertexts stored in the
+// database, and finds neither. The database itself must hold the key only
+// sealed.
+func scanForWalletSecrets(t *testing.T, temporal, frontend, dataDir string, logs []byte) {
+	t.Helper()
+	db, err := sql.Open("sqlite", filepath.Join(dataDir, "ats.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query("SELECT key_ciphertext FROM wallets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var secrets [][]byte
+	for rows.Next() {
+		var ct []byte
+		if err := rows.Scan(&ct); err != nil {
+			t.Fatal(err)
+		}
+		secrets = append(secrets, ct)
+	}
+	rows.Close()
+	if len(secrets) < 2 {
+		t.Fatalf("want the demo and the imported wallet in the database, found %d", len(secrets))
+	}
+	raw, err := os.ReadFile(filepath.Join(dataDir, "ats.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wal, err := os.ReadFile(filepath.Join(dataDir, "ats.db-wal")); err == nil {
+		raw = append(raw, wal...)
+	}
+	keyBytes, _ := hex.DecodeString(testKey)
+	if bytes.Contains(raw, []byte(testKey)) || bytes.Contains(raw, keyBytes) {
+		t.Fatal("the private key is in the database unsealed")
+	}
+
+	histories := workflowHistories(t, temporal, frontend)
+	places := map[string][]byte{"API responses": responses.Bytes(), "logs": logs, "workflow histories": histories}
+	for where, data := range places {
+		if len(data) == 0 {
+			t.Fatalf("nothing captured from %s: the scan would prove nothing", where)
+		}
+		needles := map[string][]byte{"private key (hex)": []byte(testKey), "private key (base64)": []byte(base64.StdEncoding.EncodeToString(keyBytes))}
+		for i, ct := range secrets {
+			needles[fmt.Sprintf("ciphertext %d (hex)", i)] = []byte(hex.EncodeToString(ct))
+			needles[fmt.Sprintf("ciphertext %d (base64)", i)] = []byte(base64.StdEncoding.EncodeToString(ct))
+		}
+		for what, needle := range needles {
+			if bytes.Contains(bytes.ToLower(data), bytes.ToLower(needle)) {
+				t.Errorf("%s found in %s", what, where)
+			}
+		}
+	}
+}
+
+// workflowHistories returns the raw JSON history of every workflow on the
+// embedded server, read with the Temporal CLI (no codec: as stored).
+func workflowHistories(t *testing.T, temporal, frontend string) []byte {
+	t.Helper()
+	list, err := exec.Command(temporal, "workflow", "list", "--address", frontend, "-o", "json").Output()
+	if err != nil {
+		t.Fatalf("temporal workflow list: %v", err)
+	}
+	var ids []string
+	dec := json.NewDecoder(bytes.NewReader(list))
+	for dec.More() {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("decode workflow list: %v", err)
+		}
+		collectWorkflowIDs(v, &ids)
+	}
+	if len(ids) == 0 {
+		t.Fatalf("no workflows listed: %s", list)
+	}
+	var all bytes.Buffer
+	for _, id := range ids {
+		out, err := exec.Command(temporal, "workflow", "show", "--address", frontend, "-w", id, "-o", "json").Output()
+		if err != nil {
+			t.Fatalf("temporal workflow show %s: %v", id, err)
+		}
+		all.Write(out)
+	}
+	return all.Bytes()
+}
+
+func collectWorkflowIDs(v any, ids *[]string) {
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			collectWorkflowIDs(e, ids)
+		}
+	case map[string]any:
+		if ex, ok := x["execution"].(map[string]any); ok {
+			if id, ok := ex["workflowId"].(string); ok {
+				*ids = append(*ids, id)
+			}
+		}
 	}
 }
 
@@ -380,10 +496,16 @@ func getJSON(t *testing.T, url, key string, want int, into any) {
 	decodeWant(t, resp, want, into)
 }
 
+// responses collects every API response body the end-to-end test saw, for
+// the secret scan.
+var responses bytes.Buffer
+
 func decodeWant(t *testing.T, resp *http.Response, want int, into any) {
 	t.Helper()
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
+	responses.Write(b)
+	responses.WriteByte('\n')
 	if resp.StatusCode != want {
 		t.Fatalf("%s %s: status %d, want %d: %s", resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, want, b)
 	}
