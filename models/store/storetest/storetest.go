@@ -50,7 +50,28 @@ func EachDB(t *testing.T, body func(t *testing.T, s *store.Store)) {
 // NewSQLite returns a fresh migrated SQLite store in t.TempDir().
 func NewSQLite(t testing.TB) *store.Store {
 	t.Helper()
+	report(t, store.SQLite)
 	return openMigrated(t, store.Config{DataDir: t.TempDir(), Logger: quietLogger()})
+}
+
+// EnvReport names a file to which every store test appends "<dialect>
+// <test name>", so that CI can say (and check) that both databases ran:
+// go test shows nothing of passing tests without -v.
+const EnvReport = "ATS_TEST_DB_REPORT"
+
+func report(t testing.TB, d store.Dialect) {
+	path := os.Getenv(EnvReport)
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatalf("%s: %v", EnvReport, err)
+	}
+	defer f.Close()
+	// One short line per write stays atomic under O_APPEND across the
+	// parallel test processes.
+	fmt.Fprintf(f, "%s %s\n", d, t.Name())
 }
 
 // NewPostgres returns a store on a fresh migrated PostgreSQL database, or
@@ -72,6 +93,7 @@ func NewPostgres(t testing.TB) *store.Store {
 		t.Skipf("PostgreSQL tests skipped: set %s to a server URL (e.g. export %s=$(models/store/storetest/pgtest.sh start))", EnvDatabaseURL, EnvDatabaseURL)
 	}
 	dbURL := CreateDatabase(t, base)
+	report(t, store.Postgres)
 	return openMigrated(t, store.Config{URL: dbURL, Logger: quietLogger()})
 }
 
