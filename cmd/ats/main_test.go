@@ -139,7 +139,8 @@ func TestAPIRefusesToStartWithoutMasterKey(t *testing.T) {
 func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
 	temporal := temporalCLI(t)
 	bin := buildATS(t)
-	dir := t.TempDir()
+	// A data dir that does not exist yet, like ./.ats on a fresh clone.
+	dir := filepath.Join(t.TempDir(), "fresh", ".ats")
 	cmd := exec.Command(bin, "dev", "--demo", "--data-dir", dir,
 		"--http", "127.0.0.1:0", "--temporal-listen", "127.0.0.1:0", "--temporal-ui-listen", "127.0.0.1:0",
 		"--sandbox-addr", "127.0.0.1:0", "--temporal-cli", temporal, "--log-format", "text")

@@ -47,7 +47,11 @@ func loadMasterKey(c *cli.Context, dev bool) ([]byte, error) {
 	if !dev {
 		return nil, errs.E(errs.Invalid, "no master key: set --master-key-file or ATS_MASTER_KEY (base64 of 32 random bytes)")
 	}
-	return vault.EnsureMasterKeyFile(filepath.Join(c.String(flagDataDir), masterKeyFileName))
+	dir := c.String(flagDataDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data dir: %w", err)
+	}
+	return vault.EnsureMasterKeyFile(filepath.Join(dir, masterKeyFileName))
 }
 
 // openStore opens the database and applies pending migrations (every
