@@ -59,7 +59,7 @@ func runDev(c *cli.Context) error {
 	return err
 }
 
-func startDev(ctx context.Context, c *cli.Context, st *stack) error {
+func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	log := st.log
 	master, err := loadMasterKey(c, true)
 	if err != nil {
@@ -73,6 +73,12 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) error {
 		return fmt.Errorf("api listener: %w", err)
 	}
 	apiURL := "http://" + apiLn.Addr().String()
+	// Until the server owns it, the listener is closed on any failure.
+	defer func() {
+		if err != nil {
+			apiLn.Close()
+		}
+	}()
 
 	var venueNet network.Network
 	var venueCheck func(context.Context) error
@@ -86,7 +92,6 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) error {
 			Logger:        log.With("component", "sandbox"),
 		})
 		if err != nil {
-			apiLn.Close()
 			return fmt.Errorf("sandbox: %w", err)
 		}
 		st.onStop("sandbox", func(context.Context) error { return sb.Close() })
@@ -95,7 +100,6 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) error {
 	default:
 		n, err := network.ByName(c.String(flagVenue), "")
 		if err != nil {
-			apiLn.Close()
 			return errs.Wrap(errs.Invalid, err, err.Error())
 		}
 		venueNet = n
@@ -106,17 +110,14 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) error {
 	if hostPort == "" {
 		bin, err := devserver.FindBinary(c.String(flagTemporalCLI))
 		if err != nil {
-			apiLn.Close()
 			return err
 		}
 		ip, port, err := splitListen(c.String(flagTemporalListen))
 		if err != nil {
-			apiLn.Close()
 			return err
 		}
 		_, uiPort, err := splitListen(c.String(flagTemporalUIListen))
 		if err != nil {
-			apiLn.Close()
 			return err
 		}
 		srv, err := devserver.Start(ctx, devserver.Options{
@@ -129,7 +130,6 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) error {
 			UICodecEndpoint: apiURL + "/codec",
 		})
 		if err != nil {
-			apiLn.Close()
 			return fmt.Errorf("embedded temporal: %w", err)
 		}
 		st.onStop("temporal", func(context.Context) error { return srv.Stop() })
@@ -147,50 +147,42 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) error {
 
 	s, err := openStore(ctx, c, log)
 	if err != nil {
-		apiLn.Close()
 		return err
 	}
 	st.onStop("database", func(context.Context) error { return s.Close() })
 
 	tc, err := dialTemporal(ctx, hostPort, c.String(flagTemporalNS), master, log)
 	if err != nil {
-		apiLn.Close()
 		return err
 	}
 	st.onStop("temporal-client", func(context.Context) error { tc.Close(); return nil })
 
 	if err := startWorker(ctx, st, tc, workerDeps(s), log); err != nil {
-		apiLn.Close()
 		return err
 	}
 
 	vc, err := connectVenue(ctx, venueNet, sb, c.String(flagChainRPC))
 	if err != nil {
-		apiLn.Close()
 		return err
 	}
 	st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
 	svc, err := newServices(s, tc, vc, master, baseURL(c, apiURL), log)
 	if err != nil {
-		apiLn.Close()
 		return err
 	}
 
 	if c.Bool(flagDemo) {
 		if err := seedDemo(ctx, svc, sb, log); err != nil {
-			apiLn.Close()
 			return err
 		}
 	}
 
 	codecHandler, err := codecHTTPHandler(master, uiURL)
 	if err != nil {
-		apiLn.Close()
 		return err
 	}
 	limiter, _, err := rateLimiter(c, st)
 	if err != nil {
-		apiLn.Close()
 		return err
 	}
 	srv := api.NewServer(api.Config{}, api.Deps{
