@@ -7,30 +7,22 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/venue/clob"
 )
 
 // OrderFilledTopic is topic0 of the CLOB V2 exchanges' OrderFilled event.
 var OrderFilledTopic = exchangeABI.Events["OrderFilled"].ID
 
-// Side is the side of the filled order, as the V2 exchange logs it.
-type Side uint8
+// Side is the side of the filled order: the V2 exchange logs the same
+// uint8 the order signed, so it is the CLOB's order side.
+type Side = clob.Side
 
 // Order sides.
 const (
-	Buy  Side = 0
-	Sell Side = 1
+	Buy  = clob.Buy
+	Sell = clob.Sell
 )
-
-// String is "BUY" or "SELL".
-func (s Side) String() string {
-	switch s {
-	case Buy:
-		return "BUY"
-	case Sell:
-		return "SELL"
-	}
-	return fmt.Sprintf("side(%d)", uint8(s))
-}
 
 // Fill is one order's fill as logged by an exchange: every filled order —
 // the taker's and each maker's — gets its own OrderFilled whose Maker is the
