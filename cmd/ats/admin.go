@@ -80,9 +80,9 @@ func adminCommand() *cli.Command {
 				Usage: "a user's linked agents (same service as the dashboard)",
 				Subcommands: []*cli.Command{
 					{Name: "list", Usage: "list the user's agents", Flags: adminDBFlags(), Action: adminAgentList},
-					{Name: "pause", Usage: "pause an agent: its key gets 401 until resumed", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus("pause")},
-					{Name: "resume", Usage: "resume a paused agent", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus("resume")},
-					{Name: "revoke", Usage: "revoke an agent's access, immediately and for good", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus("revoke")},
+					{Name: "pause", Usage: "pause an agent: its key gets 401 until resumed", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus((*agents.Service).Pause)},
+					{Name: "resume", Usage: "resume a paused agent", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus((*agents.Service).Resume)},
+					{Name: "revoke", Usage: "revoke an agent's access, immediately and for good", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus((*agents.Service).Revoke)},
 				},
 			},
 		},
@@ -107,10 +107,24 @@ func adminTemporalFlags(extra ...cli.Flag) []cli.Flag {
 	return append(adminDBFlags(extra...), temporalFlag(false), temporalNamespaceFlag(), masterKeyFlag())
 }
 
-// adminClientAddr is what audit entries record as the client of an admin
-// command.
-const adminClientAddr = "cli"
+// withAgents opens the database and runs fn with the agent service and the
+// id of the --email user.
+func withAgents(c *cli.Context, fn func(svc *agents.Service, userID string) error) error {
+	env, err := openAdmin(c, false)
+	if err != nil {
+		return err
+	}
+	defer env.close()
+	svc := agentService(env.store, env.tc, "")
+	userID, err := svc.UserIDByEmail(c.Context, c.String("email"))
+	if err != nil {
+		return err
+	}
+	return fn(svc, userID)
+}
 
+// The device commands go through the service's ...ByEmail methods, the
+// admin path its tests cover.
 func adminDeviceApprove(c *cli.Context) error {
 	env, err := openAdmin(c, true)
 	if err != nil {
@@ -139,49 +153,32 @@ func adminDeviceDeny(c *cli.Context) error {
 }
 
 func adminAgentList(c *cli.Context) error {
-	env, err := openAdmin(c, false)
-	if err != nil {
-		return err
-	}
-	defer env.close()
-	svc := agentService(env.store, nil, "")
-	userID, err := svc.UserIDByEmail(c.Context, c.String("email"))
-	if err != nil {
-		return err
-	}
-	list, err := svc.List(c.Context, userID)
-	if err != nil {
-		return err
-	}
-	w := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "ID\tNAME\tSTATUS\tSCOPES\tCREATED")
-	for _, a := range list {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", a.ID, a.Name, a.Status, strings.Join(a.Scopes, ","), a.CreatedAt.UTC().Format("2006-01-02 15:04:05Z"))
-	}
-	return w.Flush()
+	return withAgents(c, func(svc *agents.Service, userID string) error {
+		list, err := svc.List(c.Context, userID)
+		if err != nil {
+			return err
+		}
+		w := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(w, "ID\tNAME\tSTATUS\tSCOPES\tCREATED")
+		for _, a := range list {
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", a.ID, a.Name, a.Status, strings.Join(a.Scopes, ","), a.CreatedAt.UTC().Format("2006-01-02 15:04:05Z"))
+		}
+		return w.Flush()
+	})
 }
 
-func adminAgentStatus(action string) cli.ActionFunc {
+// adminAgentStatus runs one of the service's status changes (Pause,
+// Resume, Revoke) on the --agent of the --email user.
+func adminAgentStatus(change func(svc *agents.Service, ctx context.Context, userID, idOrName, clientAddr string) (agents.Agent, error)) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		env, err := openAdmin(c, false)
-		if err != nil {
-			return err
-		}
-		defer env.close()
-		svc := agentService(env.store, nil, "")
-		userID, err := svc.UserIDByEmail(c.Context, c.String("email"))
-		if err != nil {
-			return err
-		}
-		do := map[string]func(ctx context.Context, userID, idOrName, clientAddr string) (agents.Agent, error){
-			"pause": svc.Pause, "resume": svc.Resume, "revoke": svc.Revoke,
-		}[action]
-		a, err := do(c.Context, userID, c.String("agent"), adminClientAddr)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(c.App.Writer, "agent %s (%s) is now %s\n", a.Name, a.ID, a.Status)
-		return nil
+		return withAgents(c, func(svc *agents.Service, userID string) error {
+			a, err := change(svc, c.Context, userID, c.String("agent"), agents.ClientAddrCLI)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(c.App.Writer, "agent %s (%s) is now %s\n", a.Name, a.ID, a.Status)
+			return nil
+		})
 	}
 }
 
@@ -262,7 +259,7 @@ func adminWalletImport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	w, err := svc.wallets.Import(c.Context, userID, key, c.String("proxy-address"), adminClientAddr)
+	w, err := svc.wallets.Import(c.Context, userID, key, c.String("proxy-address"), agents.ClientAddrCLI)
 	if err != nil {
 		return err
 	}
