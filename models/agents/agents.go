@@ -195,28 +195,9 @@ func (s *Service) Revoke(ctx context.Context, userID, idOrName, clientAddr strin
 }
 
 func (s *Service) setStatus(ctx context.Context, userID, idOrName, clientAddr, status, action string) (Agent, error) {
-	a, err := s.Resolve(ctx, userID, idOrName)
-	if err != nil {
-		return Agent{}, err
-	}
-	var out *models.Agent
-	err = s.Store.Tx(ctx, func(tx *store.Store) error {
-		if err := tx.UpdateAgentStatus(ctx, userID, a.ID, status); err != nil {
-			return err
-		}
-		if err := audit.Append(ctx, tx, audit.Entry{
-			UserID: userID, AgentID: a.ID, Action: action, Target: a.ID, Result: audit.Success, ClientAddr: clientAddr,
-			Detail: map[string]any{"from": a.Status, "to": status},
-		}); err != nil {
-			return err
-		}
-		out, err = tx.AgentByID(ctx, a.ID)
-		return err
+	return s.change(ctx, userID, idOrName, clientAddr, action, func(tx *store.Store, a *models.Agent) (map[string]any, error) {
+		return map[string]any{"from": a.Status, "to": status}, tx.UpdateAgentStatus(ctx, userID, a.ID, status)
 	})
-	if err != nil {
-		return Agent{}, err
-	}
-	return toDTO(out), nil
 }
 
 // maxBudgetMicro bounds budget amounts (one billion USDC), far above any
@@ -278,18 +259,27 @@ func validHHMM(v string) bool {
 }
 
 func (s *Service) update(ctx context.Context, userID, idOrName, clientAddr, what string, apply func(*store.Store, string) error, detail map[string]any) (Agent, error) {
+	detail["setting"] = what
+	return s.change(ctx, userID, idOrName, clientAddr, audit.ActionAgentUpdate, func(tx *store.Store, a *models.Agent) (map[string]any, error) {
+		return detail, apply(tx, a.ID)
+	})
+}
+
+// change resolves the agent, applies one management change and audits it
+// in the same transaction, and returns the agent as stored afterwards.
+func (s *Service) change(ctx context.Context, userID, idOrName, clientAddr, action string, apply func(*store.Store, *models.Agent) (map[string]any, error)) (Agent, error) {
 	a, err := s.Resolve(ctx, userID, idOrName)
 	if err != nil {
 		return Agent{}, err
 	}
-	detail["setting"] = what
 	var out *models.Agent
 	err = s.Store.Tx(ctx, func(tx *store.Store) error {
-		if err := apply(tx, a.ID); err != nil {
+		detail, err := apply(tx, a)
+		if err != nil {
 			return err
 		}
 		if err := audit.Append(ctx, tx, audit.Entry{
-			UserID: userID, AgentID: a.ID, Action: audit.ActionAgentUpdate, Target: a.ID, Result: audit.Success,
+			UserID: userID, AgentID: a.ID, Action: action, Target: a.ID, Result: audit.Success,
 			ClientAddr: clientAddr, Detail: detail,
 		}); err != nil {
 			return err
