@@ -429,14 +429,7 @@ func (c *Client) MarketBySlug(ctx context.Context, slug string) (*Market, error)
 	if slug == "" {
 		return nil, errs.E(errs.Invalid, "slug is required").WithCode("invalid_slug")
 	}
-	var m Market
-	if err := c.get(ctx, "/markets/slug/"+url.PathEscape(slug), nil, &m); err != nil {
-		return nil, err
-	}
-	if m.ID == "" && m.ConditionID == "" {
-		return nil, notFound("market")
-	}
-	return &m, nil
+	return c.market(ctx, "/markets/slug/"+url.PathEscape(slug))
 }
 
 // MarketByID fetches one market by its Gamma id.
@@ -444,8 +437,13 @@ func (c *Client) MarketByID(ctx context.Context, id string) (*Market, error) {
 	if id == "" {
 		return nil, errs.E(errs.Invalid, "market id is required").WithCode("invalid_id")
 	}
+	return c.market(ctx, "/markets/"+url.PathEscape(id))
+}
+
+// market fetches the single market at path; an empty object is NotFound.
+func (c *Client) market(ctx context.Context, path string) (*Market, error) {
 	var m Market
-	if err := c.get(ctx, "/markets/"+url.PathEscape(id), nil, &m); err != nil {
+	if err := c.get(ctx, path, nil, &m); err != nil {
 		return nil, err
 	}
 	if m.ID == "" && m.ConditionID == "" {
