@@ -81,7 +81,6 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	}()
 
 	var venueNet network.Network
-	var venueCheck func(context.Context) error
 	var sb *sandbox.Sandbox
 	switch c.String(flagVenue) {
 	case "sandbox":
@@ -104,7 +103,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 		}
 		venueNet = n
 	}
-	venueCheck = venueProbe(venueNet)
+	venueCheck := venueProbe(venueNet)
 
 	hostPort, uiURL := c.String(flagTemporal), ""
 	if hostPort == "" {
@@ -181,7 +180,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err != nil {
 		return err
 	}
-	limiter, _, err := rateLimiter(c, st)
+	limiter, err := rateLimiter(c, st)
 	if err != nil {
 		return err
 	}
@@ -206,7 +205,7 @@ func apiCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				limiter, _, err := rateLimiter(c, st)
+				limiter, err := rateLimiter(c, st)
 				if err != nil {
 					ln.Close()
 					return err

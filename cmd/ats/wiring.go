@@ -59,18 +59,19 @@ func agentService(s *store.Store, tc client.Client, baseURL string) *agents.Serv
 
 // rateLimiter builds the process's limiter: in memory, or in Redis when
 // configured so several API instances share one budget per key.
-func rateLimiter(c *cli.Context, st *stack) (*ratelimit.Limiter, *ratelimit.Store, error) {
+func rateLimiter(c *cli.Context, st *stack) (*ratelimit.Limiter, error) {
 	var rs *ratelimit.Store
 	if u := c.String(flagRedisURL); u != "" {
 		var err error
 		if rs, err = ratelimit.NewRedisStore(u); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	} else {
+		// Made only without Redis: the memory store starts a cleanup goroutine.
 		rs = ratelimit.NewMemoryStore()
 	}
 	st.onStop("ratelimit", func(context.Context) error { return rs.Close() })
-	return ratelimit.New(rs, ratelimit.Options{}), rs, nil
+	return ratelimit.New(rs, ratelimit.Options{}), nil
 }
 
 // baseURL is --public-url, or the bound API address.
