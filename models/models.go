@@ -234,12 +234,19 @@ type Order struct {
 	IdempotencyKey *string `gorm:"column:idempotency_key"`
 	// ReservedMicro is the micro-USDC held against the agent's budget while
 	// the order can still fill.
-	ReservedMicro int64      `gorm:"column:reserved_micro"`
-	FailureReason string     `gorm:"column:failure_reason"`
-	StrategyID    *string    `gorm:"column:strategy_id"`
-	CreatedAt     time.Time  `gorm:"column:created_at"`
-	UpdatedAt     time.Time  `gorm:"column:updated_at"`
-	FilledAt      *time.Time `gorm:"column:filled_at"`
+	ReservedMicro int64   `gorm:"column:reserved_micro"`
+	FailureReason string  `gorm:"column:failure_reason"`
+	StrategyID    *string `gorm:"column:strategy_id"`
+	// SignedOrder is the venue order as posted (JSON of the signed order
+	// and its type), stored before the first post so every retry posts the
+	// identical order; it is public data (no key material).
+	SignedOrder string `gorm:"column:signed_order"`
+	// RequestType is the type the agent asked for: LIMIT, MARKET, FOK, FAK.
+	RequestType string     `gorm:"column:request_type"`
+	NegRisk     bool       `gorm:"column:neg_risk"`
+	CreatedAt   time.Time  `gorm:"column:created_at"`
+	UpdatedAt   time.Time  `gorm:"column:updated_at"`
+	FilledAt    *time.Time `gorm:"column:filled_at"`
 }
 
 // TableName implements gorm's tabler.
@@ -285,8 +292,15 @@ type Position struct {
 	Status           string     `gorm:"column:status"`
 	NegRisk          bool       `gorm:"column:neg_risk"`
 	EndDate          *time.Time `gorm:"column:end_date"`
-	CreatedAt        time.Time  `gorm:"column:created_at"`
-	UpdatedAt        time.Time  `gorm:"column:updated_at"`
+	// RedeemedSizeMicro is the shares redeemed on chain and PayoutMicro the
+	// collateral they paid; a position recomputed from its fills nets them
+	// out. RedeemTx is the last redemption's transaction hash.
+	RedeemedSizeMicro int64      `gorm:"column:redeemed_size_micro"`
+	PayoutMicro       int64      `gorm:"column:payout_micro"`
+	RedeemTx          string     `gorm:"column:redeem_tx"`
+	RedeemedAt        *time.Time `gorm:"column:redeemed_at"`
+	CreatedAt         time.Time  `gorm:"column:created_at"`
+	UpdatedAt         time.Time  `gorm:"column:updated_at"`
 }
 
 // TableName implements gorm's tabler.

@@ -96,8 +96,8 @@ type Chain struct {
 	marketMaker *ecdsa.PrivateKey
 	outside     []*ecdsa.PrivateKey
 
-	commitMu sync.Mutex // serialises block sealing
-	sendMu   sync.Mutex // guards senders
+	commitMu sync.RWMutex // serialises block sealing; readers pass it as a barrier
+	sendMu   sync.Mutex   // guards senders
 	senders  map[common.Address]*sender
 
 	marketsMu sync.RWMutex
@@ -385,6 +385,12 @@ func (c *Chain) Commit() common.Hash {
 	return h
 }
 
+// sealed waits for any block sealing in progress to finish.
+func (c *Chain) sealed() {
+	c.commitMu.RLock()
+	c.commitMu.RUnlock() //nolint:staticcheck // barrier, not a critical section
+}
+
 // Client is an in-process JSON-RPC client of the chain. It implements
 // bind.ContractBackend, bind.DeployBackend, ethereum.LogFilterer,
 // ethereum.TransactionReader and ethereum.ChainReader, including
@@ -406,6 +412,11 @@ func (c *Chain) Handler() http.Handler {
 			ws.ServeHTTP(w, r)
 			return
 		}
+		// A request that arrives while a block is being sealed waits until
+		// the txpool has synced to it, so a client that has just seen a
+		// receipt can send a transaction depending on it (as on a real node,
+		// whose pool is reset before the block is served).
+		c.sealed()
 		c.rpc.ServeHTTP(w, r)
 	})
 }

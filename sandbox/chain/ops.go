@@ -189,6 +189,12 @@ func (c *Chain) WaitMined(ctx context.Context, hash common.Hash) (*types.Receipt
 	for {
 		r, err := c.client.TransactionReceipt(ctx, hash)
 		if err == nil {
+			// The receipt is visible as soon as the block is inserted, but
+			// the txpool only validates against the new state once Commit
+			// has synced it; Commit holds commitMu throughout, so passing
+			// through the lock means the sealing commit is complete and the
+			// next sender sees this transaction's effects.
+			c.sealed()
 			if r.Status != types.ReceiptStatusSuccessful {
 				return r, errs.Ef(errs.VenueRejected, "transaction %s reverted", hash.Hex()).WithCode(CodeReverted)
 			}
