@@ -63,6 +63,9 @@ type Deps struct {
 	// activities are not registered and a device-link workflow's
 	// activities fail to schedule (visible in the UI, retried once fixed).
 	DeviceLinks DeviceLinkRecorder
+	// Orders backs the order activities (models/orders.Service); when nil
+	// they are not registered (a process without venue access).
+	Orders OrderSteps
 }
 
 // Registry is the part of a Temporal worker (or test environment) that
@@ -84,6 +87,9 @@ func Register(r Registry, deps Deps) error {
 	r.RegisterActivity(&Housekeeping{Store: deps.Housekeeper})
 	if deps.DeviceLinks != nil {
 		r.RegisterActivity(&DeviceLinks{Recorder: deps.DeviceLinks})
+	}
+	if deps.Orders != nil {
+		r.RegisterActivity(&Orders{Steps: deps.Orders})
 	}
 	return nil
 }

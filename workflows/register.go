@@ -14,6 +14,7 @@ func All() []any {
 	return []any{
 		Housekeeping,
 		DeviceLink,
+		Order,
 	}
 }
 

@@ -231,6 +231,16 @@ func (in inputs) budget() Budget {
 // now); a ref of another agent is a Conflict. An agent not owned by userID
 // is NotFound.
 func (s *Service) Reserve(ctx context.Context, agentID, userID string, amountMicro int64, ref string) (models.BudgetReservation, error) {
+	return s.ReserveWith(ctx, agentID, userID, amountMicro, ref, nil)
+}
+
+// ReserveWith is Reserve that also runs then, in the same transaction and
+// under the same lock, after the reservation is inserted: the order that
+// the reservation is for is created atomically with it, so a crash can
+// leave neither an order without its budget nor budget held for no order.
+// An error from then rolls both back. then does not run when the ref was
+// already reserved.
+func (s *Service) ReserveWith(ctx context.Context, agentID, userID string, amountMicro int64, ref string, then func(tx *store.Store) error) (models.BudgetReservation, error) {
 	if ref == "" {
 		return models.BudgetReservation{}, errs.E(errs.Invalid, "a budget reservation needs a reference")
 	}
@@ -287,7 +297,13 @@ func (s *Service) Reserve(ctx context.Context, agentID, userID string, amountMic
 				WithCode("budget_exceeded").WithHint("GET /budget shows the limits; lower the order size")
 		}
 		out = models.BudgetReservation{Ref: ref, AgentID: agentID, UserID: userID, AmountMicro: amountMicro}
-		return tx.CreateBudgetReservation(ctx, &out)
+		if err := tx.CreateBudgetReservation(ctx, &out); err != nil {
+			return err
+		}
+		if then != nil {
+			return then(tx)
+		}
+		return nil
 	})
 	if err != nil {
 		return models.BudgetReservation{}, err

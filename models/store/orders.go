@@ -202,3 +202,54 @@ func (s *Store) ListFills(ctx context.Context, orderID string) ([]models.Fill, e
 	}
 	return out, nil
 }
+
+// SetSignedOrder stores the signed venue order of a PENDING order and its
+// hash (the venue order id) unless one is stored already, and returns the
+// order as stored: a concurrent or earlier attempt's signed order wins, so
+// every retry posts the identical order. A non-PENDING order is returned
+// unchanged.
+func (s *Store) SetSignedOrder(ctx context.Context, id, signed, venueOrderID string) (*models.Order, error) {
+	err := s.db.WithContext(ctx).Model(&models.Order{}).
+		Where("id = ? AND status = ? AND signed_order = ''", id, models.OrderPending).
+		Updates(map[string]any{"signed_order": signed, "venue_order_id": venueOrderID, "updated_at": s.now()}).Error
+	if err != nil {
+		return nil, mapErr(err, "order")
+	}
+	return s.OrderByID(ctx, id)
+}
+
+// ClearSignedOrder forgets the signed order of a PENDING order whose post
+// the venue definitively rejected because the market's parameters changed,
+// so the next attempt signs a new one. It only clears the given hash.
+func (s *Store) ClearSignedOrder(ctx context.Context, id, venueOrderID string) error {
+	err := s.db.WithContext(ctx).Model(&models.Order{}).
+		Where("id = ? AND status = ? AND venue_order_id = ?", id, models.OrderPending, venueOrderID).
+		Updates(map[string]any{"signed_order": "", "venue_order_id": "", "updated_at": s.now()}).Error
+	return mapErr(err, "order")
+}
+
+// CountOrders counts orders matching f (Limit and Offset ignored).
+func (s *Store) CountOrders(ctx context.Context, f OrderFilter) (int64, error) {
+	q := s.db.WithContext(ctx).Model(&models.Order{})
+	if f.AgentID != "" {
+		q = q.Where("agent_id = ?", f.AgentID)
+	}
+	if len(f.Statuses) > 0 {
+		q = q.Where("status IN ?", f.Statuses)
+	}
+	var n int64
+	if err := q.Count(&n).Error; err != nil {
+		return 0, mapErr(err, "order")
+	}
+	return n, nil
+}
+
+// StalePendingOrders lists PENDING orders created before cutoff, oldest
+// first: orders whose workflow may never have started (the API process
+// died between persisting the order and starting it).
+func (s *Store) StalePendingOrders(ctx context.Context, cutoff time.Time, limit int) ([]models.Order, error) {
+	var out []models.Order
+	err := s.db.WithContext(ctx).Where("status = ? AND created_at < ?", models.OrderPending, utc(cutoff)).
+		Order("created_at").Limit(limit).Find(&out).Error
+	return out, mapErr(err, "order")
+}

@@ -179,7 +179,139 @@ func (t *Trader) PlaceLimitOrder(ctx context.Context, a LimitOrderArgs) (*Placed
 	return t.placeLimit(ctx, a, exp, info2)
 }
 
+// Built is a signed order ready to post, with what identifies it: the
+// order hash (the venue's order id) under the domain it was signed for.
+// It holds no secret, so it may be stored and posted again later; posting
+// the same Built twice is deduplicated by the venue by its hash.
+type Built struct {
+	Request PostOrderRequest
+	Domain  EIP712Domain
+	Hash    common.Hash
+	// Price is the price the order was built at (the limit price, or for
+	// a market order the book level it was priced from).
+	Price decimal.Decimal
+	// NegRisk is the market's neg-risk flag the domain was chosen by.
+	NegRisk bool
+}
+
+// BuildLimitOrder validates, builds and signs a GTC/GTD order without
+// posting it (see PlaceLimitOrder for the checks).
+func (t *Trader) BuildLimitOrder(ctx context.Context, a LimitOrderArgs) (*Built, error) {
+	if a.OrderType == "" {
+		a.OrderType = GTC
+	}
+	if a.OrderType != GTC && a.OrderType != GTD {
+		return nil, errs.E(errs.Invalid, "limit orders are GTC or GTD").WithCode("invalid_order_type")
+	}
+	var exp uint64
+	if a.OrderType == GTD {
+		if a.Expiration.Before(t.now().Add(gtdSecurityMargin)) {
+			return nil, errs.E(errs.Invalid, "invalid expiration: a GTD order must expire more than a minute from now").WithCode("invalid_expiration")
+		}
+		exp = uint64(a.Expiration.Unix())
+	}
+	info, err := t.Client.MarketInfo(ctx, a.TokenID)
+	if err != nil {
+		return nil, err
+	}
+	return t.buildLimit(ctx, a, exp, info)
+}
+
+// BuildMarketableAt signs a FOK/FAK order for size shares at the caller's
+// limit price (which must be on the market's tick) without walking the
+// book: it executes at that price or better, entirely (FOK) or as far as
+// the book allows (FAK).
+func (t *Trader) BuildMarketableAt(ctx context.Context, tokenID string, side Side, price, size decimal.Decimal, ot OrderType) (*Built, error) {
+	if !ot.Marketable() {
+		return nil, errs.E(errs.Invalid, "marketable orders are FOK or FAK").WithCode("invalid_order_type")
+	}
+	info, err := t.Client.MarketInfo(ctx, tokenID)
+	if err != nil {
+		return nil, err
+	}
+	if err := ValidatePrice(price, info.TickSize); err != nil {
+		return nil, err
+	}
+	if !OnTick(price, info.TickSize) {
+		return nil, errs.Ef(errs.Invalid, "price (%s) breaks minimum tick size rule: %s", price.String(), string(info.TickSize)).WithCode("invalid_tick_size")
+	}
+	shares := size.RoundFloor(2)
+	if shares.Sign() <= 0 {
+		return nil, errs.Ef(errs.Invalid, "invalid size (%s): must be at least 0.01 shares", size.String()).WithCode("invalid_size")
+	}
+	if side == Sell && !info.MinOrderSize.IsZero() {
+		if err := ValidateMinSize(shares, info.MinOrderSize); err != nil {
+			return nil, err
+		}
+	}
+	// A BUY spends collateral: amount = shares × price, floored to the
+	// cent (the venue's precision for the maker leg); a SELL sells shares.
+	amount := shares
+	if side == Buy {
+		amount = shares.Mul(price).RoundFloor(2)
+		if amount.LessThan(MinMarketBuy) {
+			return nil, errs.Ef(errs.Invalid, "invalid amount for a marketable BUY order ($%s), min size: $1", amount.String()).WithCode("below_min_size")
+		}
+	}
+	maker, taker, err := MarketableAmounts(side, amount, price, info.TickSize)
+	if err != nil {
+		return nil, err
+	}
+	return t.signBuilt(ctx, tokenID, side, maker, taker, 0, [32]byte{}, info.NegRisk, PostOrderRequest{OrderType: ot}, price)
+}
+
+// BuildMarketOrder prices a marketable order from the current book and
+// signs it without posting (see PlaceMarketOrder).
+func (t *Trader) BuildMarketOrder(ctx context.Context, a MarketOrderArgs) (*Built, error) {
+	if a.OrderType == "" {
+		a.OrderType = FOK
+	}
+	if !a.OrderType.Marketable() {
+		return nil, errs.E(errs.Invalid, "market orders are FOK or FAK").WithCode("invalid_order_type")
+	}
+	if a.Amount.Sign() <= 0 {
+		return nil, errs.E(errs.Invalid, "amount must be positive").WithCode("invalid_amount")
+	}
+	if a.Side == Buy && a.Amount.LessThan(MinMarketBuy) {
+		return nil, errs.Ef(errs.Invalid, "invalid amount for a marketable BUY order ($%s), min size: $1", a.Amount.String()).WithCode("below_min_size")
+	}
+	return t.buildMarket(ctx, a, nil, nil)
+}
+
+// Post posts a built order. Like Client.PostOrder it is never retried:
+// no answer is an unknown_outcome error carrying b.Hash.
+func (t *Trader) Post(ctx context.Context, b *Built) (*Placed, error) {
+	return t.post(ctx, b.Request, b.Domain, b.Price)
+}
+
+// MarketChanged reports whether a post failed because the market's tick
+// size or neg-risk flag (and with it the signing domain) changed since the
+// order was built: the order was definitively rejected and should be
+// rebuilt after Client.InvalidateMarketInfo.
+func MarketChanged(err error) bool { return marketChanged(err) }
+
+func (t *Trader) signBuilt(ctx context.Context, tokenID string, side Side, maker, taker *big.Int, exp uint64, meta [32]byte, negRisk bool, req PostOrderRequest, price decimal.Decimal) (*Built, error) {
+	o, d, err := t.sign(ctx, tokenID, side, maker, taker, exp, meta, negRisk)
+	if err != nil {
+		return nil, err
+	}
+	hash, err := OrderHash(o, d)
+	if err != nil {
+		return nil, err
+	}
+	req.Order = o
+	return &Built{Request: req, Domain: d, Hash: hash, Price: price, NegRisk: negRisk}, nil
+}
+
 func (t *Trader) placeLimit(ctx context.Context, a LimitOrderArgs, exp uint64, info MarketInfo) (*Placed, error) {
+	b, err := t.buildLimit(ctx, a, exp, info)
+	if err != nil {
+		return nil, err
+	}
+	return t.Post(ctx, b)
+}
+
+func (t *Trader) buildLimit(ctx context.Context, a LimitOrderArgs, exp uint64, info MarketInfo) (*Built, error) {
 	// Unlike the official client, never round a caller's limit price to the
 	// tick: a BUY at 0.55 silently becoming 0.6 is not what was asked.
 	if err := ValidatePrice(a.Price, info.TickSize); err != nil {
@@ -197,11 +329,8 @@ func (t *Trader) placeLimit(ctx context.Context, a LimitOrderArgs, exp uint64, i
 			return nil, err
 		}
 	}
-	o, d, err := t.sign(ctx, a.TokenID, a.Side, amt.Maker, amt.Taker, exp, a.Metadata, info.NegRisk)
-	if err != nil {
-		return nil, err
-	}
-	return t.post(ctx, PostOrderRequest{PostOnly: a.PostOnly, Order: o, OrderType: a.OrderType}, d, amt.Price)
+	return t.signBuilt(ctx, a.TokenID, a.Side, amt.Maker, amt.Taker, exp, a.Metadata, info.NegRisk,
+		PostOrderRequest{PostOnly: a.PostOnly, OrderType: a.OrderType}, amt.Price)
 }
 
 func (t *Trader) post(ctx context.Context, req PostOrderRequest, d EIP712Domain, price decimal.Decimal) (*Placed, error) {
@@ -306,6 +435,14 @@ var errMarketUnchanged = errs.E(errs.Internal, "market parameters unchanged")
 // (errMarketUnchanged) when the book shows the same parameters as prev;
 // with used set it records the parameters it built with.
 func (t *Trader) placeMarket(ctx context.Context, a MarketOrderArgs, prev, used *marketParams) (*Placed, error) {
+	b, err := t.buildMarket(ctx, a, prev, used)
+	if err != nil {
+		return nil, err
+	}
+	return t.Post(ctx, b)
+}
+
+func (t *Trader) buildMarket(ctx context.Context, a MarketOrderArgs, prev, used *marketParams) (*Built, error) {
 	book, err := t.Client.OrderBook(ctx, a.TokenID)
 	if err != nil {
 		return nil, err
@@ -336,11 +473,7 @@ func (t *Trader) placeMarket(ctx context.Context, a MarketOrderArgs, prev, used 
 	if err != nil {
 		return nil, err
 	}
-	o, d, err := t.sign(ctx, a.TokenID, a.Side, maker, taker, 0, a.Metadata, book.NegRisk)
-	if err != nil {
-		return nil, err
-	}
-	return t.post(ctx, PostOrderRequest{Order: o, OrderType: a.OrderType}, d, price)
+	return t.signBuilt(ctx, a.TokenID, a.Side, maker, taker, 0, a.Metadata, book.NegRisk, PostOrderRequest{OrderType: a.OrderType}, price)
 }
 
 // parseTokenID parses a decimal uint256 token id.

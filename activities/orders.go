@@ -1,0 +1,81 @@
+package activities
+
+import (
+	"context"
+
+	"go.temporal.io/sdk/activity"
+
+	"github.com/agent-trading/ats/models/orders"
+)
+
+// OrderSteps are the lifecycle steps of an order; models/orders.Service
+// implements them. Every step is idempotent (see the service's docs): an
+// activity may run more than once.
+type OrderSteps interface {
+	Submit(ctx context.Context, orderID string) (orders.Order, error)
+	Sync(ctx context.Context, orderID string) (orders.Order, error)
+	CancelAtVenue(ctx context.Context, orderID string) (previous string, o orders.Order, err error)
+	Abandon(ctx context.Context, orderID string) (orders.Order, error)
+}
+
+// OrderState is what the order workflow learns from an activity: the
+// order's status and how much of it filled. It carries ids and states
+// only, never wallet data.
+type OrderState struct {
+	Status string `json:"status"`
+	// FilledMicro is the filled size in micro-shares.
+	FilledMicro    int64  `json:"filled_micro"`
+	PreviousStatus string `json:"previous_status,omitempty"`
+}
+
+func stateOf(o orders.Order) OrderState {
+	return OrderState{Status: o.Status, FilledMicro: o.FilledSize.Shift(6).IntPart()}
+}
+
+// Orders holds the order activities. Workflows reference its methods
+// through a nil *Orders.
+type Orders struct {
+	Steps OrderSteps
+}
+
+// SubmitOrder signs (once) and posts a PENDING order, reconciling with
+// the venue first.
+func (a *Orders) SubmitOrder(ctx context.Context, orderID string) (OrderState, error) {
+	o, err := a.Steps.Submit(ctx, orderID)
+	if err != nil {
+		return OrderState{}, ToTemporal(err)
+	}
+	activity.GetLogger(ctx).Info("order submitted", "order_id", orderID, "status", o.Status)
+	return stateOf(o), nil
+}
+
+// SyncOrder brings the order up to date with the venue.
+func (a *Orders) SyncOrder(ctx context.Context, orderID string) (OrderState, error) {
+	o, err := a.Steps.Sync(ctx, orderID)
+	if err != nil {
+		return OrderState{}, ToTemporal(err)
+	}
+	return stateOf(o), nil
+}
+
+// CancelOrder cancels the order on the venue.
+func (a *Orders) CancelOrder(ctx context.Context, orderID string) (OrderState, error) {
+	prev, o, err := a.Steps.CancelAtVenue(ctx, orderID)
+	if err != nil {
+		return OrderState{}, ToTemporal(err)
+	}
+	st := stateOf(o)
+	st.PreviousStatus = prev
+	activity.GetLogger(ctx).Info("order cancelled", "order_id", orderID, "previous_status", prev, "status", o.Status)
+	return st, nil
+}
+
+// AbandonOrder ends an order whose placement could not complete in time.
+func (a *Orders) AbandonOrder(ctx context.Context, orderID string) (OrderState, error) {
+	o, err := a.Steps.Abandon(ctx, orderID)
+	if err != nil {
+		return OrderState{}, ToTemporal(err)
+	}
+	activity.GetLogger(ctx).Warn("order placement abandoned", "order_id", orderID, "status", o.Status)
+	return stateOf(o), nil
+}

@@ -1,0 +1,491 @@
+package orders
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue/clob"
+)
+
+// storedOrder is the JSON of a signed order kept on the order row. It is
+// public data: the order and its signature, never key material.
+type storedOrder struct {
+	Request clob.PostOrderRequest `json:"request"`
+	Domain  clob.EIP712Domain     `json:"domain"`
+	Price   decimal.Decimal       `json:"price"`
+	NegRisk bool                  `json:"negRisk"`
+}
+
+func (so storedOrder) built() (*clob.Built, error) {
+	h, err := clob.OrderHash(so.Request.Order, so.Domain)
+	if err != nil {
+		return nil, err
+	}
+	return &clob.Built{Request: so.Request, Domain: so.Domain, Hash: h, Price: so.Price, NegRisk: so.NegRisk}, nil
+}
+
+// trader is the venue trader of the user's wallet, with its API
+// credentials.
+func (s *Service) trader(ctx context.Context, userID string) (*clob.Trader, error) {
+	w, err := s.Wallets.Get(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	signer, err := s.Wallets.Signer(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	creds, err := s.Wallets.Creds(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	return &clob.Trader{
+		Client: s.CLOB.WithCreds(creds, signer.Address()), Network: s.Network, Signer: signer,
+		SignatureType: clob.SignatureType(w.SignatureType), Funder: common.HexToAddress(w.Address),
+	}, nil
+}
+
+// build signs the venue order for o as its request type says.
+func (s *Service) build(ctx context.Context, t *clob.Trader, o *models.Order) (*clob.Built, error) {
+	side, err := clob.ParseSide(o.Side)
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "stored order has an invalid side")
+	}
+	price, size := decimal.New(o.PriceMicro, -6), decimal.New(o.SizeMicro, -6)
+	switch o.RequestType {
+	case TypeMarket:
+		// Priced from the book: the level at which the book covers the
+		// size, bounded by the agent's worst price.
+		book, err := t.Client.OrderBook(ctx, o.TokenID)
+		if err != nil {
+			return nil, err
+		}
+		level, err := levelFor(book, side, size, price)
+		if err != nil {
+			return nil, err
+		}
+		amount := size
+		if side == clob.Buy {
+			amount = size.Mul(level).RoundFloor(2)
+		}
+		return t.BuildMarketOrder(ctx, clob.MarketOrderArgs{TokenID: o.TokenID, Side: side, Amount: amount, OrderType: clob.FOK, LimitPrice: price})
+	case TypeFOK, TypeFAK:
+		return t.BuildMarketableAt(ctx, o.TokenID, side, price, size, venueType(o.RequestType))
+	default:
+		return t.BuildLimitOrder(ctx, clob.LimitOrderArgs{TokenID: o.TokenID, Side: side, Price: price, Size: size, OrderType: clob.GTC})
+	}
+}
+
+// levelFor walks the opposite side of the book, best first, and returns
+// the price of the level at which size shares are covered, never beyond
+// limit. A book that cannot cover the size within the limit is a
+// VenueRejected no_match, as the venue would answer a FOK.
+func levelFor(b *clob.OrderBook, side clob.Side, size, limit decimal.Decimal) (decimal.Decimal, error) {
+	levels := b.Asks
+	better := func(a, c decimal.Decimal) bool { return a.LessThan(c) }
+	if side == clob.Sell {
+		levels = b.Bids
+		better = func(a, c decimal.Decimal) bool { return a.GreaterThan(c) }
+	}
+	sorted := append([]clob.PriceLevel(nil), levels...)
+	for i := 1; i < len(sorted); i++ { // insertion sort: books are short and mostly sorted
+		for j := i; j > 0 && better(sorted[j].Price, sorted[j-1].Price); j-- {
+			sorted[j], sorted[j-1] = sorted[j-1], sorted[j]
+		}
+	}
+	sum := decimal.Zero
+	for _, l := range sorted {
+		if better(limit, l.Price) {
+			break
+		}
+		sum = sum.Add(l.Size)
+		if sum.GreaterThanOrEqual(size) {
+			return l.Price, nil
+		}
+	}
+	return decimal.Zero, errs.Ef(errs.VenueRejected, "the book cannot fill %s shares at %s or better right now", size.String(), limit.String()).
+		WithCode("no_match").WithHint("use a LIMIT order to rest on the book, or a FAK order to take what is there")
+}
+
+// Submit places a PENDING order on the venue. It is the order workflow's
+// placement activity and is safe to run any number of times:
+//
+//   - the signed order is stored before the first post, so every attempt
+//     posts the identical order (same hash);
+//   - each attempt first asks the venue for that hash and adopts what it
+//     knows, so an order whose post timed out is never posted twice;
+//   - a definitive rejection marks the order FAILED and releases its
+//     budget; an unknown outcome or an unreachable venue is a Transient
+//     error for the workflow to retry.
+func (s *Service) Submit(ctx context.Context, orderID string) (Order, error) {
+	o, err := s.Store.OrderByID(ctx, orderID)
+	if err != nil {
+		return Order{}, err
+	}
+	if o.Status != models.OrderPending {
+		return view(o), nil
+	}
+	t, err := s.trader(ctx, o.UserID)
+	if err != nil {
+		if errs.Is(err, errs.NotFound) {
+			return s.fail(ctx, o, "the trading wallet was removed before the order was placed")
+		}
+		return Order{}, err
+	}
+	if o.SignedOrder == "" {
+		b, err := s.build(ctx, t, o)
+		if err != nil {
+			return s.failOrRetry(ctx, o, err)
+		}
+		raw, err := json.Marshal(storedOrder{Request: b.Request, Domain: b.Domain, Price: b.Price, NegRisk: b.NegRisk})
+		if err != nil {
+			return Order{}, errs.Wrap(errs.Internal, err, "encode the signed order")
+		}
+		if o, err = s.Store.SetSignedOrder(ctx, o.ID, string(raw), b.Hash.Hex()); err != nil {
+			return Order{}, err
+		}
+		if o.Status != models.OrderPending {
+			return view(o), nil
+		}
+	}
+	var so storedOrder
+	if err := json.Unmarshal([]byte(o.SignedOrder), &so); err != nil {
+		return Order{}, errs.Wrap(errs.Internal, err, "stored signed order is unreadable")
+	}
+	b, err := so.built()
+	if err != nil {
+		return Order{}, err
+	}
+	// Reconcile before (re)posting: the venue may hold the order from an
+	// attempt whose answer was lost.
+	if _, err := t.Client.GetOrder(ctx, b.Hash.Hex()); err == nil {
+		s.log().InfoContext(ctx, "order found on the venue before posting; adopting it", "order_id", o.ID, "hash", b.Hash.Hex())
+		return s.syncWith(ctx, t, o)
+	} else if !errs.Is(err, errs.NotFound) {
+		return Order{}, s.venueErr(ctx, o.UserID, err)
+	}
+	placed, err := t.Post(ctx, b)
+	switch {
+	case err == nil:
+		if placed.Response != nil && placed.Response.Status == "live" {
+			// Resting without a match: known without another round trip.
+			if err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: ptr(models.OrderOpen)}); err != nil && !errs.Is(err, errs.Conflict) {
+				return Order{}, err
+			}
+		}
+		return s.syncWith(ctx, t, o)
+	case isDuplicate(err):
+		return s.syncWith(ctx, t, o)
+	case clob.MarketChanged(err):
+		// Definitively rejected for stale market parameters: sign anew
+		// on the next attempt.
+		s.CLOB.InvalidateMarketInfo(o.TokenID)
+		if cerr := s.Store.ClearSignedOrder(ctx, o.ID, b.Hash.Hex()); cerr != nil {
+			return Order{}, cerr
+		}
+		return Order{}, errs.Wrap(errs.Transient, err, "the market's parameters changed; re-signing the order")
+	}
+	return s.failOrRetry(ctx, o, s.venueErr(ctx, o.UserID, err))
+}
+
+// isDuplicate reports whether the venue refused a post because it holds
+// the order already.
+func isDuplicate(err error) bool {
+	return err != nil && strings.Contains(strings.ToLower(err.Error()), "duplicated")
+}
+
+// venueErr handles credentials the venue no longer accepts: they are
+// forgotten so the next attempt derives them again.
+func (s *Service) venueErr(ctx context.Context, userID string, err error) error {
+	if errs.Is(err, errs.Unauthorized) {
+		if ierr := s.Wallets.InvalidateCreds(ctx, userID); ierr != nil {
+			s.log().WarnContext(ctx, "cannot invalidate venue credentials", "user_id", userID, "err", ierr)
+		}
+		return errs.Wrap(errs.Transient, err, "the venue refused the API credentials; deriving them again")
+	}
+	return err
+}
+
+// failOrRetry ends the order as FAILED when err is a definitive answer
+// (the order is invalid or the venue rejected it) and passes transient
+// errors on for the workflow to retry.
+func (s *Service) failOrRetry(ctx context.Context, o *models.Order, err error) (Order, error) {
+	switch errs.KindOf(err) {
+	case errs.Invalid, errs.VenueRejected, errs.Conflict, errs.NotFound, errs.Forbidden:
+		return s.fail(ctx, o, errs.PublicMessage(err))
+	}
+	return Order{}, err
+}
+
+// fail marks a PENDING order FAILED and releases its budget.
+func (s *Service) fail(ctx context.Context, o *models.Order, reason string) (Order, error) {
+	st, zero := models.OrderFailed, int64(0)
+	err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: &st, FailureReason: &reason, ReservedMicro: &zero})
+	if err != nil && !errs.Is(err, errs.Conflict) {
+		return Order{}, err
+	}
+	if err := s.releaseBudget(ctx, o, 0); err != nil {
+		return Order{}, err
+	}
+	cur, err := s.Store.OrderByID(ctx, o.ID)
+	if err != nil {
+		return Order{}, err
+	}
+	return view(cur), nil
+}
+
+// Abandon ends an order whose placement kept failing for longer than the
+// workflow waits: if the venue knows it after all, it is adopted;
+// otherwise it is FAILED (venue unavailable) and its budget released.
+func (s *Service) Abandon(ctx context.Context, orderID string) (Order, error) {
+	o, err := s.Store.OrderByID(ctx, orderID)
+	if err != nil {
+		return Order{}, err
+	}
+	if o.Status != models.OrderPending {
+		return view(o), nil
+	}
+	if o.VenueOrderID != "" {
+		t, err := s.trader(ctx, o.UserID)
+		if err != nil {
+			return Order{}, err
+		}
+		if _, err := t.Client.GetOrder(ctx, o.VenueOrderID); err == nil {
+			return s.syncWith(ctx, t, o)
+		} else if !errs.Is(err, errs.NotFound) {
+			return Order{}, err // cannot tell: keep asking
+		}
+	}
+	return s.fail(ctx, o, "the venue could not be reached to place the order")
+}
+
+// Sync brings an order up to date with the venue: its status, its fills
+// (recorded once each), the agent's budget and position. Idempotent.
+func (s *Service) Sync(ctx context.Context, orderID string) (Order, error) {
+	o, err := s.Store.OrderByID(ctx, orderID)
+	if err != nil {
+		return Order{}, err
+	}
+	if o.VenueOrderID == "" || TerminalStatus(o.Status) {
+		return view(o), nil
+	}
+	t, err := s.trader(ctx, o.UserID)
+	if err != nil {
+		return Order{}, err
+	}
+	return s.syncWith(ctx, t, o)
+}
+
+func (s *Service) syncWith(ctx context.Context, t *clob.Trader, o *models.Order) (Order, error) {
+	vo, err := t.Client.GetOrder(ctx, o.VenueOrderID)
+	if errs.Is(err, errs.NotFound) {
+		if o.Status == models.OrderPending {
+			return view(o), nil
+		}
+		// A marketable order the venue killed without a match is not
+		// kept by the venue.
+		vo = &clob.OpenOrder{ID: o.VenueOrderID, Status: "CANCELED"}
+	} else if err != nil {
+		return Order{}, s.venueErr(ctx, o.UserID, err)
+	}
+	if err := s.recordFills(ctx, t, o, vo.AssociateTrades); err != nil {
+		return Order{}, err
+	}
+	fills, err := s.Store.ListFills(ctx, o.ID)
+	if err != nil {
+		return Order{}, err
+	}
+	var filled, notional int64
+	var last time.Time
+	for _, f := range fills {
+		filled += f.SizeMicro
+		notional += mulMicro(f.PriceMicro, f.SizeMicro)
+		if f.Time.After(last) {
+			last = f.Time
+		}
+	}
+	status := venueStatus(vo.Status, o, filled)
+	avg := int64(0)
+	if filled > 0 {
+		avg = decimal.NewFromInt(notional).Mul(micro).Div(decimal.NewFromInt(filled)).Round(0).IntPart()
+	}
+	u := store.OrderUpdate{Status: &status, FilledSizeMicro: &filled, AvgFillPriceMicro: &avg}
+	if filled > 0 {
+		u.FilledAt = &last
+	}
+	if TerminalStatus(status) {
+		zero := int64(0)
+		u.ReservedMicro = &zero
+	}
+	from := []string{models.OrderPending, models.OrderOpen, models.OrderPartiallyFilled}
+	if err := s.Store.UpdateOrder(ctx, o.ID, from, u); err != nil && !errs.Is(err, errs.Conflict) {
+		return Order{}, err
+	}
+	if o.Side == SideBuy {
+		if TerminalStatus(status) {
+			err = s.releaseBudget(ctx, o, notional)
+		} else if notional > 0 {
+			_, err = s.Budget.Convert(ctx, o.ID, notional)
+		}
+		if err != nil && !errs.Is(err, errs.NotFound) {
+			return Order{}, err
+		}
+	}
+	if filled > 0 && s.Positions != nil {
+		if err := s.Positions.Recompute(ctx, o.AgentID, o.UserID, o.TokenID); err != nil {
+			return Order{}, err
+		}
+	}
+	cur, err := s.Store.OrderByID(ctx, o.ID)
+	if err != nil {
+		return Order{}, err
+	}
+	return view(cur), nil
+}
+
+// recordFills stores the order's share of each venue trade it took part
+// in (as taker or maker). Trades already recorded are absorbed.
+func (s *Service) recordFills(ctx context.Context, t *clob.Trader, o *models.Order, tradeIDs []string) error {
+	hash := strings.ToLower(o.VenueOrderID)
+	for _, id := range tradeIDs {
+		trades, err := t.Client.GetTrades(ctx, clob.TradeParams{ID: id})
+		if err != nil {
+			return s.venueErr(ctx, o.UserID, err)
+		}
+		for _, tr := range trades {
+			if tr.ID != id {
+				continue
+			}
+			f := models.Fill{OrderID: o.ID, VenueTradeID: tr.ID, TxHash: tr.TransactionHash}
+			if strings.ToLower(tr.TakerOrderID) == hash {
+				f.PriceMicro, f.SizeMicro = toMicro(tr.Price.Decimal), toMicro(tr.Size.Decimal)
+			} else {
+				for _, m := range tr.MakerOrders {
+					if strings.ToLower(m.OrderID) == hash {
+						f.PriceMicro, f.SizeMicro = toMicro(m.Price.Decimal), toMicro(m.MatchedAmount.Decimal)
+					}
+				}
+			}
+			if f.SizeMicro <= 0 {
+				continue
+			}
+			if ts, err := time.Parse(time.RFC3339, tr.MatchTime); err == nil {
+				f.Time = ts
+			} else if sec, err := decimal.NewFromString(tr.MatchTime); err == nil {
+				f.Time = time.Unix(sec.IntPart(), 0)
+			}
+			if _, err := s.Store.AddFill(ctx, &f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// venueStatus maps the venue's order status and the recorded fills to
+// the service's status.
+func venueStatus(venue string, o *models.Order, filled int64) string {
+	switch strings.ToUpper(venue) {
+	case "LIVE", "DELAYED", "UNMATCHED":
+		if filled > 0 {
+			return models.OrderPartiallyFilled
+		}
+		return models.OrderOpen
+	case "MATCHED":
+		if filled >= o.SizeMicro || o.RequestType != TypeLimit && filled > 0 {
+			return models.OrderFilled
+		}
+		if filled > 0 {
+			return models.OrderPartiallyFilled
+		}
+		return models.OrderOpen // trades not visible yet
+	default: // CANCELED, CANCELED_MARKET_RESOLVED, INVALID, expired
+		if filled >= o.SizeMicro {
+			return models.OrderFilled
+		}
+		if filled == 0 && o.Status == models.OrderPending && o.RequestType != TypeLimit {
+			return models.OrderFailed // a FOK/FAK the venue killed unfilled
+		}
+		return models.OrderCancelled
+	}
+}
+
+// CancelAtVenue cancels an open order on the venue and records the
+// outcome; it is the order workflow's cancel activity. It answers the
+// status before the cancel. An order that filled meanwhile is a Conflict.
+func (s *Service) CancelAtVenue(ctx context.Context, orderID string) (previous string, _ Order, _ error) {
+	o, err := s.Store.OrderByID(ctx, orderID)
+	if err != nil {
+		return "", Order{}, err
+	}
+	if TerminalStatus(o.Status) {
+		if o.Status == models.OrderCancelled {
+			return o.Status, view(o), nil // a retried activity: done already
+		}
+		return "", Order{}, notCancellable(o.Status)
+	}
+	previous = o.Status
+	if o.VenueOrderID != "" {
+		t, err := s.trader(ctx, o.UserID)
+		if err != nil {
+			return "", Order{}, err
+		}
+		if _, err := t.Client.CancelOrder(ctx, o.VenueOrderID); err != nil && !errs.Is(err, errs.NotFound) {
+			return "", Order{}, s.venueErr(ctx, o.UserID, err)
+		}
+		v, err := s.syncWith(ctx, t, o)
+		if err != nil {
+			return "", Order{}, err
+		}
+		if v.Status == models.OrderFilled {
+			return "", Order{}, notCancellable(v.Status)
+		}
+		if v.Status == models.OrderCancelled {
+			return previous, v, nil
+		}
+	}
+	// Never posted (or the venue still shows it open after the cancel):
+	// record the cancel.
+	st, zero := models.OrderCancelled, int64(0)
+	if err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending, models.OrderOpen, models.OrderPartiallyFilled},
+		store.OrderUpdate{Status: &st, ReservedMicro: &zero}); err != nil {
+		return "", Order{}, err
+	}
+	cur, err := s.Store.OrderByID(ctx, o.ID)
+	if err != nil {
+		return "", Order{}, err
+	}
+	if err := s.releaseBudget(ctx, o, mulMicro(cur.AvgFillPriceMicro, cur.FilledSizeMicro)); err != nil {
+		return "", Order{}, err
+	}
+	return previous, view(cur), nil
+}
+
+// releaseBudget ends a BUY order's reservation with spentMicro used.
+func (s *Service) releaseBudget(ctx context.Context, o *models.Order, spentMicro int64) error {
+	if o.Side != SideBuy || s.Budget == nil {
+		return nil
+	}
+	_, err := s.Budget.Finish(ctx, o.ID, spentMicro)
+	if errs.Is(err, errs.NotFound) {
+		return nil
+	}
+	return err
+}
+
+func toMicro(d decimal.Decimal) int64 { return d.Mul(micro).Round(0).IntPart() }
+
+// mulMicro is a×b for two micro-unit amounts, in micro-units.
+func mulMicro(a, b int64) int64 {
+	return decimal.NewFromInt(a).Mul(decimal.NewFromInt(b)).Div(micro).Round(0).IntPart()
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,553 @@
+package orders
+
+import (
+	"context"
+	"log/slog"
+	"math/big"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/budget"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/wallets"
+	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/network"
+)
+
+// Limits of the API (spec "Limits").
+var (
+	minPrice = decimal.RequireFromString("0.01")
+	maxPrice = decimal.RequireFromString("0.99")
+	micro    = decimal.New(1, 6)
+)
+
+// Wallets is what the order path needs of the wallet service;
+// *wallets.Service implements it.
+type Wallets interface {
+	Get(ctx context.Context, userID string) (wallets.Wallet, error)
+	Signer(ctx context.Context, userID string) (*wallets.Signer, error)
+	Creds(ctx context.Context, userID string) (clob.Creds, error)
+	InvalidateCreds(ctx context.Context, userID string) error
+}
+
+// Chain reads what validation needs from chain; *chain.Client implements it.
+type Chain interface {
+	CollateralBalance(ctx context.Context, addr common.Address) (*big.Int, error)
+	CollateralAllowance(ctx context.Context, owner, spender common.Address) (*big.Int, error)
+	OutcomeBalance(ctx context.Context, addr common.Address, tokenID *big.Int) (*big.Int, error)
+	IsApprovedForAll(ctx context.Context, owner, operator common.Address) (bool, error)
+}
+
+// PositionRecomputer rebuilds an agent's position in a token from its
+// fills; models/positions.Service implements it.
+type PositionRecomputer interface {
+	Recompute(ctx context.Context, agentID, userID, tokenID string) error
+}
+
+// Runner drives order workflows; workflows.OrderClient implements it.
+type Runner interface {
+	// StartAndAwaitPlacement starts the order's workflow (or attaches to
+	// the running one) and waits until the order was placed or failed.
+	// It returns the status after placement.
+	StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID string) (string, error)
+	// Cancel asks the order's workflow to cancel the order and returns
+	// the status before and after.
+	Cancel(ctx context.Context, orderID string) (previous, status string, err error)
+}
+
+// Service is the order service. Place, Get, List and Cancel serve the API;
+// Submit, Sync and CancelAtVenue are the lifecycle steps the order
+// workflow runs as activities. It is safe for concurrent use.
+type Service struct {
+	Store     *store.Store
+	Budget    *budget.Service
+	Wallets   Wallets
+	CLOB      *clob.Client
+	Chain     Chain
+	Network   network.Network
+	Audit     *audit.Service
+	Positions PositionRecomputer
+	// Runner is nil in processes that only run activities.
+	Runner Runner
+	Logger *slog.Logger
+	// PlaceTimeout bounds how long Place waits for the placement result
+	// before answering with the order still PENDING (default 20s).
+	PlaceTimeout time.Duration
+
+	meta sync.Map // token id -> tokenMeta (static market metadata)
+}
+
+func (s *Service) log() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.Default()
+}
+
+// tokenMeta is a token's market metadata, which never changes.
+type tokenMeta struct {
+	ConditionID string
+	Question    string
+	Outcome     string
+	NegRisk     bool
+}
+
+func (s *Service) tokenMeta(ctx context.Context, tokenID string) (tokenMeta, error) {
+	if v, ok := s.meta.Load(tokenID); ok {
+		return v.(tokenMeta), nil
+	}
+	mb, err := s.CLOB.MarketByToken(ctx, tokenID)
+	if err != nil {
+		return tokenMeta{}, notFoundToken(err, tokenID)
+	}
+	m, err := s.CLOB.Market(ctx, mb.ConditionID)
+	if err != nil {
+		return tokenMeta{}, notFoundToken(err, tokenID)
+	}
+	tm := tokenMeta{ConditionID: m.ConditionID, Question: m.Question, NegRisk: m.NegRisk}
+	for _, t := range m.Tokens {
+		if t.TokenID == tokenID {
+			tm.Outcome = t.Outcome
+		}
+	}
+	s.meta.Store(tokenID, tm)
+	return tm, nil
+}
+
+func notFoundToken(err error, tokenID string) error {
+	if errs.Is(err, errs.NotFound) {
+		return errs.Ef(errs.NotFound, "no market trades token %s", tokenID).WithCode("unknown_token").
+			WithHint("take token ids from GET /markets/search or GET /markets/{id}")
+	}
+	return err
+}
+
+// checked is a validated order request.
+type checked struct {
+	req       PlaceRequest
+	side      clob.Side
+	info      clob.MarketInfo
+	meta      tokenMeta
+	wallet    wallets.Wallet
+	priceMu   int64
+	sizeMu    int64
+	costMu    int64 // BUY: the most it can spend
+	tokenID   *big.Int
+	exchanges []common.Address
+}
+
+// normalize checks the request's own fields.
+func normalize(r *PlaceRequest) (clob.Side, error) {
+	r.TokenID = strings.TrimSpace(r.TokenID)
+	if r.TokenID == "" {
+		return 0, errs.E(errs.Invalid, "tokenId is required").WithCode("invalid_token_id")
+	}
+	if x, ok := new(big.Int).SetString(r.TokenID, 10); !ok || x.Sign() <= 0 || x.BitLen() > 256 {
+		return 0, errs.Ef(errs.Invalid, "tokenId %q is not a token id (a decimal number)", r.TokenID).WithCode("invalid_token_id")
+	}
+	r.Side = strings.ToUpper(strings.TrimSpace(r.Side))
+	side, err := clob.ParseSide(r.Side)
+	if err != nil || !side.Valid() {
+		return 0, errs.E(errs.Invalid, "side must be BUY or SELL").WithCode("invalid_side")
+	}
+	r.Type = strings.ToUpper(strings.TrimSpace(r.Type))
+	if r.Type == "" {
+		r.Type = TypeLimit
+	}
+	switch r.Type {
+	case TypeLimit, TypeMarket, TypeFOK, TypeFAK:
+	default:
+		return 0, errs.Ef(errs.Invalid, "type must be LIMIT, MARKET, FOK or FAK, not %q", r.Type).WithCode("invalid_order_type")
+	}
+	if r.Price.LessThan(minPrice) || r.Price.GreaterThan(maxPrice) {
+		return 0, errs.Ef(errs.Invalid, "price must be between 0.01 and 0.99, got %s", r.Price.String()).WithCode("invalid_price")
+	}
+	if r.Size.Sign() <= 0 {
+		return 0, errs.E(errs.Invalid, "size must be a positive number of shares").WithCode("invalid_size")
+	}
+	if !r.Size.Equal(r.Size.RoundFloor(2)) {
+		return 0, errs.Ef(errs.Invalid, "size %s has more than 2 decimals", r.Size.String()).WithCode("invalid_size")
+	}
+	return side, nil
+}
+
+// validate runs every check that needs no reservation: the request, the
+// market (tick, minimum size, accepting orders), the wallet, its balance
+// and allowances.
+func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*checked, error) {
+	side, err := normalize(&r)
+	if err != nil {
+		return nil, err
+	}
+	c := &checked{req: r, side: side}
+	c.tokenID, _ = new(big.Int).SetString(r.TokenID, 10)
+	if c.info, err = s.CLOB.MarketInfo(ctx, r.TokenID); err != nil {
+		return nil, notFoundToken(err, r.TokenID)
+	}
+	if c.meta, err = s.tokenMeta(ctx, r.TokenID); err != nil {
+		return nil, err
+	}
+	if !clob.OnTick(r.Price, c.info.TickSize) {
+		return nil, errs.Ef(errs.Invalid, "price %s is not a multiple of the market's tick size %s", r.Price.String(), string(c.info.TickSize)).
+			WithCode("invalid_tick_size")
+	}
+	if err := clob.ValidatePrice(r.Price, c.info.TickSize); err != nil {
+		return nil, err
+	}
+	if !c.info.MinOrderSize.IsZero() && r.Type == TypeLimit {
+		if err := clob.ValidateMinSize(r.Size, c.info.MinOrderSize); err != nil {
+			return nil, errs.Ef(errs.Invalid, "size %s is below the market's minimum of %s shares", r.Size.String(), c.info.MinOrderSize.String()).
+				WithCode("below_min_size")
+		}
+	}
+	c.priceMu = r.Price.Mul(micro).IntPart()
+	c.sizeMu = r.Size.Mul(micro).IntPart()
+	cost := r.Size.Mul(r.Price)
+	if side == clob.Buy {
+		c.costMu = cost.Mul(micro).Ceil().IntPart()
+		if r.Type != TypeLimit && cost.RoundFloor(2).LessThan(clob.MinMarketBuy) {
+			return nil, errs.Ef(errs.Invalid, "a %s BUY must be worth at least $1 (size × price), this one is $%s", r.Type, cost.StringFixed(2)).
+				WithCode("below_min_size")
+		}
+	}
+	if c.wallet, err = s.Wallets.Get(ctx, p.UserID); err != nil {
+		if errs.Is(err, errs.NotFound) {
+			return nil, errs.E(errs.Conflict, "no trading wallet: import a wallet in the dashboard first").WithCode("no_wallet")
+		}
+		return nil, err
+	}
+	c.exchanges = []common.Address{s.Network.Exchange}
+	if c.info.NegRisk {
+		c.exchanges = []common.Address{s.Network.NegRiskExchange, s.Network.NegRiskAdapter}
+	}
+	if err := s.checkFunds(ctx, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// checkFunds checks the wallet's balance and allowance for the order: a
+// BUY needs the collateral, a SELL the shares, each approved to the
+// exchange that will settle the order.
+func (s *Service) checkFunds(ctx context.Context, c *checked) error {
+	maker := common.HexToAddress(c.wallet.Address)
+	if c.side == clob.Buy {
+		bal, err := s.Chain.CollateralBalance(ctx, maker)
+		if err != nil {
+			return err
+		}
+		if bal.Cmp(big.NewInt(c.costMu)) < 0 {
+			return errs.Ef(errs.Conflict, "insufficient balance: the order needs %s USDC but the wallet holds %s USDC",
+				budget.Micro(c.costMu).String(), decimal.NewFromBigInt(bal, -6).String()).WithCode("insufficient_balance")
+		}
+		allow, err := s.Chain.CollateralAllowance(ctx, maker, c.exchanges[0])
+		if err != nil {
+			return err
+		}
+		if allow.Cmp(big.NewInt(c.costMu)) < 0 {
+			return errs.E(errs.Conflict, "allowance error: the exchange may not spend the wallet's USDC").WithCode("allowance_error").
+				WithHint(`POST /wallet/approve {"token":"USDC"}, then retry`)
+		}
+		return nil
+	}
+	bal, err := s.Chain.OutcomeBalance(ctx, maker, c.tokenID)
+	if err != nil {
+		return err
+	}
+	if bal.Cmp(big.NewInt(c.sizeMu)) < 0 {
+		return errs.Ef(errs.Conflict, "insufficient balance: selling %s shares but the wallet holds %s",
+			c.req.Size.String(), decimal.NewFromBigInt(bal, -6).String()).WithCode("insufficient_balance")
+	}
+	for _, ex := range c.exchanges {
+		ok, err := s.Chain.IsApprovedForAll(ctx, maker, ex)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			token := "CTF"
+			if c.info.NegRisk {
+				token = "NEG_RISK"
+			}
+			return errs.E(errs.Conflict, "allowance error: the exchange may not move the wallet's outcome tokens").WithCode("allowance_error").
+				WithHint(`POST /wallet/approve {"token":"` + token + `"} (or "all"), then retry`)
+		}
+	}
+	return nil
+}
+
+// Place validates the request, reserves budget for a BUY, persists the
+// order as PENDING (atomically with the reservation) and hands it to its
+// workflow, waiting for the placement result. A dry run stops after the
+// checks and reports what would be placed.
+func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (PlaceResult, error) {
+	c, err := s.validate(ctx, p, r)
+	if err != nil {
+		return PlaceResult{}, err
+	}
+	r = c.req
+	if r.DryRun {
+		return s.preview(ctx, p, c)
+	}
+	if s.Runner == nil {
+		return PlaceResult{}, errs.E(errs.Internal, "order placement is not configured in this process")
+	}
+	o := &models.Order{
+		ID: models.NewID(models.PrefixOrder), AgentID: p.AgentID, UserID: p.UserID, WalletID: c.wallet.ID,
+		TokenID: r.TokenID, ConditionID: c.meta.ConditionID, MarketQuestion: c.meta.Question, Outcome: c.meta.Outcome,
+		Side: r.Side, Type: string(venueType(r.Type)), RequestType: r.Type, NegRisk: c.info.NegRisk,
+		PriceMicro: c.priceMu, SizeMicro: c.sizeMu, Status: models.OrderPending, ReservedMicro: c.costMu,
+	}
+	if r.IdempotencyKey != "" {
+		k := r.IdempotencyKey
+		o.IdempotencyKey = &k
+	}
+	if r.StrategyID != "" {
+		sid := r.StrategyID
+		o.StrategyID = &sid
+	}
+	create := func(tx *store.Store) error { return tx.CreateOrder(ctx, o) }
+	if c.side == clob.Buy {
+		_, err = s.Budget.ReserveWith(ctx, p.AgentID, p.UserID, c.costMu, o.ID, create)
+	} else {
+		err = s.Store.Tx(ctx, create)
+	}
+	if errs.Is(err, errs.Conflict) && r.IdempotencyKey != "" && errs.CodeOf(err) != "budget_exceeded" {
+		// The same key placed an order already: answer with that one.
+		if prev, perr := s.Store.OrderByIdempotencyKey(ctx, p.AgentID, r.IdempotencyKey); perr == nil {
+			return s.awaitPlacement(ctx, prev)
+		}
+	}
+	if err != nil {
+		s.auditPlace(ctx, p, o, "denied", err)
+		return PlaceResult{}, err
+	}
+	s.auditPlace(ctx, p, o, "ok", nil)
+	return s.awaitPlacement(ctx, o)
+}
+
+// awaitPlacement starts (or joins) the order's workflow and waits for the
+// placement result for at most PlaceTimeout. When it does not come in
+// time the order is answered as it stands (PENDING): it is durable and
+// its workflow keeps going.
+func (s *Service) awaitPlacement(ctx context.Context, o *models.Order) (PlaceResult, error) {
+	timeout := s.PlaceTimeout
+	if timeout <= 0 {
+		timeout = 20 * time.Second
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	_, err := s.Runner.StartAndAwaitPlacement(wctx, o.ID, o.UserID, o.AgentID, o.TokenID)
+	pending := false
+	if err != nil {
+		if wctx.Err() == nil || ctx.Err() != nil {
+			// The workflow could not be started at all: the order stays
+			// PENDING and housekeeping starts its workflow later.
+			s.log().WarnContext(ctx, "order workflow did not answer", "order_id", o.ID, "err", err)
+		}
+		pending = true
+	}
+	cur, gerr := s.Store.OrderByID(context.WithoutCancel(ctx), o.ID)
+	if gerr != nil {
+		return PlaceResult{}, gerr
+	}
+	v := view(cur)
+	return PlaceResult{Order: v, Pending: pending && !v.Terminal() && v.Status == models.OrderPending}, nil
+}
+
+func (s *Service) auditPlace(ctx context.Context, p Principal, o *models.Order, result string, cause error) {
+	if s.Audit == nil {
+		return
+	}
+	detail := map[string]any{
+		"tokenId": o.TokenID, "side": o.Side, "type": o.RequestType,
+		"price": budget.Micro(o.PriceMicro).String(), "size": budget.Micro(o.SizeMicro).String(),
+	}
+	if cause != nil {
+		detail["error"] = errs.PublicMessage(cause)
+	}
+	if err := s.Audit.Record(ctx, audit.Entry{
+		UserID: p.UserID, AgentID: p.AgentID, Action: "order.place", Target: o.ID, Result: result,
+		ClientAddr: p.ClientAddr, Detail: detail,
+	}); err != nil {
+		s.log().WarnContext(ctx, "audit of an order placement failed", "order_id", o.ID, "err", err)
+	}
+}
+
+// preview answers a dry run: every check ran; the budget is read, not
+// reserved.
+func (s *Service) preview(ctx context.Context, p Principal, c *checked) (PlaceResult, error) {
+	b, err := s.Budget.Snapshot(ctx, p.AgentID)
+	if err != nil {
+		return PlaceResult{}, err
+	}
+	pv := &Preview{
+		TokenID: c.req.TokenID, Side: c.req.Side, Type: c.req.Type, Price: c.req.Price, Size: c.req.Size,
+		MarketQuestion: c.meta.Question, Outcome: c.meta.Outcome, BudgetAvailable: b.Available,
+		TickSize: string(c.info.TickSize), MinSize: c.info.MinOrderSize, NegRisk: c.info.NegRisk,
+	}
+	if c.side == clob.Buy {
+		pv.Cost = budget.Micro(c.costMu)
+		if c.costMu > b.AvailableMicro {
+			return PlaceResult{}, errs.Ef(errs.Conflict, "budget exceeded: the order needs %s USDC but %s USDC is available (limited by %s)",
+				pv.Cost.String(), b.Available.String(), b.LimitedBy).WithCode("budget_exceeded").
+				WithHint("GET /budget shows the limits; lower the order size")
+		}
+	} else {
+		pv.Proceeds = c.req.Size.Mul(c.req.Price)
+	}
+	return PlaceResult{Preview: pv}, nil
+}
+
+// venueType is the venue order type a request type is placed as.
+func venueType(t string) clob.OrderType {
+	switch t {
+	case TypeMarket, TypeFOK:
+		return clob.FOK
+	case TypeFAK:
+		return clob.FAK
+	}
+	return clob.GTC
+}
+
+// view is the service's view of a stored order.
+func view(o *models.Order) Order {
+	v := Order{
+		ID: o.ID, PolyOrderID: o.VenueOrderID, Status: o.Status, Side: o.Side, Type: o.RequestType,
+		TokenID: o.TokenID, ConditionID: o.ConditionID,
+		Price: budget.Micro(o.PriceMicro), Size: budget.Micro(o.SizeMicro),
+		FilledSize: budget.Micro(o.FilledSizeMicro), AvgFillPrice: budget.Micro(o.AvgFillPriceMicro),
+		MarketQuestion: o.MarketQuestion, Outcome: o.Outcome, FailureReason: o.FailureReason,
+		CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC(), FilledAt: o.FilledAt,
+	}
+	if v.Type == "" {
+		v.Type = TypeLimit
+	}
+	if o.Status == models.OrderPending && !strings.HasPrefix(o.VenueOrderID, "0x") {
+		v.PolyOrderID = ""
+	}
+	return v
+}
+
+// Get returns the agent's order, synchronised with the venue first when
+// it can still change (live status).
+func (s *Service) Get(ctx context.Context, agentID, id string) (Order, error) {
+	o, err := s.Store.OrderForAgent(ctx, agentID, id)
+	if err != nil {
+		return Order{}, err
+	}
+	if !TerminalStatus(o.Status) && o.VenueOrderID != "" {
+		if v, err := s.Sync(ctx, o.ID); err == nil {
+			return v, nil
+		} else {
+			s.log().WarnContext(ctx, "live order status unavailable; answering the stored one", "order_id", o.ID, "err", err)
+		}
+	}
+	return view(o), nil
+}
+
+// ListRequest filters List.
+type ListRequest struct {
+	Status        string
+	Limit, Offset int
+	Sync          bool
+}
+
+// ListResult is a page of orders and what syncing did.
+type ListResult struct {
+	Orders  []Order
+	Synced  bool
+	Updated int
+}
+
+// List returns the agent's orders newest first. With Sync the agent's
+// open orders are first synchronised with the venue; Updated counts the
+// orders whose status or fills changed.
+func (s *Service) List(ctx context.Context, agentID string, r ListRequest) (ListResult, error) {
+	f := store.OrderFilter{AgentID: agentID, Limit: r.Limit, Offset: r.Offset}
+	if r.Status != "" {
+		st := strings.ToUpper(r.Status)
+		switch st {
+		case models.OrderPending, models.OrderOpen, models.OrderFilled, models.OrderPartiallyFilled, models.OrderCancelled, models.OrderFailed:
+		default:
+			return ListResult{}, errs.Ef(errs.Invalid, "status must be one of PENDING, OPEN, FILLED, PARTIALLY_FILLED, CANCELLED, FAILED, not %q", r.Status).
+				WithCode("invalid_status")
+		}
+		f.Statuses = []string{st}
+	}
+	res := ListResult{Synced: r.Sync}
+	if r.Sync {
+		open, err := s.Store.ListOrders(ctx, store.OrderFilter{AgentID: agentID, Limit: 100,
+			Statuses: []string{models.OrderOpen, models.OrderPartiallyFilled, models.OrderPending}})
+		if err != nil {
+			return ListResult{}, err
+		}
+		for i := range open {
+			if open[i].VenueOrderID == "" {
+				continue
+			}
+			v, err := s.Sync(ctx, open[i].ID)
+			if err != nil {
+				s.log().WarnContext(ctx, "order sync failed", "order_id", open[i].ID, "err", err)
+				continue
+			}
+			if v.Status != open[i].Status || v.FilledSize.Mul(micro).IntPart() != open[i].FilledSizeMicro {
+				res.Updated++
+			}
+		}
+	}
+	rows, err := s.Store.ListOrders(ctx, f)
+	if err != nil {
+		return ListResult{}, err
+	}
+	res.Orders = make([]Order, len(rows))
+	for i := range rows {
+		res.Orders[i] = view(&rows[i])
+	}
+	return res, nil
+}
+
+// Cancel cancels the agent's order through its workflow. Only PENDING,
+// OPEN and PARTIALLY_FILLED orders can be cancelled; anything else is a
+// Conflict with code order_not_cancellable.
+func (s *Service) Cancel(ctx context.Context, p Principal, id string) (Order, error) {
+	o, err := s.Store.OrderForAgent(ctx, p.AgentID, id)
+	if err != nil {
+		return Order{}, err
+	}
+	if TerminalStatus(o.Status) {
+		return Order{}, notCancellable(o.Status)
+	}
+	if s.Runner == nil {
+		return Order{}, errs.E(errs.Internal, "order cancellation is not configured in this process")
+	}
+	prev, _, err := s.Runner.Cancel(ctx, o.ID)
+	if err != nil {
+		return Order{}, err
+	}
+	cur, err := s.Store.OrderByID(ctx, o.ID)
+	if err != nil {
+		return Order{}, err
+	}
+	v := view(cur)
+	v.PreviousStatus = prev
+	if s.Audit != nil {
+		_ = s.Audit.Record(ctx, audit.Entry{UserID: p.UserID, AgentID: p.AgentID, Action: "order.cancel", Target: o.ID,
+			Result: "ok", ClientAddr: p.ClientAddr, Detail: map[string]any{"previousStatus": prev}})
+	}
+	return v, nil
+}
+
+func notCancellable(status string) error {
+	return errs.Ef(errs.Conflict, "cannot cancel an order that is %s: only PENDING, OPEN and PARTIALLY_FILLED orders can be cancelled", status).
+		WithCode("order_not_cancellable")
+}
+
+// NotCancellable is the error of a cancel of an order in status.
+func NotCancellable(status string) error { return notCancellable(status) }

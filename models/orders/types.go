@@ -1,0 +1,126 @@
+// Package orders is the order bounded context: validating an agent's order
+// against the market, its wallet and its budget, persisting it before it is
+// signed, and the steps of its lifecycle (submit, sync, cancel) that the
+// order workflow (workflows.Order) runs as activities. The API and the
+// positions service place orders only through Service.Place, so every order
+// — an agent's, a position close, a strategy's — takes the same path.
+package orders
+
+import (
+	"context"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Request types an agent may ask for (the API's "type").
+const (
+	TypeLimit  = "LIMIT"
+	TypeMarket = "MARKET"
+	TypeFOK    = "FOK"
+	TypeFAK    = "FAK"
+)
+
+// Sides.
+const (
+	SideBuy  = "BUY"
+	SideSell = "SELL"
+)
+
+// Principal is who places or manages an order: the agent and the user it
+// acts for, and the client address for the audit log.
+type Principal struct {
+	AgentID    string
+	UserID     string
+	ClientAddr string
+}
+
+// PlaceRequest is an order as the agent (or a close, or a strategy) asks
+// for it.
+type PlaceRequest struct {
+	TokenID string
+	Side    string // BUY | SELL
+	Type    string // LIMIT (default) | MARKET | FOK | FAK
+	// Price is the limit price (LIMIT, FOK, FAK) or, for MARKET, the worst
+	// price accepted (most paid on a BUY, least received on a SELL).
+	Price decimal.Decimal
+	// Size is the number of shares.
+	Size   decimal.Decimal
+	DryRun bool
+	// IdempotencyKey, when set, is stored on the order (unique per agent).
+	IdempotencyKey string
+	// StrategyID is set for orders a strategy places.
+	StrategyID string
+}
+
+// Order is the service's view of an order (never the store record).
+type Order struct {
+	ID             string
+	PolyOrderID    string
+	Status         string
+	Side           string
+	Type           string // the request type (LIMIT, MARKET, FOK, FAK)
+	TokenID        string
+	ConditionID    string
+	Price          decimal.Decimal
+	Size           decimal.Decimal
+	FilledSize     decimal.Decimal
+	AvgFillPrice   decimal.Decimal
+	MarketQuestion string
+	Outcome        string
+	// FailureReason says why a FAILED order failed (client-safe text).
+	FailureReason string
+	// PreviousStatus is set only in a cancel's result.
+	PreviousStatus string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	FilledAt       *time.Time
+}
+
+// Terminal reports whether the order can no longer change.
+func (o Order) Terminal() bool { return TerminalStatus(o.Status) }
+
+// Preview is what a dry run would place and what it checked.
+type Preview struct {
+	TokenID        string
+	Side           string
+	Type           string
+	Price          decimal.Decimal
+	Size           decimal.Decimal
+	MarketQuestion string
+	Outcome        string
+	// Cost is the most collateral a BUY can spend (size × price);
+	// Proceeds the least a SELL receives. Zero on the other side.
+	Cost     decimal.Decimal
+	Proceeds decimal.Decimal
+	// BudgetAvailable is the agent's budget before this order.
+	BudgetAvailable decimal.Decimal
+	TickSize        string
+	MinSize         decimal.Decimal
+	NegRisk         bool
+}
+
+// PlaceResult is the outcome of Place: the order, or for a dry run the
+// preview (Order is then zero).
+type PlaceResult struct {
+	Order   Order
+	Preview *Preview
+	// Pending is true when the placement result did not arrive in time:
+	// the order is durable and will be placed; poll GET /orders/{id}.
+	Pending bool
+}
+
+// Placer places orders; *Service implements it. Positions (close) and
+// strategies depend on this interface, not on the service.
+type Placer interface {
+	Place(ctx context.Context, p Principal, r PlaceRequest) (PlaceResult, error)
+}
+
+// TerminalStatus reports whether an order status is final.
+func TerminalStatus(s string) bool {
+	switch s {
+	case "FILLED", "CANCELLED", "FAILED":
+		return true
+	}
+	return false
+}

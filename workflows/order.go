@@ -1,0 +1,281 @@
+package workflows
+
+import (
+	"context"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/agent-trading/ats/activities"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/orders"
+)
+
+// Update and query names of the order workflow.
+const (
+	// OrderUpdatePlacement waits until the order was placed (or failed)
+	// and returns its state; the API sends it with update-with-start.
+	OrderUpdatePlacement = "placement"
+	// OrderUpdateCancel cancels the order and returns the state before
+	// and after.
+	OrderUpdateCancel = "cancel"
+	// OrderQueryState returns the current state.
+	OrderQueryState = "state"
+)
+
+// OrderInput starts an order workflow (id "order/<order id>"). Placed and
+// Status carry the state across continue-as-new.
+type OrderInput struct {
+	OrderID string `json:"order_id"`
+	UserID  string `json:"user_id"`
+	AgentID string `json:"agent_id"`
+	TokenID string `json:"token_id"`
+	Placed  bool   `json:"placed,omitempty"`
+	Status  string `json:"status,omitempty"`
+}
+
+// Polling of a resting order: quick at first (most fills of a marketable
+// limit come at once), then backing off to a ceiling. Continue-as-new
+// keeps the history of a long-resting order bounded.
+const (
+	orderPollFirst     = 2 * time.Second
+	orderPollMax       = 30 * time.Second
+	orderPollsPerRun   = 500
+	orderPlacementSpan = 15 * time.Minute
+)
+
+// submitOptions: each attempt reconciles with the venue before posting,
+// so retrying is safe; a placement that cannot complete in
+// orderPlacementSpan is abandoned (adopted if the venue has it, else
+// FAILED).
+var submitOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    20 * time.Second,
+	ScheduleToCloseTimeout: orderPlacementSpan,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 15 * time.Second,
+	},
+}
+
+// syncOptions: a sync that fails is simply tried at the next poll.
+var syncOptions = workflow.ActivityOptions{
+	StartToCloseTimeout: 20 * time.Second,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Second, MaximumAttempts: 3,
+	},
+}
+
+// cancelOptions: an agent waits on the cancel.
+var cancelOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    20 * time.Second,
+	ScheduleToCloseTimeout: 2 * time.Minute,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 10 * time.Second,
+	},
+}
+
+// abandonOptions: the last word on a placement must eventually be said.
+var abandonOptions = workflow.ActivityOptions{
+	StartToCloseTimeout: 20 * time.Second,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval: 5 * time.Second, BackoffCoefficient: 2, MaximumInterval: 5 * time.Minute,
+	},
+}
+
+// Order runs one order's life: it places the order (SubmitOrder, retried
+// safely), then follows it on the venue until it is terminal (FILLED,
+// CANCELLED, FAILED), recording fills as they come. The placement update
+// answers when the order is placed; the cancel update cancels it. The
+// OrderStatus search attribute follows the status.
+func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
+	var a *activities.Orders
+	state := activities.OrderState{Status: in.Status}
+	if state.Status == "" {
+		state.Status = "PENDING"
+	}
+	placed := in.Placed
+	cancelling := false
+	setState := func(st activities.OrderState) {
+		if st.Status == "" || st.Status == state.Status && st.FilledMicro == state.FilledMicro {
+			return
+		}
+		prev := state.Status
+		state.Status, state.FilledMicro = st.Status, st.FilledMicro
+		if prev != st.Status {
+			if err := workflow.UpsertTypedSearchAttributes(ctx, SAOrderStatus.ValueSet(st.Status)); err != nil {
+				workflow.GetLogger(ctx).Warn("cannot upsert the order status", "error", err)
+			}
+		}
+	}
+
+	if err := workflow.SetQueryHandler(ctx, OrderQueryState, func() (activities.OrderState, error) { return state, nil }); err != nil {
+		return state, err
+	}
+	if err := workflow.SetUpdateHandler(ctx, OrderUpdatePlacement, func(ctx workflow.Context) (activities.OrderState, error) {
+		if err := workflow.Await(ctx, func() bool { return placed }); err != nil {
+			return state, err
+		}
+		return state, nil
+	}); err != nil {
+		return state, err
+	}
+	cancel := func(ctx workflow.Context) (activities.OrderState, error) {
+		if err := workflow.Await(ctx, func() bool { return placed && !cancelling }); err != nil {
+			return state, err
+		}
+		if orders.TerminalStatus(state.Status) {
+			return state, activities.ToTemporal(orders.NotCancellable(state.Status))
+		}
+		cancelling = true
+		defer func() { cancelling = false }()
+		var st activities.OrderState
+		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, cancelOptions), a.CancelOrder, in.OrderID).Get(ctx, &st)
+		if err != nil {
+			return state, err
+		}
+		setState(st)
+		st.Status = state.Status
+		return st, nil
+	}
+	validateCancel := func(_ workflow.Context) error {
+		if placed && orders.TerminalStatus(state.Status) {
+			return activities.ToTemporal(orders.NotCancellable(state.Status))
+		}
+		return nil
+	}
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, OrderUpdateCancel, cancel,
+		workflow.UpdateHandlerOptions{Validator: validateCancel}); err != nil {
+		return state, err
+	}
+
+	if !placed {
+		var st activities.OrderState
+		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, submitOptions), a.SubmitOrder, in.OrderID).Get(ctx, &st)
+		if err != nil {
+			// Out of time or a fault that retrying will not fix: the
+			// abandon step reconciles with the venue and ends the order
+			// either way, so it never stays PENDING.
+			workflow.GetLogger(ctx).Warn("placement did not complete; abandoning", "order_id", in.OrderID, "error", err)
+			if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, abandonOptions), a.AbandonOrder, in.OrderID).Get(ctx, &st); err != nil {
+				return state, err
+			}
+		}
+		setState(st)
+		placed = true
+	}
+
+	interval := orderPollFirst
+	for polls := 0; !orders.TerminalStatus(state.Status); polls++ {
+		if polls >= orderPollsPerRun && !cancelling {
+			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+				return state, err
+			}
+			next := in
+			next.Placed, next.Status = true, state.Status
+			return state, workflow.NewContinueAsNewError(ctx, Order, next)
+		}
+		if _, err := workflow.AwaitWithTimeout(ctx, interval, func() bool { return orders.TerminalStatus(state.Status) }); err != nil {
+			return state, err
+		}
+		if orders.TerminalStatus(state.Status) {
+			break
+		}
+		var st activities.OrderState
+		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, syncOptions), a.SyncOrder, in.OrderID).Get(ctx, &st)
+		if err != nil {
+			workflow.GetLogger(ctx).Warn("order sync failed; trying again at the next poll", "order_id", in.OrderID, "error", err)
+		} else {
+			before := state
+			setState(st)
+			if before != state {
+				interval = orderPollFirst
+				continue
+			}
+		}
+		interval = min(interval*2, orderPollMax)
+	}
+	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+		return state, err
+	}
+	return state, nil
+}
+
+// OrderClient drives order workflows over a Temporal client; it
+// implements models/orders.Runner.
+type OrderClient struct {
+	Client client.Client
+}
+
+func (c OrderClient) startOptions(orderID, userID, agentID, tokenID string) (client.StartWorkflowOptions, error) {
+	opts, err := StartOptions(StartSpec{
+		Kind: KindOrder, BusinessID: orderID, Summary: "order " + orderID + " of agent " + agentID,
+		SearchAttributes: []temporal.SearchAttributeUpdate{
+			SAUserID.ValueSet(userID), SAAgentID.ValueSet(agentID), SATokenID.ValueSet(tokenID), SAOrderStatus.ValueSet("PENDING"),
+		},
+	})
+	if err != nil {
+		return opts, err
+	}
+	// Update-with-start attaches to the running workflow of the order (a
+	// retried API call) and never starts a second one for the same order.
+	opts.WorkflowExecutionErrorWhenAlreadyStarted = false
+	opts.WorkflowIDConflictPolicy = enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING
+	opts.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE
+	return opts, nil
+}
+
+// StartAndAwaitPlacement starts the order's workflow with the placement
+// update (update-with-start) and waits for the placement result.
+func (c OrderClient) StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID string) (string, error) {
+	opts, err := c.startOptions(orderID, userID, agentID, tokenID)
+	if err != nil {
+		return "", err
+	}
+	op := c.Client.NewWithStartWorkflowOperation(opts, Order, OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID})
+	h, err := c.Client.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: op,
+		UpdateOptions: client.UpdateWorkflowOptions{
+			WorkflowID: opts.ID, UpdateName: OrderUpdatePlacement, WaitForStage: client.WorkflowUpdateStageCompleted,
+		},
+	})
+	if err != nil {
+		return "", activities.FromTemporal(err)
+	}
+	var st activities.OrderState
+	if err := h.Get(ctx, &st); err != nil {
+		return "", activities.FromTemporal(err)
+	}
+	return st.Status, nil
+}
+
+// Resume starts the workflow of a persisted order whose workflow may never
+// have started; it is a no-op when it runs or ran already.
+func (c OrderClient) Resume(ctx context.Context, orderID, userID, agentID, tokenID string) error {
+	opts, err := c.startOptions(orderID, userID, agentID, tokenID)
+	if err != nil {
+		return err
+	}
+	_, err = c.Client.ExecuteWorkflow(ctx, opts, Order, OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID})
+	if err != nil && errs.Is(activities.FromTemporal(err), errs.Conflict) {
+		return nil
+	}
+	return activities.FromTemporal(err)
+}
+
+// Cancel sends the cancel update and returns the statuses before and
+// after.
+func (c OrderClient) Cancel(ctx context.Context, orderID string) (string, string, error) {
+	h, err := c.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: WorkflowID(KindOrder, orderID), UpdateName: OrderUpdateCancel, WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	if err != nil {
+		return "", "", activities.FromTemporal(err)
+	}
+	var st activities.OrderState
+	if err := h.Get(ctx, &st); err != nil {
+		return "", "", activities.FromTemporal(err)
+	}
+	return st.PreviousStatus, st.Status, nil
+}
