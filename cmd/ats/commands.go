@@ -156,10 +156,6 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	}
 	st.onStop("temporal-client", func(context.Context) error { tc.Close(); return nil })
 
-	if err := startWorker(ctx, st, tc, workerDeps(s), log); err != nil {
-		return err
-	}
-
 	vc, err := connectVenue(ctx, venueNet, sb, c.String(flagChainRPC))
 	if err != nil {
 		return err
@@ -167,6 +163,9 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
 	svc, err := newServices(s, tc, vc, master, baseURL(c, apiURL), log)
 	if err != nil {
+		return err
+	}
+	if err := startWorker(ctx, st, tc, workerDeps(s, svc), log); err != nil {
 		return err
 	}
 
@@ -238,10 +237,19 @@ func workerCommand() *cli.Command {
 		Name:  "worker",
 		Usage: "the Temporal worker alone (production)",
 		Flags: append([]cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
-			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag()}, logFlags()...),
+			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), chainRPCFlag()}, logFlags()...),
 		Action: func(c *cli.Context) error {
 			return runProcess(c, func(ctx context.Context, st *stack, s *store.Store, tc tclient, n network.Network) error {
-				return startWorker(ctx, st, tc, workerDeps(s), st.log)
+				vc, err := connectVenue(ctx, n, nil, c.String(flagChainRPC))
+				if err != nil {
+					return err
+				}
+				st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
+				svc, err := newServices(s, tc, vc, st.master, "", st.log)
+				if err != nil {
+					return err
+				}
+				return startWorker(ctx, st, tc, workerDeps(s, svc), st.log)
 			})
 		},
 	}

@@ -12,12 +12,15 @@ import (
 	"github.com/agent-trading/ats/api/account"
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/api/device"
+	"github.com/agent-trading/ats/api/idempotency"
 	"github.com/agent-trading/ats/api/markets"
+	orderapi "github.com/agent-trading/ats/api/orders"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/budget"
 	marketsvc "github.com/agent-trading/ats/models/markets"
+	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/stats"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/vault"
@@ -27,6 +30,7 @@ import (
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/gamma"
 	"github.com/agent-trading/ats/venue/network"
+	"github.com/agent-trading/ats/workflows"
 )
 
 const flagChainRPC = "chain-rpc"
@@ -79,6 +83,7 @@ type services struct {
 	budget  *budget.Service
 	stats   *stats.Service
 	balance budget.ChainWallets
+	orders  *orders.Service
 }
 
 func newServices(s *store.Store, tc client.Client, v *venueClients, master []byte, baseURL string, log *slog.Logger) (*services, error) {
@@ -96,6 +101,13 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, master []byt
 		prices := budget.MidpointPrices{Source: v.clob}
 		svc.budget = budget.New(s, svc.balance, prices)
 		svc.stats = stats.New(s, prices)
+		svc.orders = &orders.Service{
+			Store: s, Budget: svc.budget, Wallets: svc.wallets, CLOB: v.clob, Chain: v.chain, Network: v.net,
+			Audit: au, Logger: log,
+		}
+		if tc != nil {
+			svc.orders.Runner = workflows.OrderClient{Client: tc}
+		}
 	}
 	return svc, nil
 }
@@ -104,6 +116,7 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, master []byt
 // /api/agent/v1 endpoint behind the key middleware and the per-key limit.
 func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	auth := []gin.HandlerFunc{agentauth.Middleware(svc.store, nil), ratelimit.PerKey(l, nil)}
+	idem := idempotency.Middleware(svc.store, idempotency.Options{})
 	rs := []api.Routes{
 		device.Routes(svc.agents, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
 		agentauth.Routes(svc.store, auth[1:]...),
@@ -112,6 +125,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 		rs = append(rs,
 			markets.Routes(svc.markets, auth...),
 			account.Routes(account.Deps{Wallets: svc.balance, Budget: svc.budget, Stats: svc.stats}, auth...),
+			orderapi.Routes(svc.orders, idem, auth...),
 		)
 	}
 	return rs

@@ -39,8 +39,12 @@ func redisFlag() cli.Flag {
 }
 
 // workerDeps are the activities' dependencies in every worker process.
-func workerDeps(s *store.Store) worker.Deps {
-	return worker.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s}}
+func workerDeps(s *store.Store, svc *services) worker.Deps {
+	d := worker.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s}}
+	if svc != nil && svc.orders != nil {
+		d.Orders = svc.orders
+	}
+	return d
 }
 
 // agentService is the one linking and agent-management service, shared by

@@ -1,0 +1,263 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"go.temporal.io/sdk/client"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/api/ratelimit"
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/secret"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/wallets"
+	"github.com/agent-trading/ats/sandbox"
+	"github.com/agent-trading/ats/worker"
+	"github.com/agent-trading/ats/worker/devserver"
+)
+
+// tradingEnv is the whole service in one test process, wired exactly as
+// `ats dev` wires it (newServices, workerDeps, services.routes): a sandbox
+// venue with its EVM chain, a Temporal dev server, an SQLite store, the
+// worker (optional: the kill test runs it as a separate process) and the
+// API on an httptest server.
+type tradingEnv struct {
+	sb      *sandbox.Sandbox
+	dev     *devserver.Server
+	store   *store.Store
+	tc      client.Client
+	svc     *services
+	api     *httptest.Server
+	master  []byte
+	dataDir string
+	log     *slog.Logger
+	worker  sdkworker.Worker
+}
+
+type tradingOpts struct {
+	// noWorker leaves the worker out (a separate process runs it).
+	noWorker bool
+	// placeTimeout overrides how long POST /orders waits for placement.
+	placeTimeout time.Duration
+}
+
+func newTradingEnv(t *testing.T, o tradingOpts) *tradingEnv {
+	t.Helper()
+	ctx := context.Background()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if os.Getenv("ATS_TEST_LOG") != "" {
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	e := &tradingEnv{dataDir: t.TempDir(), log: log}
+	var err error
+	e.sb, err = sandbox.Start(ctx, sandbox.Config{Addr: "127.0.0.1:0", Seed: 7, BlockInterval: 100 * time.Millisecond,
+		Logger: log, DisableUpDown: true, Ordinary: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.sb.Close() })
+	e.dev, err = devserver.Start(ctx, devserver.Options{Binary: temporalCLI(t), UIPort: -1,
+		DBFile: filepath.Join(e.dataDir, "temporal.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.dev.Stop() })
+	e.store, err = store.Open(ctx, store.Config{DataDir: e.dataDir, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.store.Close() })
+	if _, err := e.store.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.master = make([]byte, 32)
+	if _, err := rand.Read(e.master); err != nil {
+		t.Fatal(err)
+	}
+	e.tc, err = dialTemporal(ctx, e.dev.FrontendAddr(), "default", e.master, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.tc.Close)
+	vc, err := connectVenue(ctx, e.sb.Network(), e.sb, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(vc.close)
+	e.svc, err = newServices(e.store, e.tc, vc, e.master, "http://127.0.0.1", log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.placeTimeout > 0 {
+		e.svc.orders.PlaceTimeout = o.placeTimeout
+	}
+	if !o.noWorker {
+		e.startWorker(t)
+	}
+	limiter := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
+	srv := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Logger: log, Routes: e.svc.routes(limiter)})
+	e.api = httptest.NewServer(srv)
+	t.Cleanup(e.api.Close)
+	return e
+}
+
+func (e *tradingEnv) startWorker(t *testing.T) {
+	t.Helper()
+	w, err := worker.NewWithLogger(e.tc, workerDeps(e.store, e.svc), e.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	e.worker = w
+	t.Cleanup(w.Stop)
+}
+
+// trader is a user with a funded, approved sandbox wallet and a linked
+// agent whose key the requests use.
+type trader struct {
+	userID, agentID, key string
+	wallet               wallets.Wallet
+}
+
+// newTrader creates a user, the demo wallet (1000 pUSD, every approval)
+// and an agent with all scopes and a rate limit that does not get in the
+// way of load tests. fixedLimit (USDC, 0 = none) caps the agent's budget.
+func (e *tradingEnv) newTrader(t *testing.T, fixedLimit int64) trader {
+	t.Helper()
+	ctx := context.Background()
+	u := &models.User{Email: models.NewID("u") + "@example.com", PasswordHash: "x"}
+	if err := e.store.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	w, err := e.svc.wallets.SeedDemo(ctx, e.sb.EVM(), u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, hash, prefix := secret.NewAPIKey()
+	a := &models.Agent{UserID: u.ID, Name: "e2e", Scopes: "read trade cancel redeem", RateLimitPerMinute: 100_000}
+	if fixedLimit > 0 {
+		v := fixedLimit * models.MicroPerUnit
+		a.BudgetLimitMicro = &v
+	}
+	if err := e.store.CreateAgentWithKey(ctx, a, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
+		t.Fatal(err)
+	}
+	return trader{userID: u.ID, agentID: a.ID, key: plain, wallet: w}
+}
+
+// call sends an agent API request and decodes the JSON answer.
+func (e *tradingEnv) call(t testing.TB, key, method, path string, body any, hdr ...string) (int, map[string]json.RawMessage) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, e.api.URL+"/api/agent/v1"+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var out map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s %s: %d, not JSON: %s", method, path, resp.StatusCode, raw)
+	}
+	return resp.StatusCode, out
+}
+
+// apiOrder is the order DTO as an agent reads it.
+type apiOrder struct {
+	ID             string      `json:"id"`
+	PolyOrderID    string      `json:"polyOrderId"`
+	Status         string      `json:"status"`
+	PreviousStatus string      `json:"previousStatus"`
+	Side           string      `json:"side"`
+	Price          json.Number `json:"price"`
+	Size           json.Number `json:"size"`
+	FilledSize     json.Number `json:"filledSize"`
+	AvgFillPrice   json.Number `json:"avgFillPrice"`
+	MarketQuestion string      `json:"marketQuestion"`
+	Outcome        string      `json:"outcome"`
+}
+
+func dataOrder(t testing.TB, body map[string]json.RawMessage) apiOrder {
+	t.Helper()
+	var d struct {
+		Order apiOrder `json:"order"`
+	}
+	if err := json.Unmarshal(body["data"], &d); err != nil {
+		t.Fatalf("data.order: %v in %s", err, body["data"])
+	}
+	return d.Order
+}
+
+// sandboxMarket is a market of the control API.
+type sandboxMarket struct {
+	ConditionID string   `json:"conditionId"`
+	TokenIDs    []string `json:"tokenIds"`
+	Outcomes    []string `json:"outcomes"`
+	NegRisk     bool     `json:"negRisk"`
+}
+
+// newMarket lists a fresh market at price (its YES book centred there).
+func (e *tradingEnv) newMarket(t testing.TB, question string, price string) sandboxMarket {
+	t.Helper()
+	body := fmt.Sprintf(`{"question":%q,"slug":%q,"outcomes":["Yes","No"],"price":%s,"endDate":%q,"negRisk":false,"tags":["test"],"volume":1000}`,
+		question, strings.ToLower(strings.ReplaceAll(question, " ", "-")), price, time.Now().Add(48*time.Hour).UTC().Format(time.RFC3339))
+	var m sandboxMarket
+	e.control(t, "/control/markets", body, &m)
+	if len(m.TokenIDs) != 2 {
+		t.Fatalf("created market: %+v", m)
+	}
+	return m
+}
+
+func (e *tradingEnv) control(t testing.TB, path, body string, out any) {
+	t.Helper()
+	resp, err := http.Post(e.sb.URL()+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("POST %s: %d %s", path, resp.StatusCode, raw)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			t.Fatalf("POST %s: %v in %s", path, err, raw)
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/store"
+)
+
+// TestOrderLifecycleAgainstTheSandbox drives the order endpoints end to end
+// against the real sandbox venue, Temporal and the worker: a resting limit
+// order is listed and cancelled (previousStatus OPEN) and a second cancel
+// is refused; a FOK that cannot fill entirely fails and holds no budget; a
+// marketable order fills and is recorded with its fills.
+func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the sandbox and Temporal")
+	}
+	e := newTradingEnv(t, tradingOpts{})
+	tr := e.newTrader(t, 0)
+	m := e.newMarket(t, "Will the lifecycle test pass", "0.5")
+	yes := m.TokenIDs[0]
+
+	// A BUY far below the book rests.
+	status, body := e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": 0.2, "size": 10})
+	if status != http.StatusOK {
+		t.Fatalf("place limit: %d %s", status, body)
+	}
+	rest := dataOrder(t, body)
+	if rest.Status != models.OrderOpen || !strings.HasPrefix(rest.ID, "ord_") || !strings.HasPrefix(rest.PolyOrderID, "0x") ||
+		rest.MarketQuestion != "Will the lifecycle test pass" || rest.Outcome != "Yes" || rest.Price.String() != "0.2" || rest.Size.String() != "10" {
+		t.Fatalf("resting order: %+v", rest)
+	}
+	status, body = e.call(t, tr.key, "GET", "/orders?status=OPEN", nil)
+	var listed []apiOrder
+	if status != http.StatusOK || json.Unmarshal(body["data"], &listed) != nil || len(listed) != 1 || listed[0].ID != rest.ID {
+		t.Fatalf("list open: %d %s", status, body)
+	}
+	var sync struct {
+		Enabled bool `json:"enabled"`
+		Updated int  `json:"updated"`
+	}
+	if json.Unmarshal(body["sync"], &sync) != nil || !sync.Enabled || sync.Updated != 0 {
+		t.Fatalf("sync member: %s", body["sync"])
+	}
+	// While it rests, the order holds 2 USDC of budget.
+	status, body = e.call(t, tr.key, "GET", "/budget", nil)
+	if status != http.StatusOK || !strings.Contains(string(body["data"]), `"used":2`) {
+		t.Fatalf("budget while resting: %d %s", status, body["data"])
+	}
+
+	status, body = e.call(t, tr.key, "DELETE", "/orders/"+rest.ID, nil)
+	if status != http.StatusOK {
+		t.Fatalf("cancel: %d %s", status, body)
+	}
+	c := dataOrder(t, body)
+	if c.ID != rest.ID || c.Status != models.OrderCancelled || c.PreviousStatus != models.OrderOpen {
+		t.Fatalf("cancel answer: %+v", c)
+	}
+	status, body = e.call(t, tr.key, "DELETE", "/orders/"+rest.ID, nil)
+	if status != http.StatusConflict || string(body["success"]) != "false" || !strings.Contains(string(body["code"]), "order_not_cancellable") {
+		t.Fatalf("second cancel: %d %s", status, body)
+	}
+	status, body = e.call(t, tr.key, "GET", "/orders/"+rest.ID, nil)
+	if status != http.StatusOK || dataOrder(t, body).Status != models.OrderCancelled {
+		t.Fatalf("get cancelled: %d %s", status, body)
+	}
+
+	// A FOK larger than the whole book at its price fails and holds nothing.
+	status, body = e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": 0.51, "size": 100000, "type": "FOK"})
+	if status == http.StatusOK {
+		if o := dataOrder(t, body); o.Status != models.OrderFailed || o.FilledSize.String() != "0" {
+			t.Fatalf("unfillable FOK: %+v", o)
+		}
+	} else if status/100 != 4 {
+		t.Fatalf("unfillable FOK: %d %s", status, body)
+	}
+	totals, err := e.store.BudgetTotals(context.Background(), tr.userID, tr.agentID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if totals.AgentHeldMicro != 0 || totals.AgentUsedMicro != 0 {
+		t.Fatalf("budget after cancel and failed FOK: %+v", totals)
+	}
+
+	// A marketable BUY fills at once.
+	status, body = e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": 0.6, "size": 5, "type": "MARKET"})
+	if status != http.StatusOK {
+		t.Fatalf("market buy: %d %s", status, body)
+	}
+	mk := dataOrder(t, body)
+	if mk.Status != models.OrderFilled || mk.FilledSize.String() != "5" {
+		t.Fatalf("market buy: %+v", mk)
+	}
+	fills, err := e.store.ListFills(context.Background(), mk.ID)
+	if err != nil || len(fills) == 0 {
+		t.Fatalf("fills of the market buy: %v %v", fills, err)
+	}
+	orders, err := e.store.ListOrders(context.Background(), store.OrderFilter{AgentID: tr.agentID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = orders
+	_ = time.Second
+}
