@@ -17,6 +17,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"google.golang.org/protobuf/encoding/protojson"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -29,7 +32,13 @@ import (
 	"github.com/agent-trading/ats/sandbox"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/devserver"
+	"github.com/agent-trading/ats/worker/replaytest"
 )
+
+// envRecordOrderHistory names a file to write the history of the first
+// order workflow of TestOrderLifecycleAgainstTheSandbox to (see
+// workflows/order_test.go).
+const envRecordOrderHistory = "ATS_RECORD_ORDER_HISTORY"
 
 // tradingEnv is the whole service in one test process, wired exactly as
 // `ats dev` wires it (newServices, workerDeps, services.routes): a sandbox
@@ -89,7 +98,14 @@ func newTradingEnv(t *testing.T, o tradingOpts) *tradingEnv {
 	if _, err := rand.Read(e.master); err != nil {
 		t.Fatal(err)
 	}
-	e.tc, err = dialTemporal(ctx, e.dev.FrontendAddr(), "default", e.master, log)
+	if os.Getenv(envRecordOrderHistory) != "" {
+		// Recorded histories are encrypted with the public replay key so
+		// the replay tests can read them.
+		e.tc, err = worker.Dial(ctx, worker.ClientConfig{HostPort: e.dev.FrontendAddr(), Namespace: "default",
+			CodecKey: replaytest.HistoryCodecKey, Logger: log})
+	} else {
+		e.tc, err = dialTemporal(ctx, e.dev.FrontendAddr(), "default", e.master, log)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,5 +275,42 @@ func (e *tradingEnv) control(t testing.TB, path, body string, out any) {
 		if err := json.Unmarshal(raw, out); err != nil {
 			t.Fatalf("POST %s: %v in %s", path, err, raw)
 		}
+	}
+}
+
+// recordHistory writes the history of workflow id to the file named by
+// envRecordOrderHistory, when set.
+func (e *tradingEnv) recordHistory(t *testing.T, id string) {
+	t.Helper()
+	p := os.Getenv(envRecordOrderHistory)
+	if p == "" {
+		return
+	}
+	it := e.tc.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	h := &historypb.History{}
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Events = append(h.Events, ev)
+	}
+	b, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("history of %s written to %s", id, p)
+}
+
+// awaitWorkflowDone waits until workflow id has closed.
+func (e *tradingEnv) awaitWorkflowDone(t *testing.T, id string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := e.tc.GetWorkflow(ctx, id, "").Get(ctx, nil); err != nil {
+		t.Fatalf("workflow %s: %v", id, err)
 	}
 }

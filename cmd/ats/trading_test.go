@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/workflows"
 )
 
 // TestOrderLifecycleAgainstTheSandbox drives the order endpoints end to end
@@ -70,6 +71,8 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 	if status != http.StatusOK || dataOrder(t, body).Status != models.OrderCancelled {
 		t.Fatalf("get cancelled: %d %s", status, body)
 	}
+	e.awaitWorkflowDone(t, workflows.WorkflowID(workflows.KindOrder, rest.ID))
+	e.recordHistory(t, workflows.WorkflowID(workflows.KindOrder, rest.ID))
 
 	// A FOK larger than the whole book at its price fails and holds nothing.
 	status, body = e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": 0.51, "size": 100000, "type": "FOK"})
