@@ -33,7 +33,7 @@ var (
 
 // buildATS compiles the binary once per test process; the tests run the real
 // executable because signals, exit codes and child processes are the point.
-func buildATS(t *testing.T) string {
+func buildATS(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "ats-bin-")
@@ -61,7 +61,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func temporalCLI(t *testing.T) string {
+func temporalCLI(t testing.TB) string {
 	t.Helper()
 	bin, err := devserver.FindBinary(os.Getenv("TEMPORAL_CLI"))
 	if err != nil {

@@ -19,9 +19,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
-	"google.golang.org/protobuf/encoding/protojson"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
+	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/ratelimit"
@@ -65,7 +65,7 @@ type tradingOpts struct {
 	placeTimeout time.Duration
 }
 
-func newTradingEnv(t *testing.T, o tradingOpts) *tradingEnv {
+func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	t.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -132,7 +132,7 @@ func newTradingEnv(t *testing.T, o tradingOpts) *tradingEnv {
 	return e
 }
 
-func (e *tradingEnv) startWorker(t *testing.T) {
+func (e *tradingEnv) startWorker(t testing.TB) {
 	t.Helper()
 	w, err := worker.NewWithLogger(e.tc, workerDeps(e.store, e.svc), e.log)
 	if err != nil {
@@ -155,7 +155,7 @@ type trader struct {
 // newTrader creates a user, the demo wallet (1000 pUSD, every approval)
 // and an agent with all scopes and a rate limit that does not get in the
 // way of load tests. fixedLimit (USDC, 0 = none) caps the agent's budget.
-func (e *tradingEnv) newTrader(t *testing.T, fixedLimit int64) trader {
+func (e *tradingEnv) newTrader(t testing.TB, fixedLimit int64) trader {
 	t.Helper()
 	ctx := context.Background()
 	u := &models.User{Email: models.NewID("u") + "@example.com", PasswordHash: "x"}
@@ -280,7 +280,7 @@ func (e *tradingEnv) control(t testing.TB, path, body string, out any) {
 
 // recordHistory writes the history of workflow id to the file named by
 // envRecordOrderHistory, when set.
-func (e *tradingEnv) recordHistory(t *testing.T, id string) {
+func (e *tradingEnv) recordHistory(t testing.TB, id string) {
 	t.Helper()
 	p := os.Getenv(envRecordOrderHistory)
 	if p == "" {
@@ -306,7 +306,7 @@ func (e *tradingEnv) recordHistory(t *testing.T, id string) {
 }
 
 // awaitWorkflowDone waits until workflow id has closed.
-func (e *tradingEnv) awaitWorkflowDone(t *testing.T, id string) {
+func (e *tradingEnv) awaitWorkflowDone(t testing.TB, id string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -125,7 +125,9 @@ func levelFor(b *clob.OrderBook, side clob.Side, size, limit decimal.Decimal) (d
 //   - a definitive rejection marks the order FAILED and releases its
 //     budget; an unknown outcome or an unreachable venue is a Transient
 //     error for the workflow to retry.
-func (s *Service) Submit(ctx context.Context, orderID string) (Order, error) {
+func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err error) {
+	t0 := time.Now()
+	defer func() { s.log().DebugContext(ctx, "order submit", "order_id", orderID, "took", time.Since(t0), "err", err) }()
 	o, err := s.Store.OrderByID(ctx, orderID)
 	if err != nil {
 		return Order{}, err

@@ -343,7 +343,9 @@ func (s *Service) awaitPlacement(ctx context.Context, o *models.Order) (PlaceRes
 	}
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	t0 := time.Now()
 	_, err := s.Runner.StartAndAwaitPlacement(wctx, o.ID, o.UserID, o.AgentID, o.TokenID)
+	s.log().DebugContext(ctx, "order placement awaited", "order_id", o.ID, "took", time.Since(t0), "err", err)
 	pending := false
 	if err != nil {
 		if wctx.Err() == nil || ctx.Err() != nil {

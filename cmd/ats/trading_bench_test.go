@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/venue/clob"
+)
+
+// BenchmarkOrderPath measures placing a resting limit order end to end —
+// POST /orders in, through validation, the budget reservation, the order
+// workflow (update-with-start) and its Submit activity, to the signed post
+// on the sandbox venue and back — next to the same wallet posting the
+// same kind of order directly with the Go venue client, in the same run.
+// Each sub-benchmark reports p50 and p99 latencies.
+//
+//	go test -run '^$' -bench BenchmarkOrderPath -benchtime 200x ./cmd/ats/
+func BenchmarkOrderPath(b *testing.B) {
+	e := newTradingEnv(b, tradingOpts{})
+	tr := e.newTrader(b, 0)
+	m := e.newMarket(b, "Will the benchmark be fast", "0.5")
+	token := m.TokenIDs[0]
+	// Orders at 0.01 rest far below the book and hold 0.05 USDC each, so
+	// thousands fit in the demo wallet.
+	body := map[string]any{"tokenId": token, "side": "BUY", "price": 0.01, "size": 5}
+
+	b.Run("api", func(b *testing.B) {
+		lat := make([]time.Duration, 0, b.N)
+		b.ResetTimer()
+		for range b.N {
+			t0 := time.Now()
+			status, resp := e.call(b, tr.key, "POST", "/orders", body)
+			lat = append(lat, time.Since(t0))
+			if status != http.StatusOK {
+				b.Fatalf("POST /orders: %d %s", status, resp)
+			}
+		}
+		reportLatency(b, lat)
+	})
+
+	// The checks alone (a dry run: market, wallet, balance, allowance,
+	// budget read), to tell validation from placement.
+	b.Run("api-dry-run", func(b *testing.B) {
+		dry := map[string]any{"tokenId": token, "side": "BUY", "price": 0.01, "size": 5, "dryRun": true}
+		lat := make([]time.Duration, 0, b.N)
+		b.ResetTimer()
+		for range b.N {
+			t0 := time.Now()
+			status, resp := e.call(b, tr.key, "POST", "/orders", dry)
+			lat = append(lat, time.Since(t0))
+			if status != http.StatusOK {
+				b.Fatalf("POST /orders dry run: %d %s", status, resp)
+			}
+		}
+		reportLatency(b, lat)
+	})
+
+	b.Run("direct", func(b *testing.B) {
+		ctx := context.Background()
+		signer, err := e.svc.wallets.Signer(ctx, tr.userID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		creds, err := e.svc.wallets.Creds(ctx, tr.userID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		t := &clob.Trader{
+			Client: clob.NewClient(clob.ConfigFor(e.sb.Network())).WithCreds(creds, signer.Address()), Network: e.sb.Network(),
+			Signer: signer, SignatureType: clob.SignatureType(tr.wallet.SignatureType), Funder: common.HexToAddress(tr.wallet.Address),
+		}
+		args := clob.LimitOrderArgs{TokenID: token, Side: clob.Buy, Price: decimal.RequireFromString("0.01"), Size: decimal.NewFromInt(5)}
+		if _, err := t.PlaceLimitOrder(ctx, args); err != nil { // warm the market-info cache like the service's
+			b.Fatal(err)
+		}
+		lat := make([]time.Duration, 0, b.N)
+		b.ResetTimer()
+		for range b.N {
+			t0 := time.Now()
+			_, err := t.PlaceLimitOrder(ctx, args)
+			lat = append(lat, time.Since(t0))
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportLatency(b, lat)
+	})
+}
+
+func reportLatency(b *testing.B, lat []time.Duration) {
+	if len(lat) == 0 {
+		return
+	}
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	q := func(p float64) float64 {
+		i := int(p * float64(len(lat)-1))
+		return float64(lat[i].Microseconds()) / 1000
+	}
+	b.ReportMetric(q(0.50), "p50-ms")
+	b.ReportMetric(q(0.99), "p99-ms")
+}
