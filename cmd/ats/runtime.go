@@ -105,6 +105,9 @@ func startWorker(ctx context.Context, st *stack, tc client.Client, deps worker.D
 		return fmt.Errorf("start worker: %w", err)
 	}
 	st.onStop("worker", func(context.Context) error { w.Stop(); return nil })
+	if deps.Orders != nil {
+		resumeStaleOrders(ctx, st, deps.Orders, log)
+	}
 	schedCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	return workflows.EnsureHousekeepingSchedule(schedCtx, tc)
@@ -127,4 +130,41 @@ func readinessChecks(s *store.Store, tc client.Client, venue func(context.Contex
 		checks = append(checks, api.Check{Name: "venue", Fn: venue})
 	}
 	return checks
+}
+
+// staleResumer is the part of the order service that restarts orders
+// whose workflow never started.
+type staleResumer interface {
+	ResumeStale(ctx context.Context, now time.Time, olderThan time.Duration) (int, error)
+}
+
+// resumeStaleOrders looks for orders left PENDING without a workflow (the
+// API died between storing an order and starting its workflow) at start-up
+// and every minute until the stack stops; starting an order's workflow is
+// idempotent, so several workers doing it is harmless.
+func resumeStaleOrders(ctx context.Context, st *stack, steps any, log *slog.Logger) {
+	r, ok := steps.(staleResumer)
+	if !ok {
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	st.onStop("stale-order-resumer", func(context.Context) error { cancel(); <-done; return nil })
+	go func() {
+		defer close(done)
+		t := time.NewTicker(time.Minute)
+		defer t.Stop()
+		for {
+			if n, err := r.ResumeStale(ctx, time.Now(), time.Minute); err != nil && ctx.Err() == nil {
+				log.Warn("resuming stale pending orders failed", "err", err)
+			} else if n > 0 {
+				log.Info("resumed workflows of stale pending orders", "count", n)
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
 }

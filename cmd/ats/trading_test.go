@@ -104,10 +104,32 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 	if err != nil || len(fills) == 0 {
 		t.Fatalf("fills of the market buy: %v %v", fills, err)
 	}
-	orders, err := e.store.ListOrders(context.Background(), store.OrderFilter{AgentID: tr.agentID})
-	if err != nil {
+
+	// An order stored PENDING whose workflow never started (the API died
+	// in between) is picked up by the stale-order sweep and placed.
+	ctx := context.Background()
+	orphan := &models.Order{AgentID: tr.agentID, UserID: tr.userID, WalletID: tr.wallet.ID, TokenID: yes, Side: "BUY",
+		Type: "GTC", RequestType: "LIMIT", PriceMicro: 200_000, SizeMicro: 5_000_000, ReservedMicro: 1_000_000}
+	orphan.ID = models.NewID(models.PrefixOrder)
+	if _, err := e.svc.budget.ReserveWith(ctx, tr.agentID, tr.userID, orphan.ReservedMicro, orphan.ID,
+		func(tx *store.Store) error { return tx.CreateOrder(ctx, orphan) }); err != nil {
 		t.Fatal(err)
 	}
-	_ = orders
-	_ = time.Second
+	if n, err := e.svc.orders.ResumeStale(ctx, time.Now().Add(2*time.Minute), time.Minute); err != nil || n != 1 {
+		t.Fatalf("ResumeStale = %d, %v", n, err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		o, err := e.store.OrderByID(ctx, orphan.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Status == models.OrderOpen {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("orphaned order still %s", o.Status)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

@@ -60,6 +60,9 @@ type Runner interface {
 	// Cancel asks the order's workflow to cancel the order and returns
 	// the status before and after.
 	Cancel(ctx context.Context, orderID string) (previous, status string, err error)
+	// Resume starts the workflow of a persisted order unless it runs or
+	// ran already.
+	Resume(ctx context.Context, orderID, userID, agentID, tokenID string) error
 }
 
 // Service is the order service. Place, Get, List and Cancel serve the API;
@@ -553,3 +556,23 @@ func notCancellable(status string) error {
 
 // NotCancellable is the error of a cancel of an order in status.
 func NotCancellable(status string) error { return notCancellable(status) }
+
+// ResumeStale starts the workflows of orders still PENDING after
+// olderThan whose workflow may never have started (the API process died
+// between storing the order and starting its workflow). Orders whose
+// workflow exists are left alone. It returns how many it looked at.
+func (s *Service) ResumeStale(ctx context.Context, now time.Time, olderThan time.Duration) (int, error) {
+	if s.Runner == nil {
+		return 0, nil
+	}
+	rows, err := s.Store.StalePendingOrders(ctx, now.Add(-olderThan), 500)
+	if err != nil {
+		return 0, err
+	}
+	for _, o := range rows {
+		if err := s.Runner.Resume(ctx, o.ID, o.UserID, o.AgentID, o.TokenID); err != nil {
+			return 0, err
+		}
+	}
+	return len(rows), nil
+}
