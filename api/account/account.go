@@ -95,7 +95,7 @@ func (d Deps) balance(c *gin.Context) {
 	if !ok {
 		return
 	}
-	w, err := d.Wallets.Wallet(c, id.UserID)
+	w, err := d.Wallets.Wallet(c.Request.Context(), id.UserID)
 	if err != nil {
 		api.Fail(c, err)
 		return
@@ -108,7 +108,7 @@ func (d Deps) budget(c *gin.Context) {
 	if !ok {
 		return
 	}
-	b, err := d.Budget.Snapshot(c, id.AgentID)
+	b, err := d.Budget.Snapshot(c.Request.Context(), id.AgentID)
 	if err != nil {
 		api.Fail(c, err)
 		return
@@ -131,7 +131,7 @@ func (d Deps) stats(c *gin.Context) {
 	if !ok {
 		return
 	}
-	st, err := d.Stats.ForAgent(c, id.AgentID)
+	st, err := d.Stats.ForAgent(c.Request.Context(), id.AgentID)
 	if err != nil {
 		api.Fail(c, err)
 		return

@@ -164,7 +164,7 @@ func (h handlers) place(c *gin.Context) {
 	if !api.BindJSON(c, &b) {
 		return
 	}
-	res, err := h.svc.Place(c, principal(c, id), orders.PlaceRequest{
+	res, err := h.svc.Place(c.Request.Context(), principal(c, id), orders.PlaceRequest{
 		TokenID: b.TokenID, Side: b.Side, Type: b.Type, Price: *b.Price, Size: *b.Size, DryRun: b.DryRun,
 		IdempotencyKey: c.GetHeader("Idempotency-Key"),
 	})
@@ -205,7 +205,7 @@ func (h handlers) list(c *gin.Context) {
 		api.Fail(c, err)
 		return
 	}
-	res, err := h.svc.List(c, id.AgentID, orders.ListRequest{Status: c.Query("status"), Limit: limit, Offset: offset, Sync: sync})
+	res, err := h.svc.List(c.Request.Context(), id.AgentID, orders.ListRequest{Status: c.Query("status"), Limit: limit, Offset: offset, Sync: sync})
 	if err != nil {
 		api.Fail(c, err)
 		return
@@ -222,7 +222,7 @@ func (h handlers) get(c *gin.Context) {
 	if !ok {
 		return
 	}
-	o, err := h.svc.Get(c, id.AgentID, c.Param("id"))
+	o, err := h.svc.Get(c.Request.Context(), id.AgentID, c.Param("id"))
 	if err != nil {
 		api.Fail(c, err)
 		return
@@ -235,7 +235,7 @@ func (h handlers) cancel(c *gin.Context) {
 	if !ok {
 		return
 	}
-	o, err := h.svc.Cancel(c, principal(c, id), c.Param("id"))
+	o, err := h.svc.Cancel(c.Request.Context(), principal(c, id), c.Param("id"))
 	if err != nil {
 		api.Fail(c, err)
 		return

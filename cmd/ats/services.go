@@ -15,12 +15,14 @@ import (
 	"github.com/agent-trading/ats/api/idempotency"
 	"github.com/agent-trading/ats/api/markets"
 	orderapi "github.com/agent-trading/ats/api/orders"
+	positionapi "github.com/agent-trading/ats/api/positions"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/budget"
 	marketsvc "github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/models/positions"
 	"github.com/agent-trading/ats/models/stats"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/vault"
@@ -75,15 +77,16 @@ func (v *venueClients) close() {
 // runs admin commands. Built in one place so every entry point (HTTP,
 // admin CLI, demo seeding) uses the same code paths.
 type services struct {
-	store   *store.Store
-	audit   *audit.Service
-	agents  *agents.Service
-	wallets *wallets.Service
-	markets *marketsvc.Service
-	budget  *budget.Service
-	stats   *stats.Service
-	balance budget.ChainWallets
-	orders  *orders.Service
+	store     *store.Store
+	audit     *audit.Service
+	agents    *agents.Service
+	wallets   *wallets.Service
+	markets   *marketsvc.Service
+	budget    *budget.Service
+	stats     *stats.Service
+	balance   budget.ChainWallets
+	orders    *orders.Service
+	positions *positions.Service
 }
 
 func newServices(s *store.Store, tc client.Client, v *venueClients, master []byte, baseURL string, log *slog.Logger) (*services, error) {
@@ -108,6 +111,11 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, master []byt
 		if tc != nil {
 			svc.orders.Runner = workflows.OrderClient{Client: tc}
 		}
+		svc.positions = &positions.Service{
+			Store: s, Prices: &positions.MidpointPrices{Source: v.clob}, Resolutions: v.chain,
+			Books: v.clob, Markets: v.clob, Placer: svc.orders,
+		}
+		svc.orders.Positions = svc.positions
 	}
 	return svc, nil
 }
@@ -126,6 +134,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 			markets.Routes(svc.markets, auth...),
 			account.Routes(account.Deps{Wallets: svc.balance, Budget: svc.budget, Stats: svc.stats}, auth...),
 			orderapi.Routes(svc.orders, idem, auth...),
+			positionapi.Routes(positionapi.Deps{Positions: svc.positions}, idem, auth...),
 		)
 	}
 	return rs

@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/workflows"
 )
@@ -74,14 +77,29 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 	e.awaitWorkflowDone(t, workflows.WorkflowID(workflows.KindOrder, rest.ID))
 	e.recordHistory(t, workflows.WorkflowID(workflows.KindOrder, rest.ID))
 
-	// A FOK larger than the whole book at its price fails and holds nothing.
-	status, body = e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": 0.51, "size": 100000, "type": "FOK"})
-	if status == http.StatusOK {
-		if o := dataOrder(t, body); o.Status != models.OrderFailed || o.FilledSize.String() != "0" {
-			t.Fatalf("unfillable FOK: %+v", o)
+	// A FOK for more than the book holds at its price (and that the
+	// wallet can pay for) fails and holds nothing.
+	book, err := e.svc.orders.CLOB.OrderBook(context.Background(), yes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := decimal.RequireFromString("0.55")
+	depth := decimal.Zero
+	for _, l := range book.Asks {
+		if l.Price.LessThanOrEqual(limit) {
+			depth = depth.Add(l.Size)
 		}
-	} else if status/100 != 4 {
+	}
+	fokSize := depth.Add(decimal.NewFromInt(5)).Ceil()
+	if fokSize.Mul(limit).GreaterThan(decimal.NewFromInt(900)) {
+		t.Fatalf("the book holds %s shares up to %s: too deep for the demo wallet to test an unfillable FOK", depth, limit)
+	}
+	status, body = e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": limit, "size": fokSize, "type": "FOK"})
+	if status != http.StatusOK {
 		t.Fatalf("unfillable FOK: %d %s", status, body)
+	}
+	if o := dataOrder(t, body); o.Status != models.OrderFailed || o.FilledSize.String() != "0" {
+		t.Fatalf("unfillable FOK: %+v", o)
 	}
 	totals, err := e.store.BudgetTotals(context.Background(), tr.userID, tr.agentID)
 	if err != nil {
@@ -103,6 +121,12 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 	fills, err := e.store.ListFills(context.Background(), mk.ID)
 	if err != nil || len(fills) == 0 {
 		t.Fatalf("fills of the market buy: %v %v", fills, err)
+	}
+	// Placements are audited: accepted ones as success, the refused and
+	// failed ones too.
+	page, err := e.svc.audit.List(context.Background(), audit.Filter{UserID: tr.userID, Action: "order.place"})
+	if err != nil || len(page.Entries) < 3 {
+		t.Fatalf("order.place audit entries: %+v %v", page, err)
 	}
 
 	// An order stored PENDING whose workflow never started (the API died
@@ -131,5 +155,103 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 			t.Fatalf("orphaned order still %s", o.Status)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestPositionsAgainstTheSandbox: a market buy fills, the position appears
+// with the fill's average entry and a P&L consistent with the current
+// price; closing it sells the whole position through the order path and
+// the position is closed.
+func TestPositionsAgainstTheSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the sandbox and Temporal")
+	}
+	e := newTradingEnv(t, tradingOpts{})
+	tr := e.newTrader(t, 0)
+	m := e.newMarket(t, "Will positions add up", "0.5")
+	yes := m.TokenIDs[0]
+
+	status, body := e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": 0.7, "size": 10, "type": "MARKET"})
+	if status != http.StatusOK {
+		t.Fatalf("market buy: %d %s", status, body)
+	}
+	buy := dataOrder(t, body)
+	if buy.Status != models.OrderFilled || buy.FilledSize.String() != "10" {
+		t.Fatalf("market buy: %+v", buy)
+	}
+
+	type position struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+		Market struct {
+			Question string `json:"question"`
+			Outcome  string `json:"outcome"`
+		} `json:"market"`
+		Size          json.Number `json:"size"`
+		AvgEntryPrice json.Number `json:"avgEntryPrice"`
+		CurrentPrice  json.Number `json:"currentPrice"`
+		CurrentValue  json.Number `json:"currentValue"`
+		PnL           struct {
+			Unrealized        json.Number `json:"unrealized"`
+			UnrealizedPercent json.Number `json:"unrealizedPercent"`
+		} `json:"pnl"`
+	}
+	var list struct {
+		Positions []position `json:"positions"`
+		Summary   struct {
+			TotalPositions     int         `json:"totalPositions"`
+			TotalUnrealizedPnl json.Number `json:"totalUnrealizedPnl"`
+			TotalValue         json.Number `json:"totalValue"`
+		} `json:"summary"`
+	}
+	status, body = e.call(t, tr.key, "GET", "/positions?source=clob", nil)
+	if status != http.StatusOK || json.Unmarshal(body["data"], &list) != nil || len(list.Positions) != 1 {
+		t.Fatalf("positions: %d %s", status, body)
+	}
+	p := list.Positions[0]
+	dec := func(n json.Number) decimal.Decimal { return decimal.RequireFromString(n.String()) }
+	wantPnl := dec(p.CurrentPrice).Sub(dec(buy.AvgFillPrice)).Mul(decimal.NewFromInt(10))
+	if !strings.HasPrefix(p.ID, "pos_") || p.Size.String() != "10" || p.AvgEntryPrice.String() != buy.AvgFillPrice.String() ||
+		p.Market.Question != "Will positions add up" || p.Market.Outcome != "Yes" || !dec(p.PnL.Unrealized).Equal(wantPnl) ||
+		list.Summary.TotalPositions != 1 || !dec(list.Summary.TotalValue).Equal(dec(p.CurrentValue)) {
+		t.Fatalf("position %+v (want unrealized %s) summary %+v", p, wantPnl, list.Summary)
+	}
+
+	status, body = e.call(t, tr.key, "POST", "/positions/"+p.ID+"/close", map[string]any{})
+	if status != http.StatusOK {
+		t.Fatalf("close: %d %s", status, body)
+	}
+	var closed struct {
+		Order struct {
+			ID           string      `json:"id"`
+			Status       string      `json:"status"`
+			Side         string      `json:"side"`
+			FilledSize   json.Number `json:"filledSize"`
+			AvgFillPrice json.Number `json:"avgFillPrice"`
+		} `json:"order"`
+		Position struct {
+			ID       string `json:"id"`
+			IsClosed bool   `json:"isClosed"`
+		} `json:"position"`
+		Execution struct {
+			Proceeds   json.Number `json:"proceeds"`
+			Pnl        json.Number `json:"pnl"`
+			PnlPercent json.Number `json:"pnlPercent"`
+		} `json:"execution"`
+	}
+	if err := json.Unmarshal(body["data"], &closed); err != nil {
+		t.Fatal(err)
+	}
+	proceeds := dec(closed.Order.FilledSize).Mul(dec(closed.Order.AvgFillPrice))
+	if closed.Order.Side != "SELL" || closed.Order.Status != models.OrderFilled || closed.Order.FilledSize.String() != "10" ||
+		closed.Position.ID != p.ID || !closed.Position.IsClosed || !dec(closed.Execution.Proceeds).Equal(proceeds) ||
+		!dec(closed.Execution.Pnl).Equal(proceeds.Sub(dec(buy.AvgFillPrice).Mul(decimal.NewFromInt(10)))) {
+		fills, _ := e.store.TokenFills(context.Background(), tr.agentID, yes)
+		pos, _ := e.store.PositionByToken(context.Background(), tr.agentID, yes)
+		t.Fatalf("close answer: %s\nfills %+v\nposition %+v", body["data"], fills, pos)
+	}
+	status, body = e.call(t, tr.key, "GET", "/positions", nil)
+	if status != http.StatusOK || json.Unmarshal(body["data"], &list) != nil || len(list.Positions) != 0 {
+		t.Fatalf("open positions after the close: %d %s", status, body)
 	}
 }

@@ -327,10 +327,14 @@ func (s *Service) syncWith(ctx context.Context, t *clob.Trader, o *models.Order)
 		zero := int64(0)
 		u.ReservedMicro = &zero
 	}
-	from := []string{models.OrderPending, models.OrderOpen, models.OrderPartiallyFilled}
-	if err := s.Store.UpdateOrder(ctx, o.ID, from, u); err != nil && !errs.Is(err, errs.Conflict) {
-		return Order{}, err
+	changed := status != o.Status || filled != o.FilledSizeMicro || avg != o.AvgFillPriceMicro
+	if !changed {
+		// The common case of a resting order's poll: nothing to write.
+		return view(o), nil
 	}
+	// Budget and position first, the order row last: if this step dies
+	// in between, the next sync still sees a change and redoes the
+	// (idempotent) budget and position updates.
 	if o.Side == SideBuy {
 		if TerminalStatus(status) {
 			err = s.releaseBudget(ctx, o, notional)
@@ -345,6 +349,10 @@ func (s *Service) syncWith(ctx context.Context, t *clob.Trader, o *models.Order)
 		if err := s.Positions.Recompute(ctx, o.AgentID, o.UserID, o.TokenID); err != nil {
 			return Order{}, err
 		}
+	}
+	from := []string{models.OrderPending, models.OrderOpen, models.OrderPartiallyFilled}
+	if err := s.Store.UpdateOrder(ctx, o.ID, from, u); err != nil && !errs.Is(err, errs.Conflict) {
+		return Order{}, err
 	}
 	cur, err := s.Store.OrderByID(ctx, o.ID)
 	if err != nil {

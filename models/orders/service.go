@@ -176,7 +176,16 @@ func normalize(r *PlaceRequest) (clob.Side, error) {
 		return 0, errs.E(errs.Invalid, "size must be a positive number of shares").WithCode("invalid_size")
 	}
 	if !r.Size.Equal(r.Size.RoundFloor(2)) {
-		return 0, errs.Ef(errs.Invalid, "size %s has more than 2 decimals", r.Size.String()).WithCode("invalid_size")
+		if side == clob.Sell {
+			// The venue trades whole hundredths of a share: a sell of a
+			// position with dust sells what can be sold.
+			r.Size = r.Size.RoundFloor(2)
+			if r.Size.Sign() <= 0 {
+				return 0, errs.E(errs.Invalid, "size rounds to zero: the venue trades at least 0.01 shares").WithCode("invalid_size")
+			}
+		} else {
+			return 0, errs.Ef(errs.Invalid, "size %s has more than 2 decimals", r.Size.String()).WithCode("invalid_size")
+		}
 	}
 	return side, nil
 }
@@ -292,6 +301,10 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (PlaceResult, error) {
 	c, err := s.validate(ctx, p, r)
 	if err != nil {
+		if !r.DryRun {
+			s.auditPlace(ctx, p, &models.Order{TokenID: r.TokenID, Side: r.Side, RequestType: r.Type,
+				PriceMicro: r.Price.Shift(6).IntPart(), SizeMicro: r.Size.Shift(6).IntPart()}, refusal(err), err)
+		}
 		return PlaceResult{}, err
 	}
 	r = c.req
@@ -328,10 +341,10 @@ func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (Place
 		}
 	}
 	if err != nil {
-		s.auditPlace(ctx, p, o, "denied", err)
+		s.auditPlace(ctx, p, o, refusal(err), err)
 		return PlaceResult{}, err
 	}
-	s.auditPlace(ctx, p, o, "ok", nil)
+	s.auditPlace(ctx, p, o, audit.Success, nil)
 	return s.awaitPlacement(ctx, o)
 }
 
@@ -364,6 +377,16 @@ func (s *Service) awaitPlacement(ctx context.Context, o *models.Order) (PlaceRes
 	}
 	v := view(cur)
 	return PlaceResult{Order: v, Pending: pending && !v.Terminal() && v.Status == models.OrderPending}, nil
+}
+
+// refusal is the audit result of a placement that err stopped: denied
+// when the request or the account's state refused it, failure otherwise.
+func refusal(err error) string {
+	switch errs.KindOf(err) {
+	case errs.Invalid, errs.Conflict, errs.NotFound, errs.Forbidden, errs.VenueRejected:
+		return audit.Denied
+	}
+	return audit.Failure
 }
 
 func (s *Service) auditPlace(ctx context.Context, p Principal, o *models.Order, result string, cause error) {
@@ -544,7 +567,7 @@ func (s *Service) Cancel(ctx context.Context, p Principal, id string) (Order, er
 	v.PreviousStatus = prev
 	if s.Audit != nil {
 		_ = s.Audit.Record(ctx, audit.Entry{UserID: p.UserID, AgentID: p.AgentID, Action: "order.cancel", Target: o.ID,
-			Result: "ok", ClientAddr: p.ClientAddr, Detail: map[string]any{"previousStatus": prev}})
+			Result: audit.Success, ClientAddr: p.ClientAddr, Detail: map[string]any{"previousStatus": prev}})
 	}
 	return v, nil
 }

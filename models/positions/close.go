@@ -1,0 +1,230 @@
+package positions
+
+import (
+	"context"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/venue/clob"
+)
+
+// DefaultSlippage is the slippage of a LIMIT close when none is given.
+var DefaultSlippage = decimal.RequireFromString("0.02")
+
+// Error codes of Close.
+const (
+	CodePositionNotFound = "position_not_found"
+	CodePositionClosed   = "position_closed"
+	CodePositionResolved = "position_resolved"
+	CodeNoBids           = "no_bids"
+	CodeInvalidClose     = "invalid_close"
+)
+
+// CloseRequest says how to close a position.
+type CloseRequest struct {
+	// Type is MARKET (default), FOK or LIMIT.
+	Type string
+	// Slippage (0–1) is how far below the best bid a LIMIT close may sell;
+	// nil means DefaultSlippage. A pointer, because 0 (sell at the best bid
+	// exactly) is a valid choice.
+	Slippage *decimal.Decimal
+	DryRun   bool
+	// IdempotencyKey is stored on the order, so a retried close returns
+	// the first order instead of selling twice.
+	IdempotencyKey string
+}
+
+// Execution is what a close realized: Proceeds = filled × average fill
+// price; Pnl = Proceeds − filled × average entry; PnlPercent is Pnl over the
+// cost of the shares sold, in percent.
+type Execution struct {
+	Proceeds   decimal.Decimal
+	Pnl        decimal.Decimal
+	PnlPercent decimal.Decimal
+}
+
+// CloseResult is the outcome of Close. For a dry run Preview is set and
+// Order is zero.
+type CloseResult struct {
+	Order orders.Order
+	// Pending is true when the placement result did not arrive in time;
+	// poll the order.
+	Pending    bool
+	Preview    *orders.Preview
+	PositionID string
+	// IsClosed is set when no shares are left after the order.
+	IsClosed  bool
+	Execution Execution
+}
+
+// Validate normalises r (type upper case and defaulted) and checks it.
+func (r *CloseRequest) Validate() error {
+	r.Type = strings.ToUpper(strings.TrimSpace(r.Type))
+	switch r.Type {
+	case "":
+		r.Type = orders.TypeMarket
+	case orders.TypeMarket, orders.TypeFOK, orders.TypeLimit:
+	default:
+		return errs.E(errs.Invalid, "type must be MARKET, FOK or LIMIT").WithCode(CodeInvalidClose)
+	}
+	if r.Slippage != nil && (r.Slippage.IsNegative() || r.Slippage.GreaterThan(decimal.NewFromInt(1))) {
+		return errs.E(errs.Invalid, "slippage must be between 0 and 1").WithCode(CodeInvalidClose)
+	}
+	return nil
+}
+
+// Close sells the whole position through the order service. The price
+// depends on the type: MARKET accepts down to the market's minimum tick
+// (it takes whatever bids there are), FOK sells everything at the best bid
+// or nothing, LIMIT rests at the best bid less slippage, rounded down to
+// the tick and never below it.
+func (s *Service) Close(ctx context.Context, p orders.Principal, positionID string, r CloseRequest) (CloseResult, error) {
+	if err := r.Validate(); err != nil {
+		return CloseResult{}, err
+	}
+	if s.Books == nil || s.Placer == nil {
+		return CloseResult{}, errs.E(errs.Internal, "the positions service is not wired for closing (books, placer)")
+	}
+	pos, err := s.positionFor(ctx, p.AgentID, positionID)
+	if err != nil {
+		return CloseResult{}, err
+	}
+	if prior, err := s.priorClose(ctx, p.AgentID, pos.TokenID, r.IdempotencyKey); err != nil || prior != nil {
+		if err != nil {
+			return CloseResult{}, err
+		}
+		// A retry of a close that already placed its order answers with
+		// that order, even though the position may be closed by now.
+		return s.closeResult(ctx, p.AgentID, pos, orderView(prior), false)
+	}
+	switch {
+	case pos.Status == models.PositionRedeemable || pos.Status == models.PositionSettled:
+		return CloseResult{}, errs.E(errs.Conflict, "the market has resolved; the position can no longer be sold").
+			WithCode(CodePositionResolved).WithHint("redeem it with POST /settlements/redeem")
+	case pos.SizeMicro <= 0:
+		return CloseResult{}, errs.E(errs.Conflict, "position is already closed").WithCode(CodePositionClosed)
+	}
+	price, err := s.closePrice(ctx, pos.TokenID, r)
+	if err != nil {
+		return CloseResult{}, err
+	}
+	res, err := s.Placer.Place(ctx, p, orders.PlaceRequest{
+		TokenID: pos.TokenID, Side: orders.SideSell, Type: r.Type, Price: price, Size: fromMicro(pos.SizeMicro),
+		DryRun: r.DryRun, IdempotencyKey: r.IdempotencyKey,
+	})
+	if err != nil {
+		return CloseResult{}, err
+	}
+	if r.DryRun {
+		return CloseResult{Preview: res.Preview, PositionID: pos.ID}, nil
+	}
+	return s.closeResult(ctx, p.AgentID, pos, res.Order, res.Pending)
+}
+
+// closeResult re-reads the position after the close order and computes
+// what the order realized against the entry price before it.
+func (s *Service) closeResult(ctx context.Context, agentID string, before *models.Position, o orders.Order, pending bool) (CloseResult, error) {
+	// The order service recomputes after recording fills; doing it here
+	// too (it is idempotent) makes isClosed reflect this order's fills
+	// whichever path recorded them.
+	if err := s.Recompute(ctx, agentID, before.UserID, before.TokenID); err != nil {
+		return CloseResult{}, err
+	}
+	after, err := s.Store.PositionForAgent(ctx, agentID, before.ID)
+	if err != nil {
+		return CloseResult{}, err
+	}
+	return CloseResult{
+		Order: o, Pending: pending, PositionID: before.ID, IsClosed: after.SizeMicro == 0,
+		Execution: execution(o.FilledSize, o.AvgFillPrice, fromMicro(before.AvgEntryMicro)),
+	}, nil
+}
+
+// priorClose finds the order an earlier attempt with the same idempotency
+// key placed (nil when there is none). A key used for a different order
+// is a Conflict.
+func (s *Service) priorClose(ctx context.Context, agentID, tokenID, key string) (*models.Order, error) {
+	if key == "" {
+		return nil, nil
+	}
+	o, err := s.Store.OrderByIdempotencyKey(ctx, agentID, key)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	if o.TokenID != tokenID || o.Side != orders.SideSell {
+		return nil, errs.E(errs.Conflict, "the idempotency key was already used for another order").WithCode("idempotency_key_reused")
+	}
+	return o, nil
+}
+
+// orderView is the service view of a stored order, for the replay path
+// (the fields a close result shows).
+func orderView(o *models.Order) orders.Order {
+	typ := o.RequestType
+	if typ == "" {
+		typ = o.Type
+	}
+	return orders.Order{
+		ID: o.ID, PolyOrderID: o.VenueOrderID, Status: o.Status, Side: o.Side, Type: typ,
+		TokenID: o.TokenID, ConditionID: o.ConditionID,
+		Price: fromMicro(o.PriceMicro), Size: fromMicro(o.SizeMicro),
+		FilledSize: fromMicro(o.FilledSizeMicro), AvgFillPrice: fromMicro(o.AvgFillPriceMicro),
+		MarketQuestion: o.MarketQuestion, Outcome: o.Outcome, FailureReason: o.FailureReason,
+		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, FilledAt: o.FilledAt,
+	}
+}
+
+// closePrice prices a sell of the position per the close type.
+func (s *Service) closePrice(ctx context.Context, tokenID string, r CloseRequest) (decimal.Decimal, error) {
+	book, err := s.Books.OrderBook(ctx, tokenID)
+	if err != nil {
+		return decimal.Zero, unavailable(err, "the order book is unavailable; retry later")
+	}
+	tick := book.TickSize.Decimal()
+	if !book.TickSize.Valid() || !tick.IsPositive() {
+		return decimal.Zero, errs.Ef(errs.Transient, "the venue returned no valid tick size for token %s", tokenID)
+	}
+	bid, ok := bestBid(book)
+	if !ok {
+		return decimal.Zero, errs.E(errs.Conflict, "the market has no bids to sell into").WithCode(CodeNoBids).
+			WithHint("retry later, or close with type LIMIT once there are bids")
+	}
+	switch r.Type {
+	case orders.TypeMarket:
+		return tick, nil
+	case orders.TypeFOK:
+		return bid, nil
+	}
+	slip := DefaultSlippage
+	if r.Slippage != nil {
+		slip = *r.Slippage
+	}
+	limit := bid.Mul(decimal.NewFromInt(1).Sub(slip)).Div(tick).Floor().Mul(tick)
+	return decimal.Max(limit, tick), nil
+}
+
+// bestBid is the highest bid with size (the venue sorts bids ascending,
+// but the maximum does not depend on that).
+func bestBid(b *clob.OrderBook) (decimal.Decimal, bool) {
+	best, ok := decimal.Zero, false
+	for _, l := range b.Bids {
+		if l.Size.IsPositive() && l.Price.IsPositive() && (!ok || l.Price.GreaterThan(best)) {
+			best, ok = l.Price, true
+		}
+	}
+	return best, ok
+}
+
+func execution(filled, avgFill, avgEntry decimal.Decimal) Execution {
+	proceeds := filled.Mul(avgFill)
+	cost := filled.Mul(avgEntry)
+	pnl := proceeds.Sub(cost)
+	return Execution{Proceeds: proceeds.Round(6), Pnl: pnl.Round(6), PnlPercent: percent(pnl, cost)}
+}
