@@ -127,7 +127,9 @@ func levelFor(b *clob.OrderBook, side clob.Side, size, limit decimal.Decimal) (d
 //     error for the workflow to retry.
 func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err error) {
 	t0 := time.Now()
-	defer func() { s.log().DebugContext(ctx, "order submit", "order_id", orderID, "took", time.Since(t0), "err", err) }()
+	defer func() {
+		s.log().DebugContext(ctx, "order submit", "order_id", orderID, "took", time.Since(t0), "err", err)
+	}()
 	o, err := s.Store.OrderByID(ctx, orderID)
 	if err != nil {
 		return Order{}, err
