@@ -8,11 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/workflows"
 )
 
@@ -253,5 +255,43 @@ func TestPositionsAgainstTheSandbox(t *testing.T) {
 	status, body = e.call(t, tr.key, "GET", "/positions", nil)
 	if status != http.StatusOK || json.Unmarshal(body["data"], &list) != nil || len(list.Positions) != 0 {
 		t.Fatalf("open positions after the close: %d %s", status, body)
+	}
+}
+
+// TestSubmitReconcilesBeforeReposting: a placement attempt that posted the
+// order but died before recording the answer (the order is still PENDING
+// with its signed order stored) is retried: the retry finds the order on
+// the venue by its hash and adopts it instead of posting it again.
+func TestSubmitReconcilesBeforeReposting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the sandbox and Temporal")
+	}
+	e := newTradingEnv(t, tradingOpts{noWorker: true})
+	tr := e.newTrader(t, 0)
+	m := e.newMarket(t, "Will the retry be safe", "0.5")
+	ctx := context.Background()
+	o := &models.Order{AgentID: tr.agentID, UserID: tr.userID, WalletID: tr.wallet.ID, TokenID: m.TokenIDs[0], Side: "BUY",
+		Type: "GTC", RequestType: "LIMIT", PriceMicro: 300_000, SizeMicro: 5_000_000, ReservedMicro: 1_500_000}
+	o.ID = models.NewID(models.PrefixOrder)
+	if _, err := e.svc.budget.ReserveWith(ctx, tr.agentID, tr.userID, o.ReservedMicro, o.ID,
+		func(tx *store.Store) error { return tx.CreateOrder(ctx, o) }); err != nil {
+		t.Fatal(err)
+	}
+	first, err := e.svc.orders.Submit(ctx, o.ID)
+	if err != nil || first.Status != models.OrderOpen || first.PolyOrderID == "" {
+		t.Fatalf("first submit: %+v %v", first, err)
+	}
+	// The attempt "dies" after the post: the row still says PENDING.
+	pending := models.OrderPending
+	if err := e.store.UpdateOrder(ctx, o.ID, nil, store.OrderUpdate{Status: &pending}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := e.svc.orders.Submit(ctx, o.ID)
+	if err != nil || again.Status != models.OrderOpen || again.PolyOrderID != first.PolyOrderID {
+		t.Fatalf("retried submit: %+v %v", again, err)
+	}
+	venue := e.sb.Venue().Engine().Orders(exchange.OrderFilter{Maker: common.HexToAddress(tr.wallet.Address), TokenID: m.TokenIDs[0]})
+	if len(venue) != 1 || !strings.EqualFold(venue[0].ID, first.PolyOrderID) {
+		t.Fatalf("the venue holds %d orders of the wallet in the token, want exactly the one posted", len(venue))
 	}
 }
