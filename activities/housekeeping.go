@@ -66,6 +66,9 @@ type Deps struct {
 	// Orders backs the order activities (models/orders.Service); when nil
 	// they are not registered (a process without venue access).
 	Orders OrderSteps
+	// Settlements backs the approve and redeem activities
+	// (*settlements.Service); when nil they are not registered.
+	Settlements SettlementSteps
 }
 
 // Registry is the part of a Temporal worker (or test environment) that
@@ -87,6 +90,9 @@ func Register(r Registry, deps Deps) error {
 	r.RegisterActivity(&Housekeeping{Store: deps.Housekeeper})
 	if deps.DeviceLinks != nil {
 		r.RegisterActivity(&DeviceLinks{Recorder: deps.DeviceLinks})
+	}
+	if deps.Settlements != nil {
+		r.RegisterActivity(&Settlements{Steps: deps.Settlements})
 	}
 	if deps.Orders != nil {
 		r.RegisterActivity(&Orders{Steps: deps.Orders})

@@ -14,6 +14,8 @@ func All() []any {
 	return []any{
 		Housekeeping,
 		DeviceLink,
+		Approve,
+		Redeem,
 		Order,
 	}
 }

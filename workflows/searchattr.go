@@ -61,6 +61,8 @@ const (
 	KindDeviceLink   Kind = "device-link"
 	KindStrategy     Kind = "strategy"
 	KindHousekeeping Kind = "housekeeping"
+	KindApprove      Kind = "approve"
+	KindRedeem       Kind = "redeem"
 )
 
 // MemoSummary is the memo key holding a one-line human-readable summary of
@@ -119,7 +121,7 @@ func StartOptions(spec StartSpec) (client.StartWorkflowOptions, error) {
 
 func validateKind(k Kind) error {
 	switch k {
-	case KindOrder, KindDeviceLink, KindStrategy, KindHousekeeping:
+	case KindOrder, KindDeviceLink, KindStrategy, KindHousekeeping, KindApprove, KindRedeem:
 		return nil
 	}
 	return errs.E(errs.Internal, fmt.Sprintf("unknown workflow kind %q", string(k)))

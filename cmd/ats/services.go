@@ -17,12 +17,14 @@ import (
 	orderapi "github.com/agent-trading/ats/api/orders"
 	positionapi "github.com/agent-trading/ats/api/positions"
 	"github.com/agent-trading/ats/api/ratelimit"
+	settlementapi "github.com/agent-trading/ats/api/settlements"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/budget"
 	marketsvc "github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/positions"
+	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/stats"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/vault"
@@ -77,16 +79,17 @@ func (v *venueClients) close() {
 // runs admin commands. Built in one place so every entry point (HTTP,
 // admin CLI, demo seeding) uses the same code paths.
 type services struct {
-	store     *store.Store
-	audit     *audit.Service
-	agents    *agents.Service
-	wallets   *wallets.Service
-	markets   *marketsvc.Service
-	budget    *budget.Service
-	stats     *stats.Service
-	balance   budget.ChainWallets
-	orders    *orders.Service
-	positions *positions.Service
+	store       *store.Store
+	audit       *audit.Service
+	agents      *agents.Service
+	wallets     *wallets.Service
+	markets     *marketsvc.Service
+	budget      *budget.Service
+	stats       *stats.Service
+	balance     budget.ChainWallets
+	orders      *orders.Service
+	positions   *positions.Service
+	settlements *settlements.Service
 }
 
 func newServices(s *store.Store, tc client.Client, v *venueClients, master []byte, baseURL string, log *slog.Logger) (*services, error) {
@@ -116,6 +119,12 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, master []byt
 			Books: v.clob, Markets: v.clob, Placer: svc.orders,
 		}
 		svc.orders.Positions = svc.positions
+		svc.settlements = &settlements.Service{
+			Store: s, Wallets: svc.wallets, Chain: v.chain, Markets: v.clob, Audit: au, Logger: log, Positions: svc.positions,
+		}
+		if tc != nil {
+			svc.settlements.Runner = workflows.SettlementsClient{Client: tc}
+		}
 	}
 	return svc, nil
 }
@@ -135,6 +144,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 			account.Routes(account.Deps{Wallets: svc.balance, Budget: svc.budget, Stats: svc.stats}, auth...),
 			orderapi.Routes(svc.orders, idem, auth...),
 			positionapi.Routes(positionapi.Deps{Positions: svc.positions}, idem, auth...),
+			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlements}, idem, auth...),
 		)
 	}
 	return rs

@@ -295,3 +295,84 @@ func TestSubmitReconcilesBeforeReposting(t *testing.T) {
 		t.Fatalf("the venue holds %d orders of the wallet in the token, want exactly the one posted", len(venue))
 	}
 }
+
+// TestRedeemAgainstTheSandbox: approvals are idempotent; a bought position
+// becomes redeemable when its market resolves, and redeeming raises the
+// wallet's collateral by exactly the winning shares; the position is
+// settled and a second redeem redeems nothing.
+func TestRedeemAgainstTheSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the sandbox and Temporal")
+	}
+	e := newTradingEnv(t, tradingOpts{})
+	tr := e.newTrader(t, 0)
+	m := e.newMarket(t, "Will redemption pay", "0.5")
+	yes := m.TokenIDs[0]
+
+	// The demo wallet approved everything when it was seeded.
+	status, body := e.call(t, tr.key, "POST", "/wallet/approve", map[string]any{"token": "all"})
+	if status != http.StatusOK || strings.Contains(string(body["data"]), `"status":"approved"`) ||
+		!strings.Contains(string(body["data"]), `"transactionHashes":[]`) {
+		t.Fatalf("approve all on an approved wallet: %d %s", status, body)
+	}
+
+	status, body = e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": 0.7, "size": 10, "type": "MARKET"})
+	if status != http.StatusOK || dataOrder(t, body).Status != models.OrderFilled {
+		t.Fatalf("market buy: %d %s", status, body)
+	}
+	e.control(t, "/control/markets/"+m.ConditionID+"/resolve", `{"winner":"Yes"}`, nil)
+
+	type pos struct {
+		ID     string      `json:"id"`
+		Status string      `json:"status"`
+		Size   json.Number `json:"size"`
+	}
+	var list struct {
+		Positions []pos `json:"positions"`
+	}
+	status, body = e.call(t, tr.key, "GET", "/positions?status=redeemable", nil)
+	if status != http.StatusOK || json.Unmarshal(body["data"], &list) != nil || len(list.Positions) != 1 || list.Positions[0].Size.String() != "10" {
+		t.Fatalf("redeemable positions: %d %s", status, body)
+	}
+	posID := list.Positions[0].ID
+
+	balance := func() decimal.Decimal {
+		status, body := e.call(t, tr.key, "GET", "/balance", nil)
+		var b struct {
+			USDC json.Number `json:"usdc"`
+		}
+		if status != http.StatusOK || json.Unmarshal(body["data"], &b) != nil {
+			t.Fatalf("balance: %d %s", status, body)
+		}
+		return decimal.RequireFromString(b.USDC.String())
+	}
+	before := balance()
+	status, body = e.call(t, tr.key, "POST", "/settlements/redeem", nil)
+	if status != http.StatusOK {
+		t.Fatalf("redeem: %d %s", status, body)
+	}
+	var red struct {
+		Redeemed []struct {
+			PositionID string      `json:"positionId"`
+			Shares     json.Number `json:"shares"`
+			Payout     json.Number `json:"payout"`
+			TxHash     string      `json:"txHash"`
+		} `json:"redeemed"`
+		TotalPayout json.Number `json:"totalPayout"`
+	}
+	if err := json.Unmarshal(body["data"], &red); err != nil || len(red.Redeemed) != 1 || red.Redeemed[0].PositionID != posID ||
+		red.Redeemed[0].Payout.String() != "10" || red.TotalPayout.String() != "10" || red.Redeemed[0].TxHash == "" {
+		t.Fatalf("redeem answer: %s", body["data"])
+	}
+	if got := balance().Sub(before); !got.Equal(decimal.NewFromInt(10)) {
+		t.Fatalf("collateral rose by %s, want exactly the 10 winning shares", got)
+	}
+	status, body = e.call(t, tr.key, "GET", "/positions?status=settled", nil)
+	if status != http.StatusOK || json.Unmarshal(body["data"], &list) != nil || len(list.Positions) != 1 || list.Positions[0].ID != posID {
+		t.Fatalf("settled positions: %d %s", status, body)
+	}
+	status, body = e.call(t, tr.key, "POST", "/settlements/redeem", nil)
+	if status != http.StatusOK || !strings.Contains(string(body["data"]), `"redeemed":[]`) {
+		t.Fatalf("second redeem: %d %s", status, body)
+	}
+}

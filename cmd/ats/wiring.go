@@ -44,6 +44,9 @@ func workerDeps(s *store.Store, svc *services) worker.Deps {
 	if svc != nil && svc.orders != nil {
 		d.Orders = svc.orders
 	}
+	if svc != nil && svc.settlements != nil {
+		d.Settlements = svc.settlements
+	}
 	return d
 }
 

@@ -28,6 +28,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -96,6 +97,9 @@ type Chain struct {
 	marketMaker *ecdsa.PrivateKey
 	outside     []*ecdsa.PrivateKey
 
+	// sealing is set once the block loop runs; until then (bootstrap, or
+	// a zero interval) whoever waits for a transaction seals blocks.
+	sealing  atomic.Bool
 	commitMu sync.RWMutex // serialises block sealing; readers pass it as a barrier
 	sendMu   sync.Mutex   // guards senders
 	senders  map[common.Address]*sender
@@ -317,6 +321,7 @@ func (c *Chain) Start(ctx context.Context) {
 			close(c.done)
 			return
 		}
+		c.sealing.Store(true)
 		go c.run(ctx)
 	})
 }

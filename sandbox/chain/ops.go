@@ -181,7 +181,7 @@ func (c *Chain) transact(ctx context.Context, key *ecdsa.PrivateKey, value *big.
 // (BlockInterval 0) it seals a block first. A reverted transaction yields a
 // VenueRejected error with code "reverted".
 func (c *Chain) WaitMined(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
-	if c.cfg.BlockInterval <= 0 {
+	if !c.sealing.Load() {
 		c.Commit()
 	}
 	t := time.NewTicker(receiptPoll)
@@ -202,6 +202,11 @@ func (c *Chain) WaitMined(ctx context.Context, hash common.Hash) (*types.Receipt
 		}
 		if !receiptPending(err) {
 			return nil, errs.Wrap(errs.Transient, err, "sandbox chain receipt")
+		}
+		if !c.sealing.Load() {
+			// No block loop yet: a transaction that reached the pool
+			// after the last seal needs another block.
+			c.Commit()
 		}
 		select {
 		case <-ctx.Done():

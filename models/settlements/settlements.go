@@ -1,0 +1,332 @@
+// Package settlements grants a user's wallet its trading approvals and turns
+// the positions of resolved markets into collateral (redeem). Both run as
+// durable Temporal workflows (workflows.Approve, workflows.Redeem) because
+// they send on-chain transactions that must be neither lost nor repeated
+// when a process dies half-way: the API calls Service.Approve and
+// Service.Redeem, which hand the request to a Runner and wait for the
+// workflow's result; the workflows' activities call the step methods of
+// the same Service (ApproveWallet, PlanRedeem, RedeemOnChain,
+// RecordRedemptions, RecordAudit).
+//
+// Private keys never enter Temporal: workflow inputs and activity
+// arguments hold ids and public data only, and every activity loads the
+// wallet (which signs through the vault) itself.
+//
+// Amounts are int64 micro-units (×1e6): shares of an outcome token and
+// collateral share the 6 decimals of the chain's base units.
+package settlements
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/big"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue/chain"
+	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/network"
+)
+
+// ActionRedeem is the audit action of a redemption. The approval is
+// audit.ActionWalletApprove.
+const ActionRedeem = "settlement.redeem"
+
+// Approval statuses.
+const (
+	StatusApproved        = "approved"
+	StatusAlreadyApproved = "alreadyApproved"
+)
+
+// Runner runs the settlement workflows and waits for their results;
+// workflows.SettlementsClient implements it over a Temporal client.
+type Runner interface {
+	RunApprove(ctx context.Context, in ApproveInput) (ApproveResult, error)
+	RunRedeem(ctx context.Context, in RedeemInput) (RedeemResult, error)
+}
+
+// Chain is what the settlements need from the chain; *chain.Client
+// implements it.
+type Chain interface {
+	Network() network.Network
+	RequiredApprovals(token chain.ApproveToken) ([]chain.Approval, error)
+	Approve(ctx context.Context, w chain.Wallet, token chain.ApproveToken) (chain.ApproveResult, error)
+	Redeem(ctx context.Context, w chain.Wallet, positions []chain.RedeemPosition) ([]chain.RedeemResult, error)
+	Payouts(ctx context.Context, conditionID common.Hash) ([]*big.Int, *big.Int, error)
+	OutcomeBalance(ctx context.Context, addr common.Address, tokenID *big.Int) (*big.Int, error)
+	IsApprovedForAll(ctx context.Context, owner, operator common.Address) (bool, error)
+}
+
+// WalletSource loads a user's wallet for the chain client;
+// *wallets.Service implements it. A user without a wallet is NotFound.
+type WalletSource interface {
+	ChainWallet(ctx context.Context, userID string) (chain.Wallet, error)
+}
+
+// MarketSource reads a market's outcome tokens (in outcome order, the
+// order of the payout vector) and neg-risk flag; *clob.Client implements
+// it.
+type MarketSource interface {
+	Market(ctx context.Context, conditionID string) (*clob.Market, error)
+}
+
+// Service is the settlements service. Store, Wallets, Chain and Markets
+// back the workflow steps; Runner backs Approve and Redeem. Audit defaults
+// to an audit.Service on Store and Logger to a discarding logger.
+type Service struct {
+	Store   *store.Store
+	Wallets WalletSource
+	Chain   Chain
+	Markets MarketSource
+	Runner  Runner
+	Audit   *audit.Service
+	Logger  *slog.Logger
+	// Positions, when set, rebuilds each redeemed position from its fills
+	// and the recorded redemption (realized P&L includes the payout);
+	// models/positions.Service implements it.
+	Positions PositionRecomputer
+	// Wait bounds how long Approve and Redeem wait for their workflow
+	// (default DefaultWait): below the HTTP server's write timeout, so an
+	// agent gets an answer it can act on instead of a cut connection.
+	Wait time.Duration
+}
+
+// PositionRecomputer rebuilds an agent's position in a token.
+type PositionRecomputer interface {
+	Recompute(ctx context.Context, agentID, userID, tokenID string) error
+}
+
+// DefaultWait is the default of Service.Wait.
+const DefaultWait = 45 * time.Second
+
+// CodePending is the error code of an operation that outlived the wait:
+// it continues, and the same request sent again joins it.
+const CodePending = "settlement_pending"
+
+// run calls fn with the wait applied and turns an expired wait (the
+// caller's own context still alive) into a retryable "still running".
+func (s *Service) run(ctx context.Context, what string, fn func(context.Context) error) error {
+	wait := s.Wait
+	if wait <= 0 {
+		wait = DefaultWait
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	err := fn(wctx)
+	if err != nil && ctx.Err() == nil && errors.Is(wctx.Err(), context.DeadlineExceeded) {
+		return &errs.Error{
+			Kind: errs.Transient, Code: CodePending, RetryAfterSeconds: 5,
+			Message: "the " + what + " is still running on chain; send the same request again to get its result",
+			Err:     err,
+		}
+	}
+	return err
+}
+
+func (s *Service) log() *slog.Logger {
+	if s.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.Logger
+}
+
+func (s *Service) audit() *audit.Service {
+	if s.Audit == nil {
+		return &audit.Service{Store: s.Store}
+	}
+	return s.Audit
+}
+
+// ApproveInput is the input of the Approve workflow and its activity.
+type ApproveInput struct {
+	UserID  string `json:"user_id"`
+	AgentID string `json:"agent_id"`
+	// Token is the canonical approval selection (chain.ApproveToken).
+	Token      string `json:"token"`
+	ClientAddr string `json:"client_addr,omitempty"`
+}
+
+// Approval is one (asset, spender) approval of an ApproveResult.
+type Approval struct {
+	// Token is the approved asset: "USDC" (collateral) or "CTF" (outcome
+	// tokens).
+	Token   string `json:"token"`
+	Spender string `json:"spender"`
+	// SpenderName names the venue contract: exchange, negRiskExchange,
+	// negRiskAdapter, redeemAdapter, negRiskRedeemAdapter.
+	SpenderName string `json:"spender_name"`
+	// Status is StatusApproved (granted now, TxHash set) or
+	// StatusAlreadyApproved (nothing sent).
+	Status string `json:"status"`
+	TxHash string `json:"tx_hash,omitempty"`
+}
+
+// ApproveResult is what an approval did.
+type ApproveResult struct {
+	// Token is the selection that was approved (USDC, CTF, NEG_RISK, all).
+	Token     string     `json:"token"`
+	Approvals []Approval `json:"approvals"`
+	// TransactionHashes are the transactions sent, in order; empty when
+	// everything was already approved.
+	TransactionHashes []string `json:"transaction_hashes"`
+}
+
+// RedeemInput is the input of the Redeem workflow and its planning step.
+type RedeemInput struct {
+	UserID  string `json:"user_id"`
+	AgentID string `json:"agent_id"`
+	// ConditionID limits the redemption to one market (lower-case 0x hex);
+	// empty means every resolved market the agent holds.
+	ConditionID string `json:"condition_id,omitempty"`
+	ClientAddr  string `json:"client_addr,omitempty"`
+}
+
+// Redemption is one position's part of a redemption.
+type Redemption struct {
+	PositionID  string `json:"position_id"`
+	TokenID     string `json:"token_id"`
+	ConditionID string `json:"condition_id"`
+	Outcome     string `json:"outcome"`
+	// SharesMicro were burned; PayoutMicro is the collateral they paid
+	// (zero for the losing outcome).
+	SharesMicro int64  `json:"shares_micro"`
+	PayoutMicro int64  `json:"payout_micro"`
+	TxHash      string `json:"tx_hash,omitempty"`
+}
+
+// RedeemResult is what a redemption did.
+type RedeemResult struct {
+	AgentID     string       `json:"agent_id"`
+	ConditionID string       `json:"condition_id,omitempty"`
+	Redemptions []Redemption `json:"redemptions"`
+	// TotalPayoutMicro is the sum of the redemptions' payouts.
+	TotalPayoutMicro int64 `json:"total_payout_micro"`
+	// TransactionHashes are the redemption transactions, one per market.
+	TransactionHashes []string `json:"transaction_hashes"`
+	// Unresolved counts the agent's positions (in scope) whose market has
+	// not resolved yet.
+	Unresolved int `json:"unresolved"`
+	// Message is a one-line summary for the agent.
+	Message string `json:"message"`
+}
+
+// conditionRE is a condition id: 32 bytes of hex.
+var conditionRE = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
+
+// Approve grants the wallet's trading approvals for token (USDC, CTF,
+// NEG_RISK or all, case-insensitive) through the Approve workflow. A
+// concurrent request of the same user joins the running approval when it
+// asks for the same token and waits for it otherwise. Approvals already in
+// place are reported as alreadyApproved without a transaction.
+func (s *Service) Approve(ctx context.Context, p orders.Principal, token string) (ApproveResult, error) {
+	tok, err := chain.ParseApproveToken(strings.TrimSpace(token))
+	if err != nil {
+		return ApproveResult{}, err // Invalid, code invalid_token
+	}
+	if p.UserID == "" || p.AgentID == "" {
+		return ApproveResult{}, errs.E(errs.Internal, "settlements: approve without a principal")
+	}
+	var res ApproveResult
+	err = s.run(ctx, "approval", func(ctx context.Context) (err error) {
+		res, err = s.Runner.RunApprove(ctx, ApproveInput{UserID: p.UserID, AgentID: p.AgentID, Token: string(tok), ClientAddr: p.ClientAddr})
+		return err
+	})
+	return res, err
+}
+
+// Redeem redeems the agent's positions in resolved markets (only the
+// market conditionID when it is not empty) through the Redeem workflow. One
+// redemption runs per wallet at a time: a concurrent request of the same
+// agent for the same scope joins the running one, any other waits for it
+// and then runs. Nothing to redeem is a successful empty result with a
+// message.
+func (s *Service) Redeem(ctx context.Context, p orders.Principal, conditionID string) (RedeemResult, error) {
+	conditionID = strings.TrimSpace(conditionID)
+	if conditionID != "" {
+		if !conditionRE.MatchString(conditionID) {
+			return RedeemResult{}, errs.E(errs.Invalid, "conditionId must be 0x followed by 64 hex digits").WithCode("invalid_condition_id")
+		}
+		conditionID = strings.ToLower(conditionID)
+	}
+	if p.UserID == "" || p.AgentID == "" {
+		return RedeemResult{}, errs.E(errs.Internal, "settlements: redeem without a principal")
+	}
+	var res RedeemResult
+	err := s.run(ctx, "redemption", func(ctx context.Context) (err error) {
+		res, err = s.Runner.RunRedeem(ctx, RedeemInput{UserID: p.UserID, AgentID: p.AgentID, ConditionID: conditionID, ClientAddr: p.ClientAddr})
+		return err
+	})
+	return res, err
+}
+
+// SpenderName names a venue contract of n for the approval result.
+func SpenderName(n network.Network, a common.Address) string {
+	for _, c := range []struct {
+		addr common.Address
+		name string
+	}{
+		{n.Exchange, "exchange"},
+		{n.NegRiskExchange, "negRiskExchange"},
+		{n.NegRiskAdapter, "negRiskAdapter"},
+		{n.RedeemNormal, "redeemAdapter"},
+		{n.RedeemNegRisk, "negRiskRedeemAdapter"},
+		{n.ConditionalTokens, "conditionalTokens"},
+	} {
+		if c.addr == a {
+			return c.name
+		}
+	}
+	return "unknown"
+}
+
+// ApproveWallet is the Approve workflow's activity: it grants the
+// approvals of in.Token from the user's wallet, skipping those in place.
+// It is idempotent: a retry after a crash finds the approvals already
+// granted and sends nothing for them.
+func (s *Service) ApproveWallet(ctx context.Context, in ApproveInput) (ApproveResult, error) {
+	tok, err := chain.ParseApproveToken(in.Token)
+	if err != nil {
+		return ApproveResult{}, err
+	}
+	req, err := s.Chain.RequiredApprovals(tok)
+	if err != nil {
+		return ApproveResult{}, err
+	}
+	w, err := s.Wallets.ChainWallet(ctx, in.UserID)
+	if err != nil {
+		return ApproveResult{}, err
+	}
+	got, err := s.Chain.Approve(ctx, w, tok)
+	if err != nil {
+		return ApproveResult{}, err
+	}
+	type key struct {
+		token   string
+		spender common.Address
+	}
+	done := make(map[key]chain.Approval, len(got.Approved))
+	for _, a := range got.Approved {
+		done[key{a.Token, a.Spender}] = a
+	}
+	n := s.Chain.Network()
+	res := ApproveResult{Token: string(tok), Approvals: make([]Approval, 0, len(req)), TransactionHashes: []string{}}
+	for _, a := range req {
+		out := Approval{Token: a.Token, Spender: a.Spender.Hex(), SpenderName: SpenderName(n, a.Spender), Status: StatusAlreadyApproved}
+		if g, ok := done[key{a.Token, a.Spender}]; ok {
+			out.Status, out.TxHash = StatusApproved, g.TxHash.Hex()
+			res.TransactionHashes = append(res.TransactionHashes, out.TxHash)
+		}
+		res.Approvals = append(res.Approvals, out)
+	}
+	s.log().InfoContext(ctx, "wallet approvals granted", "user_id", in.UserID, "agent_id", in.AgentID,
+		"token", res.Token, "transactions", len(res.TransactionHashes))
+	return res, nil
+}
