@@ -16,7 +16,6 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/models/budget"
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/stats"
 )
 
@@ -80,18 +79,8 @@ func Routes(d Deps, auth ...gin.HandlerFunc) api.Routes {
 	}
 }
 
-// identity returns the authenticated agent; Require already answered 401
-// when there is none, so a miss here is a wiring bug.
-func identity(c *gin.Context) (agentauth.Identity, bool) {
-	id, ok := agentauth.From(c)
-	if !ok {
-		api.Fail(c, errs.E(errs.Internal, "account handler mounted without agent authentication"))
-	}
-	return id, ok
-}
-
 func (d Deps) balance(c *gin.Context) {
-	id, ok := identity(c)
+	id, ok := agentauth.Need(c)
 	if !ok {
 		return
 	}
@@ -104,7 +93,7 @@ func (d Deps) balance(c *gin.Context) {
 }
 
 func (d Deps) budget(c *gin.Context) {
-	id, ok := identity(c)
+	id, ok := agentauth.Need(c)
 	if !ok {
 		return
 	}
@@ -127,7 +116,7 @@ func (d Deps) budget(c *gin.Context) {
 }
 
 func (d Deps) stats(c *gin.Context) {
-	id, ok := identity(c)
+	id, ok := agentauth.Need(c)
 	if !ok {
 		return
 	}

@@ -162,6 +162,17 @@ func From(c *gin.Context) (Identity, bool) {
 	return id, ok
 }
 
+// Need is From for handlers behind Middleware: Require has already
+// answered 401 when there is no agent, so a miss here is a wiring bug,
+// answered as an internal error (false: the handler returns at once).
+func Need(c *gin.Context) (Identity, bool) {
+	id, ok := From(c)
+	if !ok {
+		api.Fail(c, errs.E(errs.Internal, "agent handler mounted without agent authentication"))
+	}
+	return id, ok
+}
+
 // Me is the body of GET /api/agent/v1/me.
 type Me struct {
 	AgentID string   `json:"agentId"`

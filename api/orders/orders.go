@@ -143,20 +143,12 @@ func Routes(svc Service, idem gin.HandlerFunc, auth ...gin.HandlerFunc) api.Rout
 
 type handlers struct{ svc Service }
 
-func identity(c *gin.Context) (agentauth.Identity, bool) {
-	id, ok := agentauth.From(c)
-	if !ok {
-		api.Fail(c, errs.E(errs.Internal, "order handler mounted without agent authentication"))
-	}
-	return id, ok
-}
-
 func principal(c *gin.Context, id agentauth.Identity) orders.Principal {
 	return orders.Principal{AgentID: id.AgentID, UserID: id.UserID, ClientAddr: c.ClientIP()}
 }
 
 func (h handlers) place(c *gin.Context) {
-	id, ok := identity(c)
+	id, ok := agentauth.Need(c)
 	if !ok {
 		return
 	}
@@ -186,7 +178,7 @@ func (h handlers) place(c *gin.Context) {
 }
 
 func (h handlers) list(c *gin.Context) {
-	id, ok := identity(c)
+	id, ok := agentauth.Need(c)
 	if !ok {
 		return
 	}
@@ -218,7 +210,7 @@ func (h handlers) list(c *gin.Context) {
 }
 
 func (h handlers) get(c *gin.Context) {
-	id, ok := identity(c)
+	id, ok := agentauth.Need(c)
 	if !ok {
 		return
 	}
@@ -231,7 +223,7 @@ func (h handlers) get(c *gin.Context) {
 }
 
 func (h handlers) cancel(c *gin.Context) {
-	id, ok := identity(c)
+	id, ok := agentauth.Need(c)
 	if !ok {
 		return
 	}

@@ -146,18 +146,8 @@ func Routes(d Deps, idem gin.HandlerFunc, auth ...gin.HandlerFunc) api.Routes {
 	}
 }
 
-// identity returns the authenticated agent; Require already answered 401
-// when there is none, so a miss here is a wiring bug.
-func identity(c *gin.Context) (agentauth.Identity, bool) {
-	id, ok := agentauth.From(c)
-	if !ok {
-		api.Fail(c, errs.E(errs.Internal, "positions handler mounted without agent authentication"))
-	}
-	return id, ok
-}
-
 func (d Deps) list(c *gin.Context) {
-	id, ok := identity(c)
+	id, ok := agentauth.Need(c)
 	if !ok {
 		return
 	}
@@ -195,7 +185,7 @@ func (d Deps) list(c *gin.Context) {
 }
 
 func (d Deps) close(c *gin.Context) {
-	id, ok := identity(c)
+	id, ok := agentauth.Need(c)
 	if !ok {
 		return
 	}

@@ -124,9 +124,8 @@ func Routes(d Deps, idem gin.HandlerFunc, auth ...gin.HandlerFunc) api.Routes {
 // principal returns the authenticated agent; Require already answered 401
 // when there is none, so a miss here is a wiring bug.
 func principal(c *gin.Context) (orders.Principal, bool) {
-	id, ok := agentauth.From(c)
+	id, ok := agentauth.Need(c)
 	if !ok {
-		api.Fail(c, errs.E(errs.Internal, "settlements handler mounted without agent authentication"))
 		return orders.Principal{}, false
 	}
 	return orders.Principal{AgentID: id.AgentID, UserID: id.UserID, ClientAddr: c.ClientIP()}, true

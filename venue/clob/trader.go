@@ -150,18 +150,9 @@ func marketChanged(err error) bool {
 // once more (the first attempt was definitively rejected, so this cannot
 // duplicate it).
 func (t *Trader) PlaceLimitOrder(ctx context.Context, a LimitOrderArgs) (*Placed, error) {
-	if a.OrderType == "" {
-		a.OrderType = GTC
-	}
-	if a.OrderType != GTC && a.OrderType != GTD {
-		return nil, errs.E(errs.Invalid, "limit orders are GTC or GTD").WithCode("invalid_order_type")
-	}
-	var exp uint64
-	if a.OrderType == GTD {
-		if a.Expiration.Before(t.now().Add(gtdSecurityMargin)) {
-			return nil, errs.E(errs.Invalid, "invalid expiration: a GTD order must expire more than a minute from now").WithCode("invalid_expiration")
-		}
-		exp = uint64(a.Expiration.Unix())
+	a, exp, err := t.limitArgs(a)
+	if err != nil {
+		return nil, err
 	}
 	info, err := t.Client.MarketInfo(ctx, a.TokenID)
 	if err != nil {
@@ -177,6 +168,24 @@ func (t *Trader) PlaceLimitOrder(ctx context.Context, a LimitOrderArgs) (*Placed
 		return nil, err
 	}
 	return t.placeLimit(ctx, a, exp, info2)
+}
+
+// limitArgs defaults and checks the type of a resting order and returns
+// its expiration (unix seconds; 0 for GTC).
+func (t *Trader) limitArgs(a LimitOrderArgs) (LimitOrderArgs, uint64, error) {
+	if a.OrderType == "" {
+		a.OrderType = GTC
+	}
+	if a.OrderType != GTC && a.OrderType != GTD {
+		return a, 0, errs.E(errs.Invalid, "limit orders are GTC or GTD").WithCode("invalid_order_type")
+	}
+	if a.OrderType != GTD {
+		return a, 0, nil
+	}
+	if a.Expiration.Before(t.now().Add(gtdSecurityMargin)) {
+		return a, 0, errs.E(errs.Invalid, "invalid expiration: a GTD order must expire more than a minute from now").WithCode("invalid_expiration")
+	}
+	return a, uint64(a.Expiration.Unix()), nil
 }
 
 // Built is a signed order ready to post, with what identifies it: the
@@ -197,18 +206,9 @@ type Built struct {
 // BuildLimitOrder validates, builds and signs a GTC/GTD order without
 // posting it (see PlaceLimitOrder for the checks).
 func (t *Trader) BuildLimitOrder(ctx context.Context, a LimitOrderArgs) (*Built, error) {
-	if a.OrderType == "" {
-		a.OrderType = GTC
-	}
-	if a.OrderType != GTC && a.OrderType != GTD {
-		return nil, errs.E(errs.Invalid, "limit orders are GTC or GTD").WithCode("invalid_order_type")
-	}
-	var exp uint64
-	if a.OrderType == GTD {
-		if a.Expiration.Before(t.now().Add(gtdSecurityMargin)) {
-			return nil, errs.E(errs.Invalid, "invalid expiration: a GTD order must expire more than a minute from now").WithCode("invalid_expiration")
-		}
-		exp = uint64(a.Expiration.Unix())
+	a, exp, err := t.limitArgs(a)
+	if err != nil {
+		return nil, err
 	}
 	info, err := t.Client.MarketInfo(ctx, a.TokenID)
 	if err != nil {
@@ -260,20 +260,29 @@ func (t *Trader) BuildMarketableAt(ctx context.Context, tokenID string, side Sid
 	return t.signBuilt(ctx, tokenID, side, maker, taker, 0, [32]byte{}, info.NegRisk, PostOrderRequest{OrderType: ot}, price)
 }
 
-// BuildMarketOrder prices a marketable order from the current book and
-// signs it without posting (see PlaceMarketOrder).
-func (t *Trader) BuildMarketOrder(ctx context.Context, a MarketOrderArgs) (*Built, error) {
+// marketArgs defaults and checks a market order's type and amount.
+func marketArgs(a MarketOrderArgs) (MarketOrderArgs, error) {
 	if a.OrderType == "" {
 		a.OrderType = FOK
 	}
 	if !a.OrderType.Marketable() {
-		return nil, errs.E(errs.Invalid, "market orders are FOK or FAK").WithCode("invalid_order_type")
+		return a, errs.E(errs.Invalid, "market orders are FOK or FAK").WithCode("invalid_order_type")
 	}
 	if a.Amount.Sign() <= 0 {
-		return nil, errs.E(errs.Invalid, "amount must be positive").WithCode("invalid_amount")
+		return a, errs.E(errs.Invalid, "amount must be positive").WithCode("invalid_amount")
 	}
 	if a.Side == Buy && a.Amount.LessThan(MinMarketBuy) {
-		return nil, errs.Ef(errs.Invalid, "invalid amount for a marketable BUY order ($%s), min size: $1", a.Amount.String()).WithCode("below_min_size")
+		return a, errs.Ef(errs.Invalid, "invalid amount for a marketable BUY order ($%s), min size: $1", a.Amount.String()).WithCode("below_min_size")
+	}
+	return a, nil
+}
+
+// BuildMarketOrder prices a marketable order from the current book and
+// signs it without posting (see PlaceMarketOrder).
+func (t *Trader) BuildMarketOrder(ctx context.Context, a MarketOrderArgs) (*Built, error) {
+	a, err := marketArgs(a)
+	if err != nil {
+		return nil, err
 	}
 	return t.buildMarket(ctx, a, nil, nil)
 }
@@ -397,17 +406,9 @@ func MarketPrice(b *OrderBook, side Side, amount decimal.Decimal, ot OrderType, 
 // PlaceMarketOrder prices a marketable order from the current book, builds
 // amounts that satisfy the venue's FOK/FAK precision, signs and posts it.
 func (t *Trader) PlaceMarketOrder(ctx context.Context, a MarketOrderArgs) (*Placed, error) {
-	if a.OrderType == "" {
-		a.OrderType = FOK
-	}
-	if !a.OrderType.Marketable() {
-		return nil, errs.E(errs.Invalid, "market orders are FOK or FAK").WithCode("invalid_order_type")
-	}
-	if a.Amount.Sign() <= 0 {
-		return nil, errs.E(errs.Invalid, "amount must be positive").WithCode("invalid_amount")
-	}
-	if a.Side == Buy && a.Amount.LessThan(MinMarketBuy) {
-		return nil, errs.Ef(errs.Invalid, "invalid amount for a marketable BUY order ($%s), min size: $1", a.Amount.String()).WithCode("below_min_size")
+	a, err := marketArgs(a)
+	if err != nil {
+		return nil, err
 	}
 	var used marketParams
 	p, err := t.placeMarket(ctx, a, nil, &used)
