@@ -28,24 +28,13 @@ import (
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/codec"
 	"github.com/agent-trading/ats/worker/devserver"
+	"github.com/agent-trading/ats/worker/devserver/devservertest"
 	"github.com/agent-trading/ats/worker/replaytest"
 	"github.com/agent-trading/ats/workflows"
 )
 
-// temporalCLI returns the dev-server binary from $TEMPORAL_CLI, skipping
-// the test when it is unset, except in CI where a skipped integration test
-// would hide a broken wiring.
-func temporalCLI(t *testing.T) string {
-	t.Helper()
-	p := os.Getenv("TEMPORAL_CLI")
-	if p == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TEMPORAL_CLI must point at the Temporal CLI binary in CI")
-		}
-		t.Skip("TEMPORAL_CLI not set; integration test skipped")
-	}
-	return p
-}
+// temporalCLI returns the dev-server binary (see devservertest.Binary).
+func temporalCLI(t *testing.T) string { return devservertest.Binary(t) }
 
 func quietLogger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))

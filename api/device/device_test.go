@@ -41,6 +41,7 @@ import (
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/codec"
 	"github.com/agent-trading/ats/worker/devserver"
+	"github.com/agent-trading/ats/worker/devserver/devservertest"
 	"github.com/agent-trading/ats/worker/replaytest"
 	"github.com/agent-trading/ats/workflows"
 )
@@ -95,13 +96,7 @@ const password = "correct horse battery"
 // agent routes.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	bin := os.Getenv("TEMPORAL_CLI")
-	if bin == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TEMPORAL_CLI must point at the Temporal CLI binary in CI")
-		}
-		t.Skip("TEMPORAL_CLI not set; integration test skipped")
-	}
+	bin := devservertest.Binary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	logs := &syncBuffer{}

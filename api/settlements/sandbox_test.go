@@ -40,6 +40,7 @@ import (
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/devserver"
+	"github.com/agent-trading/ats/worker/devserver/devservertest"
 	"github.com/agent-trading/ats/worker/replaytest"
 	"github.com/agent-trading/ats/workflows"
 )
@@ -55,13 +56,7 @@ import (
 // redemption's histories there as approve.json and redeem.json (the
 // replay tests' workflows/testdata).
 func TestSettlementsEndToEnd(t *testing.T) {
-	bin := os.Getenv("TEMPORAL_CLI")
-	if bin == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("TEMPORAL_CLI must point at the Temporal CLI binary in CI")
-		}
-		t.Skip("TEMPORAL_CLI not set; integration test skipped")
-	}
+	bin := devservertest.Binary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-trading/ats/worker/devserver"
+	"github.com/agent-trading/ats/worker/devserver/devservertest"
 
 	_ "github.com/glebarez/go-sqlite" // the "sqlite" database/sql driver, to read the data dir
 )
@@ -61,17 +61,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func temporalCLI(t testing.TB) string {
-	t.Helper()
-	bin, err := devserver.FindBinary(os.Getenv("TEMPORAL_CLI"))
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI needs the Temporal CLI: %v", err)
-		}
-		t.Skipf("Temporal CLI not found (%v); install it with the README's first command", err)
-	}
-	return bin
-}
+func temporalCLI(t testing.TB) string { return devservertest.Binary(t) }
 
 func TestAdminUserCreateTwiceIsAConflict(t *testing.T) {
 	bin := buildATS(t)

@@ -25,12 +25,12 @@ import (
 
 func temporalCLI(t *testing.T) string {
 	t.Helper()
-	p := os.Getenv("TEMPORAL_CLI")
-	if p == "" {
+	p, err := FindBinary(os.Getenv("TEMPORAL_CLI"))
+	if err != nil {
 		if os.Getenv("CI") != "" {
-			t.Fatal("TEMPORAL_CLI must point at the Temporal CLI binary in CI")
+			t.Fatalf("CI needs the Temporal CLI: %v", err)
 		}
-		t.Skip("TEMPORAL_CLI not set; integration test skipped")
+		t.Skipf("Temporal CLI not found (%v); install it with the README's first command", err)
 	}
 	return p
 }
