@@ -136,9 +136,10 @@ func (c *Client) execSafe(ctx context.Context, w Wallet, cl call) (*types.Receip
 	return c.transact(ctx, w.Signer, w.Funder, data)
 }
 
-// execDeposit calls the deposit wallet's execute from its owner. A gasless
-// relayer (n.RelayerURL) is the venue's preferred route on mainnet; without
-// one the owner sends directly and pays gas, which works everywhere.
+// execDeposit calls the deposit wallet's execute from its owner, who pays
+// the gas. The venue's gasless relayer would spare the owner that gas, but
+// its API is outside our protocol reference (see network.Network), and the
+// direct call works on every chain.
 func (c *Client) execDeposit(ctx context.Context, w Wallet, cl call) (*types.Receipt, error) {
 	if err := c.requireCode(ctx, w.Funder, "deposit wallet"); err != nil {
 		return nil, err

@@ -50,9 +50,9 @@ type Network struct {
 	DataAPIURL string
 	RPCURL     string
 	WSURL      string
-	// RelayerURL is the gasless relayer for deposit-wallet transactions; empty
-	// means transactions are sent directly.
-	RelayerURL string
+	// No gasless relayer: the venue's (relayer-v2.polymarket.com, builder
+	// API keys) is outside our protocol reference, so every wallet kind's
+	// transactions are sent by its owner EOA, which pays the gas.
 }
 
 // SignatureType is the CLOB order signature type that follows from a wallet kind.
@@ -87,10 +87,6 @@ func Polygon() Network {
 		GammaURL:             "https://gamma-api.polymarket.com",
 		DataAPIURL:           "https://data-api.polymarket.com",
 		RPCURL:               "https://polygon-rpc.com",
-		// The venue's gasless relayer (relayer-v2.polymarket.com) is not
-		// used: its API is not in our protocol reference, so deposit-wallet
-		// transactions are sent directly by the owner, who pays the gas.
-		RelayerURL: "",
 	}
 }
 
@@ -122,7 +118,6 @@ func Sandbox(base string) Network {
 	n.DataAPIURL = base + "/data-api"
 	n.RPCURL = base + "/rpc"
 	n.WSURL = ws + "/rpc/ws"
-	n.RelayerURL = ""
 	return n
 }
 
