@@ -21,10 +21,11 @@ import (
 	"github.com/agent-trading/ats/venue/network"
 )
 
-// Limits of the API (spec "Limits").
+// MinPrice and MaxPrice bound every order's price (spec "Limits"), also on
+// markets whose tick is finer than 0.01.
 var (
-	minPrice = decimal.RequireFromString("0.01")
-	maxPrice = decimal.RequireFromString("0.99")
+	MinPrice = decimal.RequireFromString("0.01")
+	MaxPrice = decimal.RequireFromString("0.99")
 	micro    = decimal.New(1, 6)
 )
 
@@ -169,7 +170,7 @@ func normalize(r *PlaceRequest) (clob.Side, error) {
 	default:
 		return 0, errs.Ef(errs.Invalid, "type must be LIMIT, MARKET, FOK or FAK, not %q", r.Type).WithCode("invalid_order_type")
 	}
-	if r.Price.LessThan(minPrice) || r.Price.GreaterThan(maxPrice) {
+	if r.Price.LessThan(MinPrice) || r.Price.GreaterThan(MaxPrice) {
 		return 0, errs.Ef(errs.Invalid, "price must be between 0.01 and 0.99, got %s", r.Price.String()).WithCode("invalid_price")
 	}
 	if r.Size.Sign() <= 0 {

@@ -196,9 +196,12 @@ func (s *Service) closePrice(ctx context.Context, tokenID string, r CloseRequest
 		return decimal.Zero, errs.E(errs.Conflict, "the market has no bids to sell into").WithCode(CodeNoBids).
 			WithHint("retry later, or close with type LIMIT once there are bids")
 	}
+	// The API's price floor (0.01) is above the tick on 0.001-tick markets,
+	// which is where prices sit near 0 or 1 and agents most want out.
+	floor := decimal.Max(tick, orders.MinPrice)
 	switch r.Type {
 	case orders.TypeMarket:
-		return tick, nil
+		return floor, nil
 	case orders.TypeFOK:
 		return bid, nil
 	}
@@ -207,7 +210,7 @@ func (s *Service) closePrice(ctx context.Context, tokenID string, r CloseRequest
 		slip = *r.Slippage
 	}
 	limit := bid.Mul(decimal.NewFromInt(1).Sub(slip)).Div(tick).Floor().Mul(tick)
-	return decimal.Max(limit, tick), nil
+	return decimal.Max(limit, floor), nil
 }
 
 // bestBid is the highest bid with size (the venue sorts bids ascending,

@@ -338,8 +338,10 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 	if !ok {
 		return orders.PlaceResult{}, errs.E(errs.NotFound, "market not found")
 	}
-	if !r.Size.IsPositive() || !r.Price.IsPositive() || r.Price.GreaterThanOrEqual(decimal.NewFromInt(1)) {
-		return orders.PlaceResult{}, errs.E(errs.Invalid, "price must be in (0, 1) and size positive")
+	// The real order path's bounds, so a caller pricing outside them fails
+	// here as it would in production.
+	if !r.Size.IsPositive() || r.Price.LessThan(orders.MinPrice) || r.Price.GreaterThan(orders.MaxPrice) {
+		return orders.PlaceResult{}, errs.E(errs.Invalid, "price must be 0.01 to 0.99 and size positive").WithCode("invalid_price")
 	}
 	if r.DryRun {
 		pv := &orders.Preview{TokenID: r.TokenID, Side: r.Side, Type: r.Type, Price: r.Price, Size: r.Size,
