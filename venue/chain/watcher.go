@@ -20,6 +20,8 @@ import (
 )
 
 // WatermarkStore persists the last block whose fills were all delivered.
+// models/store.FillWatermarks is the database-backed implementation that
+// survives restarts; MemoryWatermarks does not.
 type WatermarkStore interface {
 	// Load returns the saved block for key, or 0 with no error when none.
 	Load(ctx context.Context, key string) (uint64, error)
