@@ -6,6 +6,7 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/secret"
 )
 
 // CreateAgentWithKey inserts an agent and its first API key atomically,
@@ -32,6 +33,15 @@ func (s *Store) AgentKeyByHash(ctx context.Context, hash string) (*models.APIKey
 	var k models.APIKey
 	if err := s.db.WithContext(ctx).Where("hash = ?", hash).Take(&k).Error; err != nil {
 		return nil, nil, mapErr(err, "API key")
+	}
+	// The indexed lookup compares with the database's own, short-circuiting
+	// string equality, and a collation or padding rule could make it match
+	// a value that is not byte-for-byte the same. The acceptance decision
+	// is therefore taken here, by a constant-time comparison of the stored
+	// hash with the computed one, so it depends on neither where the two
+	// differ nor the database's comparison rules.
+	if !secret.Equal(k.Hash, hash) {
+		return nil, nil, errs.E(errs.NotFound, "API key not found")
 	}
 	a, err := s.AgentByID(ctx, k.AgentID)
 	if err != nil {
@@ -89,23 +99,29 @@ func (s *Store) UpdateAgentStatus(ctx context.Context, userID, id, status string
 		return errs.Ef(errs.Invalid, "unknown agent status %q", status)
 	}
 	return s.Tx(ctx, func(tx *Store) error {
-		a, err := tx.AgentForUser(ctx, userID, id)
-		if err != nil {
-			return err
-		}
-		if a.Status == models.AgentRevoked {
-			if status == models.AgentRevoked {
-				return nil
-			}
-			return errs.E(errs.Conflict, "the agent has been revoked").WithCode("agent_revoked")
-		}
 		now := tx.now()
 		set := map[string]any{"status": status, "updated_at": now}
 		if status == models.AgentRevoked {
 			set["revoked_at"] = now
 		}
-		if err := tx.db.WithContext(ctx).Model(&models.Agent{}).Where("id = ?", id).Updates(set).Error; err != nil {
-			return mapErr(err, "agent")
+		// The statement itself refuses to touch a revoked agent: a read
+		// followed by an unconditional update would let a pause or resume
+		// that read "active" overwrite a revoke committed in between (READ
+		// COMMITTED on PostgreSQL), un-revoking the agent.
+		res := tx.db.WithContext(ctx).Model(&models.Agent{}).
+			Where("id = ? AND user_id = ? AND status <> ?", id, userID, models.AgentRevoked).Updates(set)
+		if res.Error != nil {
+			return mapErr(res.Error, "agent")
+		}
+		if res.RowsAffected == 0 {
+			a, err := tx.AgentForUser(ctx, userID, id)
+			if err != nil {
+				return err
+			}
+			if a.Status == models.AgentRevoked && status == models.AgentRevoked {
+				return nil
+			}
+			return errs.E(errs.Conflict, "the agent has been revoked").WithCode("agent_revoked")
 		}
 		if status == models.AgentRevoked {
 			err := tx.db.WithContext(ctx).Model(&models.APIKey{}).

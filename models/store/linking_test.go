@@ -2,6 +2,8 @@ package store_test
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/agent-trading/ats/models"
@@ -73,6 +75,72 @@ func TestLinkingStore(t *testing.T) {
 		}
 		if err := s.UpdateAgentBudget(ctx, u.ID, a.ID, store.AgentSettings{}); errs.KindOf(err) != errs.Conflict {
 			t.Fatalf("revoked agent: %v", err)
+		}
+	})
+}
+
+// Revocation is final even against concurrent pauses and resumes: each of
+// them is a single conditional statement, so one that read "active" before
+// the revoke committed cannot overwrite "revoked" afterwards.
+func TestAgentStatusRevokeIsFinalUnderRace(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		u := &models.User{Email: "race@example.com", PasswordHash: "x"}
+		if err := s.CreateUser(ctx, u); err != nil {
+			t.Fatal(err)
+		}
+		for round := range 8 {
+			a := &models.Agent{UserID: u.ID, Name: fmt.Sprintf("racer-%d", round), Scopes: "read"}
+			if err := s.CreateAgentWithKey(ctx, a, &models.APIKey{Hash: fmt.Sprintf("race-hash-%d", round)}); err != nil {
+				t.Fatal(err)
+			}
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			unexpected := make(chan error, 64)
+			for w := range 4 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					for j := range 6 {
+						status := []string{models.AgentPaused, models.AgentActive}[(w+j)%2]
+						if err := s.UpdateAgentStatus(ctx, u.ID, a.ID, status); err != nil && errs.KindOf(err) != errs.Conflict {
+							unexpected <- err
+						}
+					}
+				}()
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				if err := s.UpdateAgentStatus(ctx, u.ID, a.ID, models.AgentRevoked); err != nil {
+					unexpected <- err
+				}
+			}()
+			close(start)
+			wg.Wait()
+			close(unexpected)
+			for err := range unexpected {
+				t.Fatalf("round %d: %v", round, err)
+			}
+			k, got, err := s.AgentKeyByHash(ctx, fmt.Sprintf("race-hash-%d", round))
+			if err != nil || got.Status != models.AgentRevoked || got.RevokedAt == nil || k.RevokedAt == nil {
+				t.Fatalf("round %d: agent %+v key %+v %v", round, got, k, err)
+			}
+			// And afterwards, deterministically: no way back, revoking again
+			// is a no-op, someone else's agent is NotFound.
+			for _, status := range []string{models.AgentActive, models.AgentPaused} {
+				if err := s.UpdateAgentStatus(ctx, u.ID, a.ID, status); errs.KindOf(err) != errs.Conflict || errs.CodeOf(err) != "agent_revoked" {
+					t.Fatalf("%s after revoke: %v", status, err)
+				}
+			}
+			if err := s.UpdateAgentStatus(ctx, u.ID, a.ID, models.AgentRevoked); err != nil {
+				t.Fatalf("revoke twice: %v", err)
+			}
+			if err := s.UpdateAgentStatus(ctx, "usr_other", a.ID, models.AgentPaused); errs.KindOf(err) != errs.NotFound {
+				t.Fatalf("someone else's agent: %v", err)
+			}
 		}
 	})
 }
