@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -147,5 +150,107 @@ func BenchmarkAuthenticatedRequest(b *testing.B) {
 		if w.Code != 200 {
 			b.Fatalf("status %d", w.Code)
 		}
+	}
+}
+
+// TestKeyAuthWithRateLimit runs the real key middleware and the real
+// per-key limiter together, chained as cmd/ats wires them (agentauth
+// first, then ratelimit.PerKey with the identity it sets): the default
+// budget of 100 per minute, the headers on authenticated answers, the
+// spec's 429, and a per-key limit changed through the management service
+// taking effect on the key's next request.
+func TestKeyAuthWithRateLimit(t *testing.T) {
+	s := storetest.NewSQLite(t)
+	ctx := context.Background()
+	u := &models.User{Email: "limits@example.com", PasswordHash: "x"}
+	if err := s.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	key := func(name string) (string, *models.Agent) {
+		plain, hash, prefix := secret.NewAPIKey()
+		a := &models.Agent{UserID: u.ID, Name: name, Scopes: "read"}
+		if err := s.CreateAgentWithKey(ctx, a, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
+			t.Fatal(err)
+		}
+		return plain, a
+	}
+	busy, busyAgent := key("busy")
+	other, _ := key("other")
+	l := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
+	srv := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
+		agentauth.Routes(s, ratelimit.PerKey(l, nil)),
+	}})
+	mgmt := &agents.Service{Store: s}
+	do := func(k string) (*httptest.ResponseRecorder, map[string]any) {
+		req := httptest.NewRequest("GET", "/api/agent/v1/me", nil)
+		req.Header.Set("Authorization", "Bearer "+k)
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		var body map[string]any
+		_ = json.Unmarshal(w.Body.Bytes(), &body)
+		return w, body
+	}
+	headers := func(w *httptest.ResponseRecorder) (limit, remaining int, reset int64) {
+		t.Helper()
+		var err error
+		if limit, err = strconv.Atoi(w.Header().Get(ratelimit.HeaderLimit)); err != nil {
+			t.Fatalf("%s: %v", ratelimit.HeaderLimit, err)
+		}
+		if remaining, err = strconv.Atoi(w.Header().Get(ratelimit.HeaderRemaining)); err != nil {
+			t.Fatalf("%s: %v", ratelimit.HeaderRemaining, err)
+		}
+		if reset, err = strconv.ParseInt(w.Header().Get(ratelimit.HeaderReset), 10, 64); err != nil {
+			t.Fatalf("%s: %v", ratelimit.HeaderReset, err)
+		}
+		return limit, remaining, reset
+	}
+
+	start := time.Now()
+	for i := range models.DefaultRateLimitPerMinute {
+		w, body := do(busy)
+		if w.Code != 200 || body["success"] != true {
+			t.Fatalf("request %d: %d %s", i+1, w.Code, w.Body)
+		}
+		limit, remaining, reset := headers(w)
+		if limit != 100 || remaining != 100-1-i || reset < start.Unix() || reset > start.Add(time.Minute).Unix()+1 {
+			t.Fatalf("request %d: limit %d remaining %d reset %d (now %d)", i+1, limit, remaining, reset, start.Unix())
+		}
+	}
+	w, body := do(busy)
+	if w.Code != 429 || body["success"] != false || body["error"] != "Rate Limited" || body["message"] == "" {
+		t.Fatalf("request 101: %d %s", w.Code, w.Body)
+	}
+	retry, err := strconv.Atoi(w.Header().Get("Retry-After"))
+	if err != nil || retry < 1 || retry > 61 || body["retryAfter"] != float64(retry) {
+		t.Fatalf("Retry-After %q, body retryAfter %v", w.Header().Get("Retry-After"), body["retryAfter"])
+	}
+	if limit, remaining, _ := headers(w); limit != 100 || remaining != 0 {
+		t.Fatalf("429 headers: limit %d remaining %d", limit, remaining)
+	}
+	// Authentication runs first: a bad key is 401 and spends nobody's budget.
+	if w, _ := do("ll_" + strings.Repeat("Z", 64)); w.Code != 401 || w.Header().Get(ratelimit.HeaderLimit) != "" {
+		t.Fatalf("unknown key: %d %v", w.Code, w.Header())
+	}
+	// Another key has its own budget.
+	if w, _ := do(other); w.Code != 200 || w.Header().Get(ratelimit.HeaderRemaining) != "99" {
+		t.Fatalf("other key: %d %v", w.Code, w.Header())
+	}
+
+	// Raising the key's limit applies to its very next request, within
+	// the same window (101 counted so far).
+	a, err := mgmt.SetRateLimit(ctx, u.ID, busyAgent.ID, "10.0.0.1", 150)
+	if err != nil || a.RateLimit != 150 {
+		t.Fatalf("SetRateLimit = %+v, %v", a, err)
+	}
+	w, _ = do(busy)
+	if limit, remaining, _ := headers(w); w.Code != 200 || limit != 150 || remaining != 150-102 {
+		t.Fatalf("after raising: %d limit %d remaining %d", w.Code, limit, remaining)
+	}
+	// Lowering it applies just as fast.
+	if _, err := mgmt.SetRateLimit(ctx, u.ID, "busy", "10.0.0.1", 50); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := do(busy); w.Code != 429 || w.Header().Get(ratelimit.HeaderLimit) != "50" {
+		t.Fatalf("after lowering: %d %v", w.Code, w.Header())
 	}
 }

@@ -83,6 +83,13 @@ func adminCommand() *cli.Command {
 					{Name: "pause", Usage: "pause an agent: its key gets 401 until resumed", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus((*agents.Service).Pause)},
 					{Name: "resume", Usage: "resume a paused agent", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus((*agents.Service).Resume)},
 					{Name: "revoke", Usage: "revoke an agent's access, immediately and for good", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus((*agents.Service).Revoke)},
+					{
+						Name:  "rate-limit",
+						Usage: "set how many requests per minute the agent's key may make (default 100); applies from its next request",
+						Flags: adminDBFlags(agentFlag(), &cli.IntFlag{Name: "per-minute", Required: true,
+							Usage: fmt.Sprintf("requests per minute, %d to %d", agents.MinRateLimitPerMinute, agents.MaxRateLimitPerMinute)}),
+						Action: adminAgentRateLimit,
+					},
 				},
 			},
 		},
@@ -159,9 +166,9 @@ func adminAgentList(c *cli.Context) error {
 			return err
 		}
 		w := tabwriter.NewWriter(c.App.Writer, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(w, "ID\tNAME\tSTATUS\tSCOPES\tCREATED")
+		fmt.Fprintln(w, "ID\tNAME\tSTATUS\tSCOPES\tREQ/MIN\tCREATED")
 		for _, a := range list {
-			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", a.ID, a.Name, a.Status, strings.Join(a.Scopes, ","), a.CreatedAt.UTC().Format("2006-01-02 15:04:05Z"))
+			fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", a.ID, a.Name, a.Status, strings.Join(a.Scopes, ","), a.RateLimit, a.CreatedAt.UTC().Format("2006-01-02 15:04:05Z"))
 		}
 		return w.Flush()
 	})
@@ -180,6 +187,17 @@ func adminAgentStatus(change func(svc *agents.Service, ctx context.Context, user
 			return nil
 		})
 	}
+}
+
+func adminAgentRateLimit(c *cli.Context) error {
+	return withAgents(c, func(svc *agents.Service, userID string) error {
+		a, err := svc.SetRateLimit(c.Context, userID, c.String("agent"), agents.ClientAddrCLI, c.Int("per-minute"))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.Writer, "agent %s (%s) may now make %d requests per minute\n", a.Name, a.ID, a.RateLimit)
+		return nil
+	})
 }
 
 func adminUserCreate(c *cli.Context) error {

@@ -253,6 +253,29 @@ func (s *Service) SetHeartbeat(ctx context.Context, userID, idOrName, clientAddr
 	}, detail)
 }
 
+// Per-key rate limit bounds (requests per minute). The default is
+// models.DefaultRateLimitPerMinute (100, the spec's); the ceiling keeps one
+// key from being configured into a budget the venue and the database could
+// not sustain.
+const (
+	MinRateLimitPerMinute = 1
+	MaxRateLimitPerMinute = 10_000
+)
+
+// SetRateLimit sets how many requests per minute the agent's key may make
+// (1 to 10000). It applies from the key's next request: the key middleware
+// reads the limit with the key on every request.
+func (s *Service) SetRateLimit(ctx context.Context, userID, idOrName, clientAddr string, perMinute int) (Agent, error) {
+	if perMinute < MinRateLimitPerMinute || perMinute > MaxRateLimitPerMinute {
+		return Agent{}, errs.Ef(errs.Invalid, "the rate limit must be between %d and %d requests per minute",
+			MinRateLimitPerMinute, MaxRateLimitPerMinute).WithCode("invalid_rate_limit")
+	}
+	return s.change(ctx, userID, idOrName, clientAddr, audit.ActionAgentUpdate, func(tx *store.Store, a *models.Agent) (map[string]any, error) {
+		detail := map[string]any{"setting": "rate_limit", "from_per_minute": a.RateLimitPerMinute, "per_minute": perMinute}
+		return detail, tx.UpdateAgentRateLimit(ctx, userID, a.ID, perMinute)
+	})
+}
+
 func validHHMM(v string) bool {
 	t, err := time.Parse("15:04", v)
 	return err == nil && t.Format("15:04") == v

@@ -86,6 +86,16 @@ func (s *Store) UpdateAgentHeartbeat(ctx context.Context, userID, id string, set
 	})
 }
 
+// UpdateAgentRateLimit sets the per-minute request budget of userID's
+// agent id (the callers validate the range). A revoked agent is
+// errs.Conflict, someone else's NotFound.
+func (s *Store) UpdateAgentRateLimit(ctx context.Context, userID, id string, perMinute int) error {
+	if perMinute <= 0 {
+		return errs.E(errs.Invalid, "the rate limit must be positive")
+	}
+	return s.updateAgentSettings(ctx, userID, id, map[string]any{"rate_limit_per_minute": perMinute})
+}
+
 func (s *Store) updateAgentSettings(ctx context.Context, userID, id string, set map[string]any) error {
 	set["updated_at"] = s.now()
 	// Conditional on "not revoked" in the statement itself, so a revoke
