@@ -16,8 +16,8 @@ import (
 
 // Config configures Routes.
 type Config struct {
-	// Limit, when set, runs before the two JSON endpoints and the POST of
-	// /link, e.g. ratelimit.PerClientIP(l, 60).
+	// Limit, when set, runs before the two JSON endpoints and both
+	// methods of /link, e.g. ratelimit.PerClientIP(l, 60).
 	Limit gin.HandlerFunc
 }
 
@@ -37,8 +37,9 @@ func Routes(svc *agents.Service, cfg Config) api.Routes {
 		g := s.Group("/api/auth/device", mw...)
 		g.POST("", h.request)
 		g.GET("/token", h.token)
-		s.Group("/link").GET("", h.linkForm)
-		s.Group("/link", mw...).POST("", h.linkSubmit)
+		link := s.Group("/link", mw...)
+		link.GET("", h.linkForm)
+		link.POST("", h.linkSubmit)
 	}
 }
 

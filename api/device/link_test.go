@@ -2,6 +2,7 @@ package device_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/device"
+	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
@@ -29,6 +31,7 @@ import (
 type recorderLinker struct{ rec *agents.Recorder }
 
 func (recorderLinker) StartDeviceLink(context.Context, string, time.Time) error { return nil }
+func (recorderLinker) DeviceKeyIssued(context.Context, string) error            { return nil }
 func (l recorderLinker) ApproveDeviceLink(ctx context.Context, id, user, addr string) (string, error) {
 	return l.rec.ApproveDeviceLink(ctx, id, user, addr)
 }
@@ -125,4 +128,52 @@ func TestLinkPage(t *testing.T) {
 			t.Fatalf("form: %d %s", resp.StatusCode, b)
 		}
 	})
+}
+
+// The device endpoints and both methods of the /link page count against
+// one per-address budget: a page that could be fetched without limit would
+// let a client probe codes (GET /link?code=…) or load the server freely.
+func TestDeviceRoutesRateLimitedPerAddress(t *testing.T) {
+	s := storetest.NewSQLite(t)
+	us := &users.Service{Store: s, Audit: &audit.Service{Store: s},
+		Argon2: secret.Argon2Params{MemoryKiB: 64, Iterations: 1, Parallelism: 1, SaltLen: 16, KeyLen: 32}}
+	svc := &agents.Service{Store: s, Linker: recorderLinker{&agents.Recorder{Store: s}}, Users: us, BaseURL: "http://x"}
+	l := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
+	const limit = 4
+	h := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
+		device.Routes(svc, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), limit)}),
+	}})
+	do := func(method, path, addr string) *httptest.ResponseRecorder {
+		var body io.Reader
+		if method == "POST" {
+			body = strings.NewReader(url.Values{"action": {"approve"}}.Encode())
+		}
+		req := httptest.NewRequest(method, path, body)
+		req.RemoteAddr = addr + ":40000"
+		if method == "POST" {
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		return w
+	}
+	for i := range limit {
+		w := do("GET", "/link?code=BCDF-GHJK", "10.1.1.1")
+		if w.Code != 200 || w.Header().Get(ratelimit.HeaderLimit) != fmt.Sprint(limit) ||
+			w.Header().Get(ratelimit.HeaderRemaining) != fmt.Sprint(limit-1-i) {
+			t.Fatalf("GET /link #%d: %d, headers %v", i+1, w.Code, w.Header())
+		}
+	}
+	for _, r := range []struct{ method, path string }{
+		{"GET", "/link"}, {"POST", "/link"}, {"GET", "/api/auth/device/token?device_code=x"}, {"POST", "/api/auth/device"},
+	} {
+		w := do(r.method, r.path, "10.1.1.1")
+		if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), `"retryAfter"`) {
+			t.Errorf("%s %s over the limit: %d %v %s", r.method, r.path, w.Code, w.Header(), w.Body)
+		}
+	}
+	// Another address has its own budget.
+	if w := do("GET", "/link", "10.2.2.2"); w.Code != 200 {
+		t.Fatalf("GET /link from another address: %d", w.Code)
+	}
 }
