@@ -12,6 +12,7 @@ type DeviceLinkRecorder interface {
 	ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr string) (agentID string, err error)
 	DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr string) error
 	ExpireDeviceLink(ctx context.Context, linkID string) error
+	ExpireUnissuedDeviceLink(ctx context.Context, linkID string) (expired bool, err error)
 }
 
 // DeviceDecision is the input of the approve and deny activities: who
@@ -55,4 +56,18 @@ func (d *DeviceLinks) ExpireDeviceLink(ctx context.Context, linkID string) error
 	}
 	activity.GetLogger(ctx).Info("device link expired", "link_id", linkID)
 	return nil
+}
+
+// ExpireUnissuedDeviceLink runs at the expiry of an approved link: when
+// the agent never collected its key, the link expires and the agent
+// created at approval is revoked. It reports whether that happened.
+func (d *DeviceLinks) ExpireUnissuedDeviceLink(ctx context.Context, linkID string) (bool, error) {
+	expired, err := d.Recorder.ExpireUnissuedDeviceLink(ctx, linkID)
+	if err != nil {
+		return false, ToTemporal(err)
+	}
+	if expired {
+		activity.GetLogger(ctx).Info("device link expired before its key was collected; agent revoked", "link_id", linkID)
+	}
+	return expired, nil
 }

@@ -18,6 +18,16 @@ const (
 	DeviceLinkUpdateDeny    = "deny"
 )
 
+// DeviceLinkSignalKeyIssued is the signal the API sends once the approved
+// agent collected its key (no payload): the workflow completes instead of
+// waiting for the link's expiry.
+const DeviceLinkSignalKeyIssued = "key-issued"
+
+// deviceLinkRevokeUncollected is the change id (workflow.GetVersion) of the
+// wait after approval. Histories recorded before it completed right after
+// the approval; they replay on the DefaultVersion branch.
+const deviceLinkRevokeUncollected = "revoke-uncollected-agent"
+
 // Device-link workflow states, as the result reports them.
 const (
 	DeviceLinkStatePending  = "pending"
@@ -41,7 +51,9 @@ type DeviceLinkDecision struct {
 	ClientAddr string `json:"client_addr"`
 }
 
-// DeviceLinkResult is the workflow's outcome.
+// DeviceLinkResult is the workflow's outcome. State "expired" with an
+// AgentID means the link was approved but the agent never collected its
+// key before the expiry, so that agent was revoked.
 type DeviceLinkResult struct {
 	State   string `json:"state"`
 	UserID  string `json:"user_id,omitempty"`
@@ -78,6 +90,12 @@ var expireActivityOptions = workflow.ActivityOptions{
 // error without touching history. While one decision's activity runs the
 // state is "deciding", so two concurrent approvals cannot both proceed.
 // On approval the UserId and AgentId search attributes are upserted.
+//
+// After an approval the workflow waits, until the link's expiry, for the
+// API's key-issued signal. If the expiry comes first, the agent created at
+// approval never got a key: ExpireUnissuedDeviceLink expires the link and
+// revokes that agent (it finds the link issued, and changes nothing, when
+// the signal was merely lost).
 func DeviceLink(ctx workflow.Context, in DeviceLinkInput) (DeviceLinkResult, error) {
 	state := DeviceLinkStatePending
 	res := DeviceLinkResult{}
@@ -160,10 +178,46 @@ func DeviceLink(ctx workflow.Context, in DeviceLinkInput) (DeviceLinkResult, err
 			return res, err
 		}
 	}
+	if state == DeviceLinkStateApproved &&
+		workflow.GetVersion(ctx, deviceLinkRevokeUncollected, workflow.DefaultVersion, 1) >= 1 {
+		if err := awaitKeyOrRevoke(ctx, in, &res); err != nil {
+			return res, err
+		}
+	}
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 		return res, err
 	}
 	return res, nil
+}
+
+// awaitKeyOrRevoke waits, after an approval, for the key-issued signal
+// until the link's expiry; without it, the link is expired and its agent
+// revoked, and res says so.
+func awaitKeyOrRevoke(ctx workflow.Context, in DeviceLinkInput, res *DeviceLinkResult) error {
+	issued := false
+	ch := workflow.GetSignalChannel(ctx, DeviceLinkSignalKeyIssued)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		ch.Receive(ctx, nil)
+		issued = true
+	})
+	if wait := in.ExpiresAt.Sub(workflow.Now(ctx)); wait > 0 {
+		if _, err := workflow.AwaitWithTimeout(ctx, wait, func() bool { return issued }); err != nil {
+			return err
+		}
+	}
+	if issued {
+		return nil
+	}
+	var dl *activities.DeviceLinks
+	var expired bool
+	expCtx := workflow.WithActivityOptions(ctx, expireActivityOptions)
+	if err := workflow.ExecuteActivity(expCtx, dl.ExpireUnissuedDeviceLink, in.LinkID).Get(ctx, &expired); err != nil {
+		return err
+	}
+	if expired {
+		res.State = DeviceLinkStateExpired
+	}
+	return nil
 }
 
 // DeviceLinkClient drives device-link workflows over a Temporal client; it
@@ -193,6 +247,13 @@ func (d DeviceLinkClient) ApproveDeviceLink(ctx context.Context, linkID, userID,
 // DenyDeviceLink sends the deny update and waits for it to complete.
 func (d DeviceLinkClient) DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr string) error {
 	return d.update(ctx, linkID, DeviceLinkUpdateDeny, DeviceLinkDecision{UserID: userID, ClientAddr: clientAddr}, nil)
+}
+
+// DeviceKeyIssued signals the workflow of link linkID that its agent
+// collected the key.
+func (d DeviceLinkClient) DeviceKeyIssued(ctx context.Context, linkID string) error {
+	err := d.Client.SignalWorkflow(ctx, WorkflowID(KindDeviceLink, linkID), "", DeviceLinkSignalKeyIssued, nil)
+	return activities.FromTemporal(err)
 }
 
 func (d DeviceLinkClient) update(ctx context.Context, linkID, name string, arg DeviceLinkDecision, out any) error {

@@ -2,6 +2,8 @@ package workflows_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,7 +13,9 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/worker/replaytest"
@@ -21,12 +25,44 @@ import (
 type linkFixture struct {
 	env    *testsuite.TestWorkflowEnvironment
 	store  *store.Store
+	svc    *agents.Service
+	linker *envLinker
 	userID string
 	link   *models.DeviceLink
+	// deviceCode is the agent's secret for polling the token endpoint.
+	deviceCode string
+}
+
+// envLinker is the service's Linker inside the test environment. The
+// tests send the approve and deny updates themselves (an update's result
+// arrives in a later callback, so a synchronous approval cannot run inside
+// the environment); the key-issued notice of a successful poll is sent to
+// the workflow as the API sends it.
+type envLinker struct {
+	env    *testsuite.TestWorkflowEnvironment
+	issued int
+}
+
+func (*envLinker) StartDeviceLink(context.Context, string, time.Time) error { return nil }
+
+func (*envLinker) ApproveDeviceLink(context.Context, string, string, string) (string, error) {
+	return "", errs.E(errs.Internal, "workflow tests send the approve update with linkFixture.update")
+}
+
+func (*envLinker) DenyDeviceLink(context.Context, string, string, string) error {
+	return errs.E(errs.Internal, "workflow tests send the deny update with linkFixture.update")
+}
+
+func (l *envLinker) DeviceKeyIssued(context.Context, string) error {
+	l.issued++
+	l.env.SignalWorkflow(workflows.DeviceLinkSignalKeyIssued, nil)
+	return nil
 }
 
 // newLinkFixture runs the workflow's activities against a real SQLite
-// store through the real Recorder.
+// store through the real Recorder, and requests the link through the real
+// agents.Service on the environment's clock, so the token poll answers
+// what the API would answer at each instant of the workflow.
 func newLinkFixture(t *testing.T) *linkFixture {
 	t.Helper()
 	var suite testsuite.WorkflowTestSuite
@@ -34,6 +70,7 @@ func newLinkFixture(t *testing.T) *linkFixture {
 	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	env.SetStartTime(start)
 	s := storetest.NewSQLite(t)
+	s.SetClock(env.Now)
 	if err := activities.Register(env, activities.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s}}); err != nil {
 		t.Fatal(err)
 	}
@@ -43,11 +80,44 @@ func newLinkFixture(t *testing.T) *linkFixture {
 	if err := s.CreateUser(ctx, u); err != nil {
 		t.Fatal(err)
 	}
-	l := &models.DeviceLink{DeviceCodeHash: "h", UserCode: "BCDF-GHJK", AgentName: "bot", ExpiresAt: start.Add(15 * time.Minute), IntervalSeconds: 5}
-	if err := s.CreateDeviceLink(ctx, l); err != nil {
+	lk := &envLinker{env: env}
+	svc := &agents.Service{Store: s, Linker: lk, BaseURL: "https://ats.example", Now: env.Now}
+	auth, err := svc.RequestDevice(ctx, "bot", "10.0.0.8")
+	if err != nil {
 		t.Fatal(err)
 	}
-	return &linkFixture{env: env, store: s, userID: u.ID, link: l}
+	l, err := s.DeviceLinkByUserCode(ctx, auth.UserCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.ExpiresAt.Equal(start.Add(agents.DefaultDeviceCodeTTL)) || l.IntervalSeconds != 5 {
+		t.Fatalf("link %+v", l)
+	}
+	return &linkFixture{env: env, store: s, svc: svc, linker: lk, userID: u.ID, link: l, deviceCode: auth.DeviceCode}
+}
+
+// pollOutcome is what one token poll answered.
+type pollOutcome struct {
+	done bool
+	key  agents.IssuedKey
+	err  error
+}
+
+// pollAt polls the token endpoint's service call at delay into the
+// workflow.
+func (f *linkFixture) pollAt(delay time.Duration) *pollOutcome {
+	out := &pollOutcome{}
+	f.env.RegisterDelayedCallback(func() {
+		out.key, out.err = f.svc.PollDeviceToken(context.Background(), f.deviceCode, "10.0.0.8")
+		out.done = true
+	}, delay)
+	return out
+}
+
+// poll polls now (after the workflow ended).
+func (f *linkFixture) poll() *pollOutcome {
+	k, err := f.svc.PollDeviceToken(context.Background(), f.deviceCode, "10.0.0.8")
+	return &pollOutcome{done: true, key: k, err: err}
 }
 
 type updateOutcome struct {
@@ -111,13 +181,14 @@ func TestDeviceLinkWorkflow(t *testing.T) {
 	t.Run("approve", func(t *testing.T) {
 		f := newLinkFixture(t)
 		ok := f.update(workflows.DeviceLinkUpdateApprove, time.Minute, f.userID)
+		f.pollAt(2 * time.Minute)
 		res := f.run(t)
 		if !ok.completed || ok.err != nil {
 			t.Fatalf("approve: %+v", ok)
 		}
 		l := f.status(t)
 		if res.State != workflows.DeviceLinkStateApproved || res.AgentID == "" || res.UserID != f.userID ||
-			l.Status != models.DeviceLinkApproved || *l.AgentID != res.AgentID || ok.result != res.AgentID {
+			l.Status != models.DeviceLinkIssued || *l.AgentID != res.AgentID || ok.result != res.AgentID {
 			t.Fatalf("result %+v, link %+v, update %+v", res, l, ok)
 		}
 		if a, err := f.store.AgentByID(context.Background(), res.AgentID); err != nil || a.UserID != f.userID || a.Name != "bot" {
@@ -144,6 +215,7 @@ func TestDeviceLinkWorkflow(t *testing.T) {
 		first := f.update(workflows.DeviceLinkUpdateApprove, time.Minute, f.userID)
 		second := f.update(workflows.DeviceLinkUpdateApprove, time.Minute, f.userID)
 		third := f.update(workflows.DeviceLinkUpdateDeny, time.Minute, f.userID)
+		f.pollAt(2 * time.Minute)
 		res := f.run(t)
 		if !first.completed || first.err != nil || res.State != workflows.DeviceLinkStateApproved {
 			t.Fatalf("first: %+v result %+v", first, res)
@@ -179,7 +251,151 @@ func TestDeviceLinkWorkflow(t *testing.T) {
 	})
 }
 
-// deviceLinkHistory was recorded on the Temporal dev server (CLI v1.5.1):
+// TestDeviceLinkTokenAnswers drives the workflow through each outcome with
+// time skipping and checks, at each instant, what the token poll (the
+// service call behind GET /api/auth/device/token) answers. Polls at an
+// offset run while the workflow is live; the "after" polls run once it has
+// completed, at the environment's final time.
+func TestDeviceLinkTokenAnswers(t *testing.T) {
+	type step struct {
+		at   time.Duration
+		poll string // RFC 8628 code the poll must answer; "key" for the key
+	}
+	ttl := agents.DefaultDeviceCodeTTL
+	for _, tc := range []struct {
+		name string
+		// decision sent at decideAt: "" none, or an update name.
+		decision string
+		decideAt time.Duration
+		polls    []step
+		after    []string
+		state    string
+		// agentStatus of the agent created at approval ("" when none).
+		agentStatus string
+		linkStatus  string
+		// endBefore: the workflow must complete before the expiry.
+		endBefore bool
+	}{
+		{
+			name:  "pending until the expiry timer fires, then expired_token",
+			polls: []step{{time.Minute, agents.CodeAuthorizationPending}, {ttl - time.Second, agents.CodeAuthorizationPending}},
+			after: []string{agents.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
+		},
+		{
+			name: "slow_down when polled faster than the interval",
+			polls: []step{
+				{time.Minute, agents.CodeAuthorizationPending},
+				{time.Minute + time.Second, agents.CodeSlowDown},
+				{time.Minute + 4*time.Second, agents.CodeSlowDown},
+				{time.Minute + 10*time.Second, agents.CodeAuthorizationPending},
+			},
+			after: []string{agents.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
+		},
+		{
+			name:  "expired_token after the expiry timer fired",
+			after: []string{agents.CodeExpiredToken, agents.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
+		},
+		{
+			name:     "access_denied after a denial",
+			decision: workflows.DeviceLinkUpdateDeny, decideAt: 2 * time.Minute,
+			polls: []step{{time.Minute, agents.CodeAuthorizationPending}},
+			after: []string{agents.CodeAccessDenied, agents.CodeAccessDenied}, state: workflows.DeviceLinkStateDenied,
+			linkStatus: models.DeviceLinkDenied, endBefore: true,
+		},
+		{
+			name:     "the key exactly once, then already_issued",
+			decision: workflows.DeviceLinkUpdateApprove, decideAt: 2 * time.Minute,
+			polls: []step{{time.Minute, agents.CodeAuthorizationPending}, {3 * time.Minute, "key"}},
+			after: []string{agents.CodeAlreadyIssued, agents.CodeAlreadyIssued}, state: workflows.DeviceLinkStateApproved,
+			agentStatus: models.AgentActive, linkStatus: models.DeviceLinkIssued, endBefore: true,
+		},
+		{
+			name:     "approved but never collected: expired_token and the agent revoked",
+			decision: workflows.DeviceLinkUpdateApprove, decideAt: 2 * time.Minute,
+			polls: []step{{time.Minute, agents.CodeAuthorizationPending}},
+			after: []string{agents.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired,
+			agentStatus: models.AgentRevoked, linkStatus: models.DeviceLinkExpired,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newLinkFixture(t)
+			var decided *updateOutcome
+			if tc.decision != "" {
+				decided = f.update(tc.decision, tc.decideAt, f.userID)
+			}
+			got := make([]*pollOutcome, len(tc.polls))
+			for i, p := range tc.polls {
+				got[i] = f.pollAt(p.at)
+			}
+			res := f.run(t)
+			if decided != nil && (!decided.completed || decided.err != nil) {
+				t.Fatalf("decision: %+v", decided)
+			}
+			var key string
+			for i, p := range tc.polls {
+				o := got[i]
+				switch {
+				case !o.done:
+					t.Fatalf("poll at %v did not run", p.at)
+				case p.poll == "key":
+					if o.err != nil || !secret.ValidAPIKeyFormat(o.key.APIKey) || o.key.AgentID != res.AgentID {
+						t.Fatalf("poll at %v: %+v %v, want the key", p.at, o.key, o.err)
+					}
+					key = o.key.APIKey
+				default:
+					wantPoll(t, o, p.poll, p.at.String())
+				}
+			}
+			for i, code := range tc.after {
+				o := f.poll()
+				wantPoll(t, o, code, fmt.Sprintf("after completion #%d", i+1))
+				if key != "" && strings.Contains(fmt.Sprint(o.err), key) {
+					t.Fatal("a later poll repeated the key")
+				}
+			}
+			expiry := f.link.ExpiresAt
+			if tc.endBefore != f.env.Now().Before(expiry) {
+				t.Fatalf("workflow ended at %v, expiry %v, want before: %v", f.env.Now(), expiry, tc.endBefore)
+			}
+			if res.State != tc.state {
+				t.Fatalf("result %+v, want state %s", res, tc.state)
+			}
+			if l := f.status(t); l.Status != tc.linkStatus {
+				t.Fatalf("link %s, want %s", l.Status, tc.linkStatus)
+			}
+			if tc.agentStatus == "" {
+				if res.AgentID != "" {
+					t.Fatalf("result %+v names an agent", res)
+				}
+				return
+			}
+			a, err := f.store.AgentByID(context.Background(), res.AgentID)
+			if err != nil || a.Status != tc.agentStatus {
+				t.Fatalf("agent %+v %v, want %s", a, err, tc.agentStatus)
+			}
+			if want := map[bool]int{true: 1, false: 0}[key != ""]; f.linker.issued != want {
+				t.Fatalf("%d key-issued notices, want %d", f.linker.issued, want)
+			}
+			page, err := (&audit.Service{Store: f.store}).List(context.Background(), audit.Filter{AgentID: a.ID, Action: audit.ActionAgentRevoke})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if wantRevoked := tc.agentStatus == models.AgentRevoked; (len(page.Entries) == 1) != wantRevoked ||
+				wantRevoked && !strings.Contains(string(page.Entries[0].Detail), "key_not_collected") {
+				t.Fatalf("agent.revoke audit entries %+v", page.Entries)
+			}
+		})
+	}
+}
+
+func wantPoll(t *testing.T, o *pollOutcome, code, when string) {
+	t.Helper()
+	if o.err == nil || errs.KindOf(o.err) != errs.Invalid || errs.CodeOf(o.err) != code || o.key.APIKey != "" {
+		t.Fatalf("poll %s: %+v %v, want %s", when, o.key, o.err, code)
+	}
+}
+
+// deviceLinkHistory was recorded on the Temporal dev server// deviceLinkHistory was recorded on the Temporal dev server (CLI v1.5.1):
 // the end-to-end link (approve update, approval activity, completion) of
 // api/device's integration test:
 //

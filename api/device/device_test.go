@@ -278,6 +278,31 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		}
 	})
 
+	t.Run("approved but never collected", func(t *testing.T) {
+		// A real timer again: the agent never polls after the approval, so
+		// at the expiry the workflow revokes the agent it created.
+		short := &agents.Service{Store: e.store, Linker: e.svc.Linker, Users: e.svc.Users, DeviceCodeTTL: 2 * time.Second}
+		a, err := short.RequestDevice(ctx, "forgetful", "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		linked, err := short.ApproveDeviceByEmail(ctx, e.email, a.UserCode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res workflows.DeviceLinkResult
+		if err := e.tc.GetWorkflow(ctx, workflows.WorkflowID(workflows.KindDeviceLink, linked.LinkID), "").Get(ctx, &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.State != workflows.DeviceLinkStateExpired || res.AgentID != linked.AgentID {
+			t.Fatalf("result %+v, want expired with agent %s", res, linked.AgentID)
+		}
+		if ag, err := e.store.AgentByID(ctx, linked.AgentID); err != nil || ag.Status != models.AgentRevoked {
+			t.Fatalf("agent %+v %v, want revoked", ag, err)
+		}
+		wantRFC(t, e.poll(a.DeviceCode), agents.CodeExpiredToken)
+	})
+
 	t.Run("link page denies", func(t *testing.T) {
 		a := e.requestLink("deny bot")
 		form := e.do("GET", "/link?code="+strings.ToLower(a.UserCode), "", nil, nil)

@@ -2,6 +2,7 @@ package agents_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +25,14 @@ type inProcessLinker struct {
 	rec     *agents.Recorder
 	mu      sync.Mutex
 	started []string
+	issued  []string
+}
+
+func (l *inProcessLinker) DeviceKeyIssued(_ context.Context, linkID string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.issued = append(l.issued, linkID)
+	return nil
 }
 
 func (l *inProcessLinker) StartDeviceLink(_ context.Context, linkID string, _ time.Time) error {
@@ -158,6 +167,10 @@ func TestDeviceFlow(t *testing.T) {
 		clk.Advance(10 * time.Second)
 		_, err = svc.PollDeviceToken(ctx, auth.DeviceCode, "a")
 		wantCode(t, err, errs.Invalid, agents.CodeAlreadyIssued)
+		// The workflow is told once, by the one poll that issued the key.
+		if lk := svc.Linker.(*inProcessLinker); len(lk.issued) != 1 || lk.issued[0] != l.ID {
+			t.Fatalf("key-issued notices %v, want [%s]", lk.issued, l.ID)
+		}
 
 		key, agent, err := s.AgentKeyByHash(ctx, secret.HashAPIKey(k.APIKey))
 		if err != nil || agent.ID != linked.AgentID || key.UserID != userID {
@@ -398,15 +411,45 @@ func TestManageAgents(t *testing.T) {
 			t.Fatalf("clearing active hours: %+v %v", got, err)
 		}
 
+		got, err = svc.SetRateLimit(ctx, userID, "twin", "10.9.9.9", 250)
+		if err != nil || got.RateLimit != 250 || got.ID != b.ID {
+			t.Fatalf("SetRateLimit %+v %v", got, err)
+		}
+		if stored, _ := s.AgentByID(ctx, b.ID); stored.RateLimitPerMinute != 250 {
+			t.Fatalf("stored limit %d", stored.RateLimitPerMinute)
+		}
+		for _, bad := range []int{0, -5, agents.MaxRateLimitPerMinute + 1} {
+			if _, err := svc.SetRateLimit(ctx, userID, b.ID, "x", bad); errs.KindOf(err) != errs.Invalid || errs.CodeOf(err) != "invalid_rate_limit" {
+				t.Fatalf("rate limit %d: %v", bad, err)
+			}
+		}
+		if _, err := svc.SetRateLimit(ctx, userID, a.ID, "x", 10); errs.KindOf(err) != errs.Conflict {
+			t.Fatalf("rate limit of a revoked agent: %v", err)
+		}
+		if _, err := svc.SetRateLimit(ctx, "usr_someone_else", b.ID, "x", 10); errs.KindOf(err) != errs.NotFound {
+			t.Fatalf("rate limit of someone else's agent: %v", err)
+		}
+
 		page, err := (&audit.Service{Store: s}).List(ctx, audit.Filter{UserID: userID, Limit: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
 		count := map[string]int{}
+		rateLimitEntries := 0
 		for _, e := range page.Entries {
 			count[e.Action]++
+			if strings.Contains(string(e.Detail), `"setting":"rate_limit"`) {
+				rateLimitEntries++
+				if e.Action != audit.ActionAgentUpdate || e.AgentID != b.ID || e.ClientAddr != "10.9.9.9" ||
+					!strings.Contains(string(e.Detail), `"per_minute":250`) || !strings.Contains(string(e.Detail), `"from_per_minute":100`) {
+					t.Errorf("rate-limit audit entry %+v %s", e, e.Detail)
+				}
+			}
 		}
-		want := map[string]int{audit.ActionAgentPause: 2, audit.ActionAgentResume: 1, audit.ActionAgentRevoke: 3, audit.ActionAgentUpdate: 3}
+		if rateLimitEntries != 1 {
+			t.Errorf("%d rate-limit audit entries, want 1 (refused changes are not audited as done)", rateLimitEntries)
+		}
+		want := map[string]int{audit.ActionAgentPause: 2, audit.ActionAgentResume: 1, audit.ActionAgentRevoke: 3, audit.ActionAgentUpdate: 4}
 		for k, v := range want {
 			if count[k] != v {
 				t.Errorf("audit %s = %d, want %d (%v)", k, count[k], v, count)
@@ -416,3 +459,124 @@ func TestManageAgents(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// An approved link whose key is never collected must not leave an active
+// agent behind: at expiry the link expires and the agent is revoked, once.
+func TestExpireUnissuedDeviceLink(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		svc, clk, userID := setup(t, s)
+		rec := &agents.Recorder{Store: s}
+		approved := func(name string) (agents.DeviceAuthorization, agents.LinkedAgent) {
+			t.Helper()
+			auth, err := svc.RequestDevice(ctx, name, "a")
+			if err != nil {
+				t.Fatal(err)
+			}
+			linked, err := svc.ApproveDevice(ctx, userID, auth.UserCode, "a")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return auth, linked
+		}
+		agentStatus := func(id string) string {
+			t.Helper()
+			a, err := s.AgentByID(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return a.Status
+		}
+		revokes := func(agentID string) int {
+			t.Helper()
+			page, err := (&audit.Service{Store: s}).List(ctx, audit.Filter{AgentID: agentID, Action: audit.ActionAgentRevoke, Limit: 100})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(page.Entries)
+		}
+
+		uncollected, lost := approved("uncollected")
+		collected, kept := approved("collected")
+		swept, sweptAgent := approved("swept")
+		userRevoked, gone := approved("user-revoked")
+		clk.Advance(6 * time.Second)
+		if _, err := svc.PollDeviceToken(ctx, collected.DeviceCode, "a"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Revoke(ctx, userID, gone.AgentID, "a"); err != nil {
+			t.Fatal(err)
+		}
+		clk.Advance(agents.DefaultDeviceCodeTTL)
+		// Housekeeping may have expired a link before its workflow's timer.
+		if _, err := s.ExpireDeviceLinks(ctx, clk.Now()); err != nil {
+			t.Fatal(err)
+		}
+
+		for _, tc := range []struct {
+			name        string
+			auth        agents.DeviceAuthorization
+			linked      agents.LinkedAgent
+			wantExpired bool
+			wantStatus  string
+			wantRevokes int
+		}{
+			{"key never collected", uncollected, lost, true, models.AgentRevoked, 1},
+			{"key collected", collected, kept, false, models.AgentActive, 0},
+			{"expired by housekeeping first", swept, sweptAgent, true, models.AgentRevoked, 1},
+			{"revoked by the user first", userRevoked, gone, true, models.AgentRevoked, 1},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				for try := range 2 { // idempotent: a retried activity changes nothing
+					expired, err := rec.ExpireUnissuedDeviceLink(ctx, tc.linked.LinkID)
+					if err != nil || expired != tc.wantExpired {
+						t.Fatalf("try %d: expired %v, %v; want %v", try, expired, err, tc.wantExpired)
+					}
+				}
+				if st := agentStatus(tc.linked.AgentID); st != tc.wantStatus {
+					t.Fatalf("agent %s, want %s", st, tc.wantStatus)
+				}
+				if n := revokes(tc.linked.AgentID); n != tc.wantRevokes {
+					t.Fatalf("%d agent.revoke entries, want %d", n, tc.wantRevokes)
+				}
+				l, err := s.DeviceLinkByID(ctx, tc.linked.LinkID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := map[bool]string{true: models.DeviceLinkExpired, false: models.DeviceLinkIssued}[tc.wantExpired]; l.Status != want {
+					t.Fatalf("link %s, want %s", l.Status, want)
+				}
+				_, err = svc.PollDeviceToken(ctx, tc.auth.DeviceCode, "a")
+				want := map[bool]string{true: agents.CodeExpiredToken, false: agents.CodeAlreadyIssued}[tc.wantExpired]
+				wantCode(t, err, errs.Invalid, want)
+			})
+		}
+		if _, err := rec.ExpireUnissuedDeviceLink(ctx, "dl_missing"); errs.KindOf(err) != errs.NotFound {
+			t.Fatalf("missing link: %v", err)
+		}
+
+		// The expiry racing the agent's last poll: exactly one wins, never
+		// a key for a revoked agent nor an active agent without a key.
+		for i := range 5 {
+			auth, linked := approved(fmt.Sprintf("race-%d", i))
+			var wg sync.WaitGroup
+			var key agents.IssuedKey
+			var pollErr, expErr error
+			var expired bool
+			wg.Add(2)
+			go func() { defer wg.Done(); key, pollErr = svc.PollDeviceToken(ctx, auth.DeviceCode, "a") }()
+			go func() { defer wg.Done(); expired, expErr = rec.ExpireUnissuedDeviceLink(ctx, linked.LinkID) }()
+			wg.Wait()
+			if expErr != nil {
+				t.Fatalf("race %d: expiry: %v", i, expErr)
+			}
+			issued := pollErr == nil && key.APIKey != ""
+			if issued == expired || (expired && errs.CodeOf(pollErr) != agents.CodeExpiredToken) {
+				t.Fatalf("race %d: key issued %v (%v), expired %v", i, issued, pollErr, expired)
+			}
+			if want := map[bool]string{true: models.AgentActive, false: models.AgentRevoked}[issued]; agentStatus(linked.AgentID) != want {
+				t.Fatalf("race %d: issued %v, agent %s", i, issued, agentStatus(linked.AgentID))
+			}
+		}
+	})
+}

@@ -61,7 +61,15 @@ type Linker interface {
 	ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr string) (agentID string, err error)
 	// DenyDeviceLink asks the workflow to deny the link.
 	DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr string) error
+	// DeviceKeyIssued tells the workflow that the agent collected its key,
+	// so it can complete instead of waiting for the expiry, at which it
+	// would revoke an agent whose key was never collected.
+	DeviceKeyIssued(ctx context.Context, linkID string) error
 }
+
+// keyIssuedNoticeTimeout bounds the notice to the workflow after a key was
+// issued: the poll that carries the key must not wait on Temporal.
+const keyIssuedNoticeTimeout = 5 * time.Second
 
 // Service runs the device flow and manages agents. Store and, for the
 // device flow, Linker are required; the other fields have defaults.
@@ -247,6 +255,10 @@ func (s *Service) issue(ctx context.Context, l *models.DeviceLink, clientAddr st
 	err := s.Store.Tx(ctx, func(tx *store.Store) error {
 		if err := tx.UpdateDeviceLinkStatus(ctx, l.ID, models.DeviceLinkApproved, store.DeviceLinkUpdate{Status: models.DeviceLinkIssued}); err != nil {
 			if errs.Is(err, errs.Conflict) {
+				// Lost to a concurrent poll, or to the link's expiry.
+				if cur, rerr := tx.DeviceLinkByID(ctx, l.ID); rerr == nil && cur.Status == models.DeviceLinkExpired {
+					return deviceErr(CodeExpiredToken, "the device code has expired; start linking again")
+				}
 				return deviceErr(CodeAlreadyIssued, "the API key for this device code was already issued; it is never shown again")
 			}
 			return err
@@ -275,6 +287,15 @@ func (s *Service) issue(ctx context.Context, l *models.DeviceLink, clientAddr st
 	})
 	if err != nil {
 		return IssuedKey{}, err
+	}
+	if s.Linker != nil {
+		// Best effort, and never a reason to withhold the key that is now
+		// committed: a workflow that misses the notice (or completed at
+		// approval, before this notice existed) finds the link issued when
+		// its expiry timer fires and leaves the agent alone.
+		nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), keyIssuedNoticeTimeout)
+		_ = s.Linker.DeviceKeyIssued(nctx, l.ID)
+		cancel()
 	}
 	return out, nil
 }

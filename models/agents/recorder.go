@@ -109,3 +109,70 @@ func (r *Recorder) ExpireDeviceLink(ctx context.Context, linkID string) error {
 			Detail: map[string]any{"reason": "expired"}})
 	})
 }
+
+// ExpireUnissuedDeviceLink runs when an approved link reaches its expiry:
+// if the agent never fetched its key, the link moves approved → expired
+// (device.expire, reason key_not_collected) and the agent created at
+// approval is revoked (agent.revoke), so no active agent without a key is
+// left behind. It returns whether the link ended that way. A link whose
+// key was issued is left alone (false); the status-conditional updates
+// decide a race with the agent's last poll, so exactly one of "key issued"
+// and "agent revoked" happens. Idempotent: a retry finds the link expired
+// and the agent revoked, and changes nothing.
+func (r *Recorder) ExpireUnissuedDeviceLink(ctx context.Context, linkID string) (bool, error) {
+	var expired bool
+	err := r.Store.Tx(ctx, func(tx *store.Store) error {
+		l, err := tx.DeviceLinkByID(ctx, linkID)
+		if err != nil {
+			return err
+		}
+		if l.Status == models.DeviceLinkApproved {
+			err := tx.UpdateDeviceLinkStatus(ctx, l.ID, models.DeviceLinkApproved, store.DeviceLinkUpdate{Status: models.DeviceLinkExpired})
+			switch {
+			case err == nil:
+				l.Status = models.DeviceLinkExpired
+				if err := audit.Append(ctx, tx, audit.Entry{
+					UserID: deref(l.UserID), AgentID: deref(l.AgentID), Action: ActionDeviceExpire, Target: l.ID, Result: audit.Failure,
+					Detail: map[string]any{"reason": "key_not_collected"},
+				}); err != nil {
+					return err
+				}
+			case errs.Is(err, errs.Conflict):
+				// The last poll (or housekeeping) moved it first.
+				if l, err = tx.DeviceLinkByID(ctx, linkID); err != nil {
+					return err
+				}
+			default:
+				return err
+			}
+		}
+		// Issued: the agent has its key. Pending or denied: no agent
+		// exists. Expired without an agent: it expired before approval.
+		if l.Status != models.DeviceLinkExpired || l.AgentID == nil || l.UserID == nil {
+			return nil
+		}
+		expired = true
+		a, err := tx.AgentByID(ctx, *l.AgentID)
+		if err != nil {
+			return err
+		}
+		if a.Status == models.AgentRevoked {
+			return nil
+		}
+		if err := tx.UpdateAgentStatus(ctx, a.UserID, a.ID, models.AgentRevoked); err != nil {
+			return err
+		}
+		return audit.Append(ctx, tx, audit.Entry{
+			UserID: a.UserID, AgentID: a.ID, Action: audit.ActionAgentRevoke, Target: a.ID, Result: audit.Success,
+			Detail: map[string]any{"from": a.Status, "to": models.AgentRevoked, "reason": "key_not_collected", "device_link": l.ID},
+		})
+	})
+	return expired, err
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
