@@ -15,7 +15,8 @@ import (
 // be idempotent, because activities run at least once.
 type Housekeeper interface {
 	// PurgeExpiredIdempotency deletes idempotency records that expired
-	// before now.
+	// before now and frees the idempotency keys of orders placed 24 h or
+	// more before now (store.IdempotencyRetention).
 	PurgeExpiredIdempotency(ctx context.Context, now time.Time) (int64, error)
 	// ExpireDeviceLinks marks device-link requests that are still pending
 	// past their deadline as expired.

@@ -27,7 +27,8 @@ const HousekeepingInterval = 10 * time.Minute
 type HousekeepingResult struct {
 	// Now is the instant rows were compared against (workflow time).
 	Now time.Time `json:"now"`
-	// PurgedIdempotency is the number of idempotency records deleted.
+	// PurgedIdempotency is the number of idempotency records deleted plus
+	// the number of orders whose idempotency key was freed.
 	PurgedIdempotency int64 `json:"purged_idempotency"`
 	// ExpiredDeviceLinks is the number of device links marked expired.
 	ExpiredDeviceLinks int64 `json:"expired_device_links"`

@@ -45,7 +45,9 @@ const MaxKeyLen = 255
 
 // Defaults of Options.
 const (
-	DefaultTTL             = 24 * time.Hour
+	// DefaultTTL is the store's retention, which orders placed with a key
+	// share: after it the key is free for a new order.
+	DefaultTTL             = store.IdempotencyRetention
 	DefaultLease           = 2 * time.Minute
 	DefaultMaxResponseSize = 1 << 20
 	// inFlightRetryAfter is the Retry-After (seconds) of a 409 in flight:
@@ -89,10 +91,13 @@ func (o Options) withDefaults() Options {
 // Without the header the request passes through untouched. With it, the
 // request is fingerprinted (method, path, query, canonical JSON body) and
 // the key claimed atomically; exactly one request runs the handler and
-// its response is stored when final (2xx, 4xx except 429). Later requests
-// with the key get the stored response (same fingerprint), 422
+// its response is stored when final (2xx except 202, 4xx except 429). Later
+// requests with the key get the stored response (same fingerprint), 422
 // idempotency_key_reused (different fingerprint) or 409
-// idempotency_in_flight (the first one is still running).
+// idempotency_in_flight (the first one is still running). A 202 is kept
+// for its fingerprint but is not final: a retry with the same request runs
+// the handler again (the handler must itself be idempotent, as POST /orders
+// is by the key it stores on the order) and its final answer replaces it.
 func Middleware(st *store.Store, opts Options) gin.HandlerFunc {
 	opts = opts.withDefaults()
 	return func(c *gin.Context) {
@@ -129,7 +134,7 @@ func Middleware(st *store.Store, opts Options) gin.HandlerFunc {
 			return
 		}
 		if !won {
-			answerExisting(c, claim, hash)
+			answerExisting(c, st, claim, hash, opts)
 			return
 		}
 		run(c, st, claim, opts)
@@ -193,7 +198,7 @@ func canonicalJSON(body []byte) []byte {
 }
 
 // answerExisting answers a request whose key is held by rec.
-func answerExisting(c *gin.Context, rec *models.IdempotencyRecord, hash string) {
+func answerExisting(c *gin.Context, st *store.Store, rec *models.IdempotencyRecord, hash string, opts Options) {
 	switch {
 	case rec.RequestHash != hash:
 		// 422, not a kind of errs: the request is well formed but can't be
@@ -210,6 +215,10 @@ func answerExisting(c *gin.Context, rec *models.IdempotencyRecord, hash string) 
 		api.Fail(c, errs.E(errs.Conflict, "a request with this Idempotency-Key is still in progress").
 			WithCode(CodeInFlight).WithHint("retry after a moment to get its response"))
 		c.Abort()
+	case rec.ResponseStatus == http.StatusAccepted:
+		// "Accepted, still in progress" describes a moment: the retry asks
+		// the handler for the current state.
+		run(c, st, rec, opts)
 	default:
 		c.Header(HeaderReplayed, "true")
 		if len(rec.ResponseBody) == 0 {
@@ -223,7 +232,11 @@ func answerExisting(c *gin.Context, rec *models.IdempotencyRecord, hash string) 
 }
 
 // run executes the handler chain under claim and records or releases it.
+// claim is either the placeholder the request won or a stored 202 being
+// run again; the latter is never released (its fingerprint must keep
+// guarding the key) and is replaced only by a storable response.
 func run(c *gin.Context, st *store.Store, claim *models.IdempotencyRecord, opts Options) {
+	rerun := claim.ResponseStatus != store.IdempotencyPending
 	w := &recorder{ResponseWriter: c.Writer, limit: opts.MaxResponseSize}
 	c.Writer = w
 	finished := false
@@ -233,15 +246,18 @@ func run(c *gin.Context, st *store.Store, claim *models.IdempotencyRecord, opts 
 		defer cancel()
 		log := api.LoggerFrom(c)
 		status := w.Status()
-		if finished && storable(status) && !w.overflow {
+		if finished && (storable(status) || status == http.StatusAccepted) && !w.overflow {
 			err := st.CompleteIdempotency(ctx, claim, status, w.buf.Bytes())
-			if err == nil {
-				return
+			if err == nil || rerun && errs.Is(err, errs.NotFound) {
+				return // a concurrent re-run stored its answer first
 			}
 			log.WarnContext(ctx, "idempotency: storing the response failed", "status", status, "error", err)
 		}
-		// Not final, not storable, or a panic on its way up: free the key
-		// so a retry runs the request again.
+		if rerun {
+			return
+		}
+		// Not storable, or a panic on its way up: free the key so a retry
+		// runs the request again.
 		if err := st.ReleaseIdempotency(ctx, claim); err != nil {
 			log.WarnContext(ctx, "idempotency: releasing the claim failed; the key is blocked until its lease ends", "error", err)
 		}
@@ -251,10 +267,10 @@ func run(c *gin.Context, st *store.Store, claim *models.IdempotencyRecord, opts 
 }
 
 // storable reports whether a response is final: success and client errors
-// are, while 429 and 5xx describe a moment, not the request, and a retry
-// must run the request again.
+// are, while 202 (accepted, still in progress), 429 and 5xx describe a
+// moment, not the request, and a retry must run the request again.
 func storable(status int) bool {
-	return status >= 200 && status < 500 && status != http.StatusTooManyRequests
+	return status >= 200 && status < 500 && status != http.StatusAccepted && status != http.StatusTooManyRequests
 }
 
 // recorder tees the response body into buf, up to limit bytes.

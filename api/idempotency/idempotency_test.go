@@ -203,6 +203,55 @@ func TestNotFinalIsNotStored(t *testing.T) {
 	})
 }
 
+// TestAcceptedIsNotFinal: a 202 (accepted, still in progress, as POST
+// /orders answers when placement takes long) is not replayed: a retry
+// with the same request runs the handler again to get the current state,
+// until a final answer is stored and replayed. The 202 still guards the
+// key against another request, also after a failed re-run.
+func TestAcceptedIsNotFinal(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, st *store.Store) {
+		h := newHarness(t, st, idempotency.Options{})
+		const key, body = "slow-order", `{"side":"BUY","size":10}`
+		steps := []struct {
+			name     string
+			handler  int // what the handler answers (unused when it does not run)
+			body     string
+			want     int
+			wantCode string
+			replayed bool
+			runs     int64
+		}{
+			{"first answer is 202", http.StatusAccepted, body, http.StatusAccepted, "", false, 1},
+			{"retry runs the handler again", http.StatusAccepted, body, http.StatusAccepted, "", false, 2},
+			{"another request with the key is refused", http.StatusOK, `{"side":"BUY","size":11}`, http.StatusUnprocessableEntity, idempotency.CodeKeyReused, false, 2},
+			{"a failed re-run is not stored", http.StatusServiceUnavailable, body, http.StatusServiceUnavailable, "", false, 3},
+			{"the key stays guarded after it", http.StatusOK, `{"side":"SELL","size":10}`, http.StatusUnprocessableEntity, idempotency.CodeKeyReused, false, 3},
+			{"the final answer comes from the handler", http.StatusOK, body, http.StatusOK, "", false, 4},
+			{"and is replayed from then on", http.StatusAccepted, body, http.StatusOK, "", true, 4},
+		}
+		var final string
+		for _, s := range steps {
+			h.status.Store(int64(s.handler))
+			w := h.do(t, "agent-a", orders, key, s.body)
+			if w.Code != s.want || (w.Header().Get(idempotency.HeaderReplayed) == "true") != s.replayed {
+				t.Fatalf("%s: %d %s (replayed %q)", s.name, w.Code, w.Body, w.Header().Get(idempotency.HeaderReplayed))
+			}
+			if s.wantCode != "" && code(t, w) != s.wantCode {
+				t.Fatalf("%s: code %q, want %q", s.name, code(t, w), s.wantCode)
+			}
+			if n := h.runs.Load(); n != s.runs {
+				t.Fatalf("%s: handler ran %d times, want %d", s.name, n, s.runs)
+			}
+			switch {
+			case s.want == http.StatusOK && !s.replayed:
+				final = w.Body.String()
+			case s.replayed && w.Body.String() != final:
+				t.Fatalf("%s: replayed %s, want %s", s.name, w.Body, final)
+			}
+		}
+	})
+}
+
 func TestConcurrentDuplicates(t *testing.T) {
 	storetest.EachDB(t, func(t *testing.T, st *store.Store) {
 		h := newHarness(t, st, idempotency.Options{})

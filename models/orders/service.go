@@ -2,6 +2,8 @@ package orders
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"math/big"
 	"strings"
@@ -298,8 +300,13 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 // Place validates the request, reserves budget for a BUY, persists the
 // order as PENDING (atomically with the reservation) and hands it to its
 // workflow, waiting for the placement result. A dry run stops after the
-// checks and reports what would be placed.
+// checks and reports what would be placed. A request whose idempotency key
+// placed an order within store.IdempotencyRetention answers that order as
+// it stands now, before any check (its funds and budget are spent already).
 func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (PlaceResult, error) {
+	if res, ok, err := s.placedByKey(ctx, p, r); ok || err != nil {
+		return res, err
+	}
 	c, err := s.validate(ctx, p, r)
 	if err != nil {
 		if !r.DryRun {
@@ -347,6 +354,45 @@ func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (Place
 	}
 	s.auditPlace(ctx, p, o, audit.Success, nil)
 	return s.awaitPlacement(ctx, o)
+}
+
+// placedByKey answers a retried placement: ok when r's idempotency key
+// placed a live order of the agent, which it returns as it stands now
+// (waiting for its placement while PENDING, synchronised with the venue
+// otherwise). A different order under the key is a Conflict. A request
+// that fails its own checks is left to validate, which reports it.
+func (s *Service) placedByKey(ctx context.Context, p Principal, r PlaceRequest) (PlaceResult, bool, error) {
+	if r.IdempotencyKey == "" || r.DryRun {
+		return PlaceResult{}, false, nil
+	}
+	if _, err := normalize(&r); err != nil {
+		return PlaceResult{}, false, nil
+	}
+	prev, err := s.Store.OrderByIdempotencyKey(ctx, p.AgentID, r.IdempotencyKey)
+	switch {
+	case errs.Is(err, errs.NotFound):
+		return PlaceResult{}, false, nil
+	case err != nil:
+		return PlaceResult{}, false, err
+	}
+	typ := prev.RequestType
+	if typ == "" {
+		typ = TypeLimit // orders stored before request types were
+	}
+	if prev.TokenID != r.TokenID || prev.Side != r.Side || typ != r.Type ||
+		prev.PriceMicro != r.Price.Mul(micro).IntPart() || prev.SizeMicro != r.Size.Mul(micro).IntPart() {
+		return PlaceResult{}, false, errs.E(errs.Conflict, "this Idempotency-Key was used for another order").
+			WithCode("idempotency_key_reused").WithHint("use a new Idempotency-Key for a different request")
+	}
+	if prev.Status == models.OrderPending {
+		if s.Runner == nil {
+			return PlaceResult{}, false, errs.E(errs.Internal, "order placement is not configured in this process")
+		}
+		res, err := s.awaitPlacement(ctx, prev)
+		return res, true, err
+	}
+	v, err := s.Get(ctx, p.AgentID, prev.ID)
+	return PlaceResult{Order: v}, err == nil, err
 }
 
 // awaitPlacement starts (or joins) the order's workflow and waits for the
@@ -584,7 +630,10 @@ func NotCancellable(status string) error { return notCancellable(status) }
 // ResumeStale starts the workflows of orders still PENDING after
 // olderThan whose workflow may never have started (the API process died
 // between storing the order and starting its workflow). Orders whose
-// workflow exists are left alone. It returns how many it looked at.
+// workflow exists are left alone. One order that cannot be resumed does
+// not hold up the others: it returns how many it handed to the runner
+// (resumed, or found running already) and the errors of the rest, joined,
+// each naming its order.
 func (s *Service) ResumeStale(ctx context.Context, now time.Time, olderThan time.Duration) (int, error) {
 	if s.Runner == nil {
 		return 0, nil
@@ -593,10 +642,18 @@ func (s *Service) ResumeStale(ctx context.Context, now time.Time, olderThan time
 	if err != nil {
 		return 0, err
 	}
+	resumed := 0
+	var failed []error
 	for _, o := range rows {
-		if err := s.Runner.Resume(ctx, o.ID, o.UserID, o.AgentID, o.TokenID); err != nil {
-			return 0, err
+		if err := ctx.Err(); err != nil {
+			failed = append(failed, err) // shutting down: the next sweep goes on
+			break
 		}
+		if err := s.Runner.Resume(ctx, o.ID, o.UserID, o.AgentID, o.TokenID); err != nil {
+			failed = append(failed, fmt.Errorf("order %s: %w", o.ID, err))
+			continue
+		}
+		resumed++
 	}
-	return len(rows), nil
+	return resumed, errors.Join(failed...)
 }

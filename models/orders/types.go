@@ -47,7 +47,9 @@ type PlaceRequest struct {
 	// Size is the number of shares.
 	Size   decimal.Decimal
 	DryRun bool
-	// IdempotencyKey, when set, is stored on the order (unique per agent).
+	// IdempotencyKey, when set, is stored on the order, where it binds
+	// the agent's key for store.IdempotencyRetention: a retry within it
+	// answers that order instead of placing another.
 	IdempotencyKey string
 	// StrategyID is set for orders a strategy places.
 	StrategyID string

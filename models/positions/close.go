@@ -145,8 +145,9 @@ func (s *Service) closeResult(ctx context.Context, agentID string, before *model
 }
 
 // priorClose finds the order an earlier attempt with the same idempotency
-// key placed (nil when there is none). A key used for a different order
-// is a Conflict.
+// key placed within store.IdempotencyRetention (nil when there is none;
+// after it the key is free for a new close). A key used for a different
+// order is a Conflict.
 func (s *Service) priorClose(ctx context.Context, agentID, tokenID, key string) (*models.Order, error) {
 	if key == "" {
 		return nil, nil

@@ -49,12 +49,25 @@ func (s *Store) PutIdempotency(ctx context.Context, r *models.IdempotencyRecord)
 	})
 }
 
+// IdempotencyRetention is how long an Idempotency-Key binds what it did:
+// the API keeps its records this long (api/idempotency's default TTL) and
+// an order placed with a key holds the key as long, after which the key is
+// free again (OrderByIdempotencyKey no longer finds the order, CreateOrder
+// and PurgeExpiredIdempotency clear it from the order).
+const IdempotencyRetention = 24 * time.Hour
+
 // PurgeExpiredIdempotency deletes records that expired at or before now and
-// returns how many went.
+// frees the idempotency keys of orders created IdempotencyRetention or more
+// before now. It returns how many rows it changed (records deleted plus
+// orders whose key was cleared).
 func (s *Store) PurgeExpiredIdempotency(ctx context.Context, now time.Time) (int64, error) {
 	res := s.db.WithContext(ctx).Where("expires_at <= ?", utc(now)).Delete(&models.IdempotencyRecord{})
 	if res.Error != nil {
 		return 0, mapErr(res.Error, "idempotency record")
 	}
-	return res.RowsAffected, nil
+	keys, err := s.releaseOrderKeys(ctx, "", "", now.Add(-IdempotencyRetention))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected + keys, nil
 }

@@ -73,18 +73,21 @@ func (s *Store) ClaimIdempotency(ctx context.Context, agentID, key, hash string,
 	return nil, false, errs.E(errs.Transient, "the idempotency key is changing hands; retry").WithCode("idempotency_contention")
 }
 
-// CompleteIdempotency stores the final response of the request that holds
-// claim. It is NotFound when the claim is no longer ours (it was taken over
-// after its lease ran out, or expired): the newer owner's record is left
-// alone. The claim's CreatedAt is its token, since a takeover always
-// inserts a later one.
+// CompleteIdempotency stores the response of the request that holds claim.
+// It is NotFound when the claim is no longer ours (it was taken over after
+// its lease ran out, expired, or another request completed it first): the
+// newer record is left alone. The claim's CreatedAt and ResponseStatus are
+// its token, since a takeover always inserts a later one: a placeholder
+// from ClaimIdempotency completes once, and a record read back with a
+// stored status (a re-run of a response that was not final, like a 202)
+// is replaced only while it still holds that status.
 func (s *Store) CompleteIdempotency(ctx context.Context, claim *models.IdempotencyRecord, status int, body []byte) error {
 	if status == IdempotencyPending {
 		return errs.E(errs.Invalid, "an idempotent response needs a status")
 	}
 	res := s.db.WithContext(ctx).Model(&models.IdempotencyRecord{}).
 		Where("agent_id = ? AND key = ? AND response_status = ? AND created_at = ?",
-			claim.AgentID, claim.Key, IdempotencyPending, utc(claim.CreatedAt)).
+			claim.AgentID, claim.Key, claim.ResponseStatus, utc(claim.CreatedAt)).
 		Updates(map[string]any{"response_status": status, "response_body": body})
 	if res.Error != nil {
 		return mapErr(res.Error, "idempotency record")

@@ -9,8 +9,11 @@ import (
 )
 
 // CreateOrder inserts o, filling ID (when empty), Status (PENDING when
-// empty) and timestamps. An idempotency key already used by the agent is
-// errs.Conflict; look the first order up with OrderByIdempotencyKey.
+// empty) and timestamps. An idempotency key the agent used for an order
+// within IdempotencyRetention is errs.Conflict (the unique index makes it
+// so on both databases); look that order up with OrderByIdempotencyKey. An
+// older order holding the key gives it up in the same transaction, so a
+// key is free again after the retention, as the API documents.
 func (s *Store) CreateOrder(ctx context.Context, o *models.Order) error {
 	if o.AgentID == "" || o.UserID == "" || o.TokenID == "" {
 		return errs.E(errs.Invalid, "an order needs an agent, a user and a token")
@@ -24,7 +27,26 @@ func (s *Store) CreateOrder(ctx context.Context, o *models.Order) error {
 	now := s.now()
 	o.CreatedAt, o.UpdatedAt = now, now
 	o.FilledAt = utcPtr(o.FilledAt)
-	return mapErr(s.db.WithContext(ctx).Create(o).Error, "order")
+	if o.IdempotencyKey == nil {
+		return mapErr(s.db.WithContext(ctx).Create(o).Error, "order")
+	}
+	return s.Tx(ctx, func(tx *Store) error {
+		if _, err := tx.releaseOrderKeys(ctx, o.AgentID, *o.IdempotencyKey, now.Add(-IdempotencyRetention)); err != nil {
+			return err
+		}
+		return mapErr(tx.db.WithContext(ctx).Create(o).Error, "order")
+	})
+}
+
+// releaseOrderKeys clears the idempotency key of orders created at or
+// before cutoff, of one agent and key or (both empty) of everyone.
+func (s *Store) releaseOrderKeys(ctx context.Context, agentID, key string, cutoff time.Time) (int64, error) {
+	q := s.db.WithContext(ctx).Model(&models.Order{}).Where("idempotency_key IS NOT NULL AND created_at <= ?", utc(cutoff))
+	if agentID != "" || key != "" {
+		q = q.Where("agent_id = ? AND idempotency_key = ?", agentID, key)
+	}
+	res := q.UpdateColumn("idempotency_key", nil)
+	return res.RowsAffected, mapErr(res.Error, "order")
 }
 
 // OrderByID finds an order by ID, whoever owns it (for workers).
@@ -37,9 +59,11 @@ func (s *Store) OrderForAgent(ctx context.Context, agentID, id string) (*models.
 	return s.orderWhere(ctx, "id = ? AND agent_id = ?", id, agentID)
 }
 
-// OrderByIdempotencyKey finds the agent's order placed with key.
+// OrderByIdempotencyKey finds the agent's order placed with key within
+// IdempotencyRetention; an older one no longer holds the key (NotFound).
 func (s *Store) OrderByIdempotencyKey(ctx context.Context, agentID, key string) (*models.Order, error) {
-	return s.orderWhere(ctx, "agent_id = ? AND idempotency_key = ?", agentID, key)
+	return s.orderWhere(ctx, "agent_id = ? AND idempotency_key = ? AND created_at > ?",
+		agentID, key, utc(s.now().Add(-IdempotencyRetention)))
 }
 
 // OrderByVenueID finds an order by the venue's order ID.

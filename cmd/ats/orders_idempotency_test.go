@@ -1,0 +1,193 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/secret"
+	"github.com/agent-trading/ats/models/store"
+)
+
+// send is call with the raw answer: status, headers and body.
+func (e *tradingEnv) send(t testing.TB, key, method, path, body string, hdr ...string) (int, http.Header, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, e.api.URL+"/api/agent/v1"+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for i := 0; i+1 < len(hdr); i += 2 {
+		req.Header.Set(hdr[i], hdr[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, resp.Header, raw
+}
+
+func rawOrder(t testing.TB, raw []byte) apiOrder {
+	t.Helper()
+	var body map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatalf("not JSON: %s", raw)
+	}
+	return dataOrder(t, body)
+}
+
+func errorCode(raw []byte) string {
+	var b struct {
+		Code string `json:"code"`
+	}
+	_ = json.Unmarshal(raw, &b)
+	return b.Code
+}
+
+// TestOrderIdempotencyAndScopingAgainstTheSandbox drives POST /orders with
+// an Idempotency-Key through the whole stack: a replay answers the first
+// response byte for byte without placing again, another body under the key
+// is 422; a 202 (placement not answered in time, here because the worker
+// is stopped) is not final, so the retry answers the order's current state
+// once it is placed, and only that final answer is replayed. Another agent
+// of the same user can neither read nor cancel the order (404). A FAK
+// that can only partly fill keeps what filled and ends with the rest
+// killed.
+func TestOrderIdempotencyAndScopingAgainstTheSandbox(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts the sandbox and Temporal")
+	}
+	e := newTradingEnv(t, tradingOpts{placeTimeout: 5 * time.Second})
+	tr := e.newTrader(t, 0)
+	m := e.newMarket(t, "Will idempotency hold", "0.5")
+	yes := m.TokenIDs[0]
+	const hdr = "Idempotency-Key"
+	countOrders := func() int64 {
+		n, err := e.store.CountOrders(context.Background(), store.OrderFilter{AgentID: tr.agentID})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// placeFinal posts until the answer is final: a slow machine may answer
+	// 202 first, which the retry (same key) turns into the order's state.
+	placeFinal := func(apiKey, key, body string) (int, []byte) {
+		deadline := time.Now().Add(60 * time.Second)
+		for {
+			status, _, raw := e.send(t, apiKey, "POST", "/orders", body, hdr, key)
+			if status != http.StatusAccepted || time.Now().After(deadline) {
+				return status, raw
+			}
+		}
+	}
+
+	// Replay and reuse.
+	body := `{"tokenId":"` + yes + `","side":"BUY","price":0.2,"size":10}`
+	status, first := placeFinal(tr.key, "replay-1", body)
+	if status != http.StatusOK || rawOrder(t, first).Status != models.OrderOpen {
+		t.Fatalf("first: %d %s", status, first)
+	}
+	placed := rawOrder(t, first)
+	status, h, again := e.send(t, tr.key, "POST", "/orders", `{"size":10, "price":0.2, "side":"BUY", "tokenId":"`+yes+`"}`, hdr, "replay-1")
+	if status != http.StatusOK || !bytes.Equal(again, first) || h.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay: %d %s %v, want the first answer %s", status, again, h, first)
+	}
+	status, _, reused := e.send(t, tr.key, "POST", "/orders", `{"tokenId":"`+yes+`","side":"BUY","price":0.21,"size":10}`, hdr, "replay-1")
+	if status != http.StatusUnprocessableEntity || errorCode(reused) != "idempotency_key_reused" {
+		t.Fatalf("another body under the key: %d %s", status, reused)
+	}
+	if n := countOrders(); n != 1 {
+		t.Fatalf("%d orders placed, want 1", n)
+	}
+
+	// Another agent of the same user: not its order.
+	plain, hash, prefix := secret.NewAPIKey()
+	other := &models.Agent{UserID: tr.userID, Name: "other", Scopes: "read trade cancel redeem", RateLimitPerMinute: 100_000}
+	if err := e.store.CreateAgentWithKey(context.Background(), other, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
+		t.Fatal(err)
+	}
+	for _, method := range []string{"GET", "DELETE"} {
+		if status, _, raw := e.send(t, plain, method, "/orders/"+placed.ID, ""); status != http.StatusNotFound {
+			t.Fatalf("%s of another agent's order: %d %s", method, status, raw)
+		}
+	}
+	status, _, raw := e.send(t, tr.key, "GET", "/orders/"+placed.ID, "")
+	if status != http.StatusOK || rawOrder(t, raw).Status != models.OrderOpen {
+		t.Fatalf("the order after the other agent's cancel: %d %s", status, raw)
+	}
+	// The key is the agent's own: the other agent places its own order.
+	status, raw = placeFinal(plain, "replay-1", body)
+	if status != http.StatusOK || rawOrder(t, raw).ID == placed.ID {
+		t.Fatalf("the other agent's order under the same key: %d %s", status, raw)
+	}
+
+	// 202 is not final.
+	e.worker.Stop()
+	slow := `{"tokenId":"` + yes + `","side":"BUY","price":0.25,"size":10}`
+	status, h, raw = e.send(t, tr.key, "POST", "/orders", slow, hdr, "slow-1")
+	if status != http.StatusAccepted || rawOrder(t, raw).Status != models.OrderPending {
+		t.Fatalf("placement without a worker: %d %s", status, raw)
+	}
+	pending := rawOrder(t, raw)
+	status, h, raw = e.send(t, tr.key, "POST", "/orders", slow, hdr, "slow-1")
+	if status != http.StatusAccepted || rawOrder(t, raw).ID != pending.ID || h.Get("Idempotent-Replayed") != "" {
+		t.Fatalf("retry without a worker: %d %s %v", status, raw, h)
+	}
+	e.startWorker(t)
+	status, final := placeFinal(tr.key, "slow-1", slow)
+	if o := rawOrder(t, final); status != http.StatusOK || o.ID != pending.ID || o.Status != models.OrderOpen {
+		t.Fatalf("retry once the worker is back: %d %s", status, final)
+	}
+	status, h, raw = e.send(t, tr.key, "POST", "/orders", slow, hdr, "slow-1")
+	if status != http.StatusOK || !bytes.Equal(raw, final) || h.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("replay of the final answer: %d %s %v", status, raw, h)
+	}
+	if n := countOrders(); n != 2 {
+		t.Fatalf("%d orders placed, want 2", n)
+	}
+
+	// A FAK for more than the book holds at its price fills what there is
+	// and the rest is killed.
+	book, err := e.svc.orders.CLOB.OrderBook(context.Background(), yes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := decimal.RequireFromString("0.55")
+	depth := decimal.Zero
+	for _, l := range book.Asks {
+		if l.Price.LessThanOrEqual(limit) {
+			depth = depth.Add(l.Size)
+		}
+	}
+	size := depth.Add(decimal.NewFromInt(5)).Ceil()
+	if depth.IsZero() || size.Mul(limit).GreaterThan(decimal.NewFromInt(900)) {
+		t.Fatalf("the book holds %s shares up to %s: cannot test a partial FAK with the demo wallet", depth, limit)
+	}
+	status, fak := placeFinal(tr.key, "fak-1", `{"tokenId":"`+yes+`","side":"BUY","price":0.55,"size":`+size.String()+`,"type":"FAK"}`)
+	o := rawOrder(t, fak)
+	filled := decimal.RequireFromString(o.FilledSize.String())
+	if status != http.StatusOK || !filled.IsPositive() || !filled.LessThan(size) || o.Status != models.OrderCancelled {
+		t.Fatalf("partial FAK (book depth %s, size %s): %d %s", depth, size, status, fak)
+	}
+	t.Logf("partial FAK: %s of %s filled, status %s", filled, size, o.Status)
+}
