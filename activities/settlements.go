@@ -44,7 +44,8 @@ func (s *Settlements) PlanRedeem(ctx context.Context, in settlements.RedeemInput
 	if err != nil {
 		return plan, ToTemporal(err)
 	}
-	activity.GetLogger(ctx).Info("redemption planned", "agent_id", in.AgentID, "positions", len(plan.Positions), "markets", len(plan.Conditions))
+	activity.GetLogger(ctx).Info("redemption planned", "agent_id", in.AgentID, "positions", len(plan.Positions),
+		"markets", len(plan.Conditions), "holdings", len(plan.Holdings))
 	return plan, nil
 }
 
@@ -58,7 +59,8 @@ func (s *Settlements) RedeemOnChain(ctx context.Context, in settlements.RedeemEx
 	return out, nil
 }
 
-// RecordRedemptions records the redeemed positions as settled.
+// RecordRedemptions records the redeemed positions, of every agent of the
+// user, as settled.
 func (s *Settlements) RecordRedemptions(ctx context.Context, in settlements.RedeemRecord) (settlements.RedeemResult, error) {
 	res, err := s.Steps.RecordRedemptions(ctx, in)
 	if err != nil {

@@ -35,7 +35,11 @@ type faultySteps struct {
 	// failRecords: the next n RecordRedemptions calls fail transiently
 	// before doing anything.
 	failRecords int
-	calls       map[string]int
+	// loseRecordResults: the next n RecordRedemptions calls (after
+	// failRecords) run for real, commit, and then report a transient
+	// failure.
+	loseRecordResults int
+	calls             map[string]int
 }
 
 func (f *faultySteps) count(name string) int {
@@ -76,7 +80,14 @@ func (f *faultySteps) RecordRedemptions(ctx context.Context, in settlements.Rede
 	if f.hit("record", &f.failRecords) {
 		return settlements.RedeemResult{}, errs.E(errs.Transient, "database unavailable")
 	}
-	return f.SettlementSteps.RecordRedemptions(ctx, in)
+	res, err := f.SettlementSteps.RecordRedemptions(ctx, in)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err == nil && f.loseRecordResults > 0 {
+		f.loseRecordResults--
+		return settlements.RedeemResult{}, errs.E(errs.Transient, "worker lost the result")
+	}
+	return res, err
 }
 
 // newSettleEnv is a test workflow environment whose settlement activities

@@ -41,17 +41,24 @@ var recordOptions = workflow.ActivityOptions{
 	},
 }
 
-// Redeem redeems an agent's positions in resolved markets (id
-// "redeem/<user id>": one redemption per wallet at a time, because a
-// redemption burns the wallet's whole balance of a market's tokens). It
-// plans (PlanRedeem: positions with shares, resolved on chain, still held),
-// redeems on chain (RedeemOnChain: one transaction per market, skipping
-// markets an earlier attempt already redeemed) and records the positions
-// as settled (RecordRedemptions). The plan and the transactions live in
-// the history, so a crash between the steps neither repeats a
-// transaction nor loses the record. Nothing to redeem is a successful
-// empty result. The outcome is written to the audit log
-// (settlement.redeem).
+// Redeem redeems what a user's wallet holds in resolved markets, for one
+// of its agents (id "redeem/<user id>": one redemption per wallet at a
+// time, because a redemption burns the wallet's whole balance of a
+// market's tokens, so it settles the positions of every agent of the user
+// in the market). It plans (PlanRedeem: the wallet's balances in resolved
+// markets, shared out over the agents' positions), redeems on chain
+// (RedeemOnChain: one transaction per market, skipping markets an earlier
+// attempt already redeemed) and records the positions as settled
+// (RecordRedemptions). The plan and the transactions live in the history,
+// so a crash between the steps neither repeats a transaction nor loses the
+// record. Nothing to redeem is a successful empty result. The outcome is
+// written to the audit log (settlement.redeem, and settlement.redeem.shared
+// for the other agents whose positions it settled).
+//
+// Covering the whole wallet changed what the activities plan and record,
+// not the commands: the only decision taken here, plan.Empty(), gives the
+// same answer for the plans recorded in older histories (they have no
+// holdings), so no version marker is needed.
 func Redeem(ctx workflow.Context, in settlements.RedeemInput) (settlements.RedeemResult, error) {
 	if err := workflow.SetQueryHandler(ctx, QuerySettlementInput, func() (settlements.RedeemInput, error) { return in, nil }); err != nil {
 		return settlements.RedeemResult{}, err

@@ -101,6 +101,53 @@ func TestRedeemWorkflow(t *testing.T) {
 		assert.Zero(t, got.SizeMicro)
 	})
 
+	t.Run("one agent's redemption settles the other agents' positions in the wallet", func(t *testing.T) {
+		a := e.User(t, 0)
+		b := e.Agent(t, a)
+		m := e.Market(t, t.Name(), false)
+		e.Split(t, a, m, shares)
+		aYes := e.Position(t, a, m, 0, 2_000_000)
+		bYes := e.Position(t, b, m, 0, 3_000_000)
+		bNo := e.Position(t, b, m, 1, 1_000_000)
+		require.NoError(t, e.Chain.Resolve(settlementstest.Ctx(t), m.ConditionID, 0))
+		before, nonce := e.Collateral(t, a.Maker), e.Nonce(t, a.Maker)
+
+		// The chain result and then a committed record's reply are lost.
+		steps := &faultySteps{SettlementSteps: e.Service, loseChainResults: 1, loseRecordResults: 1}
+		res, err := runRedeem(t, e, steps, settlements.RedeemInput{UserID: a.UserID, AgentID: a.AgentID})
+		require.NoError(t, err)
+		assert.Equal(t, 2, steps.count("record"), "the record step was retried")
+		assert.Equal(t, nonce+1, e.Nonce(t, a.Maker))
+		assert.Equal(t, before+shares, e.Collateral(t, a.Maker), "the wallet's whole YES balance paid")
+		require.Len(t, res.Redemptions, 1)
+		assert.Equal(t, aYes.ID, res.Redemptions[0].PositionID)
+		assert.Equal(t, int64(2_000_000), res.TotalPayoutMicro)
+		require.Len(t, res.OtherAgents, 2)
+		assert.Equal(t, settlements.Redemption{AgentID: b.AgentID, PositionID: bYes.ID, TokenID: bYes.TokenID, ConditionID: bYes.ConditionID,
+			Outcome: "Yes", SharesMicro: 3_000_000, PayoutMicro: 3_000_000}, res.OtherAgents[0])
+		assert.Equal(t, bNo.ID, res.OtherAgents[1].PositionID)
+		assert.Equal(t, int64(shares), res.WalletPayoutMicro)
+		require.Len(t, res.Unattributed, 1, "the NO shares beyond the position")
+		assert.Equal(t, int64(shares-1_000_000), res.Unattributed[0].SharesMicro)
+		for _, p := range []*models.Position{aYes, bYes, bNo} {
+			got, err := e.Store.PositionForAgent(settlementstest.Ctx(t), p.AgentID, p.ID)
+			require.NoError(t, err)
+			assert.Equal(t, models.PositionSettled, got.Status)
+			assert.Zero(t, got.SizeMicro)
+			assert.Equal(t, p.SizeMicro, got.RedeemedSizeMicro, "recorded once")
+		}
+		shared := auditOf(t, e, a.UserID, settlements.ActionRedeemShared)
+		require.Len(t, shared, 1, "one entry for the other agent, although the record step ran twice")
+		assert.Equal(t, b.AgentID, shared[0].AgentID)
+
+		// The other agent's redemption finds nothing left.
+		res, err = runRedeem(t, e, e.Service, settlements.RedeemInput{UserID: b.UserID, AgentID: b.AgentID})
+		require.NoError(t, err)
+		assert.Empty(t, res.Redemptions)
+		assert.Equal(t, "nothing to redeem: no positions in resolved markets", res.Message)
+		assert.Equal(t, nonce+1, e.Nonce(t, a.Maker))
+	})
+
 	t.Run("unresolved markets are a successful empty result", func(t *testing.T) {
 		u := e.User(t, 0)
 		m := e.Market(t, t.Name(), false)

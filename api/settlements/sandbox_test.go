@@ -49,8 +49,10 @@ import (
 // sandbox venue (EVM chain, CLOB, control API), the Temporal dev server
 // with a worker running the real workflows and activities, the store and
 // the HTTP server. It approves (twice at once, then again), buys shares on
-// the sandbox exchange, resolves the market through the control API and
-// redeems (then again).
+// the sandbox exchange for two agents of the same user (one wallet),
+// resolves the market through the control API and redeems through the
+// first agent, which settles the second agent's position too (then again,
+// and through the second agent: nothing is left).
 //
 // With ATS_RECORD_HISTORY=<dir> it writes the first approval's and
 // redemption's histories there as approve.json and redeem.json (the
@@ -205,11 +207,20 @@ func TestSettlementsEndToEnd(t *testing.T) {
 		Outcome: m.Outcomes[0], SizeMicro: shares, AvgEntryMicro: 600_000, Status: models.PositionOpen, NegRisk: m.NegRisk,
 	}
 	require.NoError(t, st.SavePosition(ctx, pos))
+	// A second agent of the same user bought 4 YES with the same wallet.
+	const sharesB = 4_000_000
+	b := e.Agent(t, u)
+	buy(t, ctx, sb.EVM(), m.ConditionID, m.TokenIDs[0], m.NegRisk, u.Maker, sharesB)
+	posB := &models.Position{
+		AgentID: b.AgentID, UserID: u.UserID, TokenID: m.TokenIDs[0], ConditionID: m.ConditionID, Question: m.Question,
+		Outcome: m.Outcomes[0], SizeMicro: sharesB, AvgEntryMicro: 600_000, Status: models.PositionOpen, NegRisk: m.NegRisk,
+	}
+	require.NoError(t, st.SavePosition(ctx, posB))
 
 	// Before resolution there is nothing to redeem.
 	early := post(u.APIKey, "/settlements/redeem", "")
 	require.Equal(t, http.StatusOK, early.status, early.raw)
-	assert.Contains(t, early.raw, "have not resolved")
+	assert.Contains(t, early.raw, "nothing to redeem yet: 1 position(s) are in markets that have not resolved")
 
 	ctrl, err := http.Post(sb.URL()+"/control/markets/"+m.ConditionID+"/resolve", "application/json",
 		strings.NewReader(`{"winner":"`+m.Outcomes[0]+`"}`))
@@ -220,7 +231,7 @@ func TestSettlementsEndToEnd(t *testing.T) {
 	before := e.Collateral(t, u.Maker)
 	redeemed := post(u.APIKey, "/settlements/redeem", `{"conditionId":"`+m.ConditionID+`"}`)
 	require.Equal(t, http.StatusOK, redeemed.status, redeemed.raw)
-	assert.Equal(t, before+shares, e.Collateral(t, u.Maker), "collateral must grow by exactly the winning shares")
+	assert.Equal(t, before+shares+sharesB, e.Collateral(t, u.Maker), "collateral must grow by exactly the winning shares of both agents")
 	var rr apisettlements.RedeemResponse
 	require.NoError(t, json.Unmarshal(redeemed.body["data"], &rr))
 	require.Len(t, rr.Redeemed, 1)
@@ -230,6 +241,14 @@ func TestSettlementsEndToEnd(t *testing.T) {
 		Shares: "10", Payout: "10", TxHash: rr.TransactionHashes[0],
 	}, rr.Redeemed[0])
 	assert.Equal(t, "10", rr.TotalPayout.String())
+	assert.Equal(t, []apisettlements.OtherRedemption{{AgentID: b.AgentID, Redemption: apisettlements.Redemption{
+		PositionID: posB.ID, TokenID: posB.TokenID, ConditionID: strings.ToLower(m.ConditionID), Outcome: m.Outcomes[0],
+		Shares: "4", Payout: "4", TxHash: rr.TransactionHashes[0],
+	}}}, rr.OtherAgents)
+	assert.Empty(t, rr.Unattributed, "every share in the wallet was an agent's")
+	assert.Equal(t, "14", rr.WalletShares.String())
+	assert.Equal(t, "14", rr.WalletPayout.String())
+	assert.Contains(t, redeemed.raw, "settled 1 position(s) of 1 other agent(s)")
 	rcpt, err := sb.EVM().Client().TransactionReceipt(ctx, common.HexToHash(rr.TransactionHashes[0]))
 	require.NoError(t, err)
 	assert.Equal(t, uint64(1), rcpt.Status)
@@ -243,6 +262,14 @@ func TestSettlementsEndToEnd(t *testing.T) {
 	assert.Equal(t, int64(shares), got.PayoutMicro)
 	assert.Equal(t, rr.TransactionHashes[0], got.RedeemTx)
 	assert.NotNil(t, got.RedeemedAt)
+	gotB, err := st.PositionForAgent(ctx, b.AgentID, posB.ID)
+	require.NoError(t, err)
+	assert.Equal(t, models.PositionSettled, gotB.Status)
+	assert.Zero(t, gotB.SizeMicro)
+	assert.Equal(t, int64(sharesB), gotB.RedeemedSizeMicro)
+	assert.Equal(t, int64(sharesB), gotB.PayoutMicro)
+	assert.Equal(t, rr.TransactionHashes[0], gotB.RedeemTx)
+	assert.True(t, gotB.RedeemedAt.Equal(*got.RedeemedAt), "one redemption, one time")
 
 	nonce := e.Nonce(t, u.Maker)
 	second := post(u.APIKey, "/settlements/redeem", "")
@@ -252,7 +279,20 @@ func TestSettlementsEndToEnd(t *testing.T) {
 	require.NoError(t, json.Unmarshal(second.body["data"], &rr2))
 	assert.Empty(t, rr2.Redeemed)
 	assert.Equal(t, nonce, e.Nonce(t, u.Maker))
-	assert.Equal(t, before+shares, e.Collateral(t, u.Maker))
+	assert.Equal(t, before+shares+sharesB, e.Collateral(t, u.Maker))
+
+	// The second agent's own redemption finds its position settled:
+	// nothing left, no error, nothing sent.
+	forB := post(b.APIKey, "/settlements/redeem", `{"conditionId":"`+m.ConditionID+`"}`)
+	require.Equal(t, http.StatusOK, forB.status, forB.raw)
+	assert.Equal(t, "nothing to redeem: no position with shares in this market", str(t, forB, "message"))
+	var rrB apisettlements.RedeemResponse
+	require.NoError(t, json.Unmarshal(forB.body["data"], &rrB))
+	assert.Empty(t, rrB.Redeemed)
+	assert.Empty(t, rrB.OtherAgents)
+	assert.Equal(t, "0", rrB.WalletPayout.String())
+	assert.Equal(t, nonce, e.Nonce(t, u.Maker))
+	assert.Equal(t, before+shares+sharesB, e.Collateral(t, u.Maker))
 
 	page, err := (&audit.Service{Store: st}).List(ctx, audit.Filter{UserID: u.UserID, Limit: 100})
 	require.NoError(t, err)
@@ -261,11 +301,19 @@ func TestSettlementsEndToEnd(t *testing.T) {
 		actions[r.Action]++
 	}
 	assert.Equal(t, 2+len(tokens), actions[audit.ActionWalletApprove], "one entry per approval workflow (the concurrent pair shared one)")
-	assert.Equal(t, 3, actions[settlements.ActionRedeem])
+	assert.Equal(t, 4, actions[settlements.ActionRedeem], "three of the first agent, one of the second")
+	assert.Equal(t, 1, actions[settlements.ActionRedeemShared])
+	shared, err := (&audit.Service{Store: st}).List(ctx, audit.Filter{UserID: u.UserID, Action: settlements.ActionRedeemShared})
+	require.NoError(t, err)
+	require.Len(t, shared.Entries, 1)
+	assert.Equal(t, b.AgentID, shared.Entries[0].AgentID)
+	assert.Contains(t, string(shared.Entries[0].Detail), `"redeemedBy":"`+u.AgentID+`"`)
 }
 
 // buy makes maker buy shares of tokenID at 0.60 from the sandbox market
 // maker: a match settled on the exchange, as the sandbox's engine does.
+// The order hashes depend on shares, so buys of different sizes are
+// different orders.
 func buy(t *testing.T, ctx context.Context, ch *sbchain.Chain, conditionID, tokenID string, negRisk bool, maker common.Address, shares int64) {
 	t.Helper()
 	mm := ch.MarketMaker()
@@ -275,9 +323,9 @@ func buy(t *testing.T, ctx context.Context, ch *sbchain.Chain, conditionID, toke
 	require.True(t, ok)
 	cost := big.NewInt(shares * 6 / 10)
 	_, err := ch.Settle(ctx, negRisk, sbchain.Match{
-		Taker: sbchain.Fill{OrderHash: crypto.Keccak256Hash(maker.Bytes(), cond[:]), Maker: maker, Side: sbchain.Buy,
+		Taker: sbchain.Fill{OrderHash: crypto.Keccak256Hash(maker.Bytes(), cond[:], big.NewInt(shares).Bytes()), Maker: maker, Side: sbchain.Buy,
 			TokenID: tok, MakerAmount: cost, TakerAmount: big.NewInt(shares)},
-		Makers: []sbchain.Fill{{OrderHash: crypto.Keccak256Hash(cond[:], []byte("mm")), Maker: crypto.PubkeyToAddress(mm.PublicKey), Side: sbchain.Sell,
+		Makers: []sbchain.Fill{{OrderHash: crypto.Keccak256Hash(cond[:], []byte("mm"), big.NewInt(shares).Bytes()), Maker: crypto.PubkeyToAddress(mm.PublicKey), Side: sbchain.Sell,
 			TokenID: tok, MakerAmount: big.NewInt(shares), TakerAmount: cost}},
 	})
 	require.NoError(t, err)

@@ -1,7 +1,8 @@
 // Package settlements serves the agent API's settlement endpoints under
 // /api/agent/v1: POST /wallet/approve (scope trade) grants the wallet's
-// trading approvals and POST /settlements/redeem (scope redeem) turns the
-// agent's positions in resolved markets into collateral. Handlers are
+// trading approvals and POST /settlements/redeem (scope redeem) turns what
+// the wallet holds in resolved markets into collateral, settling the
+// positions of every agent of the user it pays. Handlers are
 // thin: they bind an explicit DTO, call models/settlements (which runs the
 // durable workflows and waits for their results) and encode explicit
 // DTOs. Amounts (shares, payouts) are JSON numbers with up to 6 decimals,
@@ -93,13 +94,39 @@ type Redemption struct {
 	TxHash string `json:"txHash,omitempty"`
 }
 
+// OtherRedemption is a position of another agent of the same user (the
+// agents share the wallet) that the redemption settled.
+type OtherRedemption struct {
+	AgentID string `json:"agentId"`
+	Redemption
+}
+
+// Unattributed is the part of the wallet's balance of one outcome token
+// that no agent's position accounts for (bought outside the service).
+type Unattributed struct {
+	TokenID     string      `json:"tokenId"`
+	ConditionID string      `json:"conditionId"`
+	Outcome     string      `json:"outcome"`
+	Shares      json.Number `json:"shares"`
+	Payout      json.Number `json:"payout"`
+	TxHash      string      `json:"txHash,omitempty"`
+}
+
 // RedeemResponse is the data of POST /settlements/redeem.
 type RedeemResponse struct {
+	// Redeemed and TotalPayout are the calling agent's positions.
 	Redeemed          []Redemption `json:"redeemed"`
 	TotalPayout       json.Number  `json:"totalPayout"`
 	TransactionHashes []string     `json:"transactionHashes"`
 	// Unresolved counts positions whose market has not resolved yet.
 	Unresolved int `json:"unresolved"`
+	// OtherAgents are the other agents' positions the same redemption
+	// settled, Unattributed the shares no agent recorded; WalletShares
+	// and WalletPayout add up everything the wallet redeemed.
+	OtherAgents  []OtherRedemption `json:"otherAgents"`
+	Unattributed []Unattributed    `json:"unattributed"`
+	WalletShares json.Number       `json:"walletShares"`
+	WalletPayout json.Number       `json:"walletPayout"`
 }
 
 // Routes mounts the endpoints on /api/agent/v1 behind auth (the lead
@@ -182,14 +209,29 @@ func (d Deps) redeem(c *gin.Context) {
 	out := RedeemResponse{
 		Redeemed: make([]Redemption, 0, len(res.Redemptions)), TotalPayout: micro(res.TotalPayoutMicro),
 		TransactionHashes: nonNil(res.TransactionHashes), Unresolved: res.Unresolved,
+		OtherAgents: make([]OtherRedemption, 0, len(res.OtherAgents)), Unattributed: make([]Unattributed, 0, len(res.Unattributed)),
+		WalletShares: micro(res.WalletSharesMicro), WalletPayout: micro(res.WalletPayoutMicro),
 	}
 	for _, r := range res.Redemptions {
-		out.Redeemed = append(out.Redeemed, Redemption{
-			PositionID: r.PositionID, TokenID: r.TokenID, ConditionID: r.ConditionID, Outcome: r.Outcome,
-			Shares: micro(r.SharesMicro), Payout: micro(r.PayoutMicro), TxHash: r.TxHash,
+		out.Redeemed = append(out.Redeemed, redemption(r))
+	}
+	for _, r := range res.OtherAgents {
+		out.OtherAgents = append(out.OtherAgents, OtherRedemption{AgentID: r.AgentID, Redemption: redemption(r)})
+	}
+	for _, u := range res.Unattributed {
+		out.Unattributed = append(out.Unattributed, Unattributed{
+			TokenID: u.TokenID, ConditionID: u.ConditionID, Outcome: u.Outcome,
+			Shares: micro(u.SharesMicro), Payout: micro(u.PayoutMicro), TxHash: u.TxHash,
 		})
 	}
 	api.OKMessage(c, res.Message, out)
+}
+
+func redemption(r settlements.Redemption) Redemption {
+	return Redemption{
+		PositionID: r.PositionID, TokenID: r.TokenID, ConditionID: r.ConditionID, Outcome: r.Outcome,
+		Shares: micro(r.SharesMicro), Payout: micro(r.PayoutMicro), TxHash: r.TxHash,
+	}
 }
 
 // micro renders micro-units as an exact JSON number.

@@ -197,6 +197,13 @@ func TestRedeemEndpoint(t *testing.T) {
 			{PositionID: "pos_2", TokenID: "456", ConditionID: cond, Outcome: "No", SharesMicro: 3_000_001, PayoutMicro: 0, TxHash: "0xbb"},
 		},
 		TotalPayoutMicro: 10_500_000, TransactionHashes: []string{"0xbb"}, Unresolved: 2,
+		OtherAgents: []settlements.Redemption{
+			{AgentID: "agt_2", PositionID: "pos_3", TokenID: "123", ConditionID: cond, Outcome: "Yes", SharesMicro: 2_000_000, PayoutMicro: 2_000_000, TxHash: "0xbb"},
+		},
+		Unattributed: []settlements.UnattributedRedemption{
+			{TokenID: "123", ConditionID: cond, Outcome: "Yes", SharesMicro: 1_250_000, PayoutMicro: 1_250_000, TxHash: "0xbb"},
+		},
+		WalletSharesMicro: 16_750_001, WalletPayoutMicro: 13_750_000,
 		Message: "redeemed 2 position(s) in 1 market(s) for 10.5 USDC; 2 position(s) wait for their market to resolve",
 	}
 	r := e.post(t, a.key, "/settlements/redeem", nil, nil)
@@ -205,7 +212,10 @@ func TestRedeemEndpoint(t *testing.T) {
 	assert.JSONEq(t, `{"redeemed":[
 		{"positionId":"pos_1","tokenId":"123","conditionId":"`+cond+`","outcome":"Yes","shares":10.5,"payout":10.5,"txHash":"0xbb"},
 		{"positionId":"pos_2","tokenId":"456","conditionId":"`+cond+`","outcome":"No","shares":3.000001,"payout":0,"txHash":"0xbb"}],
-		"totalPayout":10.5,"transactionHashes":["0xbb"],"unresolved":2}`, string(r.body["data"]))
+		"totalPayout":10.5,"transactionHashes":["0xbb"],"unresolved":2,
+		"otherAgents":[{"agentId":"agt_2","positionId":"pos_3","tokenId":"123","conditionId":"`+cond+`","outcome":"Yes","shares":2,"payout":2,"txHash":"0xbb"}],
+		"unattributed":[{"tokenId":"123","conditionId":"`+cond+`","outcome":"Yes","shares":1.25,"payout":1.25,"txHash":"0xbb"}],
+		"walletShares":16.750001,"walletPayout":13.75}`, string(r.body["data"]))
 	require.Len(t, e.run.redeem, 1)
 	assert.Equal(t, settlements.RedeemInput{UserID: a.userID, AgentID: a.agentID, ClientAddr: "192.0.2.1"}, e.run.redeem[0])
 
@@ -253,6 +263,7 @@ func TestRedeemEndpoint(t *testing.T) {
 		r := e.post(t, a.key, "/settlements/redeem", nil, nil)
 		require.Equal(t, http.StatusOK, r.status, r.raw)
 		assert.Equal(t, "nothing to redeem: no positions in resolved markets", str(t, r, "message"))
-		assert.JSONEq(t, `{"redeemed":[],"totalPayout":0,"transactionHashes":[],"unresolved":0}`, string(r.body["data"]))
+		assert.JSONEq(t, `{"redeemed":[],"totalPayout":0,"transactionHashes":[],"unresolved":0,
+			"otherAgents":[],"unattributed":[],"walletShares":0,"walletPayout":0}`, string(r.body["data"]))
 	})
 }

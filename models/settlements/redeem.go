@@ -28,17 +28,39 @@ type PlannedCondition struct {
 
 // PlannedPosition is one position a plan redeems.
 type PlannedPosition struct {
+	// AgentID is the position's agent: any agent of the user, since the
+	// agents share the wallet. Empty in plans made before redemptions
+	// settled other agents' positions; those were the calling agent's.
+	AgentID     string `json:"agent_id,omitempty"`
 	PositionID  string `json:"position_id"`
 	TokenID     string `json:"token_id"`
 	ConditionID string `json:"condition_id"`
 	Outcome     string `json:"outcome"`
-	// SharesMicro is the position's size, capped at the wallet's balance
-	// of the token when planning.
+	// SharesMicro is the position's size, capped at what is left of the
+	// wallet's balance of the token after the older positions in it.
 	SharesMicro int64 `json:"shares_micro"`
 	// PayoutMicro is SharesMicro × numerator / denominator of the outcome,
 	// as the conditional-tokens contract pays it. A resolution is final, so
 	// it is known before the transaction is sent.
 	PayoutMicro int64 `json:"payout_micro"`
+}
+
+// PlannedHolding is the wallet's balance of one outcome token of a planned
+// market: the redemption burns all of it.
+type PlannedHolding struct {
+	ConditionID string `json:"condition_id"`
+	TokenID     string `json:"token_id"`
+	Outcome     string `json:"outcome"`
+	// SharesMicro is the wallet's balance when planning and PayoutMicro
+	// what the contract pays for it.
+	SharesMicro int64 `json:"shares_micro"`
+	PayoutMicro int64 `json:"payout_micro"`
+	// UnattributedSharesMicro is the part of the balance no position of
+	// the user's agents accounts for (bought outside the service), and
+	// UnattributedPayoutMicro the payout beyond the positions' (it
+	// includes the rounding remainder of their payouts).
+	UnattributedSharesMicro int64 `json:"unattributed_shares_micro"`
+	UnattributedPayoutMicro int64 `json:"unattributed_payout_micro"`
 }
 
 // RedeemPlan is what a redemption will do: the first step's result,
@@ -48,14 +70,21 @@ type RedeemPlan struct {
 	// Maker is the wallet address holding the tokens when planning.
 	Maker      string             `json:"maker"`
 	Conditions []PlannedCondition `json:"conditions"`
-	Positions  []PlannedPosition  `json:"positions"`
-	// Unresolved counts the positions in scope whose market has not
-	// resolved yet.
+	// Positions are the positions of every agent of the user the
+	// redemption settles, in the store's (creation) order.
+	Positions []PlannedPosition `json:"positions"`
+	// Holdings are the wallet's balances of the planned markets' tokens
+	// (those above zero). Plans made before they were recorded have none.
+	Holdings []PlannedHolding `json:"holdings,omitempty"`
+	// Unresolved counts the calling agent's positions in scope whose
+	// market has not resolved yet.
 	Unresolved int `json:"unresolved"`
 }
 
-// Empty reports whether the plan redeems nothing.
-func (p RedeemPlan) Empty() bool { return len(p.Positions) == 0 }
+// Empty reports whether the plan redeems nothing. The workflow decides
+// on it; a plan without holdings (made before they were recorded) is
+// empty exactly when it has no positions, as it was then.
+func (p RedeemPlan) Empty() bool { return len(p.Positions) == 0 && len(p.Holdings) == 0 }
 
 // ChainRedemption is one market's redemption on chain.
 type ChainRedemption struct {
@@ -84,22 +113,27 @@ type RedeemRecord struct {
 	At time.Time `json:"at"`
 }
 
-// redeemableStatuses are the position states a redemption considers.
+// redeemable reports whether a position takes part in a redemption: it
+// holds shares of a known market. A settled position with shares is a
+// losing one whose resolution was recorded (GET /positions) while its
+// tokens are still in the wallet; the redemption burns them for 0, so it is
+// recorded as redeemed too.
 func redeemable(p *models.Position) bool {
-	switch p.Status {
-	case models.PositionSettled, models.PositionClosed:
-		return false
-	}
-	return p.SizeMicro > 0 && p.ConditionID != "" && p.TokenID != ""
+	return p.Status != models.PositionClosed && p.SizeMicro > 0 && p.ConditionID != "" && p.TokenID != ""
 }
 
-// PlanRedeem is the Redeem workflow's first activity. It selects the
-// agent's positions (in in.ConditionID only, when set) with a size above
-// zero whose market is resolved on chain and whose token the wallet still
-// holds, and computes what each will pay. It reads and sends nothing else.
+// PlanRedeem is the Redeem workflow's first activity. The agents of a user
+// share its wallet, and redeeming a market burns the wallet's whole
+// balance of it, so the plan covers the wallet, not just the calling
+// agent: every market (in.ConditionID only, when set) in which an agent of
+// the user holds shares, or which in.ConditionID names, that is resolved
+// on chain and of which the wallet holds tokens. Each token's balance is
+// shared out over the positions in it, oldest first, each getting at most
+// its size; what is left is unattributed (bought outside the service). It
+// computes what every part pays and reads and sends nothing else.
 func (s *Service) PlanRedeem(ctx context.Context, in RedeemInput) (RedeemPlan, error) {
-	plan := RedeemPlan{Conditions: []PlannedCondition{}, Positions: []PlannedPosition{}}
-	all, err := s.Store.ListPositions(ctx, in.AgentID)
+	plan := RedeemPlan{Conditions: []PlannedCondition{}, Positions: []PlannedPosition{}, Holdings: []PlannedHolding{}}
+	all, err := s.Store.HeldPositionsOfUser(ctx, in.UserID)
 	if err != nil {
 		return plan, err
 	}
@@ -108,7 +142,7 @@ func (s *Service) PlanRedeem(ctx context.Context, in RedeemInput) (RedeemPlan, e
 	var conds []string
 	for i := range all {
 		p := &all[i]
-		if !redeemable(p) || p.UserID != in.UserID {
+		if !redeemable(p) {
 			continue
 		}
 		c := strings.ToLower(p.ConditionID)
@@ -120,26 +154,41 @@ func (s *Service) PlanRedeem(ctx context.Context, in RedeemInput) (RedeemPlan, e
 		}
 		byCond[c] = append(byCond[c], p)
 	}
+	recorded := len(conds) > 0
+	if in.ConditionID != "" && !recorded {
+		conds = append(conds, in.ConditionID) // the wallet may hold it all the same
+	}
 	if len(conds) == 0 {
 		return plan, nil
 	}
 	w, err := s.Wallets.ChainWallet(ctx, in.UserID)
 	if err != nil {
+		if !recorded && errs.Is(err, errs.NotFound) {
+			return plan, nil // no wallet and no position: nothing to redeem
+		}
 		return plan, err
 	}
 	maker := w.Maker()
 	plan.Maker = maker.Hex()
 	for _, c := range conds {
+		ps := byCond[c]
 		nums, den, err := s.Chain.Payouts(ctx, common.HexToHash(c))
 		if err != nil {
 			return plan, err
 		}
 		if den.Sign() == 0 {
-			plan.Unresolved += len(byCond[c])
+			for _, p := range ps {
+				if p.AgentID == in.AgentID {
+					plan.Unresolved++
+				}
+			}
 			continue
 		}
 		m, err := s.Markets.Market(ctx, c)
 		if err != nil {
+			if !recorded && errs.Is(err, errs.NotFound) {
+				continue // a named market neither the venue nor an agent knows
+			}
 			return plan, err
 		}
 		pc := PlannedCondition{ConditionID: c, NegRisk: m.NegRisk}
@@ -148,36 +197,64 @@ func (s *Service) PlanRedeem(ctx context.Context, in RedeemInput) (RedeemPlan, e
 			pc.TokenIDs = append(pc.TokenIDs, t.TokenID)
 			index[t.TokenID] = i
 		}
-		var planned []PlannedPosition
-		for _, p := range byCond[c] {
-			idx, ok := index[p.TokenID]
-			if !ok || idx >= len(nums) {
+		for _, p := range ps {
+			if idx, ok := index[p.TokenID]; !ok || idx >= len(nums) {
 				return plan, errs.Ef(errs.Internal, "position %s holds token %s, which market %s does not list", p.ID, p.TokenID, c)
 			}
-			tok, ok := new(big.Int).SetString(p.TokenID, 10)
+		}
+		// The wallet's balance of every outcome: the redemption burns them
+		// all, whoever recorded them.
+		holdings := make([]PlannedHolding, len(m.Tokens))
+		for i, t := range m.Tokens {
+			tok, ok := new(big.Int).SetString(t.TokenID, 10)
 			if !ok {
-				return plan, errs.Ef(errs.Internal, "position %s has a malformed token id", p.ID)
+				return plan, errs.Ef(errs.Internal, "market %s has a malformed token id", c)
 			}
 			bal, err := s.Chain.OutcomeBalance(ctx, maker, tok)
 			if err != nil {
 				return plan, err
 			}
 			if bal.Sign() <= 0 {
+				continue
+			}
+			if !bal.IsInt64() || i >= len(nums) {
+				return plan, errs.Ef(errs.Internal, "the wallet's balance of token %s of market %s cannot be redeemed as planned", t.TokenID, c)
+			}
+			holdings[i] = PlannedHolding{
+				ConditionID: c, TokenID: t.TokenID, Outcome: t.Outcome, SharesMicro: bal.Int64(),
+				PayoutMicro: chain.PayoutFor(bal, nums[i], den).Int64(), UnattributedSharesMicro: bal.Int64(),
+			}
+		}
+		var planned []PlannedPosition
+		paid := make([]int64, len(holdings))
+		for _, p := range ps {
+			idx := index[p.TokenID]
+			h := &holdings[idx]
+			shares := min(p.SizeMicro, h.UnattributedSharesMicro)
+			if shares <= 0 {
 				continue // sold or redeemed outside this service
 			}
-			shares := p.SizeMicro
-			if bal.IsInt64() && bal.Int64() < shares {
-				shares = bal.Int64()
-			}
-			payout := chain.PayoutFor(big.NewInt(shares), nums[idx], den)
+			h.UnattributedSharesMicro -= shares
+			payout := chain.PayoutFor(big.NewInt(shares), nums[idx], den).Int64()
+			paid[idx] += payout
 			planned = append(planned, PlannedPosition{
-				PositionID: p.ID, TokenID: p.TokenID, ConditionID: c, Outcome: p.Outcome,
-				SharesMicro: shares, PayoutMicro: payout.Int64(),
+				AgentID: p.AgentID, PositionID: p.ID, TokenID: p.TokenID, ConditionID: c, Outcome: p.Outcome,
+				SharesMicro: shares, PayoutMicro: payout,
 			})
 		}
-		if len(planned) > 0 {
+		var held []PlannedHolding
+		for i, h := range holdings {
+			if h.SharesMicro > 0 {
+				// Rounded down per position, the parts never pay more
+				// than the whole; the remainder is the wallet's.
+				h.UnattributedPayoutMicro = h.PayoutMicro - paid[i]
+				held = append(held, h)
+			}
+		}
+		if len(held) > 0 {
 			plan.Conditions = append(plan.Conditions, pc)
 			plan.Positions = append(plan.Positions, planned...)
+			plan.Holdings = append(plan.Holdings, held...)
 		}
 	}
 	return plan, nil
@@ -185,7 +262,7 @@ func (s *Service) PlanRedeem(ctx context.Context, in RedeemInput) (RedeemPlan, e
 
 // RedeemOnChain is the Redeem workflow's second activity: one redemption
 // transaction per planned market. It is idempotent across retries and
-// crashes: a market whose planned tokens are all gone from the wallet was
+// crashes: a market whose planned holdings are all gone from the wallet was
 // redeemed by an earlier attempt whose result was lost, so it is reported
 // as Recovered and nothing is sent again.
 func (s *Service) RedeemOnChain(ctx context.Context, in RedeemExecution) ([]ChainRedemption, error) {
@@ -203,7 +280,7 @@ func (s *Service) RedeemOnChain(ctx context.Context, in RedeemExecution) ([]Chai
 	}
 	held := make([]bool, len(in.Plan.Conditions))
 	for i, c := range in.Plan.Conditions {
-		if held[i], err = s.holdsPlanned(ctx, maker, c.ConditionID, in.Plan.Positions); err != nil {
+		if held[i], err = s.holdsPlanned(ctx, maker, c.ConditionID, in.Plan); err != nil {
 			return out, err
 		}
 		if held[i] {
@@ -263,16 +340,27 @@ func (s *Service) checkRedeemApproval(ctx context.Context, maker common.Address,
 }
 
 // holdsPlanned reports whether the wallet still holds any planned token of
-// the market. A redemption burns the wallet's whole balance of the
+// the market: a holding, or in a plan made before holdings were recorded,
+// a position's token. A redemption burns the wallet's whole balance of the
 // market's tokens, so "none left" means it happened.
-func (s *Service) holdsPlanned(ctx context.Context, maker common.Address, cond string, ps []PlannedPosition) (bool, error) {
-	for _, p := range ps {
-		if p.ConditionID != cond {
-			continue
+func (s *Service) holdsPlanned(ctx context.Context, maker common.Address, cond string, plan RedeemPlan) (bool, error) {
+	var tokens []string
+	for _, h := range plan.Holdings {
+		if h.ConditionID == cond {
+			tokens = append(tokens, h.TokenID)
 		}
-		id, ok := new(big.Int).SetString(p.TokenID, 10)
+	}
+	if len(plan.Holdings) == 0 {
+		for _, p := range plan.Positions {
+			if p.ConditionID == cond {
+				tokens = append(tokens, p.TokenID)
+			}
+		}
+	}
+	for _, t := range tokens {
+		id, ok := new(big.Int).SetString(t, 10)
 		if !ok {
-			return false, errs.Ef(errs.Internal, "position %s has a malformed token id", p.PositionID)
+			return false, errs.Ef(errs.Internal, "market %s has a malformed token id", cond)
 		}
 		bal, err := s.Chain.OutcomeBalance(ctx, maker, id)
 		if err != nil {
@@ -286,10 +374,14 @@ func (s *Service) holdsPlanned(ctx context.Context, maker common.Address, cond s
 }
 
 // RecordRedemptions is the Redeem workflow's third activity: it records
-// every planned position as settled — redeemed shares and payout added,
-// size zero, the transaction and time — in one database transaction, and
-// returns the result. It is idempotent: a position already settled by an
-// earlier attempt is reported but not counted twice.
+// every planned position, whichever agent of the user it belongs to, as
+// settled — redeemed shares and payout added, size zero, the transaction
+// and time — and writes an ActionRedeemShared audit entry for each other
+// agent whose positions it settled, all in one database transaction under
+// the user's lock, and returns the result. It is idempotent: a position
+// whose redemption time is already this redemption's was recorded by an
+// earlier attempt (whose transaction committed with its audit entries), so
+// it is reported but not counted twice.
 func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (RedeemResult, error) {
 	txOf := map[string]string{}
 	for _, c := range in.Chain {
@@ -300,16 +392,41 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 			return RedeemResult{}, errs.Ef(errs.Internal, "market %s was planned but not redeemed", c.ConditionID)
 		}
 	}
-	at := in.At.UTC()
+	// Microseconds are what both databases keep, so a retry recognises the
+	// time it recorded.
+	at := in.At.UTC().Truncate(time.Microsecond)
+	caller := in.Input.AgentID
+	agentOf := func(pp PlannedPosition) string {
+		if pp.AgentID == "" {
+			return caller // a plan made before positions carried their agent
+		}
+		return pp.AgentID
+	}
+	redemption := func(pp PlannedPosition) Redemption {
+		return Redemption{
+			PositionID: pp.PositionID, TokenID: pp.TokenID, ConditionID: pp.ConditionID, Outcome: pp.Outcome,
+			SharesMicro: pp.SharesMicro, PayoutMicro: pp.PayoutMicro, TxHash: txOf[pp.ConditionID],
+		}
+	}
+	target := in.Input.ConditionID
+	if target == "" {
+		target = "all"
+	}
 	// Under the user's lock, like position recomputes, so a recompute in
 	// flight cannot overwrite the redemption with a stale read.
 	err := s.Store.WithBudgetLock(ctx, in.Input.UserID, func(tx *store.Store) error {
+		var others []string // agents whose positions this call records, in plan order
+		settled := map[string][]Redemption{}
 		for _, pp := range in.Plan.Positions {
-			p, err := tx.PositionForAgent(ctx, in.Input.AgentID, pp.PositionID)
+			agent := agentOf(pp)
+			p, err := tx.PositionForAgent(ctx, agent, pp.PositionID)
 			if err != nil {
 				return err
 			}
-			if p.Status == models.PositionSettled && p.RedeemedAt != nil {
+			if p.UserID != in.Input.UserID {
+				return errs.Ef(errs.Internal, "planned position %s is not the user's", pp.PositionID)
+			}
+			if p.RedeemedAt != nil && p.RedeemedAt.UTC().Truncate(time.Microsecond).Equal(at) {
 				continue // recorded by an earlier attempt
 			}
 			p.RedeemedSizeMicro += pp.SharesMicro
@@ -321,6 +438,30 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 			if err := tx.SavePosition(ctx, p); err != nil {
 				return err
 			}
+			if agent != caller {
+				if _, seen := settled[agent]; !seen {
+					others = append(others, agent)
+				}
+				settled[agent] = append(settled[agent], redemption(pp))
+			}
+		}
+		for _, agent := range others {
+			var total int64
+			for _, r := range settled[agent] {
+				total += r.PayoutMicro
+			}
+			err := audit.Append(ctx, tx, audit.Entry{
+				UserID: in.Input.UserID, AgentID: agent, ClientAddr: in.Input.ClientAddr,
+				Action: ActionRedeemShared, Target: target, Result: audit.Success,
+				Detail: map[string]any{
+					"redeemedBy":  caller,
+					"redemptions": redemptionsDetail(settled[agent]),
+					"totalPayout": usdc(total),
+				},
+			})
+			if err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -329,22 +470,50 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 	}
 	if s.Positions != nil {
 		for _, pp := range in.Plan.Positions {
-			if err := s.Positions.Recompute(ctx, in.Input.AgentID, in.Input.UserID, pp.TokenID); err != nil {
+			if err := s.Positions.Recompute(ctx, agentOf(pp), in.Input.UserID, pp.TokenID); err != nil {
 				return RedeemResult{}, err
 			}
 		}
 	}
 	res := RedeemResult{
-		AgentID: in.Input.AgentID, ConditionID: in.Input.ConditionID,
-		Redemptions: make([]Redemption, 0, len(in.Plan.Positions)), TransactionHashes: []string{},
-		Unresolved: in.Plan.Unresolved,
+		AgentID: caller, ConditionID: in.Input.ConditionID,
+		Redemptions: make([]Redemption, 0, len(in.Plan.Positions)), OtherAgents: []Redemption{},
+		Unattributed: []UnattributedRedemption{}, TransactionHashes: []string{}, Unresolved: in.Plan.Unresolved,
 	}
+	var othersPayout int64
+	agents := map[string]bool{}
 	for _, pp := range in.Plan.Positions {
-		res.Redemptions = append(res.Redemptions, Redemption{
-			PositionID: pp.PositionID, TokenID: pp.TokenID, ConditionID: pp.ConditionID, Outcome: pp.Outcome,
-			SharesMicro: pp.SharesMicro, PayoutMicro: pp.PayoutMicro, TxHash: txOf[pp.ConditionID],
-		})
-		res.TotalPayoutMicro += pp.PayoutMicro
+		r := redemption(pp)
+		if agent := agentOf(pp); agent != caller {
+			r.AgentID = agent
+			res.OtherAgents = append(res.OtherAgents, r)
+			othersPayout += r.PayoutMicro
+			agents[agent] = true
+		} else {
+			res.Redemptions = append(res.Redemptions, r)
+			res.TotalPayoutMicro += r.PayoutMicro
+		}
+	}
+	var unattributedShares, unattributedPayout int64
+	for _, h := range in.Plan.Holdings {
+		res.WalletSharesMicro += h.SharesMicro
+		res.WalletPayoutMicro += h.PayoutMicro
+		if h.UnattributedSharesMicro > 0 || h.UnattributedPayoutMicro > 0 {
+			res.Unattributed = append(res.Unattributed, UnattributedRedemption{
+				TokenID: h.TokenID, ConditionID: h.ConditionID, Outcome: h.Outcome,
+				SharesMicro: h.UnattributedSharesMicro, PayoutMicro: h.UnattributedPayoutMicro, TxHash: txOf[h.ConditionID],
+			})
+			unattributedShares += h.UnattributedSharesMicro
+			unattributedPayout += h.UnattributedPayoutMicro
+		}
+	}
+	if len(in.Plan.Holdings) == 0 {
+		// A plan made before holdings were recorded: its positions are all
+		// that is known of the wallet.
+		for _, pp := range in.Plan.Positions {
+			res.WalletSharesMicro += pp.SharesMicro
+			res.WalletPayoutMicro += pp.PayoutMicro
+		}
 	}
 	for _, c := range in.Chain {
 		if c.TxHash != "" {
@@ -352,14 +521,26 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 		}
 	}
 	res.Message = fmt.Sprintf("redeemed %d position(s) in %d market(s) for %s USDC",
-		len(res.Redemptions), len(in.Plan.Conditions), decimal.New(res.TotalPayoutMicro, -6).String())
+		len(res.Redemptions), len(in.Plan.Conditions), usdc(res.TotalPayoutMicro))
+	if len(res.OtherAgents) > 0 {
+		res.Message += fmt.Sprintf("; the same redemption settled %d position(s) of %d other agent(s) of this wallet for %s USDC",
+			len(res.OtherAgents), len(agents), usdc(othersPayout))
+	}
+	if len(res.Unattributed) > 0 {
+		res.Message += fmt.Sprintf("; %s share(s) no agent recorded paid %s USDC",
+			usdc(unattributedShares), usdc(unattributedPayout))
+	}
 	if res.Unresolved > 0 {
 		res.Message += fmt.Sprintf("; %d position(s) wait for their market to resolve", res.Unresolved)
 	}
-	s.log().InfoContext(ctx, "positions redeemed", "user_id", in.Input.UserID, "agent_id", in.Input.AgentID,
-		"positions", len(res.Redemptions), "payout_micro", res.TotalPayoutMicro)
+	s.log().InfoContext(ctx, "positions redeemed", "user_id", in.Input.UserID, "agent_id", caller,
+		"positions", len(res.Redemptions), "payout_micro", res.TotalPayoutMicro,
+		"other_agents_positions", len(res.OtherAgents), "wallet_payout_micro", res.WalletPayoutMicro)
 	return res, nil
 }
+
+// usdc renders micro-units as an exact decimal.
+func usdc(micro int64) string { return decimal.New(micro, -6).String() }
 
 // NothingToRedeem is the successful result of a plan that redeems
 // nothing. It is a pure function of its arguments (the workflow calls it).
@@ -379,6 +560,23 @@ func NothingToRedeem(in RedeemInput, plan RedeemPlan) RedeemResult {
 	return res
 }
 
+// redemptionsDetail is the audit detail of positions' redemptions. Its keys
+// avoid the words the audit log redacts ("token").
+func redemptionsDetail(rs []Redemption) []map[string]any {
+	list := make([]map[string]any, 0, len(rs))
+	for _, x := range rs {
+		m := map[string]any{
+			"positionId": x.PositionID, "conditionId": x.ConditionID, "outcome": x.Outcome,
+			"shares": usdc(x.SharesMicro), "payout": usdc(x.PayoutMicro), "txHash": x.TxHash,
+		}
+		if x.AgentID != "" {
+			m["agentId"] = x.AgentID
+		}
+		list = append(list, m)
+	}
+	return list
+}
+
 // AuditRecord is the input of RecordAudit: the outcome of one approval or
 // redemption. Exactly one of Approve and Redeem is set on success; on
 // failure Error holds the client-safe message.
@@ -395,8 +593,10 @@ type AuditRecord struct {
 }
 
 // RecordAudit writes the audit entry of an approval (audit.ActionWalletApprove)
-// or redemption (ActionRedeem). Detail keys avoid the words the audit log
-// redacts ("token"), so the entry keeps the asset and outcome names.
+// or redemption (ActionRedeem; the other agents whose positions it settled
+// got their ActionRedeemShared entries when they were recorded). Detail
+// keys avoid the words the audit log redacts ("token"), so the entry keeps
+// the asset and outcome names.
 func (s *Service) RecordAudit(ctx context.Context, r AuditRecord) error {
 	e := audit.Entry{UserID: r.UserID, AgentID: r.AgentID, ClientAddr: r.ClientAddr, Action: r.Action, Target: r.Target, Result: audit.Success}
 	detail := map[string]any{}
@@ -417,16 +617,26 @@ func (s *Service) RecordAudit(ctx context.Context, r AuditRecord) error {
 		detail["transactionHashes"] = a.TransactionHashes
 	}
 	if rd := r.Redeem; rd != nil {
-		list := make([]map[string]any, 0, len(rd.Redemptions))
-		for _, x := range rd.Redemptions {
-			list = append(list, map[string]any{
-				"positionId": x.PositionID, "conditionId": x.ConditionID, "outcome": x.Outcome,
-				"shares": decimal.New(x.SharesMicro, -6).String(), "payout": decimal.New(x.PayoutMicro, -6).String(), "txHash": x.TxHash,
-			})
-		}
-		detail["redemptions"] = list
-		detail["totalPayout"] = decimal.New(rd.TotalPayoutMicro, -6).String()
+		detail["redemptions"] = redemptionsDetail(rd.Redemptions)
+		detail["totalPayout"] = usdc(rd.TotalPayoutMicro)
 		detail["transactionHashes"] = rd.TransactionHashes
+		if len(rd.OtherAgents) > 0 {
+			detail["otherAgents"] = redemptionsDetail(rd.OtherAgents)
+		}
+		if len(rd.Unattributed) > 0 {
+			list := make([]map[string]any, 0, len(rd.Unattributed))
+			for _, x := range rd.Unattributed {
+				list = append(list, map[string]any{
+					"conditionId": x.ConditionID, "outcome": x.Outcome,
+					"shares": usdc(x.SharesMicro), "payout": usdc(x.PayoutMicro), "txHash": x.TxHash,
+				})
+			}
+			detail["unattributed"] = list
+		}
+		if rd.WalletPayoutMicro > 0 || rd.WalletSharesMicro > 0 {
+			detail["walletShares"] = usdc(rd.WalletSharesMicro)
+			detail["walletPayout"] = usdc(rd.WalletPayoutMicro)
+		}
 	}
 	if len(detail) > 0 {
 		e.Detail = detail

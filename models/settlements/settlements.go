@@ -40,6 +40,12 @@ import (
 // audit.ActionWalletApprove.
 const ActionRedeem = "settlement.redeem"
 
+// ActionRedeemShared is the audit action written, in the same database
+// transaction as the positions, for every other agent of the user whose
+// positions a redemption settled: the agents share the wallet, and the
+// contracts redeem its whole balance of a market at once.
+const ActionRedeemShared = "settlement.redeem.shared"
+
 // Approval statuses.
 const (
 	StatusApproved        = "approved"
@@ -184,13 +190,17 @@ type RedeemInput struct {
 	UserID  string `json:"user_id"`
 	AgentID string `json:"agent_id"`
 	// ConditionID limits the redemption to one market (lower-case 0x hex);
-	// empty means every resolved market the agent holds.
+	// empty means every resolved market in which an agent of the user
+	// holds a position (the agents share the wallet).
 	ConditionID string `json:"condition_id,omitempty"`
 	ClientAddr  string `json:"client_addr,omitempty"`
 }
 
 // Redemption is one position's part of a redemption.
 type Redemption struct {
+	// AgentID is the position's agent; set in RedeemResult.OtherAgents
+	// only (the others are the calling agent's).
+	AgentID     string `json:"agent_id,omitempty"`
 	PositionID  string `json:"position_id"`
 	TokenID     string `json:"token_id"`
 	ConditionID string `json:"condition_id"`
@@ -202,13 +212,42 @@ type Redemption struct {
 	TxHash      string `json:"tx_hash,omitempty"`
 }
 
-// RedeemResult is what a redemption did.
+// UnattributedRedemption is the part of the wallet's balance of one
+// outcome token that no position of the user's agents accounts for
+// (shares bought outside the service), redeemed with the rest.
+type UnattributedRedemption struct {
+	TokenID     string `json:"token_id"`
+	ConditionID string `json:"condition_id"`
+	Outcome     string `json:"outcome"`
+	SharesMicro int64  `json:"shares_micro"`
+	// PayoutMicro is what the wallet was paid for the token beyond the
+	// positions' payouts (it includes their rounding remainder).
+	PayoutMicro int64  `json:"payout_micro"`
+	TxHash      string `json:"tx_hash,omitempty"`
+}
+
+// RedeemResult is what a redemption did. Redemptions are the calling
+// agent's positions; a redemption burns the wallet's whole balance of each
+// market, so it also settles the positions of the user's other agents in
+// those markets (OtherAgents) and redeems shares no agent recorded
+// (Unattributed). The wallet totals add all three up.
 type RedeemResult struct {
 	AgentID     string       `json:"agent_id"`
 	ConditionID string       `json:"condition_id,omitempty"`
 	Redemptions []Redemption `json:"redemptions"`
-	// TotalPayoutMicro is the sum of the redemptions' payouts.
+	// TotalPayoutMicro is the sum of the redemptions' payouts (the calling
+	// agent's).
 	TotalPayoutMicro int64 `json:"total_payout_micro"`
+	// OtherAgents are the positions of the user's other agents that this
+	// redemption settled, with their share of the payout.
+	OtherAgents []Redemption `json:"other_agents,omitempty"`
+	// Unattributed are the wallet's shares no agent's position accounts
+	// for, per token.
+	Unattributed []UnattributedRedemption `json:"unattributed,omitempty"`
+	// WalletSharesMicro and WalletPayoutMicro are everything the
+	// redemption burned and paid to the wallet.
+	WalletSharesMicro int64 `json:"wallet_shares_micro"`
+	WalletPayoutMicro int64 `json:"wallet_payout_micro"`
 	// TransactionHashes are the redemption transactions, one per market.
 	TransactionHashes []string `json:"transaction_hashes"`
 	// Unresolved counts the agent's positions (in scope) whose market has
@@ -242,8 +281,10 @@ func (s *Service) Approve(ctx context.Context, p orders.Principal, token string)
 	return res, err
 }
 
-// Redeem redeems the agent's positions in resolved markets (only the
-// market conditionID when it is not empty) through the Redeem workflow. One
+// Redeem redeems what the user's wallet holds in resolved markets (only
+// the market conditionID when it is not empty) through the Redeem
+// workflow, recording the positions of every agent of the user it pays
+// (see RedeemResult). One
 // redemption runs per wallet at a time: a concurrent request of the same
 // agent for the same scope joins the running one, any other waits for it
 // and then runs. Nothing to redeem is a successful empty result with a

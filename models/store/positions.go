@@ -71,3 +71,17 @@ func (s *Store) ListPositions(ctx context.Context, agentID string, statuses ...s
 	}
 	return out, nil
 }
+
+// HeldPositionsOfUser returns the positions of every agent of userID that
+// hold shares (size above zero), oldest first. The agents of a user share
+// one wallet, so a redemption, which burns the wallet's whole balance of a
+// market, settles all of them.
+func (s *Store) HeldPositionsOfUser(ctx context.Context, userID string) ([]models.Position, error) {
+	var out []models.Position
+	err := s.db.WithContext(ctx).Where("user_id = ? AND size_micro > 0", userID).
+		Order("created_at").Order("id").Find(&out).Error
+	if err != nil {
+		return nil, mapErr(err, "position")
+	}
+	return out, nil
+}

@@ -152,6 +152,19 @@ func (e *Env) newUser(t testing.TB, collateralMicro int64, gasWei *big.Int) User
 	return User{UserID: u.ID, AgentID: a.ID, APIKey: plain, Key: key, Maker: maker}
 }
 
+// Agent links another agent, with every scope, to u's user: the returned
+// User shares u's wallet and differs in AgentID and APIKey.
+func (e *Env) Agent(t testing.TB, u User) User {
+	t.Helper()
+	plain, hash, prefix := secret.NewAPIKey()
+	a := &models.Agent{UserID: u.UserID, Name: "settler " + models.NewID("a"), Scopes: "read trade cancel redeem"}
+	if err := e.Store.CreateAgentWithKey(Ctx(t), a, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
+		t.Fatal(err)
+	}
+	u.AgentID, u.APIKey = a.ID, plain
+	return u
+}
+
 // Market prepares a binary market on the chain and lists it in Markets.
 func (e *Env) Market(t testing.TB, name string, negRisk bool) sbchain.Market {
 	t.Helper()
