@@ -377,14 +377,18 @@ func (s *Service) recordFills(ctx context.Context, t *clob.Trader, o *models.Ord
 				continue
 			}
 			f := models.Fill{OrderID: o.ID, VenueTradeID: tr.ID, TxHash: tr.TransactionHash}
+			var err error
 			if strings.ToLower(tr.TakerOrderID) == hash {
-				f.PriceMicro, f.SizeMicro = toMicro(tr.Price.Decimal), toMicro(tr.Size.Decimal)
+				f.PriceMicro, f.SizeMicro, err = fillMicro(tr.Price.Decimal, tr.Size.Decimal)
 			} else {
 				for _, m := range tr.MakerOrders {
 					if strings.ToLower(m.OrderID) == hash {
-						f.PriceMicro, f.SizeMicro = toMicro(m.Price.Decimal), toMicro(m.MatchedAmount.Decimal)
+						f.PriceMicro, f.SizeMicro, err = fillMicro(m.Price.Decimal, m.MatchedAmount.Decimal)
 					}
 				}
+			}
+			if err != nil {
+				return err
 			}
 			if f.SizeMicro <= 0 {
 				continue
@@ -493,7 +497,41 @@ func (s *Service) releaseBudget(ctx context.Context, o *models.Order, spentMicro
 	return err
 }
 
-func toMicro(d decimal.Decimal) int64 { return d.Mul(micro).Round(0).IntPart() }
+// toMicro converts a venue amount (a price or a size) to micro-units,
+// rounding half away from zero at six decimals. An amount beyond int64
+// micro-units is an error rather than a wrapped, possibly negative, value.
+// The magnitude is checked before any arithmetic, so no exponent makes
+// rounding expand the number or overflow the exponent.
+func toMicro(d decimal.Decimal) (int64, error) {
+	if d.Sign() == 0 {
+		return 0, nil
+	}
+	// 10^(mag-1) <= |d| < 10^mag.
+	mag := int64(d.NumDigits()) + int64(d.Exponent())
+	switch {
+	case mag <= -7:
+		return 0, nil // |d| < 0.0000001: under half a micro-unit
+	case mag >= 14:
+		// |d| >= 10^13, so |d|·10^6 >= 10^19 > MaxInt64.
+		return 0, errs.E(errs.Internal, "the venue reported an amount out of range")
+	}
+	r := d.Mul(micro).Round(0)
+	if b := r.BigInt(); !b.IsInt64() {
+		return 0, errs.E(errs.Internal, "the venue reported an amount out of range")
+	}
+	return r.IntPart(), nil
+}
+
+// fillMicro converts a venue fill's price and size to micro-units.
+func fillMicro(price, size decimal.Decimal) (priceMicro, sizeMicro int64, err error) {
+	if priceMicro, err = toMicro(price); err != nil {
+		return 0, 0, err
+	}
+	if sizeMicro, err = toMicro(size); err != nil {
+		return 0, 0, err
+	}
+	return priceMicro, sizeMicro, nil
+}
 
 // mulMicro is a×b for two micro-unit amounts, in micro-units.
 func mulMicro(a, b int64) int64 {
