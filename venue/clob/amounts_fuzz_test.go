@@ -1,0 +1,188 @@
+package clob
+
+import (
+	"math/big"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models/errs"
+)
+
+var fuzzTicks = []TickSize{Tick01, Tick001, Tick0005, Tick00025, Tick0001, Tick00001}
+
+// ratUnits is x·10^6 as an exact rational.
+func ratUnits(x decimal.Decimal) *big.Rat {
+	return new(big.Rat).Mul(x.Rat(), big.NewRat(1_000_000, 1))
+}
+
+// within reports whether |units - want| < 10^(6-amountDP) base units, the
+// precision of the amount decimals.
+func within(units *big.Int, want *big.Rat, amountDP int32) bool {
+	diff := new(big.Rat).Sub(new(big.Rat).SetInt(units), want)
+	step := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(6-amountDP)), nil)
+	return diff.Abs(diff).Cmp(new(big.Rat).SetInt(step)) < 0
+}
+
+// FuzzToUnits: toUnits is x·10^6 truncated toward zero; every amount with
+// at most six decimals converts exactly and back; larger amounts never give
+// fewer units.
+func FuzzToUnits(f *testing.F) {
+	f.Add(int64(0), int16(0), int64(1), int16(-6))
+	f.Add(int64(123456789), int16(-9), int64(123456), int16(-6))
+	f.Add(int64(-15), int16(-7), int64(9223372036854775807), int16(30))
+	f.Add(int64(5), int16(-32768), int64(1), int16(32767))
+	f.Fuzz(func(t *testing.T, ca int64, ea int16, cb int64, eb int16) {
+		a, b := decimal.New(ca, int32(ea)), decimal.New(cb, int32(eb))
+		for _, x := range []decimal.Decimal{a, b} {
+			got := toUnits(x)
+			r := ratUnits(x)
+			want := new(big.Int).Quo(r.Num(), r.Denom()) // truncates toward zero
+			if got.Cmp(want) != 0 {
+				t.Fatalf("toUnits(%s) = %s, want %s", x, got, want)
+			}
+			if x.Shift(UnitDecimals).IsInteger() && !decimal.NewFromBigInt(got, -UnitDecimals).Equal(x) {
+				t.Fatalf("six-decimal %s round-trips to %s", x, decimal.NewFromBigInt(got, -UnitDecimals))
+			}
+		}
+		if a.Sign() >= 0 && b.Sign() >= 0 {
+			if a.GreaterThan(b) {
+				a, b = b, a
+			}
+			if toUnits(a).Cmp(toUnits(b)) > 0 {
+				t.Fatalf("%s < %s but toUnits gives %s > %s", a, b, toUnits(a), toUnits(b))
+			}
+		}
+	})
+}
+
+// FuzzComputeLimitAmounts drives the GTC/GTD builder with arbitrary
+// prices and sizes: it never panics, refuses exactly what the rules refuse
+// (with an Invalid error), signs the shares leg exactly (size floored to
+// the cent of a share) and the collateral leg within the amount precision
+// of shares × price, and a larger size never gives smaller legs.
+func FuzzComputeLimitAmounts(f *testing.F) {
+	f.Add(true, uint8(1), "0.5", "10", uint32(1))
+	f.Add(false, uint8(3), "0.1234", "33.339", uint32(7))
+	f.Add(true, uint8(2), "0.005", "1e-3", uint32(0))
+	f.Add(false, uint8(0), "0.95", "1e30", uint32(100))
+	f.Add(true, uint8(5), "0.0001", "0.01", uint32(9))
+	f.Add(true, uint8(1), "1e-10000", "1e10000", uint32(1))
+	f.Fuzz(func(t *testing.T, buy bool, tickIdx uint8, priceS, sizeS string, more uint32) {
+		price, err1 := decimal.NewFromString(priceS)
+		size, err2 := decimal.NewFromString(sizeS)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		side := Sell
+		if buy {
+			side = Buy
+		}
+		tick := fuzzTicks[int(tickIdx)%len(fuzzTicks)]
+		cfg, td := tick.Config(), tick.Decimal()
+		p, q := price.Round(cfg.Price), size.RoundFloor(cfg.Size)
+		valid := !price.LessThan(td) && !price.GreaterThan(one.Sub(td)) && OnTick(p, tick) && q.Sign() > 0
+
+		a, err := ComputeLimitAmounts(side, price, size, tick)
+		if err != nil {
+			if valid || !errs.Is(err, errs.Invalid) {
+				t.Fatalf("ComputeLimitAmounts(%v, %s, %s, %s): %v", side, priceS, sizeS, tick, err)
+			}
+			return
+		}
+		if !valid {
+			t.Fatalf("ComputeLimitAmounts(%v, %s, %s, %s) accepted an invalid order", side, priceS, sizeS, tick)
+		}
+		if !a.Price.Equal(p) || !a.Shares.Equal(q) {
+			t.Fatalf("price %s size %s, want %s %s", a.Price, a.Shares, p, q)
+		}
+		shares, collateral := a.Taker, a.Maker
+		if side == Sell {
+			shares, collateral = a.Maker, a.Taker
+		}
+		if shares.Cmp(q.Shift(UnitDecimals).BigInt()) != 0 || !SharesOf(side, a.Maker, a.Taker).Equal(q) {
+			t.Fatalf("shares leg %s for %s shares", shares, q)
+		}
+		if collateral.Sign() <= 0 || !within(collateral, ratUnits(q.Mul(p)), cfg.Amount) {
+			t.Fatalf("collateral leg %s for %s × %s at %d amount decimals", collateral, q, p, cfg.Amount)
+		}
+
+		bigger, err := ComputeLimitAmounts(side, price, size.Add(decimal.New(int64(more), -2)), tick)
+		if err != nil {
+			t.Fatalf("a larger size was refused: %v", err)
+		}
+		if bigger.Maker.Cmp(a.Maker) < 0 || bigger.Taker.Cmp(a.Taker) < 0 {
+			t.Fatalf("size +%d cents: legs %s/%s fell below %s/%s", more, bigger.Maker, bigger.Taker, a.Maker, a.Taker)
+		}
+	})
+}
+
+// FuzzMarketAmounts drives the FOK/FAK builders: no panic; the maker leg
+// is the amount floored to the cent, exactly; the taker leg is within the
+// amount precision of amount ÷ price (BUY) or amount × price (SELL);
+// MarketableAmounts floors it to four decimals and no further; a larger
+// amount never gives smaller legs.
+func FuzzMarketAmounts(f *testing.F) {
+	f.Add(true, uint8(1), "10", "0.5", uint32(1))
+	f.Add(false, uint8(3), "33.339", "0.1234", uint32(7))
+	f.Add(true, uint8(4), "1", "0.007", uint32(0))
+	f.Add(true, uint8(2), "1e30", "0.995", uint32(3))
+	f.Add(false, uint8(0), "1e10000", "1e-10000", uint32(1))
+	f.Fuzz(func(t *testing.T, buy bool, tickIdx uint8, amountS, priceS string, more uint32) {
+		amount, err1 := decimal.NewFromString(amountS)
+		price, err2 := decimal.NewFromString(priceS)
+		if err1 != nil || err2 != nil {
+			return
+		}
+		side := Sell
+		if buy {
+			side = Buy
+		}
+		tick := fuzzTicks[int(tickIdx)%len(fuzzTicks)]
+		cfg, td := tick.Config(), tick.Decimal()
+		p, q := price.RoundFloor(cfg.Price), amount.RoundFloor(cfg.Size)
+		valid := !price.LessThan(td) && !price.GreaterThan(one.Sub(td)) && q.Sign() > 0
+
+		maker, taker, err := BuildMarketAmounts(side, amount, price, tick)
+		if err != nil {
+			if valid || !errs.Is(err, errs.Invalid) {
+				t.Fatalf("BuildMarketAmounts(%v, %s, %s, %s): %v", side, amountS, priceS, tick, err)
+			}
+			return
+		}
+		if !valid {
+			t.Fatalf("BuildMarketAmounts(%v, %s, %s, %s) accepted an invalid order", side, amountS, priceS, tick)
+		}
+		if maker.Cmp(q.Shift(UnitDecimals).BigInt()) != 0 {
+			t.Fatalf("maker leg %s for amount %s", maker, q)
+		}
+		want := new(big.Rat).Mul(ratUnits(q), p.Rat())
+		if side == Buy {
+			want = new(big.Rat).Quo(ratUnits(q), p.Rat())
+		}
+		if taker.Sign() <= 0 || !within(taker, want, cfg.Amount) {
+			t.Fatalf("taker leg %s, want about %s", taker, want.FloatString(6))
+		}
+
+		mMaker, mTaker, err := MarketableAmounts(side, amount, price, tick)
+		switch {
+		case err != nil:
+			if taker.Cmp(big.NewInt(100)) >= 0 || !errs.Is(err, errs.Invalid) {
+				t.Fatalf("MarketableAmounts refused taker %s: %v", taker, err)
+			}
+		case mMaker.Cmp(maker) != 0 || new(big.Int).Rem(mTaker, big.NewInt(100)).Sign() != 0 ||
+			mTaker.Cmp(taker) > 0 || new(big.Int).Sub(taker, mTaker).Cmp(big.NewInt(100)) >= 0:
+			t.Fatalf("MarketableAmounts %s/%s from %s/%s", mMaker, mTaker, maker, taker)
+		case CheckMarketablePrecision(side, mMaker, mTaker) != nil:
+			t.Fatalf("MarketableAmounts %s/%s breaks the venue's precision rule", mMaker, mTaker)
+		}
+
+		bMaker, bTaker, err := BuildMarketAmounts(side, amount.Add(decimal.New(int64(more), -2)), price, tick)
+		if err != nil {
+			t.Fatalf("a larger amount was refused: %v", err)
+		}
+		if bMaker.Cmp(maker) < 0 || bTaker.Cmp(taker) < 0 {
+			t.Fatalf("amount +%d cents: legs %s/%s fell below %s/%s", more, bMaker, bTaker, maker, taker)
+		}
+	})
+}
