@@ -15,6 +15,7 @@ type OrderSteps interface {
 	Submit(ctx context.Context, orderID string) (orders.Order, error)
 	Sync(ctx context.Context, orderID string) (orders.Order, error)
 	CancelAtVenue(ctx context.Context, orderID string) (previous string, o orders.Order, err error)
+	CancelPending(ctx context.Context, orderID string) (previous string, o orders.Order, err error)
 	Abandon(ctx context.Context, orderID string) (orders.Order, error)
 }
 
@@ -67,6 +68,19 @@ func (a *Orders) CancelOrder(ctx context.Context, orderID string) (OrderState, e
 	st := stateOf(o)
 	st.PreviousStatus = prev
 	activity.GetLogger(ctx).Info("order cancelled", "order_id", orderID, "previous_status", prev, "status", o.Status)
+	return st, nil
+}
+
+// CancelPendingOrder cancels an order that is not placed yet: at once when
+// no post of it is in flight, else after the post's outcome, on the venue.
+func (a *Orders) CancelPendingOrder(ctx context.Context, orderID string) (OrderState, error) {
+	prev, o, err := a.Steps.CancelPending(ctx, orderID)
+	if err != nil {
+		return OrderState{}, ToTemporal(err)
+	}
+	st := stateOf(o)
+	st.PreviousStatus = prev
+	activity.GetLogger(ctx).Info("pending order cancelled", "order_id", orderID, "status", o.Status)
 	return st, nil
 }
 

@@ -241,6 +241,10 @@ type Order struct {
 	// and its type), stored before the first post so every retry posts the
 	// identical order; it is public data (no key material).
 	SignedOrder string `gorm:"column:signed_order"`
+	// PostingUntil is the placement step's claim on a PENDING order while
+	// it posts it to the venue (a lease, so a crashed post frees it): a
+	// cancel of the PENDING order waits for it instead of racing the post.
+	PostingUntil *time.Time `gorm:"column:posting_until"`
 	// RequestType is the type the agent asked for: LIMIT, MARKET, FOK, FAK.
 	RequestType string     `gorm:"column:request_type"`
 	NegRisk     bool       `gorm:"column:neg_risk"`

@@ -2,9 +2,11 @@ package workflows
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -76,6 +78,37 @@ var cancelOptions = workflow.ActivityOptions{
 	},
 }
 
+// cancelOptionsV1 and cancelPendingOptions (workflow version
+// orderCancelPendingVersion): a cancel answers well within the API's
+// timeout, also when the venue keeps the order open (the error says so
+// and the order stays followed). A pending cancel may wait for a post in
+// flight first (its claim lasts about 20 s).
+var (
+	cancelOptionsV1 = workflow.ActivityOptions{
+		StartToCloseTimeout:    20 * time.Second,
+		ScheduleToCloseTimeout: 30 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 5 * time.Second,
+		},
+	}
+	cancelPendingOptions = workflow.ActivityOptions{
+		StartToCloseTimeout:    32 * time.Second,
+		ScheduleToCloseTimeout: 40 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval: 500 * time.Millisecond, BackoffCoefficient: 2, MaximumInterval: 5 * time.Second,
+		},
+	}
+)
+
+// orderCancelPendingChange versions the cancel of an order not placed yet
+// (GetVersion): version 1 cancels it at once (stopping the placement)
+// instead of waiting for the placement, never lets a late answer undo a
+// final status, and bounds the venue cancel.
+const (
+	orderCancelPendingChange  = "cancel-pending"
+	orderCancelPendingVersion = 1
+)
+
 // abandonOptions: the last word on a placement must eventually be said.
 var abandonOptions = workflow.ActivityOptions{
 	StartToCloseTimeout: 20 * time.Second,
@@ -87,18 +120,30 @@ var abandonOptions = workflow.ActivityOptions{
 // Order runs one order's life: it places the order (SubmitOrder, retried
 // safely), then follows it on the venue until it is terminal (FILLED,
 // CANCELLED, FAILED), recording fills as they come. The placement update
-// answers when the order is placed; the cancel update cancels it. The
-// OrderStatus search attribute follows the status.
+// answers when the order is placed (or ended); the cancel update cancels
+// it, a PENDING one without waiting for the placement: the placement is
+// stopped and the order cancelled before it is posted, or, when a post is
+// in flight, on the venue after it. The OrderStatus search attribute
+// follows the status.
 func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 	var a *activities.Orders
+	v1 := workflow.GetVersion(ctx, orderCancelPendingChange, workflow.DefaultVersion, orderCancelPendingVersion) >= orderCancelPendingVersion
 	state := activities.OrderState{Status: in.Status}
 	if state.Status == "" {
 		state.Status = "PENDING"
 	}
 	placed := in.Placed
 	cancelling := false
+	// stopPlacement cancels the running SubmitOrder (v1): a pending
+	// cancel stops further attempts before it cancels the order.
+	var stopPlacement workflow.CancelFunc
 	setState := func(st activities.OrderState) {
 		if st.Status == "" || st.Status == state.Status && st.FilledMicro == state.FilledMicro {
+			return
+		}
+		if v1 && orders.TerminalStatus(state.Status) {
+			// A late answer (a placement finishing after the cancel that
+			// ended the order) never undoes a final status.
 			return
 		}
 		prev := state.Status
@@ -121,7 +166,37 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 	}); err != nil {
 		return state, err
 	}
+	cancelPending := func(ctx workflow.Context) (activities.OrderState, error) {
+		cancelling = true
+		defer func() { cancelling = false }()
+		if stopPlacement != nil {
+			// No further attempts; one posting right now is waited for
+			// by CancelPendingOrder.
+			stopPlacement()
+		}
+		var st activities.OrderState
+		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, cancelPendingOptions), a.CancelPendingOrder, in.OrderID).Get(ctx, &st)
+		if err != nil {
+			return state, err
+		}
+		setState(st)
+		st.Status = state.Status
+		return st, nil
+	}
 	cancel := func(ctx workflow.Context) (activities.OrderState, error) {
+		opts := cancelOptions
+		if v1 {
+			opts = cancelOptionsV1
+			if err := workflow.Await(ctx, func() bool { return !cancelling }); err != nil {
+				return state, err
+			}
+			if orders.TerminalStatus(state.Status) {
+				return state, activities.ToTemporal(orders.NotCancellable(state.Status))
+			}
+			if !placed {
+				return cancelPending(ctx)
+			}
+		}
 		if err := workflow.Await(ctx, func() bool { return placed && !cancelling }); err != nil {
 			return state, err
 		}
@@ -131,7 +206,7 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 		cancelling = true
 		defer func() { cancelling = false }()
 		var st activities.OrderState
-		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, cancelOptions), a.CancelOrder, in.OrderID).Get(ctx, &st)
+		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), a.CancelOrder, in.OrderID).Get(ctx, &st)
 		if err != nil {
 			return state, err
 		}
@@ -140,7 +215,7 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 		return st, nil
 	}
 	validateCancel := func(_ workflow.Context) error {
-		if placed && orders.TerminalStatus(state.Status) {
+		if (placed || v1) && orders.TerminalStatus(state.Status) {
 			return activities.ToTemporal(orders.NotCancellable(state.Status))
 		}
 		return nil
@@ -150,6 +225,43 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 		return state, err
 	}
 
+	if !placed && v1 {
+		// A pending cancel may stop the placement: the cancel's outcome
+		// decides. Ended, the order is not placed; else (the cancel
+		// failed) placement goes on within the same span, and since every
+		// attempt reconciles first, a post that landed meanwhile is
+		// adopted, not repeated.
+		placeBy := workflow.Now(ctx).Add(orderPlacementSpan)
+		for !placed {
+			var st activities.OrderState
+			var err error
+			left := placeBy.Sub(workflow.Now(ctx))
+			if left > 0 {
+				opts := submitOptions
+				opts.ScheduleToCloseTimeout = left
+				sctx, stop := workflow.WithCancel(ctx)
+				stopPlacement = stop
+				err = workflow.ExecuteActivity(workflow.WithActivityOptions(sctx, opts), a.SubmitOrder, in.OrderID).Get(sctx, &st)
+				stopPlacement = nil
+				stop()
+				if temporal.IsCanceledError(err) {
+					if err := workflow.Await(ctx, func() bool { return !cancelling }); err != nil {
+						return state, err
+					}
+					placed = orders.TerminalStatus(state.Status)
+					continue
+				}
+			}
+			if left <= 0 || err != nil {
+				workflow.GetLogger(ctx).Warn("placement did not complete; abandoning", "order_id", in.OrderID, "error", err)
+				if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, abandonOptions), a.AbandonOrder, in.OrderID).Get(ctx, &st); err != nil {
+					return state, err
+				}
+			}
+			setState(st)
+			placed = true
+		}
+	}
 	if !placed {
 		var st activities.OrderState
 		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, submitOptions), a.SubmitOrder, in.OrderID).Get(ctx, &st)
@@ -265,11 +377,16 @@ func (c OrderClient) Resume(ctx context.Context, orderID, userID, agentID, token
 }
 
 // Cancel sends the cancel update and returns the statuses before and
-// after.
+// after. An order without a running workflow (never started, or ended) is
+// NotFound with code orders.CodeNoWorkflow, for the caller to cancel it
+// directly.
 func (c OrderClient) Cancel(ctx context.Context, orderID string) (string, string, error) {
 	h, err := c.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID: WorkflowID(KindOrder, orderID), UpdateName: OrderUpdateCancel, WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
+	if nf := (*serviceerror.NotFound)(nil); errors.As(err, &nf) {
+		return "", "", errs.E(errs.NotFound, "the order has no running workflow").WithCode(orders.CodeNoWorkflow).WithCause(err)
+	}
 	if err != nil {
 		return "", "", activities.FromTemporal(err)
 	}

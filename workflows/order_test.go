@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/workflow"
 
@@ -20,20 +22,34 @@ import (
 
 // fakeVenueOrder is an in-memory order life: Submit places it (or fails
 // transiently failSubmits times), each Sync fills fillPerSync shares until
-// size, CancelAtVenue cancels it. It implements activities.OrderSteps.
+// size, CancelAtVenue cancels it (unless the venue keeps it open),
+// CancelPending cancels it before it is posted or after a post in flight.
+// It implements activities.OrderSteps with the service's guarantees.
 type fakeVenueOrder struct {
 	mu          sync.Mutex
 	status      string
 	size        int64
 	filled      int64
 	fillPerSync int64
-	failSubmits int
-	submits     int
-	syncs       int
-	cancels     int
-	abandons    int
+	// fillFromSync: syncs before this one fill nothing.
+	fillFromSync int
+	failSubmits  int
+	submits      int
+	posts        int
+	syncs        int
+	cancels      int
+	pendingCxl   int
+	abandons     int
 	// submitStatus is the status right after placement.
 	submitStatus string
+	// keepOpen: this many venue cancels leave the order open.
+	keepOpen int
+	// gatePost holds a post in flight until a pending cancel comes, which
+	// then waits for the post's outcome (as the posting claim makes it).
+	gatePost bool
+	inFlight bool
+	gate     chan struct{}
+	posted   chan struct{}
 }
 
 func (f *fakeVenueOrder) order() orders.Order {
@@ -44,12 +60,23 @@ func (f *fakeVenueOrder) Submit(_ context.Context, _ string) (orders.Order, erro
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.submits++
+	if f.status != "PENDING" {
+		return f.order(), nil // cancelled before its post: never posted
+	}
 	if f.submits <= f.failSubmits {
 		return orders.Order{}, errs.E(errs.Transient, "venue unreachable")
 	}
-	if f.status == "PENDING" {
-		f.status = f.submitStatus
+	if f.gatePost {
+		f.inFlight, f.gate, f.posted = true, make(chan struct{}), make(chan struct{})
+		gate, posted := f.gate, f.posted
+		f.mu.Unlock()
+		<-gate
+		f.mu.Lock()
+		f.inFlight = false
+		defer close(posted)
 	}
+	f.posts++
+	f.status = f.submitStatus
 	return f.order(), nil
 }
 
@@ -57,7 +84,7 @@ func (f *fakeVenueOrder) Sync(_ context.Context, _ string) (orders.Order, error)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.syncs++
-	if orders.TerminalStatus(f.status) || f.status == "PENDING" {
+	if orders.TerminalStatus(f.status) || f.status == "PENDING" || f.syncs < f.fillFromSync {
 		return f.order(), nil
 	}
 	f.filled = min(f.size, f.filled+f.fillPerSync)
@@ -77,9 +104,40 @@ func (f *fakeVenueOrder) CancelAtVenue(_ context.Context, _ string) (string, ord
 	if orders.TerminalStatus(f.status) {
 		return "", orders.Order{}, orders.NotCancellable(f.status)
 	}
+	if f.keepOpen > 0 {
+		f.keepOpen--
+		return "", orders.Order{}, errs.E(errs.Transient, "the venue has not confirmed the cancel").WithCode("cancel_unconfirmed")
+	}
 	prev := f.status
 	f.status = "CANCELLED"
 	return prev, f.order(), nil
+}
+
+func (f *fakeVenueOrder) CancelPending(ctx context.Context, id string) (string, orders.Order, error) {
+	f.mu.Lock()
+	f.pendingCxl++
+	if f.inFlight {
+		// A post is in flight: let it finish and wait for its outcome.
+		posted := f.posted
+		close(f.gate)
+		f.inFlight = false
+		f.mu.Unlock()
+		<-posted
+		f.mu.Lock()
+	}
+	switch f.status {
+	case "PENDING", "CANCELLED":
+		f.status = "CANCELLED"
+		o := f.order()
+		f.mu.Unlock()
+		return "PENDING", o, nil
+	case "OPEN", "PARTIALLY_FILLED":
+		f.mu.Unlock()
+		_, o, err := f.CancelAtVenue(ctx, id)
+		return "PENDING", o, err
+	}
+	defer f.mu.Unlock()
+	return "", orders.Order{}, orders.NotCancellable(f.status)
 }
 
 func (f *fakeVenueOrder) Abandon(_ context.Context, _ string) (orders.Order, error) {
@@ -172,6 +230,177 @@ func TestOrderWorkflowCancel(t *testing.T) {
 	}
 }
 
+// cancelResult is what a cancel update answered.
+type cancelResult struct {
+	done  bool
+	state activities.OrderState
+	err   error
+}
+
+// sendCancel sends the cancel update after delay (workflow time) and
+// records its answer in r.
+func sendCancel(t *testing.T, env *testsuite.TestWorkflowEnvironment, delay time.Duration, id string, r *cancelResult) {
+	t.Helper()
+	env.RegisterDelayedCallback(func() {
+		env.UpdateWorkflow(workflows.OrderUpdateCancel, id, &testsuite.TestUpdateCallback{
+			OnAccept: func() {}, OnReject: func(err error) { r.done, r.err = true, err },
+			OnComplete: func(res any, err error) {
+				r.done, r.err = true, err
+				if err == nil {
+					r.state = res.(activities.OrderState)
+				}
+			},
+		})
+	}, delay)
+}
+
+// A PENDING order is cancelled without waiting for its placement: before
+// its first post, while placement backs off between failed attempts, and
+// while a post is in flight (the cancel waits for the post, then cancels
+// on the venue). The answer carries previousStatus PENDING, the order is
+// never posted after the cancel, and the workflow ends at once instead of
+// running out the 15 minute placement span.
+func TestOrderWorkflowCancelWhilePending(t *testing.T) {
+	tests := []struct {
+		name        string
+		failSubmits int
+		gatePost    bool
+		cancelAt    time.Duration
+		wantPosts   int
+		wantVenue   int // venue cancels
+		maxRun      time.Duration
+	}{
+		{name: "before the first post", failSubmits: 1 << 30, cancelAt: 0, maxRun: time.Second},
+		{name: "during the retry backoff", failSubmits: 1 << 30, cancelAt: 20 * time.Second, maxRun: 21 * time.Second},
+		{name: "while a post is in flight", gatePost: true, cancelAt: 10 * time.Millisecond, wantPosts: 1, wantVenue: 1, maxRun: time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, failSubmits: tc.failSubmits, gatePost: tc.gatePost}
+			env := orderEnv(t, f)
+			start := env.Now()
+			var got cancelResult
+			sendCancel(t, env, tc.cancelAt, "c1", &got)
+			var placed activities.OrderState
+			env.RegisterDelayedCallback(func() {
+				env.UpdateWorkflow(workflows.OrderUpdatePlacement, "p1", &testsuite.TestUpdateCallback{
+					OnAccept: func() {}, OnReject: func(err error) { t.Errorf("placement rejected: %v", err) },
+					OnComplete: func(r any, err error) {
+						if err != nil {
+							t.Errorf("placement: %v", err)
+							return
+						}
+						placed = r.(activities.OrderState)
+					},
+				})
+			}, 0)
+			env.ExecuteWorkflow(workflows.Order, orderIn)
+			if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+				t.Fatalf("completed %v err %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
+			}
+			var res activities.OrderState
+			if err := env.GetWorkflowResult(&res); err != nil {
+				t.Fatal(err)
+			}
+			if !got.done || got.err != nil || got.state.PreviousStatus != "PENDING" || got.state.Status != "CANCELLED" {
+				t.Fatalf("cancel answered %+v", got)
+			}
+			if res.Status != "CANCELLED" || placed.Status != "CANCELLED" {
+				t.Fatalf("workflow result %+v, placement answered %+v", res, placed)
+			}
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if f.posts != tc.wantPosts || f.cancels != tc.wantVenue || f.pendingCxl != 1 || f.abandons != 0 {
+				t.Fatalf("%d posts, %d venue cancels, %d pending cancels, %d abandons", f.posts, f.cancels, f.pendingCxl, f.abandons)
+			}
+			if ran := env.Now().Sub(start); ran > tc.maxRun {
+				t.Fatalf("the workflow ran %v after a cancel at %v", ran, tc.cancelAt)
+			}
+		})
+	}
+}
+
+// A placement attempt that the cancel could not stop in time (the cancel
+// failed: the order filled at once) goes on: the order is followed to its
+// end, not abandoned, and the cancel answers order_not_cancellable.
+func TestOrderWorkflowPendingCancelRefusedPlacesOn(t *testing.T) {
+	f := &fakeVenueOrder{status: "PENDING", submitStatus: "FILLED", size: 1_000_000, gatePost: true}
+	env := orderEnv(t, f)
+	var got cancelResult
+	sendCancel(t, env, 10*time.Millisecond, "c1", &got)
+	env.ExecuteWorkflow(workflows.Order, orderIn)
+	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+		t.Fatalf("completed %v err %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
+	}
+	var res activities.OrderState
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if err := activities.FromTemporal(got.err); !got.done || errs.CodeOf(err) != "order_not_cancellable" {
+		t.Fatalf("cancel answered %+v (%v)", got, err)
+	}
+	if res.Status != "FILLED" || f.posts != 1 || f.abandons != 0 {
+		t.Fatalf("result %+v, %d posts, %d abandons", res, f.posts, f.abandons)
+	}
+}
+
+// A venue that still shows the order open after the cancel: the cancel
+// answers a retryable cancel_unconfirmed error well within the API's
+// timeout and the order stays followed, so a later fill is recorded (it
+// is not marked CANCELLED and forgotten). A venue that confirms on a
+// retry of the cancel step ends it CANCELLED.
+func TestOrderWorkflowCancelNotConfirmedByTheVenue(t *testing.T) {
+	tests := []struct {
+		name       string
+		keepOpen   int
+		wantCode   string
+		wantResult string
+	}{
+		{"the venue keeps it open", 1 << 30, "cancel_unconfirmed", "FILLED"},
+		{"the venue confirms on a retry", 2, "", "CANCELLED"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, fillPerSync: 1_000_000, fillFromSync: 8, keepOpen: tc.keepOpen}
+			env := orderEnv(t, f)
+			var got cancelResult
+			var answeredAt time.Time
+			sendCancel(t, env, 3*time.Second, "c1", &got)
+			env.RegisterDelayedCallback(func() {}, 3*time.Second) // anchor for the timing check below
+			env.SetOnActivityCompletedListener(func(info *activity.Info, _ converter.EncodedValue, _ error) {
+				if info.ActivityType.Name == "CancelOrder" && answeredAt.IsZero() {
+					answeredAt = env.Now()
+				}
+			})
+			start := env.Now()
+			env.ExecuteWorkflow(workflows.Order, orderIn)
+			if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+				t.Fatalf("completed %v err %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
+			}
+			var res activities.OrderState
+			if err := env.GetWorkflowResult(&res); err != nil {
+				t.Fatal(err)
+			}
+			err := activities.FromTemporal(got.err)
+			if !got.done || errs.CodeOf(err) != tc.wantCode || tc.wantCode != "" && !errs.KindOf(err).Retryable() {
+				t.Fatalf("cancel answered %+v (%v)", got, err)
+			}
+			if tc.wantCode == "" && (got.state.PreviousStatus != "OPEN" || got.state.Status != "CANCELLED") {
+				t.Fatalf("cancel answered %+v", got.state)
+			}
+			if res.Status != tc.wantResult {
+				t.Fatalf("result %+v", res)
+			}
+			if tc.wantResult == "FILLED" && res.FilledMicro != 1_000_000 {
+				t.Fatalf("the fill after the refused cancel was not recorded: %+v", res)
+			}
+			if took := answeredAt.Sub(start); answeredAt.IsZero() || took > 3*time.Second+40*time.Second {
+				t.Fatalf("the cancel answered %v after the start", took)
+			}
+		})
+	}
+}
+
 // An order whose placement keeps failing is abandoned after the placement
 // span (reconciled, here FAILED), never left PENDING; a placement that
 // succeeds after transient failures is placed exactly once.
@@ -227,11 +456,30 @@ func TestOrderWorkflowContinuesAsNew(t *testing.T) {
 //	  go test -run TestOrderLifecycleAgainstTheSandbox ./cmd/ats/
 //
 // (a limit order placed, listed and cancelled). Payloads are encrypted with
-// replaytest.HistoryCodecKey.
+// replaytest.HistoryCodecKey. It predates the cancel-pending change, so it
+// replays the workflow's default version.
 const orderHistory = "testdata/order.json"
 
+// Histories of the cancel-pending version (1), recorded the same way:
+//
+//   - order_v1.json: the lifecycle test above (a resting order cancelled);
+//   - order_cancel_pending.json: TestCancelPendingOrderAgainstTheSandbox
+//     in cmd/ats (ATS_RECORD_ORDER_HISTORY=...), an order cancelled while
+//     its workflow waited for a worker;
+//   - order_cancel_backoff.json: TestOrderCancelDuringPlacementBackoffOnDevServer
+//     (ATS_RECORD_HISTORY=...), a placement stopped in its retry backoff.
+var orderHistoriesV1 = []string{
+	"testdata/order_v1.json",
+	"testdata/order_cancel_pending.json",
+	"testdata/order_cancel_backoff.json",
+}
+
 func TestOrderReplays(t *testing.T) {
-	replaytest.ReplayFileWithOptions(t, orderHistory, replayOptions(t), workflows.All()...)
+	for _, h := range append([]string{orderHistory}, orderHistoriesV1...) {
+		t.Run(h, func(t *testing.T) {
+			replaytest.ReplayFileWithOptions(t, h, replayOptions(t), workflows.All()...)
+		})
+	}
 }
 
 // A version that skips the placement step cannot replay the recorded

@@ -176,7 +176,28 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 	} else if !errs.Is(err, errs.NotFound) {
 		return Order{}, s.venueErr(ctx, o.UserID, err)
 	}
-	placed, err := t.Post(ctx, b)
+	// Claim the post in the same guarded update that checks the order is
+	// still PENDING: a cancel of the PENDING order either came first (the
+	// claim fails and nothing is posted) or waits for this post's outcome.
+	if err := s.Store.ClaimOrderPost(ctx, o.ID, postTimeout+postSettle); err != nil {
+		if !errs.Is(err, errs.Conflict) {
+			return Order{}, err
+		}
+		cur, err := s.Store.OrderByID(ctx, o.ID)
+		if err != nil {
+			return Order{}, err
+		}
+		s.log().InfoContext(ctx, "order no longer pending; not posting it", "order_id", o.ID, "status", cur.Status)
+		return view(cur), nil
+	}
+	defer func() {
+		if err := s.Store.ReleaseOrderPost(context.WithoutCancel(ctx), o.ID, postSettle); err != nil {
+			s.log().WarnContext(ctx, "cannot release the posting claim; it expires by itself", "order_id", o.ID, "err", err)
+		}
+	}()
+	pctx, cancelPost := context.WithTimeout(ctx, postTimeout)
+	placed, err := t.Post(pctx, b)
+	cancelPost()
 	switch {
 	case err == nil:
 		if placed.Response != nil && placed.Response.Status == "live" {
@@ -434,55 +455,94 @@ func venueStatus(venue string, o *models.Order, filled int64) string {
 	}
 }
 
-// CancelAtVenue cancels an open order on the venue and records the
+// CancelAtVenue cancels a placed order on the venue and records the
 // outcome; it is the order workflow's cancel activity. It answers the
-// status before the cancel. An order that filled meanwhile is a Conflict.
+// status before the cancel. The order is recorded CANCELLED only once the
+// venue no longer has it live: an order that filled meanwhile is a
+// Conflict (order_not_cancellable, its fills recorded), and one the venue
+// still shows open after the cancel is a Transient error
+// (cancel_unconfirmed) that leaves it OPEN and followed, so a later fill
+// is never lost. A PENDING order is cancelled as CancelPending does.
 func (s *Service) CancelAtVenue(ctx context.Context, orderID string) (previous string, _ Order, _ error) {
 	o, err := s.Store.OrderByID(ctx, orderID)
 	if err != nil {
 		return "", Order{}, err
 	}
-	if TerminalStatus(o.Status) {
-		if o.Status == models.OrderCancelled {
-			return o.Status, view(o), nil // a retried activity: done already
-		}
+	switch {
+	case o.Status == models.OrderCancelled:
+		return o.Status, view(o), nil // a retried activity: done already
+	case TerminalStatus(o.Status):
 		return "", Order{}, notCancellable(o.Status)
-	}
-	previous = o.Status
-	if o.VenueOrderID != "" {
-		t, err := s.trader(ctx, o.UserID)
+	case o.Status == models.OrderPending:
+		return s.CancelPending(ctx, orderID)
+	case o.VenueOrderID == "":
+		// Placed orders have a venue id; without one nothing can be live
+		// on the venue, so the cancel is only recorded.
+		st, zero := models.OrderCancelled, int64(0)
+		if err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderOpen, models.OrderPartiallyFilled},
+			store.OrderUpdate{Status: &st, ReservedMicro: &zero}); err != nil {
+			return "", Order{}, err
+		}
+		cur, err := s.Store.OrderByID(ctx, o.ID)
 		if err != nil {
 			return "", Order{}, err
 		}
-		if _, err := t.Client.CancelOrder(ctx, o.VenueOrderID); err != nil && !errs.Is(err, errs.NotFound) {
-			return "", Order{}, s.venueErr(ctx, o.UserID, err)
-		}
-		v, err := s.syncWith(ctx, t, o)
-		if err != nil {
+		if err := s.releaseBudget(ctx, o, mulMicro(cur.AvgFillPriceMicro, cur.FilledSizeMicro)); err != nil {
 			return "", Order{}, err
 		}
-		if v.Status == models.OrderFilled {
-			return "", Order{}, notCancellable(v.Status)
-		}
-		if v.Status == models.OrderCancelled {
-			return previous, v, nil
-		}
+		return o.Status, view(cur), nil
 	}
-	// Never posted (or the venue still shows it open after the cancel):
-	// record the cancel.
-	st, zero := models.OrderCancelled, int64(0)
-	if err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending, models.OrderOpen, models.OrderPartiallyFilled},
-		store.OrderUpdate{Status: &st, ReservedMicro: &zero}); err != nil {
-		return "", Order{}, err
-	}
-	cur, err := s.Store.OrderByID(ctx, o.ID)
+	t, err := s.trader(ctx, o.UserID)
 	if err != nil {
 		return "", Order{}, err
 	}
-	if err := s.releaseBudget(ctx, o, mulMicro(cur.AvgFillPriceMicro, cur.FilledSizeMicro)); err != nil {
+	v, err := s.cancelWith(ctx, t, o)
+	if err != nil {
 		return "", Order{}, err
 	}
-	return previous, view(cur), nil
+	return o.Status, v, nil
+}
+
+// cancelWith cancels o's venue order and records what the venue says
+// afterwards (fills included): the order is CANCELLED only when the venue
+// confirms it is no longer live.
+func (s *Service) cancelWith(ctx context.Context, t *clob.Trader, o *models.Order) (Order, error) {
+	res, err := t.Client.CancelOrder(ctx, o.VenueOrderID)
+	if err != nil && !errs.Is(err, errs.NotFound) {
+		return Order{}, s.venueErr(ctx, o.UserID, err)
+	}
+	v, err := s.syncWith(ctx, t, o)
+	if err != nil {
+		return Order{}, err
+	}
+	err = cancelOutcome(v.Status)
+	if errs.Is(err, errs.Transient) {
+		reason := ""
+		if res != nil {
+			reason = res.NotCanceled[o.VenueOrderID]
+		}
+		s.log().WarnContext(ctx, "the venue has not confirmed the cancel", "order_id", o.ID, "status", v.Status, "venue_reason", reason)
+	}
+	if err != nil {
+		return Order{}, err
+	}
+	return v, nil
+}
+
+// cancelOutcome judges an order's status as recorded after a venue
+// cancel: nil when it is CANCELLED, order_not_cancellable when it ended
+// otherwise (filled or failed meanwhile), and a Transient
+// cancel_unconfirmed error while the venue still has it live: recording
+// CANCELLED then would stop following an order that can still fill.
+func cancelOutcome(status string) error {
+	switch {
+	case status == models.OrderCancelled:
+		return nil
+	case TerminalStatus(status):
+		return notCancellable(status)
+	}
+	return errs.E(errs.Transient, "the venue has not confirmed the cancel: the order is still open there and is still followed").
+		WithCode("cancel_unconfirmed").WithHint("send DELETE /orders/{id} again; GET /orders/{id} shows the order's status")
 }
 
 // releaseBudget ends a BUY order's reservation with spentMicro used.

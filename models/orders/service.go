@@ -61,7 +61,8 @@ type Runner interface {
 	// It returns the status after placement.
 	StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID string) (string, error)
 	// Cancel asks the order's workflow to cancel the order and returns
-	// the status before and after.
+	// the status before and after. An order without a running workflow
+	// is NotFound with code CodeNoWorkflow.
 	Cancel(ctx context.Context, orderID string) (previous, status string, err error)
 	// Resume starts the workflow of a persisted order unless it runs or
 	// ran already.
@@ -69,8 +70,9 @@ type Runner interface {
 }
 
 // Service is the order service. Place, Get, List and Cancel serve the API;
-// Submit, Sync and CancelAtVenue are the lifecycle steps the order
-// workflow runs as activities. It is safe for concurrent use.
+// Submit, Sync, CancelAtVenue, CancelPending and Abandon are the lifecycle
+// steps the order workflow runs as activities. It is safe for concurrent
+// use.
 type Service struct {
 	Store     *store.Store
 	Budget    *budget.Service
@@ -590,7 +592,12 @@ func (s *Service) List(ctx context.Context, agentID string, r ListRequest) (List
 
 // Cancel cancels the agent's order through its workflow. Only PENDING,
 // OPEN and PARTIALLY_FILLED orders can be cancelled; anything else is a
-// Conflict with code order_not_cancellable.
+// Conflict with code order_not_cancellable. A PENDING order is cancelled
+// without waiting for its placement (see CancelPending); one whose
+// workflow does not exist (the API died between storing it and starting
+// the workflow) is cancelled here, under the same guards. The answer comes
+// within cancelWait: a cancel still running then is a Transient error
+// (cancel_in_progress).
 func (s *Service) Cancel(ctx context.Context, p Principal, id string) (Order, error) {
 	o, err := s.Store.OrderForAgent(ctx, p.AgentID, id)
 	if err != nil {
@@ -602,8 +609,22 @@ func (s *Service) Cancel(ctx context.Context, p Principal, id string) (Order, er
 	if s.Runner == nil {
 		return Order{}, errs.E(errs.Internal, "order cancellation is not configured in this process")
 	}
-	prev, _, err := s.Runner.Cancel(ctx, o.ID)
+	cctx, stop := context.WithTimeout(ctx, cancelWait)
+	defer stop()
+	prev, _, err := s.Runner.Cancel(cctx, o.ID)
+	if errs.CodeOf(err) == CodeNoWorkflow {
+		s.log().InfoContext(ctx, "order has no workflow; cancelling it directly", "order_id", o.ID, "status", o.Status)
+		if o.Status == models.OrderPending {
+			prev, _, err = s.CancelPending(cctx, o.ID)
+		} else {
+			prev, _, err = s.CancelAtVenue(cctx, o.ID)
+		}
+	}
 	if err != nil {
+		if cctx.Err() != nil && ctx.Err() == nil {
+			return Order{}, errs.E(errs.Transient, "the cancel has not completed yet").WithCode("cancel_in_progress").WithCause(err).
+				WithHint("GET /orders/{id} shows whether the order was cancelled; send DELETE again if it is still open")
+		}
 		return Order{}, err
 	}
 	cur, err := s.Store.OrderByID(ctx, o.ID)
