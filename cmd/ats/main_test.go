@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"database/sql"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -14,12 +12,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/agent-trading/ats/models/vault"
+	"github.com/agent-trading/ats/worker/codec"
 	"github.com/agent-trading/ats/worker/devserver/devservertest"
 
 	_ "github.com/glebarez/go-sqlite" // the "sqlite" database/sql driver, to read the data dir
@@ -153,7 +154,8 @@ func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
 		}
 	}()
 
-	urls := readListening(t, stdout, []string{"sandbox", "temporal", "temporal-ui", "api"}, 90*time.Second)
+	var stdoutLog syncBuffer // scanned for secrets with stderr
+	urls := readListening(t, io.TeeReader(stdout, &stdoutLog), []string{"sandbox", "temporal", "temporal-ui", "api"}, 90*time.Second)
 	api := urls["api"]
 
 	waitStatus(t, api+"/readyz", http.StatusOK, 60*time.Second)
@@ -171,7 +173,9 @@ func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
 	}
 
 	adminOut := linkAgentThroughTheCLI(t, bin, dir, urls)
-	scanForWalletSecrets(t, temporal, urls["temporal"], dir, []byte(stderr.String()+adminOut))
+	tradeOut, orderID := tradeWithBothWallets(t, bin, dir, urls)
+	adminOut += tradeOut
+	needles := scanForWalletSecrets(t, urls["temporal"], dir, []byte(stderr.String()+stdoutLog.String()+adminOut), orderID)
 
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
@@ -185,6 +189,11 @@ func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
 		}
 	case <-time.After(60 * time.Second):
 		t.Fatal("ats dev did not stop within 60s of SIGINT")
+	}
+	// The whole log, shutdown included.
+	logs := map[string][]byte{"logs": []byte(stderr.String() + stdoutLog.String() + adminOut)}
+	for _, hit := range findSecrets(logs, needles) {
+		t.Error(hit)
 	}
 	// Nothing may keep listening: the embedded Temporal is a child process.
 	for name, u := range urls {
@@ -360,33 +369,25 @@ func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]s
 // looks for it everywhere it must not be.
 const testKey = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
 
-// scanForWalletSecrets searches every API response, the logs of ats dev and
-// of the admin commands, and the raw history of every workflow for the
-// imported private key and for the wallet key ciphertexts stored in the
-// database, and finds neither. The database itself must hold the key only
-// sealed.
-func scanForWalletSecrets(t *testing.T, temporal, frontend, dataDir string, logs []byte) {
+// scanForWalletSecrets searches every API response the test saw, the logs
+// of ats dev and of the admin commands, and the history of every workflow —
+// as stored and decoded with the payload codec keyed from the data dir's
+// master key — for the wallets' private keys (the imported one and the
+// demo wallet's, both of which signed), their venue API secrets and every
+// stored ciphertext, and finds none. The database holds the keys only
+// sealed. It returns the needles for a last look at the logs after
+// shutdown.
+func scanForWalletSecrets(t *testing.T, frontend, dataDir string, logs []byte, orderID string) []needle {
 	t.Helper()
-	db, err := sql.Open("sqlite", filepath.Join(dataDir, "ats.db")+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
+	s := readStoredSecrets(t, dataDir)
+	if len(s.keys) < 2 {
+		t.Fatalf("want the demo and the imported wallet in the database, found %d", len(s.keys))
 	}
-	defer db.Close()
-	rows, err := db.Query("SELECT key_ciphertext FROM wallets")
-	if err != nil {
-		t.Fatal(err)
+	if !slices.ContainsFunc(s.keys, func(k []byte) bool { return hex.EncodeToString(k) == testKey }) {
+		t.Fatal("the imported key is not among the sealed keys: the scan would look for the wrong secrets")
 	}
-	var secrets [][]byte
-	for rows.Next() {
-		var ct []byte
-		if err := rows.Scan(&ct); err != nil {
-			t.Fatal(err)
-		}
-		secrets = append(secrets, ct)
-	}
-	rows.Close()
-	if len(secrets) < 2 {
-		t.Fatalf("want the demo and the imported wallet in the database, found %d", len(secrets))
+	if len(s.creds) < 4 {
+		t.Fatalf("both wallets traded, so both hold venue credentials; found %d secrets", len(s.creds))
 	}
 	raw, err := os.ReadFile(filepath.Join(dataDir, "ats.db"))
 	if err != nil {
@@ -395,74 +396,44 @@ func scanForWalletSecrets(t *testing.T, temporal, frontend, dataDir string, logs
 	if wal, err := os.ReadFile(filepath.Join(dataDir, "ats.db-wal")); err == nil {
 		raw = append(raw, wal...)
 	}
-	keyBytes, _ := hex.DecodeString(testKey)
-	if bytes.Contains(raw, []byte(testKey)) || bytes.Contains(raw, keyBytes) {
-		t.Fatal("the private key is in the database unsealed")
+	for i, k := range s.keys {
+		if bytes.Contains(bytes.ToLower(raw), []byte(hex.EncodeToString(k))) || bytes.Contains(raw, k) {
+			t.Fatalf("private key %d is in the database unsealed", i)
+		}
 	}
 
-	histories := workflowHistories(t, temporal, frontend)
-	places := map[string][]byte{"API responses": responses.Bytes(), "logs": logs, "workflow histories": histories}
+	master, err := vault.LoadMasterKey(filepath.Join(dataDir, masterKeyFileName), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cd, err := codec.New(vault.DeriveKey(master, purposeTemporalCodec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := readHistories(t, frontend, cd)
+	for _, kind := range []string{"order/", "approve/", "redeem/", "device-link/"} {
+		if !slices.ContainsFunc(hs.workflows, func(id string) bool { return strings.HasPrefix(id, kind) }) {
+			t.Fatalf("no %s workflow ran: the histories would not show what signing leaves behind (%v)", kind, hs.workflows)
+		}
+	}
+	// The decoding is real: payloads are stored encrypted, and the order
+	// workflow's input is readable only once decoded.
+	if hs.encrypted == 0 || !bytes.Contains(hs.decodedPayloads, []byte(orderID)) || bytes.Contains(hs.rawPayloads, []byte(orderID)) {
+		t.Fatalf("decoded histories do not show the order %s (%d encrypted payloads)", orderID, hs.encrypted)
+	}
+
+	places := map[string][]byte{"API responses": responses.Bytes(), "logs": logs,
+		"workflow histories (as stored)": hs.raw, "workflow histories (decoded)": hs.decoded}
 	for where, data := range places {
 		if len(data) == 0 {
 			t.Fatalf("nothing captured from %s: the scan would prove nothing", where)
 		}
-		needles := map[string][]byte{"private key (hex)": []byte(testKey), "private key (base64)": []byte(base64.StdEncoding.EncodeToString(keyBytes))}
-		for i, ct := range secrets {
-			needles[fmt.Sprintf("ciphertext %d (hex)", i)] = []byte(hex.EncodeToString(ct))
-			needles[fmt.Sprintf("ciphertext %d (base64)", i)] = []byte(base64.StdEncoding.EncodeToString(ct))
-		}
-		for what, needle := range needles {
-			if bytes.Contains(bytes.ToLower(data), bytes.ToLower(needle)) {
-				t.Errorf("%s found in %s", what, where)
-			}
-		}
 	}
-}
-
-// workflowHistories returns the raw JSON history of every workflow on the
-// embedded server, read with the Temporal CLI (no codec: as stored).
-func workflowHistories(t *testing.T, temporal, frontend string) []byte {
-	t.Helper()
-	list, err := exec.Command(temporal, "workflow", "list", "--address", frontend, "-o", "json").Output()
-	if err != nil {
-		t.Fatalf("temporal workflow list: %v", err)
+	needles := secretNeedles(s.keys, s.ciphertexts, s.creds)
+	for _, hit := range findSecrets(places, needles) {
+		t.Error(hit)
 	}
-	var ids []string
-	dec := json.NewDecoder(bytes.NewReader(list))
-	for dec.More() {
-		var v any
-		if err := dec.Decode(&v); err != nil {
-			t.Fatalf("decode workflow list: %v", err)
-		}
-		collectWorkflowIDs(v, &ids)
-	}
-	if len(ids) == 0 {
-		t.Fatalf("no workflows listed: %s", list)
-	}
-	var all bytes.Buffer
-	for _, id := range ids {
-		out, err := exec.Command(temporal, "workflow", "show", "--address", frontend, "-w", id, "-o", "json").Output()
-		if err != nil {
-			t.Fatalf("temporal workflow show %s: %v", id, err)
-		}
-		all.Write(out)
-	}
-	return all.Bytes()
-}
-
-func collectWorkflowIDs(v any, ids *[]string) {
-	switch x := v.(type) {
-	case []any:
-		for _, e := range x {
-			collectWorkflowIDs(e, ids)
-		}
-	case map[string]any:
-		if ex, ok := x["execution"].(map[string]any); ok {
-			if id, ok := ex["workflowId"].(string); ok {
-				*ids = append(*ids, id)
-			}
-		}
-	}
+	return needles
 }
 
 func postJSON(t *testing.T, url, body string, want int, into any) {
