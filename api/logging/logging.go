@@ -10,8 +10,9 @@
 //     [Redacted], whatever the value is;
 //   - by value shape: inside every string that reaches the output (messages,
 //     string attributes, error texts, Stringers) substrings that look like an
-//     agent API key ("ll_" + a long random string), a 0x-prefixed 32-byte hex
-//     string (an EVM private key) or a bearer credential are replaced;
+//     agent API key ("ll_" + a long random string), a 32-byte hex string
+//     with or without 0x (an EVM private key) or a bearer credential are
+//     replaced;
 //   - by type: values that are or contain private keys (*ecdsa.PrivateKey,
 //     ed25519.PrivateKey, types named *PrivateKey* or *Secret*) are dropped
 //     whole, and other composite values (structs, maps, slices) are rendered
@@ -208,14 +209,21 @@ var (
 	// Exactly 32 bytes of hex: longer hex runs (signatures, calldata) are not
 	// private keys and are left alone by the trailing \b.
 	privKeyRE = regexp.MustCompile(`\b0[xX][0-9a-fA-F]{64}\b`)
-	bearerRE  = regexp.MustCompile(`(?i)\b(bearer)\s+[A-Za-z0-9._~+/=\-]+`)
-	hash32RE  = regexp.MustCompile(`^0[xX][0-9a-fA-F]{64}$`)
+	// The same without 0x: how keys are pasted into tools and read from
+	// stdin. A word boundary on both sides keeps it off longer runs, such
+	// as 77-digit token ids and signatures.
+	barePrivKeyRE = regexp.MustCompile(`\b[0-9a-fA-F]{64}\b`)
+	bearerRE      = regexp.MustCompile(`(?i)\b(bearer)\s+[A-Za-z0-9._~+/=\-]+`)
+	hash32RE      = regexp.MustCompile(`^0[xX][0-9a-fA-F]{64}$`)
 )
 
 // Scrub returns s with every substring that looks like a secret replaced by
 // [Redacted]. It is exported for code that writes secrets-prone text
 // somewhere other than a logger (for example a stored error message).
 func Scrub(s string) string {
+	if len(s) >= 64 {
+		s = barePrivKeyRE.ReplaceAllString(s, Redacted)
+	}
 	// Cheap guards first: most log strings contain none of the markers and
 	// must not pay for three regular expressions.
 	if !strings.Contains(s, "ll_") && !strings.Contains(s, "0x") && !strings.Contains(s, "0X") &&

@@ -46,6 +46,9 @@ func TestLoggerRedacts(t *testing.T) {
 		{"private key without hash exemption under hash key is kept only when exact", func(l *slog.Logger) {
 			l.Info("x", "tx_hash", "signed with "+testPrivKey)
 		}, testPrivKey[2:], "signed with"},
+		{"private key without 0x", func(l *slog.Logger) { l.Info("x", "data", "k="+testPrivKey[2:]) }, testPrivKey[2:], "data"},
+		{"private key without 0x in message", func(l *slog.Logger) { l.Info("read " + strings.ToUpper(testPrivKey[2:]) + " from stdin") },
+			strings.ToUpper(testPrivKey[2:]), "from stdin"},
 		{"private key in error", func(l *slog.Logger) { l.Error("boom", "err", fmt.Errorf("decode %s: bad", testPrivKey)) }, testPrivKey[2:], "decode"},
 		{"api key in stringer", func(l *slog.Logger) { l.Info("x", "thing", credStringer{}) }, testAPIKey, "creds"},
 		{"api key in bytes", func(l *slog.Logger) { l.Info("x", "raw", []byte("k="+testAPIKey)) }, testAPIKey, "raw"},
