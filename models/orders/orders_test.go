@@ -39,6 +39,9 @@ func TestNormalize(t *testing.T) {
 		{"price bounds inclusive", func(r *PlaceRequest) { r.Price = d("0.99") }, "", nil},
 		{"zero size", func(r *PlaceRequest) { r.Size = d("0") }, "invalid_size", nil},
 		{"negative size", func(r *PlaceRequest) { r.Size = d("-1") }, "invalid_size", nil},
+		{"size beyond exact micro-units", func(r *PlaceRequest) { r.Size = d("1e13") }, "invalid_size", nil},
+		{"size above the maximum", func(r *PlaceRequest) { r.Size = d("1000000000.01") }, "invalid_size", nil},
+		{"size at the maximum", func(r *PlaceRequest) { r.Size = d("1000000000") }, "", nil},
 		{"buy with sub-cent size", func(r *PlaceRequest) { r.Size = d("1.005") }, "invalid_size", nil},
 		{"sell with dust is floored", func(r *PlaceRequest) { r.Side, r.Size = "SELL", d("9.999912") }, "", func(t *testing.T, r PlaceRequest) {
 			if !r.Size.Equal(d("9.99")) {

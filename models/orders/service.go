@@ -28,7 +28,11 @@ import (
 var (
 	MinPrice = decimal.RequireFromString("0.01")
 	MaxPrice = decimal.RequireFromString("0.99")
-	micro    = decimal.New(1, 6)
+	// MaxSize bounds an order's shares so that sizes and costs stay exact
+	// in int64 micro-units (9.2e12 shares) with a wide margin; no venue
+	// book holds a billion shares of one outcome.
+	MaxSize = decimal.New(1, 9)
+	micro   = decimal.New(1, 6)
 )
 
 // Wallets is what the order path needs of the wallet service;
@@ -179,6 +183,9 @@ func normalize(r *PlaceRequest) (clob.Side, error) {
 	}
 	if r.Size.Sign() <= 0 {
 		return 0, errs.E(errs.Invalid, "size must be a positive number of shares").WithCode("invalid_size")
+	}
+	if r.Size.GreaterThan(MaxSize) {
+		return 0, errs.Ef(errs.Invalid, "size must be at most %s shares", MaxSize.String()).WithCode("invalid_size")
 	}
 	if !r.Size.Equal(r.Size.RoundFloor(2)) {
 		if side == clob.Sell {
