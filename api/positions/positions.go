@@ -221,13 +221,20 @@ func (d Deps) close(c *gin.Context) {
 		return
 	}
 	o := res.Order
-	api.OKMessage(c, closeMessage(res), Close{
+	// 202 while the sell is still being placed, as POST /orders answers:
+	// the Idempotency-Key layer keeps only final answers, so a retry then
+	// reports the order as it stands instead of a stale PENDING.
+	status := http.StatusOK
+	if res.Pending {
+		status = http.StatusAccepted
+	}
+	api.OKWith(c, status, Close{
 		Order:    &CloseOrder{ID: o.ID, Status: o.Status, Side: o.Side, FilledSize: num(o.FilledSize), AvgFillPrice: num(o.AvgFillPrice)},
 		Position: ClosePosition{ID: res.PositionID, IsClosed: res.IsClosed},
 		Execution: &Execution{
 			Proceeds: num(res.Execution.Proceeds), Pnl: num(res.Execution.Pnl), PnlPercent: num(res.Execution.PnlPercent),
 		},
-	})
+	}, map[string]any{"message": closeMessage(res)})
 }
 
 // closeMessage tells the agent in words what the close did.

@@ -236,6 +236,22 @@ func TestClosePosition(t *testing.T) {
 		assert.Equal(t, "SELL", o.Side)
 	})
 
+	t.Run("a pending close answers 202 and is not replayed as final", func(t *testing.T) {
+		id := e.buy(t, a, "202", "0.40", "10")
+		e.venue.SetBids("202", [2]string{"0.60", "100"})
+		e.placer.Pending = true
+		defer func() { e.placer.Pending = false }()
+		n := len(e.placer.Requests())
+		first := e.do(t, http.MethodPost, a.key, "/positions/"+id+"/close", "", "Idempotency-Key", "close-pending")
+		require.Equal(t, http.StatusAccepted, first.status, first.rawBody)
+		assert.Contains(t, first.rawBody, "pending")
+		assert.Contains(t, string(first.body["data"]), `"status":"PENDING"`)
+		again := e.do(t, http.MethodPost, a.key, "/positions/"+id+"/close", "", "Idempotency-Key", "close-pending")
+		require.Equal(t, http.StatusAccepted, again.status, again.rawBody)
+		assert.Empty(t, again.header.Get(idempotency.HeaderReplayed), "a pending answer is not final")
+		assert.Len(t, e.placer.Requests(), n+1, "the retry found the keyed order instead of selling again")
+	})
+
 	t.Run("refusals", func(t *testing.T) {
 		id := e.buy(t, a, "101", "0.40", "1")
 		e.venue.SetBids("101")

@@ -99,7 +99,9 @@ func (s *Service) Close(ctx context.Context, p orders.Principal, positionID stri
 		}
 		// A retry of a close that already placed its order answers with
 		// that order, even though the position may be closed by now.
-		return s.closeResult(ctx, p.AgentID, pos, orderView(prior), false)
+		// One still PENDING is answered as pending, so that the retry is
+		// not taken for a final answer either.
+		return s.closeResult(ctx, p.AgentID, pos, orderView(prior), prior.Status == models.OrderPending)
 	}
 	switch {
 	case pos.Status == models.PositionRedeemable || pos.Status == models.PositionSettled:

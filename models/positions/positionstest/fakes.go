@@ -299,6 +299,9 @@ type Placer struct {
 	Positions Recomputer
 	// FailWith, when set, fails every placement (a venue outage).
 	FailWith error
+	// Pending, when set, stores each order PENDING and answers it as a
+	// placement whose result did not arrive in time.
+	Pending bool
 
 	mu       sync.Mutex
 	requests []orders.PlaceRequest
@@ -366,8 +369,17 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 	if r.IdempotencyKey != "" {
 		o.IdempotencyKey = &r.IdempotencyKey
 	}
+	p.mu.Lock()
+	pending := p.Pending
+	p.mu.Unlock()
+	if pending {
+		o.Status = models.OrderPending
+	}
 	if err := p.Store.CreateOrder(ctx, o); err != nil {
 		return orders.PlaceResult{}, err
+	}
+	if pending {
+		return orders.PlaceResult{Order: view(o), Pending: true}, nil
 	}
 	var fills []clob.PriceLevel
 	if r.Side == orders.SideBuy {
