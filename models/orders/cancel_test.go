@@ -252,3 +252,52 @@ func TestCancelOutcome(t *testing.T) {
 		})
 	}
 }
+
+// Abandon (placement gave up after its span) must not fail an order while
+// a placement attempt still holds the posting claim: that attempt's post
+// may reach the venue after all. It is asked again once the claim runs out.
+func TestAbandonWaitsForThePostingClaim(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		tests := []struct {
+			name  string
+			claim bool
+		}{
+			{"no claim: failed at once", false},
+			{"live claim: refused, then failed once it ran out", true},
+		}
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				f := newCancelFixture(t, st)
+				o := f.pendingBuy(t)
+				if tc.claim {
+					if err := st.ClaimOrderPost(ctx, o.ID, time.Minute); err != nil {
+						t.Fatal(err)
+					}
+					_, err := f.svc.Abandon(ctx, o.ID)
+					if errs.KindOf(err) != errs.Transient || errs.CodeOf(err) != "post_in_flight" {
+						t.Fatalf("abandon during a post: %v", err)
+					}
+					cur, err := st.OrderByID(ctx, o.ID)
+					if err != nil || cur.Status != models.OrderPending || f.held(t) != o.ReservedMicro {
+						t.Fatalf("order %+v held %d err %v: must stay PENDING and reserved", cur, f.held(t), err)
+					}
+					if err := st.ReleaseOrderPost(ctx, o.ID, 0); err != nil {
+						t.Fatal(err)
+					}
+				}
+				v, err := f.svc.Abandon(ctx, o.ID)
+				if err != nil || v.Status != models.OrderFailed || v.FailureReason == "" {
+					t.Fatalf("abandon answered %+v %v", v, err)
+				}
+				if h := f.held(t); h != 0 {
+					t.Fatalf("held %d after abandon", h)
+				}
+				// A placement attempt arriving afterwards finds it ended.
+				if err := st.ClaimOrderPost(ctx, o.ID, time.Minute); errs.CodeOf(err) != "order_state" {
+					t.Fatalf("claim after abandon: %v", err)
+				}
+			})
+		}
+	})
+}

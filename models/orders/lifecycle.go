@@ -269,7 +269,10 @@ func (s *Service) fail(ctx context.Context, o *models.Order, reason string) (Ord
 
 // Abandon ends an order whose placement kept failing for longer than the
 // workflow waits: if the venue knows it after all, it is adopted;
-// otherwise it is FAILED (venue unavailable) and its budget released.
+// otherwise it is FAILED (venue unavailable) and its budget released. While
+// a placement attempt holds the posting claim its post may still reach the
+// venue, so Abandon answers a transient error and is asked again once the
+// claim has run out.
 func (s *Service) Abandon(ctx context.Context, orderID string) (Order, error) {
 	o, err := s.Store.OrderByID(ctx, orderID)
 	if err != nil {
@@ -277,6 +280,9 @@ func (s *Service) Abandon(ctx context.Context, orderID string) (Order, error) {
 	}
 	if o.Status != models.OrderPending {
 		return view(o), nil
+	}
+	if postInFlight(o) {
+		return Order{}, errPostInFlight()
 	}
 	if o.VenueOrderID != "" {
 		t, err := s.trader(ctx, o.UserID)
@@ -289,7 +295,39 @@ func (s *Service) Abandon(ctx context.Context, orderID string) (Order, error) {
 			return Order{}, err // cannot tell: keep asking
 		}
 	}
-	return s.fail(ctx, o, "the venue could not be reached to place the order")
+	err = s.Store.FailPendingOrder(ctx, o.ID, "the venue could not be reached to place the order")
+	if errs.Is(err, errs.Conflict) {
+		cur, gerr := s.Store.OrderByID(ctx, o.ID)
+		if gerr != nil {
+			return Order{}, gerr
+		}
+		if cur.Status == models.OrderPending {
+			return Order{}, errPostInFlight() // claimed since it was read
+		}
+		return view(cur), nil // ended by a cancel or a sync meanwhile
+	}
+	if err != nil {
+		return Order{}, err
+	}
+	if err := s.releaseBudget(ctx, o, 0); err != nil {
+		return Order{}, err
+	}
+	cur, err := s.Store.OrderByID(ctx, o.ID)
+	if err != nil {
+		return Order{}, err
+	}
+	return view(cur), nil
+}
+
+// postInFlight reports whether a placement attempt's posting claim on the
+// order is still live.
+func postInFlight(o *models.Order) bool {
+	return o.PostingUntil != nil && time.Now().Before(*o.PostingUntil)
+}
+
+func errPostInFlight() error {
+	return errs.E(errs.Transient, "a post of the order may still reach the venue; it is ended once that is settled").
+		WithCode("post_in_flight")
 }
 
 // Sync brings an order up to date with the venue: its status, its fills

@@ -65,6 +65,25 @@ func (s *Store) CancelPendingOrder(ctx context.Context, id string) error {
 	return s.orderStateConflict(ctx, id)
 }
 
+// FailPendingOrder marks a PENDING order FAILED for reason with nothing
+// reserved, under the same guard as CancelPendingOrder: never while a post
+// may be on its way to the venue (a placement attempt that outlived its
+// workflow's patience can still be posting). Conflict "order_state" as
+// there. The budget reservation is the caller's to release.
+func (s *Store) FailPendingOrder(ctx context.Context, id, reason string) error {
+	now := s.now()
+	res := s.db.WithContext(ctx).Model(&models.Order{}).
+		Where("id = ? AND status = ? AND (posting_until IS NULL OR posting_until <= ?)", id, models.OrderPending, utc(now)).
+		UpdateColumns(map[string]any{"status": models.OrderFailed, "failure_reason": reason, "reserved_micro": int64(0), "updated_at": now})
+	if res.Error != nil {
+		return mapErr(res.Error, "order")
+	}
+	if res.RowsAffected == 1 {
+		return nil
+	}
+	return s.orderStateConflict(ctx, id)
+}
+
 // orderStateConflict is the answer to a guarded order update that matched
 // no row: NotFound when the order does not exist, else the Conflict
 // UpdateOrder answers.
