@@ -34,6 +34,7 @@ func devCommand() *cli.Command {
 			&cli.StringFlag{Name: flagTemporalCLI, EnvVars: []string{"ATS_TEMPORAL_CLI"},
 				Usage: "path of the Temporal CLI v1.5.1 binary; default .bin/temporal, then PATH"},
 			temporalNamespaceFlag(), venueFlag("sandbox"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
+			trustedProxiesFlag(),
 			&cli.BoolFlag{Name: flagDemo, EnvVars: []string{"ATS_DEMO"},
 				Usage: "create demo@example.com (password ATS_DEMO_PASSWORD, default demo-password) with a funded sandbox wallet"},
 			&cli.Int64Flag{Name: flagSeed, EnvVars: []string{"ATS_SANDBOX_SEED"}, Value: 1, Usage: "seed of the sandbox's synthetic markets"},
@@ -183,7 +184,11 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err != nil {
 		return err
 	}
-	srv := api.NewServer(api.Config{}, api.Deps{
+	cfg, err := apiConfig(c)
+	if err != nil {
+		return err
+	}
+	srv := api.NewServer(cfg, api.Deps{
 		Logger: log,
 		Checks: readinessChecks(s, tc, venueCheck),
 		Routes: append(svc.routes(limiter), codecRoutes(codecHandler)),
@@ -197,7 +202,8 @@ func apiCommand() *cli.Command {
 		Name:  "api",
 		Usage: "the API server alone (production)",
 		Flags: append([]cli.Flag{httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
-			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag()}, logFlags()...),
+			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
+			trustedProxiesFlag()}, logFlags()...),
 		Action: func(c *cli.Context) error {
 			return runProcess(c, func(ctx context.Context, st *stack, s *store.Store, tc tclient, n network.Network) error {
 				ln, err := net.Listen("tcp", c.String(flagHTTP))
@@ -220,7 +226,12 @@ func apiCommand() *cli.Command {
 					ln.Close()
 					return err
 				}
-				srv := api.NewServer(api.Config{}, api.Deps{
+				cfg, err := apiConfig(c)
+				if err != nil {
+					ln.Close()
+					return err
+				}
+				srv := api.NewServer(cfg, api.Deps{
 					Logger: st.log,
 					Checks: readinessChecks(s, tc, venueProbe(n)),
 					Routes: svc.routes(limiter),

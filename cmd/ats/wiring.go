@@ -3,12 +3,15 @@ package main
 import (
 	"context"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 	"go.temporal.io/sdk/client"
 
+	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
@@ -21,8 +24,9 @@ import (
 )
 
 const (
-	flagPublicURL = "public-url"
-	flagRedisURL  = "ratelimit-redis-url"
+	flagPublicURL      = "public-url"
+	flagRedisURL       = "ratelimit-redis-url"
+	flagTrustedProxies = "trusted-proxies"
 	// deviceEndpointsPerMinute bounds device-code requests and token polls
 	// per client address; a polite agent polls every 5 s (12/min).
 	deviceEndpointsPerMinute = 60
@@ -31,6 +35,33 @@ const (
 func publicURLFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagPublicURL, EnvVars: []string{"ATS_PUBLIC_URL"},
 		Usage: "public {base_url} the service is reached at (verification links use it); default: http://<--http address>"}
+}
+
+func trustedProxiesFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: flagTrustedProxies, EnvVars: []string{"ATS_TRUSTED_PROXIES"},
+		Usage: "addresses or CIDRs of the load balancers in front of the API, comma-separated; their X-Forwarded-For " +
+			"names the client for per-address rate limits and audit entries; empty = the peer address is the client"}
+}
+
+// apiConfig is the HTTP server configuration from the flags. A malformed
+// proxy address is refused at start-up rather than silently trusting, or
+// not trusting, the wrong peers.
+func apiConfig(c *cli.Context) (api.Config, error) {
+	var proxies []string
+	for _, v := range c.StringSlice(flagTrustedProxies) {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p == "" {
+				continue
+			}
+			if net.ParseIP(p) == nil {
+				if _, _, err := net.ParseCIDR(p); err != nil {
+					return api.Config{}, errs.Ef(errs.Invalid, "--%s: %q is neither an IP address nor a CIDR", flagTrustedProxies, p)
+				}
+			}
+			proxies = append(proxies, p)
+		}
+	}
+	return api.Config{TrustedProxies: proxies}, nil
 }
 
 func redisFlag() cli.Flag {
