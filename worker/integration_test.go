@@ -20,7 +20,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/log"
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/agent-trading/ats/activities/activitiestest"
@@ -166,17 +165,10 @@ func TestHousekeepingOnDevServer(t *testing.T) {
 	}
 
 	// The codec-aware client decodes what the plain one cannot read.
-	hist := fetchHistory(t, ctx, raw, started.WorkflowID, started.FirstExecutionRunID)
+	hist := replaytest.History(t, ctx, raw, started.WorkflowID, started.FirstExecutionRunID)
 	assertEncrypted(t, hist, res)
 	if p := os.Getenv("ATS_RECORD_HISTORY"); p != "" {
-		b, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(hist)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("history written to %s", p)
+		replaytest.WriteHistory(t, p, hist)
 	}
 
 	// The workflow's search attributes made it to visibility.
@@ -204,20 +196,6 @@ func TestHousekeepingOnDevServer(t *testing.T) {
 	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Fatalf("dev server pid %d still exists after Stop (kill 0: %v)", pid, err)
 	}
-}
-
-func fetchHistory(t *testing.T, ctx context.Context, c client.Client, id, runID string) *historypb.History {
-	t.Helper()
-	it := c.GetWorkflowHistory(ctx, id, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	h := &historypb.History{}
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		h.Events = append(h.Events, ev)
-	}
-	return h
 }
 
 // assertEncrypted checks that the activity inputs and results and the

@@ -9,10 +9,7 @@ import (
 	"testing"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
-	historypb "go.temporal.io/api/history/v1"
 	sdkworker "go.temporal.io/sdk/worker"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/errs"
@@ -101,22 +98,6 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 	}
 
 	if p := os.Getenv("ATS_RECORD_HISTORY"); p != "" {
-		it := c.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-		h := &historypb.History{}
-		for it.HasNext() {
-			ev, err := it.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			h.Events = append(h.Events, ev)
-		}
-		b, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("history written to %s", p)
+		replaytest.WriteHistory(t, p, replaytest.History(t, ctx, c, id, ""))
 	}
 }

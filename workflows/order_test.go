@@ -162,21 +162,28 @@ func orderEnv(t *testing.T, f *fakeVenueOrder) *testsuite.TestWorkflowEnvironmen
 
 var orderIn = workflows.OrderInput{OrderID: "ord_1", UserID: "usr_1", AgentID: "agt_1", TokenID: "123"}
 
-func TestOrderWorkflowPlacesAndFollowsFills(t *testing.T) {
-	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 10_000_000, fillPerSync: 4_000_000}
-	env := orderEnv(t, f)
-	var placed activities.OrderState
+// awaitPlacement sends the placement update as the workflow starts and
+// records its answer in placed; a refused or failed placement fails t.
+func awaitPlacement(t *testing.T, env *testsuite.TestWorkflowEnvironment, placed *activities.OrderState) {
+	t.Helper()
 	env.RegisterDelayedCallback(func() {
 		env.UpdateWorkflow(workflows.OrderUpdatePlacement, "p1", &testsuite.TestUpdateCallback{
 			OnAccept: func() {}, OnReject: func(err error) { t.Errorf("placement rejected: %v", err) },
 			OnComplete: func(r any, err error) {
 				if err != nil {
 					t.Errorf("placement: %v", err)
+					return
 				}
-				placed = r.(activities.OrderState)
+				*placed = r.(activities.OrderState)
 			},
 		})
 	}, 0)
+}
+
+// runOrder runs the order workflow for orderIn to its end and returns its
+// result; a workflow that does not complete, or fails, fails t.
+func runOrder(t *testing.T, env *testsuite.TestWorkflowEnvironment) activities.OrderState {
+	t.Helper()
 	env.ExecuteWorkflow(workflows.Order, orderIn)
 	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
 		t.Fatalf("completed %v err %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
@@ -185,6 +192,15 @@ func TestOrderWorkflowPlacesAndFollowsFills(t *testing.T) {
 	if err := env.GetWorkflowResult(&res); err != nil {
 		t.Fatal(err)
 	}
+	return res
+}
+
+func TestOrderWorkflowPlacesAndFollowsFills(t *testing.T) {
+	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 10_000_000, fillPerSync: 4_000_000}
+	env := orderEnv(t, f)
+	var placed activities.OrderState
+	awaitPlacement(t, env, &placed)
+	res := runOrder(t, env)
 	if placed.Status != "OPEN" || res.Status != "FILLED" || res.FilledMicro != 10_000_000 || f.submits != 1 || f.syncs != 3 {
 		t.Fatalf("placed %+v result %+v fake %+v", placed, res, f)
 	}
@@ -203,25 +219,11 @@ func TestOrderWorkflowCancel(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 10_000_000, fillPerSync: tc.fill}
 			env := orderEnv(t, f)
-			var got activities.OrderState
-			env.RegisterDelayedCallback(func() {
-				env.UpdateWorkflow(workflows.OrderUpdateCancel, "c1", &testsuite.TestUpdateCallback{
-					OnAccept: func() {}, OnReject: func(err error) { t.Errorf("cancel rejected: %v", err) },
-					OnComplete: func(r any, err error) {
-						if err != nil {
-							t.Errorf("cancel: %v", err)
-							return
-						}
-						got = r.(activities.OrderState)
-					},
-				})
-			}, 5*time.Second)
-			env.ExecuteWorkflow(workflows.Order, orderIn)
-			if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
-				t.Fatalf("completed %v err %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
-			}
-			if got.PreviousStatus != tc.wantPrev || got.Status != "CANCELLED" {
-				t.Fatalf("cancel result %+v", got)
+			var got cancelResult
+			sendCancel(t, env, 5*time.Second, "c1", &got)
+			runOrder(t, env)
+			if !got.done || got.err != nil || got.state.PreviousStatus != tc.wantPrev || got.state.Status != "CANCELLED" {
+				t.Fatalf("cancel answered %+v", got)
 			}
 			if f.cancels != 1 {
 				t.Fatalf("%d venue cancels", f.cancels)
@@ -282,26 +284,8 @@ func TestOrderWorkflowCancelWhilePending(t *testing.T) {
 			var got cancelResult
 			sendCancel(t, env, tc.cancelAt, "c1", &got)
 			var placed activities.OrderState
-			env.RegisterDelayedCallback(func() {
-				env.UpdateWorkflow(workflows.OrderUpdatePlacement, "p1", &testsuite.TestUpdateCallback{
-					OnAccept: func() {}, OnReject: func(err error) { t.Errorf("placement rejected: %v", err) },
-					OnComplete: func(r any, err error) {
-						if err != nil {
-							t.Errorf("placement: %v", err)
-							return
-						}
-						placed = r.(activities.OrderState)
-					},
-				})
-			}, 0)
-			env.ExecuteWorkflow(workflows.Order, orderIn)
-			if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
-				t.Fatalf("completed %v err %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
-			}
-			var res activities.OrderState
-			if err := env.GetWorkflowResult(&res); err != nil {
-				t.Fatal(err)
-			}
+			awaitPlacement(t, env, &placed)
+			res := runOrder(t, env)
 			if !got.done || got.err != nil || got.state.PreviousStatus != "PENDING" || got.state.Status != "CANCELLED" {
 				t.Fatalf("cancel answered %+v", got)
 			}
@@ -328,14 +312,7 @@ func TestOrderWorkflowPendingCancelRefusedPlacesOn(t *testing.T) {
 	env := orderEnv(t, f)
 	var got cancelResult
 	sendCancel(t, env, 10*time.Millisecond, "c1", &got)
-	env.ExecuteWorkflow(workflows.Order, orderIn)
-	if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
-		t.Fatalf("completed %v err %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
-	}
-	var res activities.OrderState
-	if err := env.GetWorkflowResult(&res); err != nil {
-		t.Fatal(err)
-	}
+	res := runOrder(t, env)
 	if err := activities.FromTemporal(got.err); !got.done || errs.CodeOf(err) != "order_not_cancellable" {
 		t.Fatalf("cancel answered %+v (%v)", got, err)
 	}
@@ -373,14 +350,7 @@ func TestOrderWorkflowCancelNotConfirmedByTheVenue(t *testing.T) {
 				}
 			})
 			start := env.Now()
-			env.ExecuteWorkflow(workflows.Order, orderIn)
-			if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
-				t.Fatalf("completed %v err %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
-			}
-			var res activities.OrderState
-			if err := env.GetWorkflowResult(&res); err != nil {
-				t.Fatal(err)
-			}
+			res := runOrder(t, env)
 			err := activities.FromTemporal(got.err)
 			if !got.done || errs.CodeOf(err) != tc.wantCode || tc.wantCode != "" && !errs.KindOf(err).Retryable() {
 				t.Fatalf("cancel answered %+v (%v)", got, err)
@@ -418,14 +388,7 @@ func TestOrderWorkflowPlacementRetries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, fillPerSync: 1_000_000, failSubmits: tc.failSubmits}
 			env := orderEnv(t, f)
-			env.ExecuteWorkflow(workflows.Order, orderIn)
-			if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
-				t.Fatalf("completed %v err %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
-			}
-			var res activities.OrderState
-			if err := env.GetWorkflowResult(&res); err != nil {
-				t.Fatal(err)
-			}
+			res := runOrder(t, env)
 			if res.Status != tc.want || f.abandons != tc.abandons {
 				t.Fatalf("result %+v, %d abandons, %d submits", res, f.abandons, f.submits)
 			}

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	commonpb "go.temporal.io/api/common/v1"
-	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
@@ -461,7 +460,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 			t.Fatal("the captured logs lack the token requests: the search would prove nothing")
 		}
 		// The workflow history, raw and decoded.
-		hist := fetchHistory(t, e.raw, workflows.WorkflowID(workflows.KindDeviceLink, linkID))
+		hist := replaytest.History(t, context.Background(), e.raw, workflows.WorkflowID(workflows.KindDeviceLink, linkID), "")
 		rawBytes, err := proto.Marshal(hist)
 		if err != nil {
 			t.Fatal(err)
@@ -487,31 +486,9 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 			}
 		}
 		if p := os.Getenv("ATS_RECORD_HISTORY"); p != "" {
-			b, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(hist)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("history written to %s", p)
+			replaytest.WriteHistory(t, p, hist)
 		}
 	})
-}
-
-func fetchHistory(t *testing.T, c client.Client, id string) *historypb.History {
-	t.Helper()
-	ctx := context.Background()
-	it := c.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	h := &historypb.History{}
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		h.Events = append(h.Events, ev)
-	}
-	return h
 }
 
 // decodeHistory decrypts every payload of the history with the codec key

@@ -20,10 +20,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	enumspb "go.temporal.io/api/enums/v1"
-	historypb "go.temporal.io/api/history/v1"
-	"go.temporal.io/sdk/client"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
@@ -116,12 +112,7 @@ func TestSettlementsEndToEnd(t *testing.T) {
 		if dir == "" {
 			return
 		}
-		h := fetchHistory(t, tc, workflows.WorkflowID(kind, userID))
-		b, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(h)
-		require.NoError(t, err)
-		p := filepath.Join(dir, name)
-		require.NoError(t, os.WriteFile(p, append(b, '\n'), 0o644))
-		t.Logf("history written to %s", p)
+		replaytest.WriteHistory(t, filepath.Join(dir, name), replaytest.History(t, context.Background(), tc, workflows.WorkflowID(kind, userID), ""))
 	}
 
 	u := e.User(t, 100_000_000)
@@ -329,16 +320,4 @@ func buy(t *testing.T, ctx context.Context, ch *sbchain.Chain, conditionID, toke
 			TokenID: tok, MakerAmount: big.NewInt(shares), TakerAmount: cost}},
 	})
 	require.NoError(t, err)
-}
-
-func fetchHistory(t *testing.T, c client.Client, id string) *historypb.History {
-	t.Helper()
-	it := c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	h := &historypb.History{}
-	for it.HasNext() {
-		ev, err := it.Next()
-		require.NoError(t, err)
-		h.Events = append(h.Events, ev)
-	}
-	return h
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/agent-trading/ats/models"
-	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/workflows"
@@ -23,23 +22,12 @@ import (
 // as a worker runs it. Both answer previousStatus PENDING and hold no
 // budget, and the venue never sees either.
 func TestCancelPendingOrderAgainstTheSandbox(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the sandbox and Temporal")
-	}
-	e := newTradingEnv(t, tradingOpts{noWorker: true, placeTimeout: 2 * time.Second})
-	tr := e.newTrader(t, 0)
-	m := e.newMarket(t, "Will pending cancels hold", "0.5")
+	e, tr, m := newTradingTest(t, tradingOpts{noWorker: true, placeTimeout: 2 * time.Second}, "Will pending cancels hold")
 	yes := m.TokenIDs[0]
 	ctx := context.Background()
 
 	// An order stored PENDING whose workflow never started.
-	orphan := &models.Order{AgentID: tr.agentID, UserID: tr.userID, WalletID: tr.wallet.ID, TokenID: yes, Side: "BUY",
-		Type: "GTC", RequestType: "LIMIT", PriceMicro: 200_000, SizeMicro: 5_000_000, ReservedMicro: 1_000_000}
-	orphan.ID = models.NewID(models.PrefixOrder)
-	if _, err := e.svc.budget.ReserveWith(ctx, tr.agentID, tr.userID, orphan.ReservedMicro, orphan.ID,
-		func(tx *store.Store) error { return tx.CreateOrder(ctx, orphan) }); err != nil {
-		t.Fatal(err)
-	}
+	orphan := e.orphanOrder(t, tr, yes)
 	t0 := time.Now()
 	status, body := e.call(t, tr.key, "DELETE", "/orders/"+orphan.ID, nil)
 	if c := dataOrder(t, body); status != http.StatusOK || c.Status != models.OrderCancelled || c.PreviousStatus != models.OrderPending {

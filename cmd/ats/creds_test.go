@@ -27,12 +27,7 @@ import (
 // stored credentials and the retried placement derives them again through
 // L1 auth and stores them freshly sealed.
 func TestOrderPathRederivesRejectedCredentials(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the sandbox and Temporal")
-	}
-	e := newTradingEnv(t, tradingOpts{})
-	tr := e.newTrader(t, 0)
-	m := e.newMarket(t, "Will the credentials be derived again", "0.5")
+	e, tr, m := newTradingTest(t, tradingOpts{}, "Will the credentials be derived again")
 	ctx := context.Background()
 	place := func() {
 		t.Helper()

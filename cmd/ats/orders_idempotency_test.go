@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -16,36 +14,6 @@ import (
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 )
-
-// send is call with the raw answer: status, headers and body.
-func (e *tradingEnv) send(t testing.TB, key, method, path, body string, hdr ...string) (int, http.Header, []byte) {
-	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, e.api.URL+"/api/agent/v1"+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, resp.Header, raw
-}
 
 func rawOrder(t testing.TB, raw []byte) apiOrder {
 	t.Helper()
@@ -74,12 +42,7 @@ func errorCode(raw []byte) string {
 // that can only partly fill keeps what filled and ends with the rest
 // killed.
 func TestOrderIdempotencyAndScopingAgainstTheSandbox(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the sandbox and Temporal")
-	}
-	e := newTradingEnv(t, tradingOpts{placeTimeout: 5 * time.Second})
-	tr := e.newTrader(t, 0)
-	m := e.newMarket(t, "Will idempotency hold", "0.5")
+	e, tr, m := newTradingTest(t, tradingOpts{placeTimeout: 5 * time.Second}, "Will idempotency hold")
 	yes := m.TokenIDs[0]
 	const hdr = "Idempotency-Key"
 	countOrders := func() int64 {
@@ -168,17 +131,8 @@ func TestOrderIdempotencyAndScopingAgainstTheSandbox(t *testing.T) {
 
 	// A FAK for more than the book holds at its price fills what there is
 	// and the rest is killed.
-	book, err := e.svc.orders.CLOB.OrderBook(context.Background(), yes)
-	if err != nil {
-		t.Fatal(err)
-	}
 	limit := decimal.RequireFromString("0.55")
-	depth := decimal.Zero
-	for _, l := range book.Asks {
-		if l.Price.LessThanOrEqual(limit) {
-			depth = depth.Add(l.Size)
-		}
-	}
+	depth := e.askDepth(t, yes, limit)
 	size := depth.Add(decimal.NewFromInt(5)).Ceil()
 	if depth.IsZero() || size.Mul(limit).GreaterThan(decimal.NewFromInt(900)) {
 		t.Fatalf("the book holds %s shares up to %s: cannot test a partial FAK with the demo wallet", depth, limit)

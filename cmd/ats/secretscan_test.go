@@ -34,6 +34,7 @@ import (
 
 	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/worker/codec"
+	"github.com/agent-trading/ats/worker/replaytest"
 )
 
 // needle is one rendering of a secret the scan looks for.
@@ -185,15 +186,7 @@ func readHistories(t *testing.T, frontend string, cd *codec.Codec) historyScan {
 		for _, ex := range page.GetExecutions() {
 			id, run := ex.GetExecution().GetWorkflowId(), ex.GetExecution().GetRunId()
 			out.workflows = append(out.workflows, id)
-			h := &historypb.History{}
-			it := tc.GetWorkflowHistory(ctx, id, run, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-			for it.HasNext() {
-				ev, err := it.Next()
-				if err != nil {
-					t.Fatalf("history of %s: %v", id, err)
-				}
-				h.Events = append(h.Events, ev)
-			}
+			h := replaytest.History(t, ctx, tc, id, run)
 			d, err := decodeHistory(ctx, h, cd)
 			if err != nil {
 				t.Fatalf("decode the history of %s: %v", id, err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -17,11 +16,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	enumspb "go.temporal.io/api/enums/v1"
-	historypb "go.temporal.io/api/history/v1"
+	"github.com/shopspring/decimal"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
-	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/ratelimit"
@@ -63,6 +60,18 @@ type tradingOpts struct {
 	noWorker bool
 	// placeTimeout overrides how long POST /orders waits for placement.
 	placeTimeout time.Duration
+}
+
+// newTradingTest skips t in -short mode (it starts the sandbox and
+// Temporal) and returns an env with o, a trader without a budget limit and
+// a fresh market named question at 0.5.
+func newTradingTest(t *testing.T, o tradingOpts, question string) (*tradingEnv, trader, sandboxMarket) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts the sandbox and Temporal")
+	}
+	e := newTradingEnv(t, o)
+	return e, e.newTrader(t, 0), e.newMarket(t, question, "0.5")
 }
 
 func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
@@ -178,23 +187,40 @@ func (e *tradingEnv) newTrader(t testing.TB, fixedLimit int64) trader {
 	return trader{userID: u.ID, agentID: a.ID, key: plain, wallet: w}
 }
 
-// call sends an agent API request and decodes the JSON answer.
+// call sends an agent API request (body as JSON, nil for none) and decodes
+// the JSON answer.
 func (e *tradingEnv) call(t testing.TB, key, method, path string, body any, hdr ...string) (int, map[string]json.RawMessage) {
 	t.Helper()
-	var rd io.Reader
+	var js string
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rd = bytes.NewReader(b)
+		js = string(b)
+	}
+	status, _, raw := e.send(t, key, method, path, js, hdr...)
+	var out map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s %s: %d, not JSON: %s", method, path, status, raw)
+	}
+	return status, out
+}
+
+// send is call with the body as JSON text ("" for none) and the raw
+// answer: status, headers and body. hdr are extra header name, value pairs.
+func (e *tradingEnv) send(t testing.TB, key, method, path, body string, hdr ...string) (int, http.Header, []byte) {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
 	}
 	req, err := http.NewRequest(method, e.api.URL+"/api/agent/v1"+path, rd)
 	if err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+key)
-	if body != nil {
+	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	for i := 0; i+1 < len(hdr); i += 2 {
@@ -205,12 +231,11 @@ func (e *tradingEnv) call(t testing.TB, key, method, path string, body any, hdr 
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	var out map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("%s %s: %d, not JSON: %s", method, path, resp.StatusCode, raw)
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return resp.StatusCode, out
+	return resp.StatusCode, resp.Header, raw
 }
 
 // apiOrder is the order DTO as an agent reads it.
@@ -260,6 +285,39 @@ func (e *tradingEnv) newMarket(t testing.TB, question string, price string) sand
 	return m
 }
 
+// orphanOrder stores a PENDING limit BUY of 5 shares at 0.20 of token for
+// tr, its budget reserved, as the API does before it starts the order's
+// workflow, and starts none: an order whose API died in between.
+func (e *tradingEnv) orphanOrder(t testing.TB, tr trader, token string) *models.Order {
+	t.Helper()
+	ctx := context.Background()
+	o := &models.Order{AgentID: tr.agentID, UserID: tr.userID, WalletID: tr.wallet.ID, TokenID: token, Side: "BUY",
+		Type: "GTC", RequestType: "LIMIT", PriceMicro: 200_000, SizeMicro: 5_000_000, ReservedMicro: 1_000_000}
+	o.ID = models.NewID(models.PrefixOrder)
+	if _, err := e.svc.budget.ReserveWith(ctx, tr.agentID, tr.userID, o.ReservedMicro, o.ID,
+		func(tx *store.Store) error { return tx.CreateOrder(ctx, o) }); err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// askDepth is how many shares the venue's book of token offers at limit
+// or better.
+func (e *tradingEnv) askDepth(t testing.TB, token string, limit decimal.Decimal) decimal.Decimal {
+	t.Helper()
+	book, err := e.svc.orders.CLOB.OrderBook(context.Background(), token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	depth := decimal.Zero
+	for _, l := range book.Asks {
+		if l.Price.LessThanOrEqual(limit) {
+			depth = depth.Add(l.Size)
+		}
+	}
+	return depth
+}
+
 func (e *tradingEnv) control(t testing.TB, path, body string, out any) {
 	t.Helper()
 	resp, err := http.Post(e.sb.URL()+path, "application/json", strings.NewReader(body))
@@ -286,23 +344,7 @@ func (e *tradingEnv) recordHistory(t testing.TB, id string) {
 	if p == "" {
 		return
 	}
-	it := e.tc.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	h := &historypb.History{}
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		h.Events = append(h.Events, ev)
-	}
-	b, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("history of %s written to %s", id, p)
+	replaytest.WriteHistory(t, p, replaytest.History(t, context.Background(), e.tc, id, ""))
 }
 
 // awaitWorkflowDone waits until workflow id has closed.

@@ -24,12 +24,7 @@ import (
 // is refused; a FOK that cannot fill entirely fails and holds no budget; a
 // marketable order fills and is recorded with its fills.
 func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the sandbox and Temporal")
-	}
-	e := newTradingEnv(t, tradingOpts{})
-	tr := e.newTrader(t, 0)
-	m := e.newMarket(t, "Will the lifecycle test pass", "0.5")
+	e, tr, m := newTradingTest(t, tradingOpts{}, "Will the lifecycle test pass")
 	yes := m.TokenIDs[0]
 
 	// A BUY far below the book rests.
@@ -81,17 +76,8 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 
 	// A FOK for more than the book holds at its price (and that the
 	// wallet can pay for) fails and holds nothing.
-	book, err := e.svc.orders.CLOB.OrderBook(context.Background(), yes)
-	if err != nil {
-		t.Fatal(err)
-	}
 	limit := decimal.RequireFromString("0.55")
-	depth := decimal.Zero
-	for _, l := range book.Asks {
-		if l.Price.LessThanOrEqual(limit) {
-			depth = depth.Add(l.Size)
-		}
-	}
+	depth := e.askDepth(t, yes, limit)
 	fokSize := depth.Add(decimal.NewFromInt(5)).Ceil()
 	if fokSize.Mul(limit).GreaterThan(decimal.NewFromInt(900)) {
 		t.Fatalf("the book holds %s shares up to %s: too deep for the demo wallet to test an unfillable FOK", depth, limit)
@@ -134,13 +120,7 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 	// An order stored PENDING whose workflow never started (the API died
 	// in between) is picked up by the stale-order sweep and placed.
 	ctx := context.Background()
-	orphan := &models.Order{AgentID: tr.agentID, UserID: tr.userID, WalletID: tr.wallet.ID, TokenID: yes, Side: "BUY",
-		Type: "GTC", RequestType: "LIMIT", PriceMicro: 200_000, SizeMicro: 5_000_000, ReservedMicro: 1_000_000}
-	orphan.ID = models.NewID(models.PrefixOrder)
-	if _, err := e.svc.budget.ReserveWith(ctx, tr.agentID, tr.userID, orphan.ReservedMicro, orphan.ID,
-		func(tx *store.Store) error { return tx.CreateOrder(ctx, orphan) }); err != nil {
-		t.Fatal(err)
-	}
+	orphan := e.orphanOrder(t, tr, yes)
 	if n, err := e.svc.orders.ResumeStale(ctx, time.Now().Add(2*time.Minute), time.Minute); err != nil || n != 1 {
 		t.Fatalf("ResumeStale = %d, %v", n, err)
 	}
@@ -165,12 +145,7 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 // price; closing it sells the whole position through the order path and
 // the position is closed.
 func TestPositionsAgainstTheSandbox(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the sandbox and Temporal")
-	}
-	e := newTradingEnv(t, tradingOpts{})
-	tr := e.newTrader(t, 0)
-	m := e.newMarket(t, "Will positions add up", "0.5")
+	e, tr, m := newTradingTest(t, tradingOpts{}, "Will positions add up")
 	yes := m.TokenIDs[0]
 
 	status, body := e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": 0.7, "size": 10, "type": "MARKET"})
@@ -263,12 +238,7 @@ func TestPositionsAgainstTheSandbox(t *testing.T) {
 // with its signed order stored) is retried: the retry finds the order on
 // the venue by its hash and adopts it instead of posting it again.
 func TestSubmitReconcilesBeforeReposting(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the sandbox and Temporal")
-	}
-	e := newTradingEnv(t, tradingOpts{noWorker: true})
-	tr := e.newTrader(t, 0)
-	m := e.newMarket(t, "Will the retry be safe", "0.5")
+	e, tr, m := newTradingTest(t, tradingOpts{noWorker: true}, "Will the retry be safe")
 	ctx := context.Background()
 	o := &models.Order{AgentID: tr.agentID, UserID: tr.userID, WalletID: tr.wallet.ID, TokenID: m.TokenIDs[0], Side: "BUY",
 		Type: "GTC", RequestType: "LIMIT", PriceMicro: 300_000, SizeMicro: 5_000_000, ReservedMicro: 1_500_000}
@@ -301,12 +271,7 @@ func TestSubmitReconcilesBeforeReposting(t *testing.T) {
 // wallet's collateral by exactly the winning shares; the position is
 // settled and a second redeem redeems nothing.
 func TestRedeemAgainstTheSandbox(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the sandbox and Temporal")
-	}
-	e := newTradingEnv(t, tradingOpts{})
-	tr := e.newTrader(t, 0)
-	m := e.newMarket(t, "Will redemption pay", "0.5")
+	e, tr, m := newTradingTest(t, tradingOpts{}, "Will redemption pay")
 	yes := m.TokenIDs[0]
 
 	// The demo wallet approved everything when it was seeded.

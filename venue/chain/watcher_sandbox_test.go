@@ -31,17 +31,15 @@ func (s *sandbox) settleBuy(t *testing.T, m sbchain.Market, buyer common.Address
 	return h
 }
 
-// TestWatcherOnSandbox watches an outside wallet on the real sandbox chain
-// over its WebSocket endpoint: a fill is delivered before the next block,
-// and fills made while the endpoint is down are delivered exactly once
-// after the watcher reconnects.
-func TestWatcherOnSandbox(t *testing.T) {
-	s := newSandbox(t, 0) // manual blocks: each Settle seals exactly one
+// soldMarkets prepares a market on each exchange (standard, then neg
+// risk; condition ids tagged with tag) whose shares the market maker holds,
+// for settleBuy to sell.
+func (s *sandbox) soldMarkets(t *testing.T, tag byte) []sbchain.Market {
+	t.Helper()
 	ctx := ctxT(t)
-	target := crypto.PubkeyToAddress(s.ch.OutsideWallets()[0].PublicKey)
 	var markets []sbchain.Market
 	for i, negRisk := range []bool{false, true} {
-		m, err := s.ch.PrepareMarket(ctx, common.Hash{byte(i), 0xee}, negRisk)
+		m, err := s.ch.PrepareMarket(ctx, common.Hash{byte(i), tag}, negRisk)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,6 +48,18 @@ func TestWatcherOnSandbox(t *testing.T) {
 		}
 		markets = append(markets, m)
 	}
+	return markets
+}
+
+// TestWatcherOnSandbox watches an outside wallet on the real sandbox chain
+// over its WebSocket endpoint: a fill is delivered before the next block,
+// and fills made while the endpoint is down are delivered exactly once
+// after the watcher reconnects.
+func TestWatcherOnSandbox(t *testing.T) {
+	s := newSandbox(t, 0) // manual blocks: each Settle seals exactly one
+	ctx := ctxT(t)
+	target := crypto.PubkeyToAddress(s.ch.OutsideWallets()[0].PublicKey)
+	markets := s.soldMarkets(t, 0xee)
 
 	start, err := s.ch.Client().BlockNumber(ctx)
 	if err != nil {

@@ -2,7 +2,6 @@ package chain
 
 import (
 	"context"
-	"math/big"
 	"testing"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
-	sbchain "github.com/agent-trading/ats/sandbox/chain"
 )
 
 // The database-backed watermark store is what production watchers persist
@@ -30,17 +28,7 @@ func TestWatcherRestartOnDatabaseWatermark(t *testing.T) {
 		s := newSandbox(t, 0) // manual blocks: each Settle seals exactly one
 		ctx := ctxT(t)
 		target := crypto.PubkeyToAddress(s.ch.OutsideWallets()[0].PublicKey)
-		var markets []sbchain.Market
-		for i, negRisk := range []bool{false, true} {
-			m, err := s.ch.PrepareMarket(ctx, common.Hash{byte(i), 0xdb}, negRisk)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.ch.SplitTo(ctx, s.ch.MarketMaker(), m.ConditionID, big.NewInt(1_000_000_000)); err != nil {
-				t.Fatal(err)
-			}
-			markets = append(markets, m)
-		}
+		markets := s.soldMarkets(t, 0xdb)
 		start, err := s.ch.Client().BlockNumber(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -24,6 +24,52 @@ func within(units *big.Int, want *big.Rat, amountDP int32) bool {
 	return diff.Abs(diff).Cmp(new(big.Rat).SetInt(step)) < 0
 }
 
+// fuzzOrder turns fuzz inputs into an order's side, tick (one of
+// fuzzTicks) and two decimal fields; ok is false when a field does not
+// parse, an input the builders never get.
+func fuzzOrder(buy bool, tickIdx uint8, xS, yS string) (side Side, tick TickSize, x, y decimal.Decimal, ok bool) {
+	x, err1 := decimal.NewFromString(xS)
+	y, err2 := decimal.NewFromString(yS)
+	if err1 != nil || err2 != nil {
+		return side, tick, x, y, false
+	}
+	side = Sell
+	if buy {
+		side = Buy
+	}
+	return side, fuzzTicks[int(tickIdx)%len(fuzzTicks)], x, y, true
+}
+
+// accepted checks the verdict of builder fn on an order (side, fields a
+// and b, tick): it refuses, with an Invalid error, exactly the orders that
+// are not valid. It reports whether the order was accepted.
+func accepted(t *testing.T, fn string, side Side, a, b string, tick TickSize, valid bool, err error) bool {
+	t.Helper()
+	if err != nil {
+		if valid || !errs.Is(err, errs.Invalid) {
+			t.Fatalf("%s(%v, %s, %s, %s): %v", fn, side, a, b, tick, err)
+		}
+		return false
+	}
+	if !valid {
+		t.Fatalf("%s(%v, %s, %s, %s) accepted an invalid order", fn, side, a, b, tick)
+	}
+	return true
+}
+
+// noSmallerLegs checks that the order with its what (size or amount)
+// larger by more cents was accepted (err) and that neither of its legs
+// (bigMaker, bigTaker) is below the legs of the original (maker, taker).
+func noSmallerLegs(t *testing.T, what string, more uint32, maker, taker, bigMaker, bigTaker *big.Int, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("a larger %s was refused: %v", what, err)
+	}
+	if bigMaker.Cmp(maker) < 0 || bigTaker.Cmp(taker) < 0 {
+		t.Fatalf("%s +%d cents: legs %s/%s fell below %s/%s", what, more, bigMaker, bigTaker, maker, taker)
+	}
+}
+
 // FuzzToUnits: toUnits is x·10^6 truncated toward zero; every amount with
 // at most six decimals converts exactly and back; larger amounts never give
 // fewer units.
@@ -69,29 +115,17 @@ func FuzzComputeLimitAmounts(f *testing.F) {
 	f.Add(true, uint8(5), "0.0001", "0.01", uint32(9))
 	f.Add(true, uint8(1), "1e-10000", "1e10000", uint32(1))
 	f.Fuzz(func(t *testing.T, buy bool, tickIdx uint8, priceS, sizeS string, more uint32) {
-		price, err1 := decimal.NewFromString(priceS)
-		size, err2 := decimal.NewFromString(sizeS)
-		if err1 != nil || err2 != nil {
+		side, tick, price, size, ok := fuzzOrder(buy, tickIdx, priceS, sizeS)
+		if !ok {
 			return
 		}
-		side := Sell
-		if buy {
-			side = Buy
-		}
-		tick := fuzzTicks[int(tickIdx)%len(fuzzTicks)]
 		cfg, td := tick.Config(), tick.Decimal()
 		p, q := price.Round(cfg.Price), size.RoundFloor(cfg.Size)
 		valid := !price.LessThan(td) && !price.GreaterThan(one.Sub(td)) && OnTick(p, tick) && q.Sign() > 0
 
 		a, err := ComputeLimitAmounts(side, price, size, tick)
-		if err != nil {
-			if valid || !errs.Is(err, errs.Invalid) {
-				t.Fatalf("ComputeLimitAmounts(%v, %s, %s, %s): %v", side, priceS, sizeS, tick, err)
-			}
+		if !accepted(t, "ComputeLimitAmounts", side, priceS, sizeS, tick, valid, err) {
 			return
-		}
-		if !valid {
-			t.Fatalf("ComputeLimitAmounts(%v, %s, %s, %s) accepted an invalid order", side, priceS, sizeS, tick)
 		}
 		if !a.Price.Equal(p) || !a.Shares.Equal(q) {
 			t.Fatalf("price %s size %s, want %s %s", a.Price, a.Shares, p, q)
@@ -108,12 +142,7 @@ func FuzzComputeLimitAmounts(f *testing.F) {
 		}
 
 		bigger, err := ComputeLimitAmounts(side, price, size.Add(decimal.New(int64(more), -2)), tick)
-		if err != nil {
-			t.Fatalf("a larger size was refused: %v", err)
-		}
-		if bigger.Maker.Cmp(a.Maker) < 0 || bigger.Taker.Cmp(a.Taker) < 0 {
-			t.Fatalf("size +%d cents: legs %s/%s fell below %s/%s", more, bigger.Maker, bigger.Taker, a.Maker, a.Taker)
-		}
+		noSmallerLegs(t, "size", more, a.Maker, a.Taker, bigger.Maker, bigger.Taker, err)
 	})
 }
 
@@ -129,29 +158,17 @@ func FuzzMarketAmounts(f *testing.F) {
 	f.Add(true, uint8(2), "1e30", "0.995", uint32(3))
 	f.Add(false, uint8(0), "1e10000", "1e-10000", uint32(1))
 	f.Fuzz(func(t *testing.T, buy bool, tickIdx uint8, amountS, priceS string, more uint32) {
-		amount, err1 := decimal.NewFromString(amountS)
-		price, err2 := decimal.NewFromString(priceS)
-		if err1 != nil || err2 != nil {
+		side, tick, amount, price, ok := fuzzOrder(buy, tickIdx, amountS, priceS)
+		if !ok {
 			return
 		}
-		side := Sell
-		if buy {
-			side = Buy
-		}
-		tick := fuzzTicks[int(tickIdx)%len(fuzzTicks)]
 		cfg, td := tick.Config(), tick.Decimal()
 		p, q := price.RoundFloor(cfg.Price), amount.RoundFloor(cfg.Size)
 		valid := !price.LessThan(td) && !price.GreaterThan(one.Sub(td)) && q.Sign() > 0
 
 		maker, taker, err := BuildMarketAmounts(side, amount, price, tick)
-		if err != nil {
-			if valid || !errs.Is(err, errs.Invalid) {
-				t.Fatalf("BuildMarketAmounts(%v, %s, %s, %s): %v", side, amountS, priceS, tick, err)
-			}
+		if !accepted(t, "BuildMarketAmounts", side, amountS, priceS, tick, valid, err) {
 			return
-		}
-		if !valid {
-			t.Fatalf("BuildMarketAmounts(%v, %s, %s, %s) accepted an invalid order", side, amountS, priceS, tick)
 		}
 		if maker.Cmp(q.Shift(UnitDecimals).BigInt()) != 0 {
 			t.Fatalf("maker leg %s for amount %s", maker, q)
@@ -178,11 +195,6 @@ func FuzzMarketAmounts(f *testing.F) {
 		}
 
 		bMaker, bTaker, err := BuildMarketAmounts(side, amount.Add(decimal.New(int64(more), -2)), price, tick)
-		if err != nil {
-			t.Fatalf("a larger amount was refused: %v", err)
-		}
-		if bMaker.Cmp(maker) < 0 || bTaker.Cmp(taker) < 0 {
-			t.Fatalf("amount +%d cents: legs %s/%s fell below %s/%s", more, bMaker, bTaker, maker, taker)
-		}
+		noSmallerLegs(t, "amount", more, maker, taker, bMaker, bTaker, err)
 	})
 }

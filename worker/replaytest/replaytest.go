@@ -5,11 +5,17 @@
 package replaytest
 
 import (
+	"context"
 	"errors"
+	"os"
 	"testing"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+	"google.golang.org/protobuf/encoding/protojson"
 )
 
 // HistoryCodecKey is the AES-256 key the committed test histories were
@@ -63,4 +69,34 @@ func ReplayFileWithOptions(t testing.TB, path string, opts worker.WorkflowReplay
 	if err := Replay(path, opts, workflows...); err != nil {
 		t.Fatalf("replaytest: replay of %s failed: %v", path, err)
 	}
+}
+
+// History reads the whole history of the run runID ("" for the latest run)
+// of workflow id, its payloads as the server stores them.
+func History(t testing.TB, ctx context.Context, c client.Client, id, runID string) *historypb.History {
+	t.Helper()
+	it := c.GetWorkflowHistory(ctx, id, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	h := &historypb.History{}
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatalf("replaytest: history of %s: %v", id, err)
+		}
+		h.Events = append(h.Events, ev)
+	}
+	return h
+}
+
+// WriteHistory writes h to path as indented protojson, the form Replay
+// reads: how the committed test histories are recorded.
+func WriteHistory(t testing.TB, path string, h *historypb.History) {
+	t.Helper()
+	b, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("history written to %s", path)
 }
