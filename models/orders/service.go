@@ -352,9 +352,10 @@ func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (Place
 		err = s.Store.Tx(ctx, create)
 	}
 	if errs.Is(err, errs.Conflict) && r.IdempotencyKey != "" && errs.CodeOf(err) != "budget_exceeded" {
-		// The same key placed an order already: answer with that one.
-		if prev, perr := s.Store.OrderByIdempotencyKey(ctx, p.AgentID, r.IdempotencyKey); perr == nil {
-			return s.awaitPlacement(ctx, prev)
+		// A concurrent request with the key placed its order first: answer
+		// as a retry would, with the same check that it is this order.
+		if res, ok, perr := s.placedByKey(ctx, p, r); ok || perr != nil {
+			return res, perr
 		}
 	}
 	if err != nil {

@@ -104,24 +104,12 @@ func (s *Store) UpdateAgentStatus(ctx context.Context, userID, id, status string
 		if status == models.AgentRevoked {
 			set["revoked_at"] = now
 		}
-		// The statement itself refuses to touch a revoked agent: a read
-		// followed by an unconditional update would let a pause or resume
-		// that read "active" overwrite a revoke committed in between (READ
-		// COMMITTED on PostgreSQL), un-revoking the agent.
-		res := tx.db.WithContext(ctx).Model(&models.Agent{}).
-			Where("id = ? AND user_id = ? AND status <> ?", id, userID, models.AgentRevoked).Updates(set)
-		if res.Error != nil {
-			return mapErr(res.Error, "agent")
+		err := tx.updateAgentSettings(ctx, userID, id, set)
+		if errs.CodeOf(err) == "agent_revoked" && status == models.AgentRevoked {
+			return nil // revoking twice is a no-op
 		}
-		if res.RowsAffected == 0 {
-			a, err := tx.AgentForUser(ctx, userID, id)
-			if err != nil {
-				return err
-			}
-			if a.Status == models.AgentRevoked && status == models.AgentRevoked {
-				return nil
-			}
-			return errs.E(errs.Conflict, "the agent has been revoked").WithCode("agent_revoked")
+		if err != nil {
+			return err
 		}
 		if status == models.AgentRevoked {
 			err := tx.db.WithContext(ctx).Model(&models.APIKey{}).

@@ -96,10 +96,17 @@ func (s *Store) UpdateAgentRateLimit(ctx context.Context, userID, id string, per
 	return s.updateAgentSettings(ctx, userID, id, map[string]any{"rate_limit_per_minute": perMinute})
 }
 
+// updateAgentSettings applies set to userID's agent id unless it is
+// revoked (errs.Conflict "agent_revoked"; someone else's agent is
+// NotFound). It stamps updated_at unless set carries it.
 func (s *Store) updateAgentSettings(ctx context.Context, userID, id string, set map[string]any) error {
-	set["updated_at"] = s.now()
+	if _, ok := set["updated_at"]; !ok {
+		set["updated_at"] = s.now()
+	}
 	// Conditional on "not revoked" in the statement itself, so a revoke
-	// racing the change cannot be overtaken.
+	// racing the change cannot be overtaken: a read followed by an
+	// unconditional update would let a change that read "active" overwrite
+	// a revoke committed in between (READ COMMITTED on PostgreSQL).
 	res := s.db.WithContext(ctx).Model(&models.Agent{}).
 		Where("id = ? AND user_id = ? AND status <> ?", id, userID, models.AgentRevoked).Updates(set)
 	if res.Error != nil {

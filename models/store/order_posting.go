@@ -52,17 +52,7 @@ func (s *Store) ReleaseOrderPost(ctx context.Context, id string, settle time.Dur
 // order again to see which. The budget reservation is the caller's to
 // release.
 func (s *Store) CancelPendingOrder(ctx context.Context, id string) error {
-	now := s.now()
-	res := s.db.WithContext(ctx).Model(&models.Order{}).
-		Where("id = ? AND status = ? AND (posting_until IS NULL OR posting_until <= ?)", id, models.OrderPending, utc(now)).
-		UpdateColumns(map[string]any{"status": models.OrderCancelled, "reserved_micro": int64(0), "updated_at": now})
-	if res.Error != nil {
-		return mapErr(res.Error, "order")
-	}
-	if res.RowsAffected == 1 {
-		return nil
-	}
-	return s.orderStateConflict(ctx, id)
+	return s.endPendingOrder(ctx, id, map[string]any{"status": models.OrderCancelled})
 }
 
 // FailPendingOrder marks a PENDING order FAILED for reason with nothing
@@ -71,10 +61,17 @@ func (s *Store) CancelPendingOrder(ctx context.Context, id string) error {
 // workflow's patience can still be posting). Conflict "order_state" as
 // there. The budget reservation is the caller's to release.
 func (s *Store) FailPendingOrder(ctx context.Context, id, reason string) error {
+	return s.endPendingOrder(ctx, id, map[string]any{"status": models.OrderFailed, "failure_reason": reason})
+}
+
+// endPendingOrder applies set (a final status and what goes with it) to a
+// PENDING order whose posting claim is not live, with nothing reserved.
+func (s *Store) endPendingOrder(ctx context.Context, id string, set map[string]any) error {
 	now := s.now()
+	set["reserved_micro"], set["updated_at"] = int64(0), now
 	res := s.db.WithContext(ctx).Model(&models.Order{}).
 		Where("id = ? AND status = ? AND (posting_until IS NULL OR posting_until <= ?)", id, models.OrderPending, utc(now)).
-		UpdateColumns(map[string]any{"status": models.OrderFailed, "failure_reason": reason, "reserved_micro": int64(0), "updated_at": now})
+		UpdateColumns(set)
 	if res.Error != nil {
 		return mapErr(res.Error, "order")
 	}
