@@ -16,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/vault"
 )
 
 // Password length rules (in characters), after NIST SP 800-63B: at least
@@ -42,6 +43,13 @@ func toDTO(u *models.User) User {
 type Service struct {
 	Store *store.Store
 	Audit *audit.Service
+	// Vault seals TOTP secrets; required for two-factor authentication.
+	Vault *vault.Vault
+	// Issuer names the service in authenticator apps; "" means
+	// DefaultTOTPIssuer.
+	Issuer string
+	// Now is the clock of TOTP checks; nil means time.Now.
+	Now func() time.Time
 	// Argon2 are the password hashing parameters; zero means
 	// secret.DefaultArgon2. Hashes made with other parameters still verify
 	// and are upgraded on the next successful sign-in.
