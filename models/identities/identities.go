@@ -396,3 +396,9 @@ func (s *Service) Unlink(ctx context.Context, userID, id, clientAddr string) err
 			Result: audit.Success, ClientAddr: clientAddr, Detail: map[string]any{"provider": prov}})
 	})
 }
+
+// RecordSignIn audits a successful sign-in through provider.
+func (s *Service) RecordSignIn(ctx context.Context, userID, provider, clientAddr string) error {
+	return s.Audit.Record(ctx, audit.Entry{UserID: userID, Action: audit.ActionUserLogin, Target: userID,
+		Result: audit.Success, ClientAddr: clientAddr, Detail: map[string]any{"method": "oidc:" + provider}})
+}

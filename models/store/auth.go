@@ -255,7 +255,14 @@ func (s *Store) CreateCredential(ctx context.Context, c *models.UserCredential) 
 		c.ID = models.NewID(models.PrefixCredential)
 	}
 	c.CreatedAt = s.now()
-	return mapErr(s.db.WithContext(ctx).Create(c).Error, "credential")
+	q := s.db.WithContext(ctx)
+	if len(c.WebAuthnCredentialID) == 0 {
+		// A nil []byte may be bound as an empty blob, and the unique index
+		// on the credential id would then let only one identity exist:
+		// leave the column NULL.
+		q = q.Omit("webauthn_credential_id", "webauthn_public_key")
+	}
+	return mapErr(q.Create(c).Error, "credential")
 }
 
 // ListCredentials returns userID's credentials of kind, oldest first.

@@ -269,7 +269,8 @@ func (p *Provider) authorize(w http.ResponseWriter, req *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' "+originOf(r.RedirectURI)+"; frame-ancestors 'none'")
 	w.Header().Set("Cache-Control", "no-store")
-	_ = pickerPage.Execute(w, map[string]any{"Req": r, "Identities": p.cfg.Identities, "Query": req.URL.RawQuery})
+	// The picker posts back to this URL: its query is the request.
+	_ = pickerPage.Execute(w, map[string]any{"Req": r, "Identities": p.cfg.Identities, "Action": template.URL("?" + req.URL.RawQuery)})
 }
 
 func originOf(u string) string {
@@ -454,17 +455,17 @@ small{color:#627d98}
 </style></head><body>
 <h1>Sandbox identity provider</h1>
 <p><small>This is the sandbox's OpenID provider: no password, pick who you are. Client <code>{{.Req.ClientID}}</code>.</small></p>
-<form method="post" action="?{{.Query}}" class="card">
+<form method="post" action="{{.Action}}" class="card">
 <h2>Sign in as</h2>
 {{range $i, $id := .Identities}}<button name="identity" value="{{$i}}" data-email="{{$id.Email}}">{{$id.Name}} &lt;{{$id.Email}}&gt;{{if not $id.EmailVerified}} — email not verified{{end}}</button>
 {{end}}
 </form>
-<form method="post" action="?{{.Query}}" class="card">
+<form method="post" action="{{.Action}}" class="card">
 <h2>Someone else</h2>
 <label for="email">Email</label><input id="email" name="email" type="email" required>
 <label for="name">Name</label><input id="name" name="name" type="text">
 <label><input type="checkbox" name="verified" checked> email verified</label>
 <button class="primary" id="custom-signin">Sign in</button>
 </form>
-<form method="post" action="?{{.Query}}"><button name="action" value="deny">Cancel</button></form>
+<form method="post" action="{{.Action}}"><button name="action" value="deny">Cancel</button></form>
 </body></html>`))
