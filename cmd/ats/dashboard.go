@@ -35,7 +35,6 @@ func oidcFlag() cli.Flag {
 			"the redirect URI to register is {public-url}/auth/oidc/NAME/callback"}
 }
 
-
 // oidcProviders parses --oidc and the client credentials from the
 // environment. sandboxIssuer, when not "", adds the sandbox provider
 // (`ats dev`), with the sandbox's default client unless the environment
@@ -151,4 +150,3 @@ func loopbackAsLocalhost(u string) string {
 	}
 	return u
 }
-
