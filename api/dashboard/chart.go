@@ -13,6 +13,7 @@ import (
 // chart is the P&L line drawn as inline SVG on the server: coordinates
 // are computed here, the template only places them.
 type chart struct {
+	Class                          string
 	W, H, Left, Right, Top, Bottom int
 	Line, Area                     string
 	LastX, LastY                   string
@@ -27,13 +28,22 @@ type tick struct {
 	Label string
 }
 
-// newChart lays out series (cumulative P&L over time); nil when there is
-// nothing to draw.
+// newChart lays out series (cumulative P&L over time) for a wide screen;
+// nil when there is nothing to draw.
 func newChart(series []stats.Point) *chart {
+	return layoutChart(series, &chart{Class: "chart-wide", W: 720, H: 240, Left: 64, Right: 708, Top: 12, Bottom: 212})
+}
+
+// newNarrowChart lays the series out for a phone: fewer pixels, so the
+// same type size stays legible.
+func newNarrowChart(series []stats.Point) *chart {
+	return layoutChart(series, &chart{Class: "chart-narrow", W: 360, H: 220, Left: 58, Right: 350, Top: 12, Bottom: 192})
+}
+
+func layoutChart(series []stats.Point, c *chart) *chart {
 	if len(series) == 0 {
 		return nil
 	}
-	c := &chart{W: 720, H: 240, Left: 64, Right: 708, Top: 12, Bottom: 212}
 	pts := series
 	if len(pts) == 1 {
 		// One point: draw a flat line from the start of its day.
@@ -84,6 +94,9 @@ func newChart(series []stats.Point) *chart {
 		minV, maxV = decimal.Min(minV, p.Realized), decimal.Max(maxV, p.Realized)
 	}
 	layout := "Jan 2 15:04"
+	if t1.Sub(t0) < 6*time.Hour {
+		layout = "15:04:05"
+	}
 	c.FirstLabel, c.LastLabel = t0.UTC().Format(layout), t1.UTC().Format(layout)
 	c.MinLabel, c.MaxLabel, c.NowLabel = usd(minV), usd(maxV), signedUSD(last.Realized)
 	return c

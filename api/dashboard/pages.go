@@ -22,7 +22,7 @@ var errNoVenue = errs.E(errs.Transient, "trading is not configured on this serve
 
 type overviewData struct {
 	portfolio.Overview
-	Chart *chart
+	Chart, NarrowChart *chart
 }
 
 func (h *handler) overview(c *gin.Context) {
@@ -31,7 +31,7 @@ func (h *handler) overview(c *gin.Context) {
 		h.fail(c, err)
 		return
 	}
-	h.render(c, http.StatusOK, "overview", view{Title: "Overview", Nav: "overview", Data: overviewData{Overview: ov, Chart: newChart(ov.Series)}})
+	h.render(c, http.StatusOK, "overview", view{Title: "Overview", Nav: "overview", Data: overviewData{Overview: ov, Chart: newChart(ov.Series), NarrowChart: newNarrowChart(ov.Series)}})
 }
 
 // ---- wallet ----

@@ -163,9 +163,14 @@ func (b *browser) see(want ...string) {
 	}
 }
 
-// screenshot saves the page at desktop and phone widths as
+// screenshot saves the whole page at desktop and phone widths as
 // <name>.png and <name>-phone.png, when ATS_SCREENSHOTS is set.
-func (b *browser) screenshot(name string) {
+func (b *browser) screenshot(name string) { b.capture(name, true) }
+
+// screenshotTop saves only the top of a long page (the first screen).
+func (b *browser) screenshotTop(name string) { b.capture(name, false) }
+
+func (b *browser) capture(name string, full bool) {
 	b.t.Helper()
 	dir := os.Getenv(envScreenshots)
 	if dir == "" {
@@ -184,7 +189,11 @@ func (b *browser) screenshot(name string) {
 		if err != nil {
 			b.t.Fatal(err)
 		}
-		png := run(b, chromedp.FullScreenshot(100))
+		shot := chromedp.CaptureScreenshot()
+		if full {
+			shot = chromedp.FullScreenshot(100)
+		}
+		png := run(b, shot)
 		if err := os.WriteFile(filepath.Join(dir, name+v.suffix+".png"), png, 0o644); err != nil {
 			b.t.Fatal(err)
 		}

@@ -205,7 +205,7 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	b.screenshot("positions")
 	b.open("/audit")
 	b.see("agent.pause", "user.login", "wallet.import")
-	b.screenshot("activity")
+	b.screenshotTop("activity")
 	b.open("/security")
 	b.see("sandbox", "7 of 10 backup codes left")
 	b.screenshot("security")

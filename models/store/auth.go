@@ -150,7 +150,7 @@ func (s *Store) SetPendingTOTPSecret(ctx context.Context, userID string, ct, non
 // the confirming code as used.
 func (s *Store) EnableTOTP(ctx context.Context, userID string, step int64) error {
 	res := s.db.WithContext(ctx).Model(&models.User{}).
-		Where("id = ? AND totp_enabled = ? AND totp_secret_ciphertext IS NOT NULL", userID, false).
+		Where("id = ? AND totp_enabled = ? AND totp_secret_ciphertext IS NOT NULL AND length(totp_secret_ciphertext) > 0", userID, false).
 		Updates(map[string]any{"totp_enabled": true, "totp_last_step": step, "updated_at": s.now()})
 	if res.Error != nil {
 		return mapErr(res.Error, "user")
@@ -257,7 +257,7 @@ func (s *Store) CreateCredential(ctx context.Context, c *models.UserCredential) 
 	c.CreatedAt = s.now()
 	q := s.db.WithContext(ctx)
 	if len(c.WebAuthnCredentialID) == 0 {
-		// A nil []byte may be bound as an empty blob, and the unique index
+		// A nil []byte is bound as an empty blob (SQLite), and the unique index
 		// on the credential id would then let only one identity exist:
 		// leave the column NULL.
 		q = q.Omit("webauthn_credential_id", "webauthn_public_key")
