@@ -111,8 +111,8 @@ func pendingIdentity(p *sessions.PendingIdentity) identities.Identity {
 }
 
 type factorData struct {
-	StepUp                       bool
-	HasTOTP, HasPasskey          bool
+	StepUp                        bool
+	HasTOTP, HasPasskey           bool
 	Action, PasskeyEndpoint, Next string
 }
 

@@ -2,8 +2,8 @@ package dashboard_test
 
 import (
 	"context"
-	"html"
 	"crypto/rand"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"net/url"

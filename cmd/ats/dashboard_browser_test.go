@@ -12,6 +12,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/pquerna/otp/totp"
+
+	"github.com/agent-trading/ats/api/dashboard/dashboardtest"
 )
 
 // TestDashboardInTheBrowser drives the dashboard in headless Chromium
@@ -25,65 +27,65 @@ import (
 // enforces, pause (the key gets 401) and resume. With ATS_SCREENSHOTS set
 // it saves the pages for docs/dashboard.md.
 func TestDashboardInTheBrowser(t *testing.T) {
-	chromiumPath(t)
+	dashboardtest.ChromiumPath(t)
 	if testing.Short() {
 		t.Skip("starts the sandbox, Temporal and a browser")
 	}
 	e := newTradingEnv(t, tradingOpts{dashboard: true})
-	b := newBrowser(t, e.publicURL)
+	b := dashboardtest.NewBrowser(t, e.publicURL)
 	const email, password = "trader@sandbox.test", "correct horse battery staple"
 
 	// Sign up.
-	b.open("/signup")
-	b.screenshot("signup")
-	b.fill("email", email)
-	b.fill("password", password)
-	b.click("#signup-submit", "/?done=welcome")
-	b.see("Overview", "Welcome")
+	b.Open("/signup")
+	b.Screenshot("signup")
+	b.Fill("email", email)
+	b.Fill("password", password)
+	b.Click("#signup-submit", "/?done=welcome")
+	b.See("Overview", "Welcome")
 
 	// Enrol TOTP: the test is the authenticator app.
-	b.open("/security")
-	b.click("#enable-2fa", "/security/2fa")
-	secret := b.text("#totp-secret")
-	b.screenshot("totp-setup")
-	b.fill("code", totpCode(t, secret, time.Now()))
-	b.click("#totp-confirm", "/security/2fa/confirm")
-	b.see("Save them now")
-	codes := run(b, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#backup-codes li')).map(e => e.textContent)`))
+	b.Open("/security")
+	b.Click("#enable-2fa", "/security/2fa")
+	secret := b.Text("#totp-secret")
+	b.Screenshot("totp-setup")
+	b.Fill("code", totpCode(t, secret, time.Now()))
+	b.Click("#totp-confirm", "/security/2fa/confirm")
+	b.See("Save them now")
+	codes := dashboardtest.Run(b, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#backup-codes li')).map(e => e.textContent)`))
 	if len(codes) != 10 {
 		t.Fatalf("backup codes: %q", codes)
 	}
 
 	signOut := func() {
 		t.Helper()
-		b.open("/")
-		b.click(".who form button", "/signin")
+		b.Open("/")
+		b.Click(".who form button", "/signin")
 	}
 	passwordStep := func() {
 		t.Helper()
-		b.open("/signin")
-		b.fill("email", email)
-		b.fill("password", password)
-		b.click("#signin-submit", "/signin/second-factor")
+		b.Open("/signin")
+		b.Fill("email", email)
+		b.Fill("password", password)
+		b.Click("#signin-submit", "/signin/second-factor")
 	}
 	second := func(code, want string) {
 		t.Helper()
-		b.fill("code", code)
-		b.click("#code-submit", want)
+		b.Fill("code", code)
+		b.Click("#code-submit", want)
 	}
 	refused := func(code string) {
 		t.Helper()
-		b.fill("code", code)
-		b.do(chromedp.Click(chromedp.ID("code-submit")), chromedp.WaitVisible(chromedp.ID("form-error")))
+		b.Fill("code", code)
+		b.Do(chromedp.Click(chromedp.ID("code-submit")), chromedp.WaitVisible(chromedp.ID("form-error")))
 	}
 
 	// Sign in with TOTP. The enrolment spent this time step's code; the
 	// next step's is accepted (clock skew allowance) and is new.
 	signOut()
 	passwordStep()
-	b.screenshot("second-factor")
+	b.Screenshot("second-factor")
 	second(totpCode(t, secret, time.Now().Add(30*time.Second)), "/")
-	b.see("Overview")
+	b.See("Overview")
 
 	// A backup code works once and only once.
 	signOut()
@@ -92,25 +94,25 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	signOut()
 	passwordStep()
 	refused(codes[0])
-	b.see("that code is not right")
+	b.See("that code is not right")
 	second(codes[1], "/")
 
 	// Register a passkey on a virtual platform authenticator, name it,
 	// and sign in with it alone.
-	b.addAuthenticator()
-	b.open("/security")
-	b.fill("passkey-name", "Laptop")
-	b.click("#passkey-add", "/security?done=passkey")
-	b.see("Passkey added")
-	if v := run(b, chromedp.Value(chromedp.CSS(`input[name="name"]`))); v != "Laptop" {
+	b.AddAuthenticator()
+	b.Open("/security")
+	b.Fill("passkey-name", "Laptop")
+	b.Click("#passkey-add", "/security?done=passkey")
+	b.See("Passkey added")
+	if v := dashboardtest.Run(b, chromedp.Value(chromedp.CSS(`input[name="name"]`))); v != "Laptop" {
 		t.Fatalf("passkey name: %q", v)
 	}
 	signOut()
-	b.open("/signin")
-	b.screenshot("signin")
-	b.click("#passkey-signin", "/")
-	b.see("Overview")
-	if who := b.text(".who"); !strings.Contains(who, email) {
+	b.Open("/signin")
+	b.Screenshot("signin")
+	b.Click("#passkey-signin", "/")
+	b.See("Overview")
+	if who := b.Text(".who"); !strings.Contains(who, email) {
 		t.Fatalf("signed in with the passkey as %q", who)
 	}
 
@@ -118,22 +120,22 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	// verified email is the account's, so it links after signing in to
 	// the account (password + backup code), then signs in by itself.
 	signOut()
-	b.open("/signin")
-	b.click("#oidc-sandbox", "/oidc/authorize")
-	b.fill("email", email)
-	b.click("#custom-signin", "/auth/identity")
-	b.see("An account for", "sign in to that account once")
-	b.fill("password", password)
-	b.click("#link-signin-form button", "/signin/second-factor")
+	b.Open("/signin")
+	b.Click("#oidc-sandbox", "/oidc/authorize")
+	b.Fill("email", email)
+	b.Click("#custom-signin", "/auth/identity")
+	b.See("An account for", "sign in to that account once")
+	b.Fill("password", password)
+	b.Click("#link-signin-form button", "/signin/second-factor")
 	second(codes[2], "/security?done=linked")
-	b.see("Identity linked", "sandbox")
+	b.See("Identity linked", "sandbox")
 	signOut()
-	b.open("/signin")
-	b.click("#oidc-sandbox", "/oidc/authorize")
-	b.fill("email", email)
-	b.click("#custom-signin", "/signin/second-factor")
-	b.click("#passkey-verify", "/")
-	b.see("Overview")
+	b.Open("/signin")
+	b.Click("#oidc-sandbox", "/oidc/authorize")
+	b.Fill("email", email)
+	b.Click("#custom-signin", "/signin/second-factor")
+	b.Click("#passkey-verify", "/")
+	b.See("Overview")
 
 	// Import a wallet (the session's second factor is fresh). The key is
 	// never shown again.
@@ -144,25 +146,25 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	keyHex := hex.EncodeToString(crypto.FromECDSA(key))
 	addr := crypto.PubkeyToAddress(key.PublicKey).Hex()
 	e.control(t, "/control/wallets/"+addr+"/fund", `{"usdc": 1000, "native": 1}`, nil)
-	b.open("/wallet")
-	b.fill("private_key", keyHex)
-	b.click("#wallet-submit", "/wallet?done=wallet")
-	b.see("Wallet saved", addr, "eoa", "$1,000.00")
-	if html := run(b, chromedp.OuterHTML(chromedp.CSS("html"))); strings.Contains(strings.ToLower(html), keyHex) {
+	b.Open("/wallet")
+	b.Fill("private_key", keyHex)
+	b.Click("#wallet-submit", "/wallet?done=wallet")
+	b.See("Wallet saved", addr, "eoa", "$1,000.00")
+	if html := dashboardtest.Run(b, chromedp.OuterHTML(chromedp.CSS("html"))); strings.Contains(strings.ToLower(html), keyHex) {
 		t.Fatal("the wallet page shows the private key")
 	}
-	b.screenshot("wallet")
+	b.Screenshot("wallet")
 
 	// An agent links by the device flow.
 	apiKey, agentID := e.linkAgentAs(t, email, "research-agent")
-	b.open("/agents")
-	b.see("research-agent", "active")
+	b.Open("/agents")
+	b.See("research-agent", "active")
 
 	// Set a budget here; the agent API enforces it.
-	b.open("/agents/" + agentID)
-	b.fill("fixed_limit", "5")
-	b.click("#budget-submit", "/agents/"+agentID+"?done=budget")
-	b.see("Budget saved")
+	b.Open("/agents/" + agentID)
+	b.Fill("fixed_limit", "5")
+	b.Click("#budget-submit", "/agents/"+agentID+"?done=budget")
+	b.See("Budget saved")
 	var bud struct {
 		USDC      json.Number `json:"usdc"`
 		LimitedBy string      `json:"limitedBy"`
@@ -180,35 +182,35 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	}
 
 	// Pause: the key is refused; resume: it works again.
-	b.open("/agents/" + agentID)
-	b.click("#agent-pause", "/agents/"+agentID+"/confirm/pause")
-	b.click("#confirm-submit", "/agents/"+agentID+"?done=paused")
+	b.Open("/agents/" + agentID)
+	b.Click("#agent-pause", "/agents/"+agentID+"/confirm/pause")
+	b.Click("#confirm-submit", "/agents/"+agentID+"?done=paused")
 	if s, _ := e.call(t, apiKey, "GET", "/me", nil); s != http.StatusUnauthorized {
 		t.Fatalf("paused agent's key: %d", s)
 	}
-	b.click("#agent-resume", "/agents/"+agentID+"?done=resumed")
+	b.Click("#agent-resume", "/agents/"+agentID+"?done=resumed")
 	if s, _ := e.call(t, apiKey, "GET", "/me", nil); s != http.StatusOK {
 		t.Fatalf("resumed agent's key: %d", s)
 	}
-	b.screenshot("agent")
+	b.Screenshot("agent")
 
 	// The pages with data, for the docs.
-	b.open("/")
-	b.see("research-agent", "Will the dashboard ship this week")
-	b.screenshot("overview")
-	b.open("/agents")
-	b.screenshot("agents")
-	b.open("/orders?agent=" + agentID)
-	b.see("FILLED")
-	b.screenshot("orders")
-	b.open("/positions?agent=" + agentID)
-	b.screenshot("positions")
-	b.open("/audit")
-	b.see("agent.pause", "user.login", "wallet.import")
-	b.screenshotTop("activity")
-	b.open("/security")
-	b.see("sandbox", "7 of 10 backup codes left")
-	b.screenshot("security")
+	b.Open("/")
+	b.See("research-agent", "Will the dashboard ship this week")
+	b.Screenshot("overview")
+	b.Open("/agents")
+	b.Screenshot("agents")
+	b.Open("/orders?agent=" + agentID)
+	b.See("FILLED")
+	b.Screenshot("orders")
+	b.Open("/positions?agent=" + agentID)
+	b.Screenshot("positions")
+	b.Open("/audit")
+	b.See("agent.pause", "user.login", "wallet.import")
+	b.ScreenshotTop("activity")
+	b.Open("/security")
+	b.See("sandbox", "7 of 10 backup codes left")
+	b.Screenshot("security")
 }
 
 func totpCode(t *testing.T, secret string, at time.Time) string {
