@@ -77,6 +77,10 @@ func (h *handler) walletPage(c *gin.Context) {
 // walletImport imports or replaces the wallet. The key is never echoed,
 // not even into the form after an error.
 func (h *handler) walletImport(c *gin.Context) {
+	if h.d.Wallets == nil {
+		h.fail(c, errNoVenue)
+		return
+	}
 	if !h.fresh(c, "/wallet") {
 		return
 	}
@@ -95,6 +99,10 @@ func (h *handler) walletImport(c *gin.Context) {
 }
 
 func (h *handler) walletDelete(c *gin.Context) {
+	if h.d.Wallets == nil {
+		h.fail(c, errNoVenue)
+		return
+	}
 	if !h.fresh(c, "/wallet") {
 		return
 	}
