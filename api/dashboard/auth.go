@@ -38,22 +38,13 @@ func (h *handler) signin(c *gin.Context) {
 	ctx, ip := c.Request.Context(), c.ClientIP()
 	email, password, next := c.PostForm("email"), c.PostForm("password"), safeNext(c.PostForm("next"))
 	v := view{Title: "Sign in", Narrow: true, Data: signinData{Email: email, Next: next, SignupOpen: h.cfg.Signup != users.SignupClosed}}
-	if err := h.d.Throttle.Check(ctx, email, ip); err != nil {
-		h.formError(c, "signin", v, err)
-		return
-	}
-	u, err := h.d.Users.Authenticate(ctx, email, password, ip)
+	var u users.User
+	err := h.d.Throttle.Guard(ctx, "password", email, ip, func() (err error) {
+		u, err = h.d.Users.Authenticate(ctx, email, password, ip)
+		return err
+	})
 	if err != nil {
-		if errs.Is(err, errs.Unauthorized) {
-			if ferr := h.d.Throttle.Fail(ctx, email, ip); ferr != nil {
-				err = ferr
-			}
-		}
 		h.formError(c, "signin", v, err)
-		return
-	}
-	if err := h.d.Throttle.Succeed(ctx, email); err != nil {
-		h.fail(c, err)
 		return
 	}
 	sess := sessionOf(c)
@@ -176,21 +167,12 @@ func (h *handler) secondFactor(c *gin.Context) {
 		h.fail(c, err)
 		return
 	}
-	if err := h.d.Throttle.Check(ctx, u.Email, ip); err != nil {
+	err = h.d.Throttle.Guard(ctx, "second_factor", u.Email, ip, func() error {
+		_, err := h.d.Users.VerifySecondFactor(ctx, uid, c.PostForm("code"), "sign_in", ip)
+		return err
+	})
+	if err != nil {
 		h.formError(c, "second_factor", v, err)
-		return
-	}
-	if _, err := h.d.Users.VerifySecondFactor(ctx, uid, c.PostForm("code"), "sign_in", ip); err != nil {
-		if errs.Is(err, errs.Unauthorized) {
-			if ferr := h.d.Throttle.Fail(ctx, u.Email, ip); ferr != nil {
-				err = ferr
-			}
-		}
-		h.formError(c, "second_factor", v, err)
-		return
-	}
-	if err := h.d.Throttle.Succeed(ctx, u.Email); err != nil {
-		h.fail(c, err)
 		return
 	}
 	target, err := h.completeSignIn(c, sess, uid, sess.State.PendingMethod, true, sess.State.Next)
@@ -282,10 +264,6 @@ func (h *handler) passkeySignin(c *gin.Context) {
 		h.fail(c, err)
 		return
 	}
-	if err := h.d.Throttle.Check(ctx, "", ip); err != nil {
-		h.fail(c, err)
-		return
-	}
 	raw, purpose, err := h.takeCeremony(c, sess, "sign_in", "second_factor")
 	if err != nil {
 		h.fail(c, err)
@@ -298,11 +276,12 @@ func (h *handler) passkeySignin(c *gin.Context) {
 			return
 		}
 	}
-	owner, err := h.d.Passkeys.FinishLogin(ctx, uid, raw, cred, purpose, ip)
+	var owner string
+	err = h.d.Throttle.Guard(ctx, "passkey", "", ip, func() (err error) {
+		owner, err = h.d.Passkeys.FinishLogin(ctx, uid, raw, cred, purpose, ip)
+		return err
+	})
 	if err != nil {
-		if errs.Is(err, errs.Unauthorized) {
-			_ = h.d.Throttle.Fail(ctx, "", ip)
-		}
 		h.fail(c, err)
 		return
 	}
@@ -344,16 +323,13 @@ func (h *handler) signup(c *gin.Context) {
 	d := h.signupData(email, c)
 	d.Invite = c.PostForm("invite")
 	v := view{Title: "Create an account", Narrow: true, Data: d}
-	if err := h.d.Throttle.Check(ctx, "", ip); err != nil {
-		h.formError(c, "signup", v, err)
-		return
-	}
-	u, err := h.d.Users.SignUp(ctx, h.cfg.Signup, email, c.PostForm("password"), d.Invite, ip)
+	// Wrong invites count like wrong passwords.
+	var u users.User
+	err := h.d.Throttle.Guard(ctx, "signup", "", ip, func() (err error) {
+		u, err = h.d.Users.SignUp(ctx, h.cfg.Signup, email, c.PostForm("password"), d.Invite, ip)
+		return err
+	})
 	if err != nil {
-		if errs.Is(err, errs.Forbidden) {
-			// Wrong invites count like wrong passwords.
-			_ = h.d.Throttle.Fail(ctx, "", ip)
-		}
 		h.formError(c, "signup", v, err)
 		return
 	}
@@ -435,14 +411,11 @@ func (h *handler) reauth(c *gin.Context) {
 	}
 	d.Next = next
 	v := view{Title: "Confirm it's you", Narrow: true, Data: d}
-	if err := h.d.Throttle.Check(ctx, u.Email, ip); err != nil {
-		h.formError(c, "second_factor", v, err)
-		return
-	}
-	if _, err := h.d.Users.VerifySecondFactor(ctx, u.ID, c.PostForm("code"), "step_up", ip); err != nil {
-		if errs.Is(err, errs.Unauthorized) {
-			_ = h.d.Throttle.Fail(ctx, u.Email, ip)
-		}
+	err = h.d.Throttle.Guard(ctx, "second_factor", u.Email, ip, func() error {
+		_, err := h.d.Users.VerifySecondFactor(ctx, u.ID, c.PostForm("code"), "step_up", ip)
+		return err
+	})
+	if err != nil {
 		h.formError(c, "second_factor", v, err)
 		return
 	}

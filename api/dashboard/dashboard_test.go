@@ -92,7 +92,7 @@ func newEnv(t *testing.T, mode users.SignupMode) *env {
 	require.NoError(t, err)
 	ag := &agents.Service{Store: st, Users: us}
 	routes, err := dashboard.Routes(dashboard.Config{PublicURL: base, Signup: mode}, dashboard.Deps{
-		Users: us, Throttle: &users.Throttle{Store: st, Now: clk.Now}, Sessions: &sessions.Service{Store: st, Audit: au, Now: clk.Now},
+		Users: us, Throttle: &users.Throttle{Store: st, Audit: au, Now: clk.Now}, Sessions: &sessions.Service{Store: st, Audit: au, Now: clk.Now},
 		Passkeys: pk, Identities: ids, Agents: ag, Portfolio: &portfolio.Service{Store: st, Agents: ag}, Audit: au,
 	})
 	require.NoError(t, err)
@@ -245,6 +245,10 @@ func TestLockoutEngages(t *testing.T) {
 	r = signIn(t, c, "alice@example.com", "correct horse battery")
 	assert.Equal(t, http.StatusTooManyRequests, r.Status, "locked even with the right password")
 	assert.Contains(t, r.Body, "too many failed sign-in attempts")
+	denied, err := (&audit.Service{Store: e.store}).List(context.Background(), audit.Filter{Action: audit.ActionUserLogin, Result: audit.Denied})
+	require.NoError(t, err)
+	require.Len(t, denied.Entries, 1, "the refused attempt is audited")
+	assert.Contains(t, string(denied.Entries[0].Detail), `"reason":"locked"`)
 	// Another address-less client for another account is not locked by it.
 	e.signUp("bob@example.com", "correct horse battery")
 

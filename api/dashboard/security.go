@@ -68,14 +68,10 @@ func (h *handler) securityResult(c *gin.Context, ferr error) {
 
 func (h *handler) changePassword(c *gin.Context) {
 	ctx, u, ip := c.Request.Context(), userOf(c), c.ClientIP()
-	if err := h.d.Throttle.Check(ctx, u.Email, ip); err != nil {
-		h.securityResult(c, err)
-		return
-	}
-	if err := h.d.Users.ChangePassword(ctx, u.ID, c.PostForm("current"), c.PostForm("new"), ip); err != nil {
-		if errs.Is(err, errs.Unauthorized) {
-			_ = h.d.Throttle.Fail(ctx, u.Email, ip)
-		}
+	err := h.d.Throttle.Guard(ctx, "password_change", u.Email, ip, func() error {
+		return h.d.Users.ChangePassword(ctx, u.ID, c.PostForm("current"), c.PostForm("new"), ip)
+	})
+	if err != nil {
 		h.securityResult(c, err)
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
 )
@@ -48,7 +49,10 @@ func (p ThrottlePolicy) next(cur models.AuthThrottle, now time.Time) models.Auth
 // address. Its state is in the database, so every API replica sees the
 // same counts.
 type Throttle struct {
-	Store   *store.Store
+	Store *store.Store
+	// Audit records the attempts refused because a key is locked; nil
+	// means an audit.Service on Store.
+	Audit   *audit.Service
 	Account ThrottlePolicy
 	Address ThrottlePolicy
 	Now     func() time.Time
@@ -128,4 +132,43 @@ func (t *Throttle) Fail(ctx context.Context, email, addr string) error {
 // good password must not wash out a spray over other accounts.
 func (t *Throttle) Succeed(ctx context.Context, email string) error {
 	return t.Store.ClearThrottle(ctx, AccountKey(email))
+}
+
+// Guard runs one sign-in attempt (method "password", "totp", "passkey"…)
+// under the throttle of the account (email "" = unknown yet) and the
+// address: while either is locked the attempt is refused unseen and
+// audited as denied; an attempt that fails as Unauthorized or Forbidden
+// (wrong password or code, bad invite) counts against both; a success
+// clears the account's failures.
+func (t *Throttle) Guard(ctx context.Context, method, email, addr string, attempt func() error) error {
+	if err := t.Check(ctx, email, addr); err != nil {
+		if !errs.Is(err, errs.RateLimited) {
+			return err
+		}
+		au := t.Audit
+		if au == nil {
+			au = &audit.Service{Store: t.Store}
+		}
+		detail := map[string]any{"method": method, "reason": "locked"}
+		if email != "" {
+			detail["email"] = store.NormalizeEmail(email)
+		}
+		if aerr := au.Record(ctx, audit.Entry{Action: audit.ActionUserLogin, Result: audit.Denied, ClientAddr: addr, Detail: detail}); aerr != nil {
+			return aerr
+		}
+		return err
+	}
+	err := attempt()
+	switch k := errs.KindOf(err); {
+	case err == nil:
+		if email != "" {
+			return t.Succeed(ctx, email)
+		}
+		return nil
+	case k == errs.Unauthorized || k == errs.Forbidden:
+		if ferr := t.Fail(ctx, email, addr); ferr != nil {
+			return ferr
+		}
+	}
+	return err
 }

@@ -164,20 +164,21 @@ func (s *Service) Authenticate(ctx context.Context, email, password, clientAddr 
 		}
 	}
 
-	entry := audit.Entry{Action: audit.ActionUserLogin, ClientAddr: clientAddr, Result: audit.Failure}
+	entry := audit.Entry{Action: audit.ActionUserLogin, ClientAddr: clientAddr, Result: audit.Failure,
+		Detail: map[string]any{"method": "password"}}
 	switch {
 	case u == nil:
-		entry.Detail = map[string]any{"email": e, "reason": "unknown_email"}
+		entry.Detail["email"], entry.Detail["reason"] = e, "unknown_email"
 	case u.PasswordHash == "":
 		entry.UserID, entry.Target = u.ID, u.ID
-		entry.Detail = map[string]any{"reason": "no_password_set"}
+		entry.Detail["reason"] = "no_password_set"
 	case !ok:
 		entry.UserID, entry.Target = u.ID, u.ID
-		entry.Detail = map[string]any{"reason": "wrong_password"}
+		entry.Detail["reason"] = "wrong_password"
 	default:
 		entry.UserID, entry.Target, entry.Result = u.ID, u.ID, audit.Success
 		if u.TOTPEnabled {
-			entry.Detail = map[string]any{"second_factor": "required"}
+			entry.Detail["second_factor"] = "required"
 		}
 	}
 	if err := s.Audit.Record(ctx, entry); err != nil {
