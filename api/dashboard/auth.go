@@ -60,14 +60,25 @@ func (h *handler) signin(c *gin.Context) {
 	c.Redirect(http.StatusSeeOther, target)
 }
 
+// beginSecondFactor remembers the user who passed the first factor, in a
+// renewed session, and asks for the second.
 func (h *handler) beginSecondFactor(c *gin.Context, sess *sessions.Session, userID, method, next string) {
-	sess.State.PendingUserID, sess.State.PendingMethod = userID, method
-	sess.State.PendingSince, sess.State.Next = h.d.Sessions.Clock(), next
-	sess.State.WebAuthn, sess.State.WebAuthnPurpose = nil, ""
-	if err := h.d.Sessions.Save(c.Request.Context(), sess); err != nil {
+	st := sess.State
+	st.PendingUserID, st.PendingMethod = userID, method
+	st.PendingSince, st.Next = h.d.Sessions.Clock(), next
+	st.WebAuthn, st.WebAuthnPurpose = nil, ""
+	if sess.UserID != "" {
+		// A signed-in visitor signing in again: start from a fresh session.
+		sess = &sessions.Session{ID: sess.ID}
+	}
+	sess.State = st
+	renewed, token, err := h.d.Sessions.Renew(c.Request.Context(), sess, c.ClientIP(), c.Request.UserAgent())
+	if err != nil {
 		h.fail(c, err)
 		return
 	}
+	h.setCookie(c, token)
+	c.Set(ctxSession, renewed)
 	c.Redirect(http.StatusSeeOther, "/signin/second-factor")
 }
 

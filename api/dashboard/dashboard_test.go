@@ -300,9 +300,12 @@ func TestTOTPAndBackupCodes(t *testing.T) {
 	signOut(t, c)
 
 	secondStep := func() dashboardtest.Response {
+		c.Get("/signin")
+		before := c.Cookie(cookie)
 		r := signIn(t, c, "alice@example.com", "correct horse battery")
 		require.Equal(t, http.StatusSeeOther, r.Status)
 		require.Equal(t, "/signin/second-factor", r.Location)
+		require.NotEqual(t, before, c.Cookie(cookie), "the session is renewed once the password is accepted")
 		// Not signed in yet.
 		require.Equal(t, http.StatusSeeOther, c.Get("/").Status)
 		return c.Get("/signin/second-factor")

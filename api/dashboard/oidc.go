@@ -27,6 +27,9 @@ func (h *handler) oidcStart(c *gin.Context) {
 	}
 	sess := sessionOf(c)
 	link := c.PostForm("link") == "1" && userOf(c) != nil
+	if link && !h.fresh(c, "/security") {
+		return
+	}
 	u, st, err := h.d.Identities.Start(c.Request.Context(), c.Param("provider"), link, h.d.Sessions.Clock())
 	if err != nil {
 		h.fail(c, err)

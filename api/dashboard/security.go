@@ -13,6 +13,9 @@ import (
 )
 
 type securityData struct {
+	// NeedStepUp: adding a passkey or linking an identity (ways into the
+	// account) first wants a fresh second factor.
+	NeedStepUp  bool
 	HasPassword bool
 	BackupLeft  int64
 	Passkeys    []passkeys.Passkey
@@ -22,7 +25,7 @@ type securityData struct {
 
 func (h *handler) securityData(c *gin.Context) (securityData, error) {
 	ctx, u := c.Request.Context(), userOf(c)
-	var d securityData
+	d := securityData{NeedStepUp: h.needStepUp(c)}
 	var err error
 	if d.HasPassword, err = h.d.Users.HasPassword(ctx, u.ID); err != nil {
 		return d, err
@@ -172,6 +175,10 @@ func (h *handler) backupCodes(c *gin.Context) {
 
 func (h *handler) passkeyRegisterOptions(c *gin.Context) {
 	if !h.passkeysOn(c) {
+		return
+	}
+	if h.needStepUp(c) {
+		h.fail(c, errs.E(errs.Forbidden, "confirm it's you first: reload the page and use “Confirm it's you”").WithCode("step_up_required"))
 		return
 	}
 	sess := sessionOf(c)

@@ -306,6 +306,29 @@ func (s *Service) SignIn(ctx context.Context, old *Session, userID, method strin
 	return out, token, err
 }
 
+// Renew replaces the not-yet-signed-in session old with a new one (new
+// token, new CSRF token) that keeps its state: once a first factor is
+// accepted, the session that remembers it is one nobody could have
+// planted.
+func (s *Service) Renew(ctx context.Context, old *Session, clientAddr, userAgent string) (*Session, string, error) {
+	if old.UserID != "" {
+		return nil, "", errs.E(errs.Internal, "renew a signed-in session")
+	}
+	var (
+		out   *Session
+		token string
+	)
+	err := s.Store.Tx(ctx, func(tx *store.Store) error {
+		if err := tx.DeleteSession(ctx, old.ID); err != nil {
+			return err
+		}
+		var err error
+		out, token, err = s.createWith(ctx, tx, "", "", nil, old.State, clientAddr, userAgent)
+		return err
+	})
+	return out, token, err
+}
+
 // MarkSecondFactor records that a second factor was verified just now.
 func (s *Service) MarkSecondFactor(ctx context.Context, sess *Session) error {
 	t := s.now()
