@@ -131,7 +131,9 @@ func (o *Options) defaults() {
 	}
 }
 
-// channelURL joins the base and the channel path.
+// channelURL joins the base and the channel path. The base may stop at the
+// host (the live venue's documented form, channels under /ws/) or include
+// the /ws segment ("{sandbox}/ws", the operator surface's form).
 func channelURL(base, path string) string {
 	base = strings.TrimRight(base, "/")
 	switch {
@@ -140,8 +142,11 @@ func channelURL(base, path string) string {
 	case strings.HasPrefix(base, "http://"):
 		base = "ws://" + strings.TrimPrefix(base, "http://")
 	}
-	if strings.HasSuffix(base, path) {
+	switch {
+	case strings.HasSuffix(base, path):
 		return base
+	case strings.HasSuffix(base, "/ws"):
+		return base + strings.TrimPrefix(path, "/ws")
 	}
 	return base + path
 }
