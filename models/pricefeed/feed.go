@@ -173,8 +173,16 @@ func (s *Subscription) Close() { s.once.Do(func() { s.f.release(s) }) }
 
 // Subscribe takes a hold on a token's prices, subscribing it on the venue
 // stream when it is the first.
-func (f *Feed) Subscribe(tokenID string) *Subscription {
-	s := &Subscription{f: f, token: tokenID, c: make(chan Quote, 1)}
+func (f *Feed) Subscribe(tokenID string) *Subscription { return f.hold(tokenID, true) }
+
+// hold takes a reference on a token; with updates it is a consumer that
+// gets quotes, without (a condition's hold) it only keeps the token
+// subscribed, so conditions cost nothing per event until met.
+func (f *Feed) hold(tokenID string, updates bool) *Subscription {
+	s := &Subscription{f: f, token: tokenID}
+	if updates {
+		s.c = make(chan Quote, 1)
+	}
 	f.mu.Lock()
 	ts := f.tokens[tokenID]
 	fresh := ts == nil
@@ -184,7 +192,9 @@ func (f *Feed) Subscribe(tokenID string) *Subscription {
 		f.tokens[tokenID] = ts
 	}
 	ts.refs++
-	ts.subs[s] = true
+	if updates {
+		ts.subs[s] = true
+	}
 	if ts.grace != nil {
 		ts.grace.Stop()
 		ts.grace = nil
@@ -206,10 +216,15 @@ func (f *Feed) release(s *Subscription) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	ts := f.tokens[s.token]
-	if ts == nil || !ts.subs[s] {
+	if ts == nil {
 		return
 	}
-	delete(ts.subs, s)
+	if s.c != nil {
+		if !ts.subs[s] {
+			return
+		}
+		delete(ts.subs, s)
+	}
 	ts.refs--
 	if ts.refs > 0 {
 		return
@@ -285,7 +300,7 @@ func (f *Feed) When(c Condition, fn func(Fire)) (*Trigger, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	sub := f.Subscribe(c.TokenID)
+	sub := f.hold(c.TokenID, false)
 	f.mu.Lock()
 	f.nextID++
 	t := &Trigger{f: f, cond: c, fn: fn, sub: sub, id: f.nextID}
@@ -365,15 +380,22 @@ func (f *Feed) Apply(ev ws.Event) { f.apply(ev, true) }
 type fired struct {
 	t *Trigger
 	v decimal.Decimal
-	q Quote
+	q int // index into the event's quotes
+}
+
+// delivery is a quote for the consumers of one token.
+type delivery struct {
+	subs []*Subscription
+	q    int
 }
 
 func (f *Feed) apply(ev ws.Event, live bool) {
 	var fires []fired
-	var notify []*Subscription
-	var quotes []Quote
+	var deliveries []delivery
+	var quotes []Quote // one per token the event changed
 	f.mu.Lock()
 	now := f.cfg.Now()
+	firstBook := false // the first book: every consumer learns the quote
 	touch := func(ts *tokenState, lastTrade bool) {
 		before := ts.q
 		ts.q.BestBid, ts.q.BestAsk = ts.bids.best(), ts.asks.best()
@@ -388,6 +410,8 @@ func (f *Feed) apply(ev ws.Event, live bool) {
 		if !ts.q.Ready {
 			return
 		}
+		qi := len(quotes)
+		quotes = append(quotes, ts.q)
 		changed := false
 		for fl := Field(0); fl < numFields; fl++ {
 			was, is := before.field(fl), ts.q.field(fl)
@@ -400,14 +424,15 @@ func (f *Feed) apply(ev ws.Event, live bool) {
 				continue
 			}
 			for _, t := range ts.conds[fl].met(is.Decimal, nil) {
-				fires = append(fires, fired{t: t, v: is.Decimal, q: ts.q})
+				fires = append(fires, fired{t: t, v: is.Decimal, q: qi})
 			}
 		}
-		if changed {
+		if changed || firstBook {
+			d := delivery{subs: make([]*Subscription, 0, len(ts.subs)), q: qi}
 			for s := range ts.subs {
-				notify = append(notify, s)
-				quotes = append(quotes, ts.q)
+				d.subs = append(d.subs, s)
 			}
+			deliveries = append(deliveries, d)
 		}
 	}
 	switch e := ev.(type) {
@@ -422,15 +447,9 @@ func (f *Feed) apply(ev ws.Event, live bool) {
 			if e.LastTradePrice.Valid && !ts.q.Last.Valid {
 				ts.q.Last = e.LastTradePrice
 			}
-			wasReady := ts.q.Ready
+			firstBook = !ts.q.Ready
 			ts.q.Ready = true
 			touch(ts, false)
-			if !wasReady { // the first book: every consumer learns the quote
-				for s := range ts.subs {
-					notify = append(notify, s)
-					quotes = append(quotes, ts.q)
-				}
-			}
 		}
 	case *ws.PriceChangeEvent:
 		byToken := map[*tokenState]bool{}
@@ -470,11 +489,13 @@ func (f *Feed) apply(ev ws.Event, live bool) {
 	}
 	f.mu.Unlock()
 
-	for i, s := range notify {
-		offer(s.c, quotes[i])
+	for _, d := range deliveries {
+		for _, s := range d.subs {
+			offer(s.c, quotes[d.q])
+		}
 	}
 	for _, fr := range fires {
-		fr.t.fn(Fire{Condition: fr.t.cond, Value: fr.v, Quote: fr.q})
+		fr.t.fn(Fire{Condition: fr.t.cond, Value: fr.v, Quote: quotes[fr.q]})
 	}
 	for _, t := range stop {
 		t.sub.Close()
