@@ -102,7 +102,8 @@ func NewMarketStream(cfg MarketConfig) *MarketStream {
 
 // Run connects and keeps the stream up until ctx ends (returning ctx's
 // error) or Close is called (returning ErrClosed). Events is closed when
-// Run returns. Call it once.
+// Run returns. Call it once. While no asset is subscribed it waits without
+// a socket.
 func (m *MarketStream) Run(ctx context.Context) error { return m.s.run(ctx) }
 
 // Close stops the stream and waits for Run to return.
@@ -122,6 +123,7 @@ func (m *MarketStream) Subscribe(assetIDs ...string) {
 	defer m.s.mu.Unlock()
 	if added := m.c.update(assetIDs, true); len(added) > 0 {
 		m.s.sendLocked(m.c.frames(OpSubscribe, added))
+		m.s.poke()
 	}
 }
 
@@ -208,6 +210,10 @@ func (c *marketChannel) initialFrames() [][]byte {
 }
 
 func (c *marketChannel) accept(Event) bool { return true }
+
+// idle: a market stream without assets does not connect (the venue may
+// close a socket that subscribes to nothing, and it would cost a socket).
+func (c *marketChannel) idle() bool { return len(c.assets) == 0 }
 
 // sync, after a reconnect, fetches every subscribed book over REST and
 // emits it: whatever changed while the socket was down is in it. The

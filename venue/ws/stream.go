@@ -163,6 +163,9 @@ type channel interface {
 	// accept records an event from the socket and reports whether it is
 	// new (false suppresses a duplicate of what the backfill delivered).
 	accept(ev Event) bool
+	// idle reports that there is nothing to subscribe (caller holds the
+	// stream's lock): the stream does not connect until there is.
+	idle() bool
 }
 
 // stream is the connection machinery both channels share: dial, subscribe,
@@ -176,6 +179,7 @@ type stream struct {
 	conn    *websocket.Conn
 	writeMu sync.Mutex // one writer at a time on conn (gorilla's rule)
 
+	kick     chan struct{} // a subscription was added
 	resync   atomic.Bool
 	lastData atomic.Int64 // unix nanos of the last event frame
 
@@ -190,7 +194,8 @@ type stream struct {
 
 func newStream(opt Options, ch channel) *stream {
 	opt.defaults()
-	return &stream{opt: opt, ch: ch, events: make(chan Event, opt.Buffer), done: make(chan struct{})}
+	return &stream{opt: opt, ch: ch, events: make(chan Event, opt.Buffer), done: make(chan struct{}),
+		kick: make(chan struct{}, 1)}
 }
 
 func (s *stream) stats() Stats {
@@ -223,7 +228,7 @@ func (s *stream) run(ctx context.Context) error {
 	attempt := 0
 	reconnect := false
 	for {
-		if ctx.Err() != nil {
+		if !s.waitForWork(ctx) {
 			return s.endErr(ctx)
 		}
 		conn, resp, err := s.opt.Dialer.DialContext(ctx, channelURL(s.opt.URL, s.ch.path()), s.opt.Header)
@@ -260,6 +265,35 @@ func (s *stream) run(ctx context.Context) error {
 		if !s.sleep(ctx, s.backoff(attempt)) {
 			return s.endErr(ctx)
 		}
+	}
+}
+
+// waitForWork holds off connecting while there is nothing to subscribe,
+// so an idle feed costs no socket. It reports false when ctx ended.
+func (s *stream) waitForWork(ctx context.Context) bool {
+	for {
+		if ctx.Err() != nil {
+			return false
+		}
+		s.mu.Lock()
+		idle := s.ch.idle()
+		s.mu.Unlock()
+		if !idle {
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-s.kick:
+		}
+	}
+}
+
+// poke wakes a stream waiting for its first subscription.
+func (s *stream) poke() {
+	select {
+	case s.kick <- struct{}{}:
+	default:
 	}
 }
 

@@ -320,3 +320,19 @@ func TestChannelURL(t *testing.T) {
 		assert.Equal(t, want, channelURL(in, MarketPath), in)
 	}
 }
+
+// TestIdleMarketStreamHasNoSocket: with nothing subscribed the stream does
+// not connect; the first Subscribe brings it up.
+func TestIdleMarketStreamHasNoSocket(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	f := newFakeVenue(t)
+	defer f.close()
+	m := NewMarketStream(MarketConfig{Options: fastOptions(f.url())})
+	stop := run(t, m.Run)
+	defer stop()
+	time.Sleep(100 * time.Millisecond)
+	assert.Zero(t, f.connCount(), "no socket while idle")
+	m.Subscribe("a1")
+	require.Eventually(t, func() bool { return len(f.received(0)) > 0 }, 2*time.Second, 5*time.Millisecond)
+	assert.JSONEq(t, `{"type":"market","assets_ids":["a1"],"initial_dump":true}`, f.received(0)[0])
+}

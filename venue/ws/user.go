@@ -159,6 +159,10 @@ type userChannel struct {
 
 func (c *userChannel) path() string { return UserPath }
 
+// idle: the user channel always has something to follow (no markets means
+// all of them).
+func (c *userChannel) idle() bool { return false }
+
 func (c *userChannel) update(ids []string, add bool) []string {
 	var changed []string
 	for _, id := range ids {
