@@ -158,7 +158,6 @@ func (e *Engine) AddMarket(m Market) error {
 	for i, t := range m.Tokens {
 		e.tokens[t] = &book{market: ms, tokenID: t, outcome: m.Outcomes[i]}
 	}
-	e.emit(MarketListed{Market: m, Time: e.cfg.Clock()})
 	return nil
 }
 

@@ -265,6 +265,17 @@ func (e *Engine) SetTick(conditionID string, tickMicro uint64) (old uint64, err 
 	return old, nil
 }
 
+// AnnounceListed reports a listed market once its catalogue entry exists
+// (the market layer calls it after AddMarket and registering the market,
+// so a new_market frame can carry the question and slug).
+func (e *Engine) AnnounceListed(conditionID string) {
+	e.mu.Lock()
+	defer e.unlock()
+	if ms, ok := e.markets[conditionID]; ok {
+		e.emit(MarketListed{Market: ms.Market, Time: e.cfg.Clock()})
+	}
+}
+
 // MarkResolved announces a market's resolution (its books are closed by
 // CloseMarket; the outcome is decided on chain by the market layer).
 func (e *Engine) MarkResolved(conditionID string, winner int) {

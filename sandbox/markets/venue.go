@@ -345,6 +345,7 @@ func (v *Venue) list(ctx context.Context, id int, s Seed, ud *UpDown) (Info, err
 	v.recordLocked(info.ConditionID, now)
 	cp := *info
 	v.mu.Unlock()
+	v.engine.AnnounceListed(info.ConditionID)
 	if err := v.requote(ctx, info.ConditionID); err != nil {
 		return Info{}, err
 	}

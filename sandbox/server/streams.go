@@ -423,7 +423,10 @@ func (h *streams) apply(op *streamOp) {
 			for i, b := range op.books {
 				evs[i] = h.bookEvent(b)
 			}
-			h.sendTo(c, evs...)
+			// The dump is one array frame per subscribe frame (§5.2).
+			if f, err := ws.MarshalArray(evs...); err == nil {
+				c.send(f)
+			}
 		}
 	}
 }

@@ -10,11 +10,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/gorilla/websocket"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -322,7 +324,8 @@ func TestStreamsAgainstSandbox(t *testing.T) {
 	assert.Equal(t, "MATCHED", got[a+"UPDATE"].Status)
 	assert.Contains(t, []ws.TradeStatus{ws.TradeMined, ws.TradeConfirmed}, gapTrade.Status)
 	assert.Equal(t, "14", gapTrade.MakerOrders[0].MatchedAmount.String())
-	assert.GreaterOrEqual(t, usr.Stats().Connects, uint64(2))
+	require.Eventually(t, func() bool { return usr.Stats().Connects >= 2 }, 5*time.Second, 10*time.Millisecond,
+		"counted once the backfill is through")
 
 	// Live again: a cancel arrives from the socket, and nothing earlier is
 	// delivered twice.
@@ -382,4 +385,116 @@ func TestUserChannelRefusesBadAuth(t *testing.T) {
 		assert.False(t, s.Connected && usr.Stats().Frames > 0, "no data reaches a socket with a wrong secret")
 	}
 	assert.Zero(t, usr.Stats().Events)
+}
+
+// rawSocket reads frames of a socket as the venue sends them.
+type rawSocket struct {
+	t *testing.T
+	c *websocket.Conn
+}
+
+func dialRaw(t *testing.T, url string) *rawSocket {
+	t.Helper()
+	c, _, err := websocket.DefaultDialer.Dial(url, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = c.Close() })
+	return &rawSocket{t: t, c: c}
+}
+
+func (r *rawSocket) send(s string) {
+	require.NoError(r.t, r.c.WriteMessage(websocket.TextMessage, []byte(s)))
+}
+
+// next returns the next frame that is not PONG, parsed.
+func (r *rawSocket) next() (string, []ws.Event) {
+	r.t.Helper()
+	for {
+		_ = r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_, data, err := r.c.ReadMessage()
+		require.NoError(r.t, err)
+		if string(data) == "PONG" {
+			continue
+		}
+		evs, err := ws.Parse(data)
+		require.NoError(r.t, err)
+		return string(data), evs
+	}
+}
+
+// TestSandboxMarketChannelFrames checks the sandbox's market channel frame
+// by frame with a bare socket: PING/PONG, the book dump as an array, the
+// custom features, unsubscribe and initial_dump:false.
+func TestSandboxMarketChannelFrames(t *testing.T) {
+	e := startSandbox(t)
+	ctx := e.ctx
+	url := "ws" + strings.TrimPrefix(e.sb.URL(), "http") + "/ws/market"
+	r := dialRaw(t, url)
+	r.send("PING")
+	_ = r.c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, pong, err := r.c.ReadMessage()
+	require.NoError(t, err)
+	assert.Equal(t, "PONG", string(pong))
+
+	a, b := e.m.TokenIDs[0], e.m.TokenIDs[1]
+	r.send(`{"assets_ids":["` + a + `"],"type":"market","custom_feature_enabled":true}`)
+	raw, evs := r.next()
+	assert.Equal(t, byte('['), raw[0], "the dump is one array frame")
+	require.Len(t, evs, 1)
+	bk := evs[0].(*ws.BookEvent)
+	assert.Equal(t, a, bk.AssetID)
+	assert.Regexp(t, `^[0-9a-f]{40}$`, bk.Hash)
+
+	e.control("/control/markets/"+e.m.ConditionID+"/tick", map[string]string{"tick": "0.001"})
+	_, evs = r.next()
+	assert.IsType(t, &ws.TickSizeChangeEvent{}, evs[0])
+
+	// A new best ask: price_change, then best_bid_ask for this custom socket.
+	maker := e.newTrader(a)
+	px := bk.Asks[0].Price.Sub(decimal.New(2, -3)).String()
+	maker.limit(t, ctx, a, clob.Sell, px, "10")
+	_, evs = r.next()
+	pc := evs[0].(*ws.PriceChangeEvent)
+	require.Len(t, pc.Changes, 1)
+	assert.Equal(t, px, pc.Changes[0].Price.String())
+	assert.Equal(t, "10", pc.Changes[0].Size.String())
+	assert.Equal(t, px, pc.Changes[0].BestAsk.Decimal.String())
+	_, evs = r.next()
+	bba := evs[0].(*ws.BestBidAskEvent)
+	assert.Equal(t, px, bba.BestAsk.String())
+	assert.Equal(t, bba.BestAsk.Sub(bba.BestBid).String(), bba.Spread.String())
+
+	// Unsubscribe a, subscribe b without a dump: an order on a is not
+	// reported, the next one on b is, and no book precedes it.
+	r.send(`{"operation":"unsubscribe","assets_ids":["` + a + `"]}`)
+	r.send(`{"operation":"subscribe","assets_ids":["` + b + `"],"initial_dump":false,"custom_feature_enabled":true}`)
+	time.Sleep(100 * time.Millisecond)
+	maker.limit(t, ctx, a, clob.Sell, px, "5")
+	mb := e.newTrader(b)
+	bookB, err := clob.NewClient(clob.ConfigFor(e.sb.Network())).OrderBook(ctx, b)
+	require.NoError(t, err)
+	pxB := bookB.Asks[len(bookB.Asks)-1].Price.Sub(decimal.New(1, -3)).String()
+	mb.limit(t, ctx, b, clob.Sell, pxB, "5")
+	_, evs = r.next()
+	pc = evs[0].(*ws.PriceChangeEvent)
+	assert.Equal(t, b, pc.Changes[0].AssetID, "nothing for the unsubscribed token, no dump for b")
+
+	// A new market reaches every custom-feature socket.
+	e.control("/control/markets", map[string]any{"question": "Will the stream test pass?", "outcomes": []string{"Yes", "No"}})
+	var nm *ws.NewMarketEvent
+	for nm == nil {
+		_, evs = r.next()
+		nm, _ = evs[0].(*ws.NewMarketEvent)
+	}
+	assert.Equal(t, "Will the stream test pass?", nm.Question)
+	assert.Len(t, nm.AssetIDs, 2)
+
+	// Resolution of b's market: its orders leave the book, then market_resolved.
+	e.control("/control/markets/"+e.m.ConditionID+"/resolve", map[string]string{"winner": e.m.Outcomes[1]})
+	var res *ws.MarketResolvedEvent
+	for res == nil {
+		_, evs = r.next()
+		res, _ = evs[0].(*ws.MarketResolvedEvent)
+	}
+	assert.Equal(t, b, res.WinningAssetID)
+	assert.Equal(t, e.m.Outcomes[1], res.WinningOutcome)
 }

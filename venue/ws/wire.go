@@ -466,7 +466,13 @@ func parseOne(raw json.RawMessage) (Event, error) {
 // several. Books are written worst level first on both sides, as captured
 // from the live venue (§1.3). Backfill flags are not part of the wire
 // format and are not written.
-func Marshal(evs ...Event) ([]byte, error) {
+func Marshal(evs ...Event) ([]byte, error) { return marshal(evs, len(evs) != 1) }
+
+// MarshalArray encodes events as one array frame even when there is one:
+// the venue's initial book dump is an array per subscribe frame.
+func MarshalArray(evs ...Event) ([]byte, error) { return marshal(evs, true) }
+
+func marshal(evs []Event, array bool) ([]byte, error) {
 	ws := make([]any, len(evs))
 	for i, ev := range evs {
 		w, err := toWire(ev)
@@ -479,10 +485,10 @@ func Marshal(evs ...Event) ([]byte, error) {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	var err error
-	if len(ws) == 1 {
-		err = enc.Encode(ws[0])
-	} else {
+	if array {
 		err = enc.Encode(ws)
+	} else {
+		err = enc.Encode(ws[0])
 	}
 	if err != nil {
 		return nil, err

@@ -275,6 +275,9 @@ func TestMarshalRoundTrip(t *testing.T) {
 	two, err := Marshal(&TickSizeChangeEvent{AssetID: "1"}, &TickSizeChangeEvent{AssetID: "2"})
 	require.NoError(t, err)
 	assert.Equal(t, byte('['), two[0], "several events go out as one array frame")
+	one, err := MarshalArray(&TickSizeChangeEvent{AssetID: "1"})
+	require.NoError(t, err)
+	assert.Equal(t, byte('['), one[0], "a dump is an array even of one")
 }
 
 func TestSubscriptionFrames(t *testing.T) {
