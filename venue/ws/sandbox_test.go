@@ -237,7 +237,7 @@ func runStream(t *testing.T, run func(context.Context) error) {
 func TestStreamsAgainstSandbox(t *testing.T) {
 	e := startSandbox(t)
 	ctx := e.ctx
-	wsURL := e.sb.URL() + "/ws"
+	wsURL := e.sb.Network().StreamsURL
 	pub := clob.NewClient(clob.ConfigFor(e.sb.Network()))
 	maker, taker := e.newTrader(e.tok), e.newTrader(e.tok)
 
