@@ -34,6 +34,7 @@ func devCommand() *cli.Command {
 			&cli.StringFlag{Name: flagTemporalCLI, EnvVars: []string{"ATS_TEMPORAL_CLI"},
 				Usage: "path of the Temporal CLI v1.5.1 binary; default .bin/temporal, then PATH"},
 			temporalNamespaceFlag(), venueFlag("sandbox"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
+			venueWSFlag(),
 			trustedProxiesFlag(),
 			&cli.BoolFlag{Name: flagDemo, EnvVars: []string{"ATS_DEMO"},
 				Usage: "create demo@example.com (password ATS_DEMO_PASSWORD, default demo-password) with a funded sandbox wallet"},
@@ -166,6 +167,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err != nil {
 		return err
 	}
+	startPriceFeed(c, st, vc, svc, log)
 	if err := startWorker(ctx, st, tc, workerDeps(s, svc), log); err != nil {
 		return err
 	}
@@ -203,7 +205,7 @@ func apiCommand() *cli.Command {
 		Usage: "the API server alone (production)",
 		Flags: append([]cli.Flag{httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
 			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
-			trustedProxiesFlag()}, logFlags()...),
+			trustedProxiesFlag(), venueWSFlag()}, logFlags()...),
 		Action: func(c *cli.Context) error {
 			return runProcess(c, func(ctx context.Context, st *stack, s *store.Store, tc tclient, n network.Network) error {
 				ln, err := net.Listen("tcp", c.String(flagHTTP))
@@ -226,6 +228,7 @@ func apiCommand() *cli.Command {
 					ln.Close()
 					return err
 				}
+				startPriceFeed(c, st, vc, svc, st.log)
 				cfg, err := apiConfig(c)
 				if err != nil {
 					ln.Close()
