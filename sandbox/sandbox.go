@@ -206,6 +206,8 @@ func (s *Sandbox) Close() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		err = s.srv.Shutdown(ctx)
+		// After Shutdown no socket can open; close the hijacked ones.
+		s.api.CloseStreams()
 		s.wg.Wait()
 		if s.evm != nil {
 			err = cmp.Or(err, s.evm.Close())

@@ -34,6 +34,7 @@ func devCommand() *cli.Command {
 			&cli.StringFlag{Name: flagTemporalCLI, EnvVars: []string{"ATS_TEMPORAL_CLI"},
 				Usage: "path of the Temporal CLI v1.5.1 binary; default .bin/temporal, then PATH"},
 			temporalNamespaceFlag(), venueFlag("sandbox"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
+			venueWSFlag(),
 			trustedProxiesFlag(), signupFlag(), oidcFlag(),
 			&cli.BoolFlag{Name: flagDemo, EnvVars: []string{"ATS_DEMO"},
 				Usage: "create demo@example.com (password ATS_DEMO_PASSWORD, default demo-password) with a funded sandbox wallet"},
@@ -174,6 +175,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err := svc.dashboardFromFlags(c, publicURL, sandboxIssuer); err != nil {
 		return err
 	}
+	startPriceFeed(c, st, vc, svc, log)
 	if err := startWorker(ctx, st, tc, workerDeps(s, svc), log); err != nil {
 		return err
 	}
@@ -211,7 +213,7 @@ func apiCommand() *cli.Command {
 		Usage: "the API server alone (production)",
 		Flags: append([]cli.Flag{httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
 			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
-			trustedProxiesFlag(), signupFlag(), oidcFlag()}, logFlags()...),
+			trustedProxiesFlag(), venueWSFlag(), signupFlag(), oidcFlag()}, logFlags()...),
 		Action: func(c *cli.Context) error {
 			return runProcess(c, func(ctx context.Context, st *stack, s *store.Store, tc tclient, n network.Network) error {
 				ln, err := net.Listen("tcp", c.String(flagHTTP))
@@ -239,6 +241,7 @@ func apiCommand() *cli.Command {
 					ln.Close()
 					return err
 				}
+				startPriceFeed(c, st, vc, svc, st.log)
 				cfg, err := apiConfig(c)
 				if err != nil {
 					ln.Close()

@@ -58,6 +58,9 @@ type Service struct {
 	// a negative value disables that cache.
 	MarketTTL time.Duration
 	BookTTL   time.Duration
+	// Live, when set, serves the books of tokens the process's price feed
+	// holds, before the cache and the venue.
+	Live LiveBooks
 
 	once    sync.Once
 	markets *ttlCache[*gamma.Market]
@@ -531,7 +534,9 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 	out := make([]*clob.OrderBook, len(tokens))
 	var missing []string
 	for i, t := range tokens {
-		if b, ok := s.books.peek(t); ok {
+		if b, ok := s.liveBook(ctx, t); ok {
+			out[i] = b
+		} else if b, ok := s.books.peek(t); ok {
 			out[i] = b
 		} else {
 			missing = append(missing, t)

@@ -12,9 +12,24 @@ import (
 // BenchmarkMatchSettleInMemory measures matched-and-settled orders per
 // second against the in-memory ledger: each iteration rests a maker ask and
 // sends a taker bid that fills it completely (one match, one settlement).
-func BenchmarkMatchSettleInMemory(b *testing.B) {
+func BenchmarkMatchSettleInMemory(b *testing.B) { benchMatchSettle(b, nil) }
+
+// BenchmarkMatchSettleObserved is the same with a listening event sink (a
+// WebSocket subscriber in the sandbox): the cost of building the events.
+func BenchmarkMatchSettleObserved(b *testing.B) { benchMatchSettle(b, &countSink{}) }
+
+// countSink is a listening sink that only counts.
+type countSink struct{ n int }
+
+func (c *countSink) Active() bool        { return true }
+func (c *countSink) Publish(evs []Event) { c.n += len(evs) }
+
+func benchMatchSettle(b *testing.B, sink EventSink) {
 	l := NewMemLedger()
 	e := New(Config{Ledger: l, Settler: l})
+	if sink != nil {
+		e.SetEventSink(sink)
+	}
 	if err := e.AddMarket(Market{ConditionID: "0xb", Tokens: [2]string{"1", "2"}, Outcomes: [2]string{"Yes", "No"}, TickMicro: 10_000, MinSizeMicro: 5 * One}); err != nil {
 		b.Fatal(err)
 	}

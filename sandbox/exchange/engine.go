@@ -73,6 +73,13 @@ type Engine struct {
 	reserved map[common.Address]map[string]uint64 // maker → asset ("" = collateral) → micro
 	inflight map[string]bool                      // order ids between admission and finish
 	seq      uint64
+
+	// The event hook (events.go): what a locked section touched and
+	// queued, published when it unlocks.
+	sink    EventSink
+	hasSink sinkFlag
+	touched []touchKey
+	queued  []Event
 }
 
 type marketState struct {
@@ -142,7 +149,7 @@ func (e *Engine) AddMarket(m Market) error {
 		return errs.E(errs.Invalid, "a market needs two distinct token ids")
 	}
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	if _, ok := e.markets[m.ConditionID]; ok {
 		return errs.E(errs.Conflict, "market already listed")
 	}
@@ -158,7 +165,7 @@ func (e *Engine) AddMarket(m Market) error {
 // orders (used when a market resolves).
 func (e *Engine) CloseMarket(conditionID string) []string {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	ms, ok := e.markets[conditionID]
 	if !ok {
 		return nil
@@ -184,7 +191,7 @@ func (e *Engine) CloseMarket(conditionID string) []string {
 // MarketFor returns the market a token belongs to.
 func (e *Engine) MarketFor(tokenID string) (Market, bool) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	b, ok := e.tokens[tokenID]
 	if !ok {
 		return Market{}, false
@@ -195,7 +202,7 @@ func (e *Engine) MarketFor(tokenID string) (Market, bool) {
 // Market returns a listed market and whether it still accepts orders.
 func (e *Engine) Market(conditionID string) (Market, bool, bool) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	ms, ok := e.markets[conditionID]
 	if !ok {
 		return Market{}, false, false
@@ -215,7 +222,10 @@ func (e *Engine) Market(conditionID string) (Market, bool, bool) {
 func (e *Engine) Place(ctx context.Context, o Order) (Result, error) {
 	e.mu.Lock()
 	p, err := e.admitLocked(ctx, o)
-	e.mu.Unlock()
+	if err != nil && errs.PublicMessage(err) == MsgFOKNotFilled {
+		e.emitFOKKill(o)
+	}
+	e.unlock()
 	if err != nil {
 		return Result{}, err
 	}
@@ -226,7 +236,8 @@ func (e *Engine) Place(ctx context.Context, o Order) (Result, error) {
 	}
 	e.mu.Lock()
 	res, trades, err := e.finishLocked(p, st, serr)
-	e.mu.Unlock()
+	e.unlock()
+	e.scheduleConfirm(trades)
 	if e.cfg.OnTrade != nil {
 		for _, t := range trades {
 			e.cfg.OnTrade(t)
@@ -244,6 +255,8 @@ type pending struct {
 	now   time.Time
 	// takerHold is the taker's funds held while the match settles.
 	takerHold uint64
+	// tradeID is the match's trade id, known from the MATCHED event on.
+	tradeID string
 }
 
 func invalid(msg string) error { return errs.E(errs.Invalid, msg) }
@@ -439,6 +452,7 @@ func (e *Engine) admitLocked(ctx context.Context, o Order) (*pending, error) {
 	if len(plan) > 0 {
 		m := buildMatch(en, b, plan)
 		p.match = &m
+		p.tradeID = uuid.NewString()
 		p.takerHold = o.MakerAmount
 		e.reserve(o.Maker, assetOf(&o), int64(p.takerHold))
 		for _, f := range plan {
@@ -447,9 +461,13 @@ func (e *Engine) admitLocked(ctx context.Context, o Order) (*pending, error) {
 			mk.filled += f.shares
 			mk.pending += f.shares
 			e.reserve(mk.o.Maker, assetOf(&mk.o), -int64(before-mk.remainingMaker()))
+			e.touch(b, mk.o.Side, mk.price)
 			if mk.filled == mk.shares {
 				e.removeLocked(mk)
 			}
+		}
+		if e.observing() {
+			e.emit(TradeChanged{Trade: e.tradeOf(p, TradeMatched, Settlement{}), Time: now})
 		}
 	}
 	return p, nil
@@ -474,7 +492,11 @@ func (e *Engine) finishLocked(p *pending, st Settlement, serr error) (Result, []
 			if mk.filled+f.shares == mk.shares {
 				e.insertLocked(mk.book, mk) // it had left the book; seq keeps its priority
 			}
+			e.touch(mk.book, mk.o.Side, mk.price)
 			e.reserve(mk.o.Maker, assetOf(&mk.o), int64(restoredReserve(mk, f.shares)))
+		}
+		if p.match != nil && e.observing() {
+			e.emit(TradeChanged{Trade: e.tradeOf(p, TradeFailed, Settlement{}), Time: e.cfg.Clock()})
 		}
 		e.log.Warn("settlement failed; match discarded", "taker", o.ID, "err", serr)
 		return Result{}, nil, errs.Wrap(errs.VenueRejected, serr, MsgExecution)
@@ -485,6 +507,7 @@ func (e *Engine) finishLocked(p *pending, st Settlement, serr error) (Result, []
 	if p.match != nil {
 		t := e.recordLocked(p, st)
 		trades = append(trades, t)
+		e.emitSettledLocked(p, t)
 		res.Status = "matched"
 		res.TradeIDs = []string{t.ID}
 		res.TxHashes = []common.Hash{t.TxHash}
@@ -501,8 +524,10 @@ func (e *Engine) finishLocked(p *pending, st Settlement, serr error) (Result, []
 	case o.Type.Resting():
 		e.reserve(o.Maker, assetOf(o), int64(en.remainingMaker()))
 		e.insertLocked(p.b, en)
+		e.emit(OrderChanged{Kind: OrderPlaced, Order: en.view(), Time: p.now})
 	default: // FAK remainder is killed
 		en.status = StatusCanceled
+		e.emit(OrderChanged{Kind: OrderCancelled, Order: en.view(), Time: p.now})
 	}
 	return res, trades, nil
 }
@@ -602,41 +627,13 @@ func buildMatch(taker *entry, b *book, plan []plannedFill) Match {
 // recordLocked finalises a settled match: maker statuses, the taker's fill,
 // the last trade price and the trade record.
 func (e *Engine) recordLocked(p *pending, st Settlement) Trade {
-	taker, b, m := p.en, p.b, p.match
-	var shares uint64
-	if taker.o.Side == Buy {
-		shares = m.TakerReceives
-	} else {
-		shares = m.TakerFillAmount
-	}
-	coll := m.TakerFillAmount
-	if taker.o.Side == Sell {
-		coll = m.TakerReceives
-	}
-	t := Trade{
-		ID:           uuid.NewString(),
-		TakerOrderID: taker.o.ID,
-		ConditionID:  b.market.ConditionID,
-		TokenID:      b.tokenID,
-		Outcome:      b.outcome,
-		Side:         taker.o.Side,
-		SizeMicro:    shares,
-		PriceMicro:   mulDiv(coll, One, shares),
-		Owner:        taker.o.Owner,
-		Maker:        taker.o.Maker,
-		Status:       TradeMined,
-		TxHash:       st.TxHash,
-		MatchTime:    p.now,
-		LastUpdate:   p.now,
-	}
+	taker, b := p.en, p.b
+	t := e.tradeOf(p, TradeMined, st)
+	shares := t.SizeMicro
 	for _, f := range p.plan {
 		mk := f.en
 		mk.pending -= f.shares
 		mk.tradeIDs = append(mk.tradeIDs, t.ID)
-		t.MakerOrders = append(t.MakerOrders, MakerOrderView{
-			OrderID: mk.o.ID, Owner: mk.o.Owner, Maker: mk.o.Maker, MatchedShares: f.shares,
-			PriceMicro: mk.price, TokenID: b.tokenID, Outcome: b.outcome, Side: mk.o.Side,
-		})
 		if mk.filled == mk.shares && mk.status == StatusLive {
 			mk.status = StatusMatched
 		}
@@ -652,6 +649,7 @@ func (e *Engine) recordLocked(p *pending, st Settlement) Trade {
 }
 
 func (e *Engine) insertLocked(b *book, en *entry) {
+	e.touch(b, en.o.Side, en.price)
 	if en.o.Type == GTD {
 		if b.gtd == 0 || en.o.Expiration < b.nextExpiry {
 			b.nextExpiry = en.o.Expiration
@@ -685,6 +683,7 @@ func (e *Engine) insertLocked(b *book, en *entry) {
 
 func (e *Engine) removeLocked(en *entry) {
 	b := en.book
+	e.touch(b, en.o.Side, en.price)
 	if en.o.Type == GTD {
 		b.gtd--
 	}
@@ -719,6 +718,7 @@ func (e *Engine) cancelLocked(en *entry) {
 	e.reserve(en.o.Maker, assetOf(&en.o), -int64(en.remainingMaker()))
 	en.status = StatusCanceled
 	e.removeLocked(en)
+	e.emit(OrderChanged{Kind: OrderCancelled, Order: en.view(), Time: e.cfg.Clock()})
 }
 
 // expireLocked cancels the book's GTD orders whose expiration has passed.
@@ -752,7 +752,7 @@ func (e *Engine) expireLocked(b *book, now time.Time) {
 // so expired orders leave the book even when nobody trades.
 func (e *Engine) Sweep() {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	now := e.cfg.Clock()
 	for _, b := range e.tokens {
 		e.expireLocked(b, now)
@@ -763,7 +763,7 @@ func (e *Engine) Sweep() {
 // (the control API and the market makers' housekeeping).
 func (e *Engine) Cancel(id, owner string) error {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	en, ok := e.orders[id]
 	if !ok || (owner != "" && en.o.Owner != owner) {
 		return errs.E(errs.NotFound, MsgOrderNotFound)
@@ -780,7 +780,7 @@ func (e *Engine) Cancel(id, owner string) error {
 // and/or a token, and returns their ids.
 func (e *Engine) CancelWhere(owner, conditionID, tokenID string) []string {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	var hit []*entry
 	for _, en := range e.orders {
 		if en.status != StatusLive || en.o.Owner != owner || en.filled == en.shares {
@@ -820,7 +820,7 @@ func (en *entry) view() OrderView {
 // Order returns one order.
 func (e *Engine) Order(id string) (OrderView, bool) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	en, ok := e.orders[id]
 	if !ok {
 		return OrderView{}, false
@@ -842,7 +842,7 @@ type OrderFilter struct {
 // Orders returns the orders matching f, oldest first.
 func (e *Engine) Orders(f OrderFilter) []OrderView {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	now := e.cfg.Clock()
 	for _, b := range e.tokens {
 		e.expireLocked(b, now)
@@ -902,7 +902,7 @@ func (e *Engine) statusOf(t *Trade, now time.Time) TradeStatus {
 // Trades returns the trades matching f, oldest first.
 func (e *Engine) Trades(f TradeFilter) []Trade {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	now := e.cfg.Clock()
 	var out []Trade
 	for _, t := range e.trades {
@@ -929,13 +929,18 @@ func (e *Engine) Trades(f TradeFilter) []Trade {
 // Book returns a snapshot of a token's book.
 func (e *Engine) Book(tokenID string) (Book, bool) {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	b, ok := e.tokens[tokenID]
 	if !ok {
 		return Book{}, false
 	}
 	now := e.cfg.Clock()
 	e.expireLocked(b, now)
+	return e.bookLocked(b, now), true
+}
+
+// bookLocked aggregates a book's levels.
+func (e *Engine) bookLocked(b *book, now time.Time) Book {
 	agg := func(ls []*level) []Level {
 		out := make([]Level, len(ls))
 		for i, l := range ls {
@@ -947,17 +952,17 @@ func (e *Engine) Book(tokenID string) (Book, bool) {
 		return out
 	}
 	return Book{
-		Market: b.market.Market, TokenID: tokenID,
+		Market: b.market.Market, TokenID: b.tokenID,
 		Bids: agg(b.bids), Asks: agg(b.asks),
 		LastTradeMicro: b.last, LastTradeSide: b.lastSide, HasLastTrade: b.hasLast,
 		Timestamp: now, AcceptingOrders: b.market.accepting,
-	}, true
+	}
 }
 
 // Reserved returns what a maker's open orders reserve of an asset ("" =
 // collateral).
 func (e *Engine) Reserved(maker common.Address, asset string) uint64 {
 	e.mu.Lock()
-	defer e.mu.Unlock()
+	defer e.unlock()
 	return e.reserved[maker][asset]
 }

@@ -345,6 +345,7 @@ func (v *Venue) list(ctx context.Context, id int, s Seed, ud *UpDown) (Info, err
 	v.recordLocked(info.ConditionID, now)
 	cp := *info
 	v.mu.Unlock()
+	v.engine.AnnounceListed(info.ConditionID)
 	if err := v.requote(ctx, info.ConditionID); err != nil {
 		return Info{}, err
 	}
@@ -588,6 +589,7 @@ func (v *Venue) resolveIdx(ctx context.Context, m Info, idx int) (Info, error) {
 	if err := v.chain.Resolve(ctx, common.HexToHash(m.ConditionID), m.NegRisk, idx); err != nil {
 		return Info{}, errs.Wrap(errs.KindOf(err), err, "could not resolve the market on chain")
 	}
+	v.engine.MarkResolved(m.ConditionID, idx)
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	info := v.byCond[m.ConditionID]

@@ -29,6 +29,8 @@ func (s *Server) controlRoutes() http.Handler {
 	m.HandleFunc("POST /control/markets/{id}/resolve", s.controlResolve)
 	m.HandleFunc("POST /control/wallets/{address}/fund", s.controlFund)
 	m.HandleFunc("POST /control/trades", s.controlTrade)
+	m.HandleFunc("POST /control/markets/{id}/tick", s.controlTick)
+	m.HandleFunc("POST /control/streams/drop", s.controlStreamsDrop)
 	m.HandleFunc("/control/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, errs.E(errs.NotFound, "not found")) })
 	return m
 }

@@ -84,6 +84,8 @@ type Server struct {
 	hb     map[string]heartbeat // api key → last heartbeat
 	mux    *http.ServeMux
 	fundMu sync.Mutex
+	// streams serves the WebSocket channels /ws/market and /ws/user.
+	streams *streams
 }
 
 type heartbeat struct {
@@ -103,7 +105,11 @@ func New(cfg Config) *Server {
 		cfg: cfg, log: cfg.Logger, v: cfg.Venue, e: cfg.Venue.Engine(),
 		keys: newKeyStore(cfg.KeySecret), hb: map[string]heartbeat{},
 	}
+	s.streams = newStreams(s)
+	s.e.SetEventSink(s.streams)
 	s.mux = http.NewServeMux()
+	s.mux.HandleFunc("GET /ws/market", s.streams.serve(false))
+	s.mux.HandleFunc("GET /ws/user", s.streams.serve(true))
 	s.mux.Handle("/clob/", http.StripPrefix("/clob", s.clobRoutes()))
 	s.mux.Handle("/gamma/", http.StripPrefix("/gamma", s.gammaRoutes()))
 	s.mux.Handle("/data-api/", http.StripPrefix("/data-api", s.dataRoutes()))
@@ -142,6 +148,10 @@ func (s *Server) Handler() http.Handler {
 		s.mux.ServeHTTP(w, r)
 	})
 }
+
+// CloseStreams closes every WebSocket of the /ws channels (hijacked
+// connections outlive http.Server.Shutdown).
+func (s *Server) CloseStreams() { s.streams.Close() }
 
 // SweepHeartbeats cancels the orders of keys whose heartbeat lapsed; the
 // sandbox calls it every second.

@@ -50,6 +50,9 @@ type Network struct {
 	DataAPIURL string
 	RPCURL     string
 	WSURL      string
+	// StreamsURL is the base of the CLOB WebSocket channels (/ws/market,
+	// /ws/user); venue/ws accepts it with or without the /ws segment.
+	StreamsURL string
 	// No gasless relayer: the venue's (relayer-v2.polymarket.com, builder
 	// API keys) is outside our protocol reference, so every wallet kind's
 	// transactions are sent by its owner EOA, which pays the gas.
@@ -87,6 +90,7 @@ func Polygon() Network {
 		GammaURL:             "https://gamma-api.polymarket.com",
 		DataAPIURL:           "https://data-api.polymarket.com",
 		RPCURL:               "https://polygon-rpc.com",
+		StreamsURL:           "wss://ws-subscriptions-clob.polymarket.com",
 	}
 }
 
@@ -118,6 +122,7 @@ func Sandbox(base string) Network {
 	n.DataAPIURL = base + "/data-api"
 	n.RPCURL = base + "/rpc"
 	n.WSURL = ws + "/rpc/ws"
+	n.StreamsURL = ws + "/ws"
 	return n
 }
 
