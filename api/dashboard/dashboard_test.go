@@ -21,6 +21,7 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/dashboard"
 	"github.com/agent-trading/ats/api/dashboard/dashboardtest"
+	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/identities"
@@ -476,4 +477,69 @@ func TestOpenIDSignIn(t *testing.T) {
 	// A forged callback (state not from this session) is refused.
 	r = c.Get("/auth/oidc/sandbox/callback?state=forged&code=x")
 	assert.Equal(t, http.StatusUnauthorized, r.Status)
+}
+
+func TestAgentSettings(t *testing.T) {
+	e := newEnv(t, users.SignupOpen)
+	c := e.signUp("alice@example.com", "correct horse battery")
+	ctx := context.Background()
+	u, err := e.store.UserByEmail(ctx, "alice@example.com")
+	require.NoError(t, err)
+	a := &models.Agent{UserID: u.ID, Name: "bot", Scopes: "read trade cancel redeem"}
+	require.NoError(t, e.store.CreateAgentWithKey(ctx, a, &models.APIKey{Hash: "h", DisplayPrefix: "ll_x"}))
+	page := "/agents/" + a.ID
+	ag := &agents.Service{Store: e.store}
+
+	assert.Contains(t, c.Get("/agents").Body, "bot")
+	r := c.Submit(page, page+"/budget", url.Values{"fixed_limit": {"12.5"}, "budget_percent": {"25"}, "max_position_value": {""}})
+	require.Equal(t, page+"?done=budget", r.Location, r.Body)
+	got, err := ag.Get(ctx, u.ID, a.ID)
+	require.NoError(t, err)
+	require.NotNil(t, got.Budget.FixedLimitMicro)
+	assert.EqualValues(t, 12_500_000, *got.Budget.FixedLimitMicro)
+	assert.EqualValues(t, 2500, *got.Budget.PercentBps)
+	assert.Nil(t, got.Budget.MaxPositionValueMicro)
+
+	r = c.Submit(page, page+"/budget", url.Values{"fixed_limit": {"-1"}})
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Contains(t, r.Body, "must be positive")
+
+	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_minutes": {"15"}, "start": {"09:00"}, "end": {"17:00"}, "timezone": {"Europe/Berlin"}})
+	require.Equal(t, page+"?done=heartbeat", r.Location, r.Body)
+	got, _ = ag.Get(ctx, u.ID, a.ID)
+	assert.EqualValues(t, 15*60_000, got.Heartbeat.IntervalMs)
+	require.NotNil(t, got.Heartbeat.ActiveHours)
+	assert.Equal(t, "Europe/Berlin", got.Heartbeat.ActiveHours.Timezone)
+	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_minutes": {"15"}, "start": {"09:00"}, "end": {"17:00"}, "timezone": {"Mars/Olympus"}})
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+
+	r = c.Submit(page, page+"/rate-limit", url.Values{"per_minute": {"30"}})
+	require.Equal(t, page+"?done=rate-limit", r.Location)
+
+	r = c.Submit(page+"/confirm/pause", page+"/pause", nil)
+	require.Equal(t, page+"?done=paused", r.Location)
+	got, _ = ag.Get(ctx, u.ID, a.ID)
+	assert.Equal(t, models.AgentPaused, got.Status)
+	r = c.Submit(page, page+"/resume", nil)
+	require.Equal(t, page+"?done=resumed", r.Location)
+
+	// Revoking wants a fresh second factor once 2FA is on.
+	secret, _ := enrolTOTP(t, e, c)
+	e.clock.Add(sessions.DefaultFreshFor + time.Minute)
+	r = c.Get(page + "/confirm/revoke")
+	require.Equal(t, "/reauth?next=%2Fagents%2F"+a.ID+"%2Fconfirm%2Frevoke", r.Location)
+	reauth := c.Get(r.Location)
+	code, _ := totp.GenerateCode(secret, e.clock.Now())
+	r = c.Post("/reauth", url.Values{"csrf_token": {dashboardtest.CSRF(t, reauth.Body)}, "code": {code}, "next": {page + "/confirm/revoke"}})
+	require.Equal(t, page+"/confirm/revoke", r.Location)
+	r = c.Submit(page+"/confirm/revoke", page+"/revoke", nil)
+	require.Equal(t, page+"?done=revoked", r.Location)
+	got, _ = ag.Get(ctx, u.ID, a.ID)
+	assert.Equal(t, models.AgentRevoked, got.Status)
+
+	// Another user's agent is not found.
+	other := e.signUp("mallory@example.com", "correct horse battery")
+	assert.Equal(t, http.StatusNotFound, other.Get(page).Status)
+	r = other.Submit("/agents", page+"/pause", nil)
+	assert.Equal(t, http.StatusNotFound, r.Status)
 }
