@@ -21,8 +21,11 @@ type User struct {
 	TOTPSecretNonce      []byte `gorm:"column:totp_secret_nonce"`
 	TOTPKeyVersion       int    `gorm:"column:totp_key_version"`
 	TOTPEnabled          bool   `gorm:"column:totp_enabled"`
-	// BackupCodeHashes is a JSON array of password hashes of the unused
-	// backup codes.
+	// TOTPLastStep is the time step of the last accepted code; only later
+	// steps are accepted, so a code works once.
+	TOTPLastStep int64 `gorm:"column:totp_last_step"`
+	// BackupCodeHashes is unused: backup codes live in user_backup_codes
+	// (one row each, so a code is spent by one conditional update).
 	BackupCodeHashes string    `gorm:"column:backup_code_hashes"`
 	CreatedAt        time.Time `gorm:"column:created_at"`
 	UpdatedAt        time.Time `gorm:"column:updated_at"`
@@ -46,13 +49,18 @@ type UserCredential struct {
 	WebAuthnCredentialID []byte `gorm:"column:webauthn_credential_id"`
 	WebAuthnPublicKey    []byte `gorm:"column:webauthn_public_key"`
 	WebAuthnSignCount    int64  `gorm:"column:webauthn_sign_count"`
+	// WebAuthnRecord is the whole credential record (flags, AAGUID,
+	// transports, attestation) as JSON, as the WebAuthn library keeps it.
+	WebAuthnRecord string `gorm:"column:webauthn_record"`
 	// OAuth: provider ("google", "github") and the provider's subject;
 	// (provider, subject) is unique when set.
-	OAuthProvider *string    `gorm:"column:oauth_provider"`
-	OAuthSubject  *string    `gorm:"column:oauth_subject"`
-	Name          string     `gorm:"column:name"`
-	CreatedAt     time.Time  `gorm:"column:created_at"`
-	LastUsedAt    *time.Time `gorm:"column:last_used_at"`
+	OAuthProvider *string `gorm:"column:oauth_provider"`
+	OAuthSubject  *string `gorm:"column:oauth_subject"`
+	// OAuthEmail is the verified email the provider reported at linking.
+	OAuthEmail string     `gorm:"column:oauth_email"`
+	Name       string     `gorm:"column:name"`
+	CreatedAt  time.Time  `gorm:"column:created_at"`
+	LastUsedAt *time.Time `gorm:"column:last_used_at"`
 }
 
 // TableName implements gorm's tabler.

@@ -23,6 +23,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	schain "github.com/agent-trading/ats/sandbox/chain"
 	"github.com/agent-trading/ats/sandbox/markets"
+	"github.com/agent-trading/ats/sandbox/oidcprovider"
 	"github.com/agent-trading/ats/sandbox/server"
 	"github.com/agent-trading/ats/venue/network"
 )
@@ -46,6 +47,11 @@ type Config struct {
 	Ordinary int
 	// DisableUpDown skips the crypto up/down series (smaller test sandboxes).
 	DisableUpDown bool
+	// OIDCClients are the relying parties the sandbox OpenID provider at
+	// /oidc accepts; empty means the default client
+	// (oidcprovider.DefaultClientID / DefaultClientSecret, any redirect).
+	OIDCClients []oidcprovider.Client
+
 	// PaperChain runs the venue on an in-memory ledger instead of the EVM
 	// chain: no /rpc, no signatures checked at settlement. For fast tests
 	// of the HTTP surface only.
@@ -63,6 +69,7 @@ type Sandbox struct {
 	evm    *schain.Chain // nil on a paper chain
 	venue  *markets.Venue
 	api    *server.Server
+	oidc   *oidcprovider.Provider
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	once   sync.Once
@@ -134,7 +141,15 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		scfg.Wallets = ec.cl
 	}
 	sb.api = server.New(scfg)
-	sb.srv = &http.Server{Handler: sb.api.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	op, err := oidcprovider.New(oidcprovider.Config{Issuer: base + "/oidc", Clients: cfg.OIDCClients})
+	if err != nil {
+		return fail(errs.Wrap(errs.Internal, err, "could not start the sandbox OpenID provider"))
+	}
+	sb.oidc = op
+	mux := http.NewServeMux()
+	mux.Handle("/oidc/", http.StripPrefix("/oidc", op.Handler()))
+	mux.Handle("/", sb.api.Handler())
+	sb.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 
 	sb.wg.Add(3)
 	go func() {
@@ -166,6 +181,10 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 
 // URL is the sandbox's base URL ("http://127.0.0.1:port").
 func (s *Sandbox) URL() string { return s.url }
+
+// OIDCIssuer is the issuer URL of the sandbox OpenID provider
+// ({sandbox}/oidc).
+func (s *Sandbox) OIDCIssuer() string { return s.oidc.Issuer() }
 
 // Network is the sandbox network with its service URLs filled in.
 func (s *Sandbox) Network() network.Network { return s.net }

@@ -38,6 +38,16 @@ func adminCommand() *cli.Command {
 						dataDirFlag(), databaseFlag(),
 					}, logFlags()...),
 					Action: adminUserCreate,
+				}, {
+					Name: "invite",
+					Usage: "make a one-time sign-up invite (for --signup invite): prints the code and the sign-up path; " +
+						"the code is shown once",
+					Flags: append([]cli.Flag{
+						&cli.StringFlag{Name: "email", Usage: "only this email may sign up with the invite (default: anyone)"},
+						&cli.DurationFlag{Name: "ttl", Value: users.DefaultInviteTTL, Usage: "how long the invite stays valid"},
+						dataDirFlag(), databaseFlag(),
+					}, logFlags()...),
+					Action: adminUserInvite,
 				}},
 			},
 			{
@@ -220,6 +230,22 @@ func adminUserCreate(c *cli.Context) error {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "created user %s (%s)\n", u.ID, u.Email)
+	return nil
+}
+
+func adminUserInvite(c *cli.Context) error {
+	log := newLogger(c)
+	s, err := openStore(c.Context, c, log)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	svc := &users.Service{Store: s, Audit: &audit.Service{Store: s}}
+	code, err := svc.CreateInvite(c.Context, c.String("email"), c.Duration("ttl"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.App.Writer, "invite code: %s\nsign-up page: /signup?invite=%s\n", code, code)
 	return nil
 }
 

@@ -35,7 +35,7 @@ func devCommand() *cli.Command {
 				Usage: "path of the Temporal CLI v1.5.1 binary; default .bin/temporal, then PATH"},
 			temporalNamespaceFlag(), venueFlag("sandbox"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
 			venueWSFlag(),
-			trustedProxiesFlag(),
+			trustedProxiesFlag(), signupFlag(), oidcFlag(),
 			&cli.BoolFlag{Name: flagDemo, EnvVars: []string{"ATS_DEMO"},
 				Usage: "create demo@example.com (password ATS_DEMO_PASSWORD, default demo-password) with a funded sandbox wallet"},
 			&cli.Int64Flag{Name: flagSeed, EnvVars: []string{"ATS_SANDBOX_SEED"}, Value: 1, Usage: "seed of the sandbox's synthetic markets"},
@@ -163,8 +163,16 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 		return err
 	}
 	st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
-	svc, err := newServices(s, tc, vc, master, baseURL(c, apiURL), log)
+	publicURL := baseURL(c, apiURL)
+	svc, err := newServices(s, tc, vc, master, publicURL, log)
 	if err != nil {
+		return err
+	}
+	sandboxIssuer := ""
+	if sb != nil {
+		sandboxIssuer = sb.OIDCIssuer()
+	}
+	if err := svc.dashboardFromFlags(c, publicURL, sandboxIssuer); err != nil {
 		return err
 	}
 	startPriceFeed(c, st, vc, svc, log)
@@ -205,7 +213,7 @@ func apiCommand() *cli.Command {
 		Usage: "the API server alone (production)",
 		Flags: append([]cli.Flag{httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
 			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
-			trustedProxiesFlag(), venueWSFlag()}, logFlags()...),
+			trustedProxiesFlag(), venueWSFlag(), signupFlag(), oidcFlag()}, logFlags()...),
 		Action: func(c *cli.Context) error {
 			return runProcess(c, func(ctx context.Context, st *stack, s *store.Store, tc tclient, n network.Network) error {
 				ln, err := net.Listen("tcp", c.String(flagHTTP))
@@ -223,8 +231,13 @@ func apiCommand() *cli.Command {
 					return err
 				}
 				st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
-				svc, err := newServices(s, tc, vc, st.master, baseURL(c, "http://"+ln.Addr().String()), st.log)
+				publicURL := baseURL(c, "http://"+ln.Addr().String())
+				svc, err := newServices(s, tc, vc, st.master, publicURL, st.log)
 				if err != nil {
+					ln.Close()
+					return err
+				}
+				if err := svc.dashboardFromFlags(c, publicURL, ""); err != nil {
 					ln.Close()
 					return err
 				}

@@ -90,6 +90,8 @@ type services struct {
 	orders      *orders.Service
 	positions   *positions.Service
 	settlements *settlements.Service
+	// dashboard is the web dashboard's routes, once enableDashboard ran.
+	dashboard api.Routes
 }
 
 func newServices(s *store.Store, tc client.Client, v *venueClients, master []byte, baseURL string, log *slog.Logger) (*services, error) {
@@ -98,6 +100,7 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, master []byt
 		return nil, err
 	}
 	ag := agentService(s, tc, baseURL)
+	ag.Users.Vault = vlt
 	au := &audit.Service{Store: s}
 	svc := &services{store: s, audit: au, agents: ag}
 	if v != nil {
@@ -146,6 +149,9 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 			positionapi.Routes(positionapi.Deps{Positions: svc.positions}, idem, auth...),
 			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlements}, idem, auth...),
 		)
+	}
+	if svc.dashboard != nil {
+		rs = append(rs, svc.dashboard)
 	}
 	return rs
 }

@@ -23,10 +23,12 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/identities"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/wallets"
 	"github.com/agent-trading/ats/sandbox"
+	"github.com/agent-trading/ats/sandbox/oidcprovider"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/devserver"
 	"github.com/agent-trading/ats/worker/replaytest"
@@ -43,16 +45,18 @@ const envRecordOrderHistory = "ATS_RECORD_ORDER_HISTORY"
 // worker (optional: the kill test runs it as a separate process) and the
 // API on an httptest server.
 type tradingEnv struct {
-	sb      *sandbox.Sandbox
-	dev     *devserver.Server
-	store   *store.Store
-	tc      client.Client
-	svc     *services
-	api     *httptest.Server
-	master  []byte
-	dataDir string
-	log     *slog.Logger
-	worker  sdkworker.Worker
+	sb    *sandbox.Sandbox
+	dev   *devserver.Server
+	store *store.Store
+	tc    client.Client
+	svc   *services
+	api   *httptest.Server
+	// publicURL is the {base_url}: the API's address named localhost.
+	publicURL string
+	master    []byte
+	dataDir   string
+	log       *slog.Logger
+	worker    sdkworker.Worker
 }
 
 type tradingOpts struct {
@@ -60,6 +64,9 @@ type tradingOpts struct {
 	noWorker bool
 	// placeTimeout overrides how long POST /orders waits for placement.
 	placeTimeout time.Duration
+	// dashboard serves the web dashboard too, at publicURL (localhost, so
+	// passkeys work), with the sandbox OpenID provider registered.
+	dashboard bool
 }
 
 // newTradingTest skips t in -short mode (it starts the sandbox and
@@ -124,9 +131,18 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(vc.close)
-	e.svc, err = newServices(e.store, e.tc, vc, e.master, "http://127.0.0.1", log)
+	e.api = httptest.NewUnstartedServer(nil)
+	e.publicURL = loopbackAsLocalhost("http://" + e.api.Listener.Addr().String())
+	e.svc, err = newServices(e.store, e.tc, vc, e.master, e.publicURL, log)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if o.dashboard {
+		if err := e.svc.enableDashboard(dashboardOptions{publicURL: e.publicURL, providers: []identities.ProviderConfig{{
+			Name: "sandbox", Issuer: e.sb.OIDCIssuer(), ClientID: oidcprovider.DefaultClientID, ClientSecret: oidcprovider.DefaultClientSecret,
+		}}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if o.placeTimeout > 0 {
 		e.svc.orders.PlaceTimeout = o.placeTimeout
@@ -136,7 +152,8 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	}
 	limiter := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
 	srv := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Logger: log, Routes: e.svc.routes(limiter)})
-	e.api = httptest.NewServer(srv)
+	e.api.Config.Handler = srv
+	e.api.Start()
 	t.Cleanup(e.api.Close)
 	return e
 }

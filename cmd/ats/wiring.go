@@ -112,12 +112,13 @@ func rateLimiter(c *cli.Context, st *stack) (*ratelimit.Limiter, error) {
 	return ratelimit.New(rs, ratelimit.Options{}), nil
 }
 
-// baseURL is --public-url, or the bound API address.
+// baseURL is --public-url, or the bound API address (a loopback IP
+// named localhost, see loopbackAsLocalhost).
 func baseURL(c *cli.Context, boundURL string) string {
 	if u := c.String(flagPublicURL); u != "" {
-		return u
+		return strings.TrimRight(u, "/")
 	}
-	return boundURL
+	return loopbackAsLocalhost(boundURL)
 }
 
 // adminMasterKey finds the master key an admin command needs to talk to

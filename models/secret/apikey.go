@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/hex"
 	"io"
 )
@@ -94,4 +95,13 @@ func ValidAPIKeyFormat(s string) bool {
 // they differ.
 func Equal(a, b string) bool {
 	return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1
+}
+
+// RandomToken returns 32 bytes from crypto/rand, base64url without
+// padding: session and CSRF tokens, invite codes, OpenID Connect state and
+// nonce, PKCE verifiers.
+func RandomToken() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
 }

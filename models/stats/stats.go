@@ -25,6 +25,7 @@ package stats
 
 import (
 	"context"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -75,46 +76,16 @@ func (s *Service) ForAgent(ctx context.Context, agentID string) (Stats, error) {
 	}
 	out := Stats{TotalOrders: total, FilledOrders: filled}
 	var wins, closed int64
-	held := map[string]*holding{}
-	var order []string // token order of first appearance, for determinism
-	for _, f := range fills {
-		price := decimal.New(f.PriceMicro, -6)
-		size := decimal.New(f.SizeMicro, -6)
-		fee := decimal.New(f.FeeMicro, -6)
-		notional := price.Mul(size)
+	held, order := replay(fills, func(f store.AgentFill, notional, pnl decimal.Decimal, roundClosed bool, roundPnL decimal.Decimal) {
 		out.TotalVolume = out.TotalVolume.Add(notional)
-		h := held[f.TokenID]
-		if h == nil {
-			h = &holding{}
-			held[f.TokenID] = h
-			order = append(order, f.TokenID)
-		}
-		h.realized = h.realized.Sub(fee)
-		out.RealizedPnL = out.RealizedPnL.Sub(fee)
-		if f.Side == "BUY" {
-			h.size = h.size.Add(size)
-			h.cost = h.cost.Add(notional)
-			continue
-		}
-		if !h.size.IsPositive() {
-			continue // nothing bought by this agent: no known cost
-		}
-		sold := decimal.Min(size, h.size)
-		avg := h.cost.Div(h.size)
-		pnl := price.Sub(avg).Mul(sold)
-		h.realized = h.realized.Add(pnl)
 		out.RealizedPnL = out.RealizedPnL.Add(pnl)
-		if sold.Equal(h.size) {
+		if roundClosed {
 			closed++
-			if h.realized.IsPositive() {
+			if roundPnL.IsPositive() {
 				wins++
 			}
-			*h = holding{}
-			continue
 		}
-		h.cost = h.cost.Sub(avg.Mul(sold))
-		h.size = h.size.Sub(sold)
-	}
+	})
 
 	var open []string
 	for _, id := range order {
@@ -149,5 +120,75 @@ func (s *Service) ForAgent(ctx context.Context, agentID string) (Stats, error) {
 	out.RealizedPnL = out.RealizedPnL.Round(6)
 	out.UnrealizedPnL = out.UnrealizedPnL.Round(6)
 	out.AvgTradeSize = out.AvgTradeSize.Round(6)
+	return out, nil
+}
+
+// replay folds fills (oldest first) per token at average cost, calling
+// each with the fill's notional, the P&L it realized (fees included) and,
+// when it closed a round, that round's P&L. It returns the holdings left
+// and the tokens in order of first appearance.
+func replay(fills []store.AgentFill, each func(f store.AgentFill, notional, pnl decimal.Decimal, roundClosed bool, roundPnL decimal.Decimal)) (map[string]*holding, []string) {
+	held := map[string]*holding{}
+	var order []string // token order of first appearance, for determinism
+	for _, f := range fills {
+		price := decimal.New(f.PriceMicro, -6)
+		size := decimal.New(f.SizeMicro, -6)
+		fee := decimal.New(f.FeeMicro, -6)
+		notional := price.Mul(size)
+		h := held[f.TokenID]
+		if h == nil {
+			h = &holding{}
+			held[f.TokenID] = h
+			order = append(order, f.TokenID)
+		}
+		h.realized = h.realized.Sub(fee)
+		pnl := fee.Neg()
+		if f.Side == "BUY" {
+			h.size = h.size.Add(size)
+			h.cost = h.cost.Add(notional)
+			each(f, notional, pnl, false, decimal.Zero)
+			continue
+		}
+		if !h.size.IsPositive() {
+			each(f, notional, pnl, false, decimal.Zero) // nothing bought by this agent: no known cost
+			continue
+		}
+		sold := decimal.Min(size, h.size)
+		avg := h.cost.Div(h.size)
+		gain := price.Sub(avg).Mul(sold)
+		h.realized = h.realized.Add(gain)
+		pnl = pnl.Add(gain)
+		if sold.Equal(h.size) {
+			round := h.realized
+			*h = holding{}
+			each(f, notional, pnl, true, round)
+			continue
+		}
+		h.cost = h.cost.Sub(avg.Mul(sold))
+		h.size = h.size.Sub(sold)
+		each(f, notional, pnl, false, decimal.Zero)
+	}
+	return held, order
+}
+
+// Point is the cumulative realized P&L (USDC) after a fill at Time.
+type Point struct {
+	Time     time.Time
+	Realized decimal.Decimal
+}
+
+// RealizedSeries returns the agent's cumulative realized P&L after each of
+// its fills, oldest first, by the same replay as ForAgent.
+func (s *Service) RealizedSeries(ctx context.Context, agentID string) ([]Point, error) {
+	fills, err := s.st.AgentFills(ctx, agentID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Point, 0, len(fills))
+	var cum decimal.Decimal
+	replay(fills, func(f store.AgentFill, _, pnl decimal.Decimal, _ bool, _ decimal.Decimal) {
+		cum = cum.Add(pnl)
+		out = append(out, Point{Time: f.Time, Realized: cum})
+	})
 	return out, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/vault"
 )
 
 // Password length rules (in characters), after NIST SP 800-63B: at least
@@ -42,6 +43,13 @@ func toDTO(u *models.User) User {
 type Service struct {
 	Store *store.Store
 	Audit *audit.Service
+	// Vault seals TOTP secrets; required for two-factor authentication.
+	Vault *vault.Vault
+	// Issuer names the service in authenticator apps; "" means
+	// DefaultTOTPIssuer.
+	Issuer string
+	// Now is the clock of TOTP checks; nil means time.Now.
+	Now func() time.Time
 	// Argon2 are the password hashing parameters; zero means
 	// secret.DefaultArgon2. Hashes made with other parameters still verify
 	// and are upgraded on the next successful sign-in.
@@ -156,20 +164,21 @@ func (s *Service) Authenticate(ctx context.Context, email, password, clientAddr 
 		}
 	}
 
-	entry := audit.Entry{Action: audit.ActionUserLogin, ClientAddr: clientAddr, Result: audit.Failure}
+	entry := audit.Entry{Action: audit.ActionUserLogin, ClientAddr: clientAddr, Result: audit.Failure,
+		Detail: map[string]any{"method": "password"}}
 	switch {
 	case u == nil:
-		entry.Detail = map[string]any{"email": e, "reason": "unknown_email"}
+		entry.Detail["email"], entry.Detail["reason"] = e, "unknown_email"
 	case u.PasswordHash == "":
 		entry.UserID, entry.Target = u.ID, u.ID
-		entry.Detail = map[string]any{"reason": "no_password_set"}
+		entry.Detail["reason"] = "no_password_set"
 	case !ok:
 		entry.UserID, entry.Target = u.ID, u.ID
-		entry.Detail = map[string]any{"reason": "wrong_password"}
+		entry.Detail["reason"] = "wrong_password"
 	default:
 		entry.UserID, entry.Target, entry.Result = u.ID, u.ID, audit.Success
 		if u.TOTPEnabled {
-			entry.Detail = map[string]any{"second_factor": "required"}
+			entry.Detail["second_factor"] = "required"
 		}
 	}
 	if err := s.Audit.Record(ctx, entry); err != nil {

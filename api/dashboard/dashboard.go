@@ -1,0 +1,255 @@
+// Package dashboard is the user's web dashboard: server-rendered pages
+// (html/template, assets embedded from web/), server-side sessions, CSRF
+// tokens on every form, a strict Content-Security-Policy (no inline
+// script, no third-party origin), and every sign-in method: password with
+// optional TOTP and backup codes, passkeys, and OpenID Connect providers.
+//
+// Handlers are thin: they parse a form, call a models/ service and render
+// a page. The services do the work and the auditing.
+package dashboard
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/identities"
+	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/models/passkeys"
+	"github.com/agent-trading/ats/models/portfolio"
+	"github.com/agent-trading/ats/models/positions"
+	"github.com/agent-trading/ats/models/sessions"
+	"github.com/agent-trading/ats/models/users"
+	"github.com/agent-trading/ats/models/wallets"
+)
+
+//go:embed web
+var webFS embed.FS
+
+// Config is the dashboard's configuration.
+type Config struct {
+	// PublicURL is the {base_url} people reach the dashboard at. Its
+	// scheme decides whether cookies are Secure (https) and its host is
+	// the passkeys' relying party.
+	PublicURL string
+	// Signup is who may create an account (open, invite or closed).
+	Signup users.SignupMode
+}
+
+// Deps are the services behind the pages. Wallets, Positions and Orders
+// are nil when no venue is configured; their pages then say so.
+type Deps struct {
+	Users      *users.Service
+	Throttle   *users.Throttle
+	Sessions   *sessions.Service
+	Passkeys   *passkeys.Service
+	Identities *identities.Service
+	Agents     *agents.Service
+	Wallets    *wallets.Service
+	Portfolio  *portfolio.Service
+	Orders     *orders.Service
+	Positions  *positions.Service
+	Audit      *audit.Service
+}
+
+// NavItem is one entry of the main navigation. Features add theirs to
+// Nav (strategies go after Agents).
+type NavItem struct{ Key, Label, Href string }
+
+// Nav is the main navigation, in order.
+var Nav = []NavItem{
+	{"overview", "Overview", "/"},
+	{"wallet", "Wallet", "/wallet"},
+	{"agents", "Agents", "/agents"},
+	{"orders", "Orders", "/orders"},
+	{"positions", "Positions", "/positions"},
+	{"audit", "Activity", "/audit"},
+	{"security", "Security", "/security"},
+}
+
+type handler struct {
+	cfg        Config
+	d          Deps
+	pages      map[string]*template.Template
+	secure     bool
+	cookieName string
+	csp        string
+	assetVer   string
+	static     http.Handler
+	cop        *http.CrossOriginProtection
+}
+
+// Routes registers the dashboard on the server.
+func Routes(cfg Config, d Deps) (api.Routes, error) {
+	h, err := newHandler(cfg, d)
+	if err != nil {
+		return nil, err
+	}
+	return h.routes, nil
+}
+
+func newHandler(cfg Config, d Deps) (*handler, error) {
+	u, err := url.Parse(cfg.PublicURL)
+	if err != nil || u.Host == "" {
+		return nil, errs.Ef(errs.Invalid, "dashboard: the public URL %q is not an absolute URL", cfg.PublicURL)
+	}
+	if cfg.Signup == "" {
+		cfg.Signup = users.SignupOpen
+	}
+	h := &handler{cfg: cfg, d: d, secure: u.Scheme == "https", cookieName: "ats_session"}
+	if h.secure {
+		// __Host- cookies are Secure, host-only and Path=/ by rule: no
+		// sibling subdomain can set or shadow them.
+		h.cookieName = "__Host-ats_session"
+	}
+	formAction := "'self'"
+	if d.Identities != nil {
+		for _, o := range d.Identities.IssuerOrigins() {
+			formAction += " " + o
+		}
+	}
+	h.csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
+		"form-action " + formAction + "; frame-ancestors 'none'; base-uri 'none'"
+	if err := h.parse(); err != nil {
+		return nil, err
+	}
+	static, _ := fs.Sub(webFS, "web/static")
+	h.static = http.StripPrefix("/static/", http.FileServer(http.FS(static)))
+	h.assetVer = assetVersion()
+	h.cop = http.NewCrossOriginProtection()
+	return h, nil
+}
+
+// assetVersion fingerprints the embedded assets so browsers re-fetch them
+// after an upgrade while caching them otherwise.
+func assetVersion() string {
+	sum := sha256.New()
+	_ = fs.WalkDir(webFS, "web/static", func(p string, e fs.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			b, _ := webFS.ReadFile(p)
+			sum.Write(b)
+		}
+		return nil
+	})
+	return hex.EncodeToString(sum.Sum(nil))[:12]
+}
+
+func (h *handler) parse() error {
+	h.pages = map[string]*template.Template{}
+	entries, err := webFS.ReadDir("web/templates")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".html")
+		if name == "layout" || name == "partials" {
+			continue
+		}
+		t, err := template.New(name).Funcs(funcs).ParseFS(webFS, "web/templates/layout.html", "web/templates/partials.html", "web/templates/"+e.Name())
+		if err != nil {
+			return errs.Wrap(errs.Internal, err, "dashboard template "+name)
+		}
+		h.pages[name] = t
+	}
+	return nil
+}
+
+func (h *handler) routes(s *api.Server) {
+	e := s.Engine()
+	e.GET("/static/*file", h.serveStatic)
+
+	g := e.Group("", h.headers, h.loadSession)
+	// Signed out.
+	g.GET("/signin", h.signinPage)
+	g.POST("/signin", h.csrf, h.signin)
+	g.GET("/signup", h.signupPage)
+	g.POST("/signup", h.csrf, h.signup)
+	g.GET("/signin/second-factor", h.secondFactorPage)
+	g.POST("/signin/second-factor", h.csrf, h.secondFactor)
+	g.POST("/signin/passkey/options", h.csrf, h.passkeySigninOptions)
+	g.POST("/signin/passkey", h.csrf, h.passkeySignin)
+	g.POST("/auth/oidc/:provider", h.csrf, h.oidcStart)
+	g.GET("/auth/oidc/:provider/callback", h.oidcCallback)
+	g.GET("/auth/identity", h.identityPage)
+	g.POST("/auth/identity", h.csrf, h.identityDecide)
+	g.POST("/signout", h.csrf, h.signout)
+
+	// Signed in.
+	in := g.Group("", h.requireUser)
+	in.POST("/signout/everywhere", h.csrf, h.signoutEverywhere)
+	in.GET("/", h.overview)
+	in.GET("/reauth", h.reauthPage)
+	in.POST("/reauth", h.csrf, h.reauth)
+	in.POST("/reauth/passkey/options", h.csrf, h.reauthPasskeyOptions)
+	in.POST("/reauth/passkey", h.csrf, h.reauthPasskey)
+
+	in.GET("/wallet", h.walletPage)
+	in.POST("/wallet", h.csrf, h.walletImport)
+	in.POST("/wallet/delete", h.csrf, h.walletDelete)
+
+	in.GET("/agents", h.agentsPage)
+	in.GET("/agents/:id", h.agentPage)
+	in.GET("/agents/:id/confirm/:action", h.agentConfirm)
+	in.POST("/agents/:id/budget", h.csrf, h.agentBudget)
+	in.POST("/agents/:id/heartbeat", h.csrf, h.agentHeartbeat)
+	in.POST("/agents/:id/rate-limit", h.csrf, h.agentRateLimit)
+	in.POST("/agents/:id/pause", h.csrf, h.agentPause)
+	in.POST("/agents/:id/resume", h.csrf, h.agentResume)
+	in.POST("/agents/:id/revoke", h.csrf, h.agentRevoke)
+
+	in.GET("/orders", h.ordersPage)
+	in.GET("/positions", h.positionsPage)
+	in.GET("/audit", h.auditPage)
+
+	in.GET("/security", h.securityPage)
+	in.POST("/security/password", h.csrf, h.changePassword)
+	in.POST("/security/2fa/setup", h.csrf, h.totpBegin)
+	in.GET("/security/2fa", h.totpPage)
+	in.GET("/security/2fa/qr.png", h.totpQR)
+	in.POST("/security/2fa/confirm", h.csrf, h.totpConfirm)
+	in.POST("/security/2fa/disable", h.csrf, h.totpDisable)
+	in.POST("/security/backup-codes", h.csrf, h.backupCodes)
+	in.POST("/security/passkeys/options", h.csrf, h.passkeyRegisterOptions)
+	in.POST("/security/passkeys", h.csrf, h.passkeyRegister)
+	in.POST("/security/passkeys/:id/rename", h.csrf, h.passkeyRename)
+	in.POST("/security/passkeys/:id/delete", h.csrf, h.passkeyDelete)
+	in.POST("/security/identities/:id/unlink", h.csrf, h.identityUnlink)
+	in.POST("/security/sessions/:id/revoke", h.csrf, h.sessionRevoke)
+}
+
+func (h *handler) serveStatic(c *gin.Context) {
+	c.Header("X-Content-Type-Options", "nosniff")
+	if c.Query("v") == h.assetVer {
+		c.Header("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		c.Header("Cache-Control", "no-cache")
+	}
+	h.static.ServeHTTP(c.Writer, c.Request)
+}
+
+// headers sets the security headers of every dashboard response.
+func (h *handler) headers(c *gin.Context) {
+	hd := c.Writer.Header()
+	hd.Set("Content-Security-Policy", h.csp)
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "same-origin")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), publickey-credentials-get=(self), publickey-credentials-create=(self)")
+	hd.Set("Cross-Origin-Opener-Policy", "same-origin")
+	if h.secure {
+		hd.Set("Strict-Transport-Security", "max-age=31536000")
+	}
+	c.Next()
+}

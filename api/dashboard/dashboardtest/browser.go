@@ -1,0 +1,227 @@
+// Browser drives headless Chromium through the dashboard (chromedp).
+
+package dashboardtest
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/webauthn"
+	"github.com/chromedp/chromedp"
+)
+
+// EnvScreenshots names a directory the browser tests save their page
+// screenshots to (docs/screenshots is where docs/dashboard.md finds
+// them); unset, none are taken.
+const EnvScreenshots = "ATS_SCREENSHOTS"
+
+// ChromiumPath finds Debian's chromium (or a Chrome). Without one the
+// browser tests skip, except under CI, where they must run.
+func ChromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, n := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("the browser tests need chromium: apt-get install chromium (.ci/run installs it)")
+	}
+	t.Skip("browser tests skipped: no chromium on PATH (apt-get install chromium)")
+	return ""
+}
+
+// Browser is one headless Chromium tab with a fresh profile.
+type Browser struct {
+	T    *testing.T
+	Ctx  context.Context
+	Base string
+}
+
+func NewBrowser(t *testing.T, base string) *Browser {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(ChromiumPath(t)),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.NoFirstRun,
+		chromedp.WindowSize(1280, 900),
+	)
+	if os.Geteuid() == 0 {
+		// Chromium's sandbox refuses to run as root.
+		opts = append(opts, chromedp.NoSandbox)
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	// The first call starts the browser and binds it to its context: it
+	// must be the long-lived one, without a timeout.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return &Browser{T: t, Ctx: ctx, Base: base}
+}
+
+func (b *Browser) Do(actions ...chromedp.Action[chromedp.Void]) {
+	b.T.Helper()
+	ctx, cancel := context.WithTimeout(b.Ctx, 60*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		b.T.Fatalf("browser: %v (at %s)", err, b.Location())
+	}
+}
+
+// Run runs a on the tab and returns its value.
+func Run[T any](b *Browser, a chromedp.Action[T]) T {
+	b.T.Helper()
+	ctx, cancel := context.WithTimeout(b.Ctx, 60*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		b.T.Fatalf("browser: %v (at %s)", err, b.Location())
+	}
+	return v
+}
+
+func (b *Browser) Location() string {
+	ctx, cancel := context.WithTimeout(b.Ctx, 5*time.Second)
+	defer cancel()
+	l, _ := chromedp.Run(ctx, chromedp.Location())
+	return l
+}
+
+// Path is the current page's path and query.
+func (b *Browser) Path() string {
+	u, err := url.Parse(b.Location())
+	if err != nil {
+		return ""
+	}
+	return u.RequestURI()
+}
+
+func (b *Browser) Open(path string) {
+	b.T.Helper()
+	b.Do(chromedp.Navigate(b.Base+path), chromedp.WaitReady(chromedp.CSS("body")))
+}
+
+func (b *Browser) Fill(id, value string) {
+	b.T.Helper()
+	b.Do(chromedp.WaitVisible(chromedp.ID(id)), chromedp.SetValue(chromedp.ID(id), value))
+}
+
+// Click clicks the element with id and waits until the page's path starts
+// with want (the navigation the click causes has finished).
+func (b *Browser) Click(sel string, want string) {
+	b.T.Helper()
+	before := b.Location()
+	b.Do(chromedp.WaitVisible(chromedp.CSS(sel)), chromedp.Click(chromedp.CSS(sel)))
+	b.WaitPath(want, before)
+}
+
+// WaitPath waits for a page whose path starts with want and that is not
+// the page at notURL any more ("" = any).
+func (b *Browser) WaitPath(want, notURL string) {
+	b.T.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		loc := b.Location()
+		if strings.HasPrefix(b.Path(), want) && loc != notURL {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.T.Fatalf("waited for %s, at %s: %s", want, loc, b.Text("main"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	b.Do(chromedp.WaitReady(chromedp.CSS("body")))
+}
+
+func (b *Browser) Text(sel string) string {
+	b.T.Helper()
+	ctx, cancel := context.WithTimeout(b.Ctx, 10*time.Second)
+	defer cancel()
+	s, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+	return s
+}
+
+// See fails unless the page's main text contains each of want.
+func (b *Browser) See(want ...string) {
+	b.T.Helper()
+	txt := b.Text("main")
+	for _, w := range want {
+		if !strings.Contains(txt, w) {
+			b.T.Fatalf("page %s does not say %q:\n%s", b.Path(), w, txt)
+		}
+	}
+}
+
+// Screenshot saves the whole page at desktop and phone widths as
+// <name>.png and <name>-phone.png, when ATS_SCREENSHOTS is set.
+func (b *Browser) Screenshot(name string) { b.Capture(name, true) }
+
+// ScreenshotTop saves only the top of a long page (the first screen).
+func (b *Browser) ScreenshotTop(name string) { b.Capture(name, false) }
+
+func (b *Browser) Capture(name string, full bool) {
+	b.T.Helper()
+	dir := os.Getenv(EnvScreenshots)
+	if dir == "" {
+		return
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.T.Fatal(err)
+	}
+	for _, v := range []struct {
+		suffix string
+		w, h   int64
+		mobile bool
+	}{{"", 1280, 860, false}, {"-phone", 390, 844, true}} {
+		_, err := chromedp.Call(b.Ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: v.w, Height: v.h, DeviceScaleFactor: 1, Mobile: v.mobile})
+		if err != nil {
+			b.T.Fatal(err)
+		}
+		shot := chromedp.CaptureScreenshot()
+		if full {
+			shot = chromedp.FullScreenshot(100)
+		}
+		png := Run(b, shot)
+		if err := os.WriteFile(filepath.Join(dir, name+v.suffix+".png"), png, 0o644); err != nil {
+			b.T.Fatal(err)
+		}
+	}
+	if _, err := chromedp.Call(b.Ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
+		b.T.Fatal(err)
+	}
+}
+
+// AddAuthenticator gives the browser a virtual platform authenticator
+// (CDP WebAuthn domain) that verifies the user and keeps discoverable
+// credentials, like a laptop's fingerprint reader.
+func (b *Browser) AddAuthenticator() webauthn.AuthenticatorID {
+	b.T.Helper()
+	if _, err := chromedp.Call(b.Ctx, webauthn.Enable, webauthn.EnableParams{}); err != nil {
+		b.T.Fatal(err)
+	}
+	res, err := chromedp.Call(b.Ctx, webauthn.AddVirtualAuthenticator, webauthn.AddVirtualAuthenticatorParams{
+		Options: &webauthn.VirtualAuthenticatorOptions{
+			Protocol: webauthn.AuthenticatorProtocolCtap2, Ctap2version: webauthn.Ctap2versionCtap21,
+			Transport: webauthn.AuthenticatorTransportInternal, HasResidentKey: true, HasUserVerification: true,
+			IsUserVerified: true, AutomaticPresenceSimulation: true,
+		}})
+	if err != nil {
+		b.T.Fatal(err)
+	}
+	return res.AuthenticatorID
+}

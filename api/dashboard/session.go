@@ -1,0 +1,321 @@
+package dashboard
+
+import (
+	"bytes"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/sessions"
+	"github.com/agent-trading/ats/models/users"
+)
+
+const (
+	ctxSession = "dashboard.session"
+	ctxUser    = "dashboard.user"
+	csrfField  = "csrf_token"
+	csrfHeader = "X-CSRF-Token"
+)
+
+func sessionOf(c *gin.Context) *sessions.Session {
+	if v, ok := c.Get(ctxSession); ok {
+		return v.(*sessions.Session)
+	}
+	return nil
+}
+
+func userOf(c *gin.Context) *users.User {
+	if v, ok := c.Get(ctxUser); ok {
+		return v.(*users.User)
+	}
+	return nil
+}
+
+// loadSession finds the visitor's session from the cookie and, when it is
+// signed in, its user. A stale cookie is simply ignored (and replaced when
+// a page needs a session).
+func (h *handler) loadSession(c *gin.Context) {
+	ck, err := c.Request.Cookie(h.cookieName)
+	if err != nil || ck.Value == "" {
+		c.Next()
+		return
+	}
+	sess, err := h.d.Sessions.Lookup(c.Request.Context(), ck.Value)
+	if err != nil {
+		if !errs.Is(err, errs.NotFound) {
+			h.fail(c, err)
+			c.Abort()
+			return
+		}
+		c.Next()
+		return
+	}
+	c.Set(ctxSession, sess)
+	if sess.UserID != "" {
+		u, err := h.d.Users.Get(c.Request.Context(), sess.UserID)
+		if err == nil {
+			c.Set(ctxUser, &u)
+		} else if !errs.Is(err, errs.NotFound) {
+			h.fail(c, err)
+			c.Abort()
+			return
+		}
+	}
+	c.Next()
+}
+
+// ensureSession returns the visitor's session, starting an anonymous one
+// (and setting its cookie) when there is none: forms need a CSRF token
+// before anyone signs in.
+func (h *handler) ensureSession(c *gin.Context) (*sessions.Session, error) {
+	if s := sessionOf(c); s != nil {
+		return s, nil
+	}
+	s, token, err := h.d.Sessions.Start(c.Request.Context(), c.ClientIP(), c.Request.UserAgent())
+	if err != nil {
+		return nil, err
+	}
+	h.setCookie(c, token)
+	c.Set(ctxSession, s)
+	return s, nil
+}
+
+// setCookie sets the session cookie: HttpOnly (script cannot read it),
+// SameSite=Lax (sent on top-level navigations, which an OpenID provider's
+// redirect back is, but not on cross-site subrequests or POSTs), Secure
+// behind https. It lives as long as the browser session; the server
+// decides expiry.
+func (h *handler) setCookie(c *gin.Context, token string) {
+	http.SetCookie(c.Writer, &http.Cookie{Name: h.cookieName, Value: token, Path: "/", HttpOnly: true,
+		Secure: h.secure, SameSite: http.SameSiteLaxMode})
+}
+
+func (h *handler) clearCookie(c *gin.Context) {
+	http.SetCookie(c.Writer, &http.Cookie{Name: h.cookieName, Value: "", Path: "/", HttpOnly: true,
+		Secure: h.secure, SameSite: http.SameSiteLaxMode, MaxAge: -1})
+}
+
+// maskedCSRF renders the session's CSRF token with a fresh one-time pad
+// (pad || pad XOR token), so the token never appears twice the same in
+// compressed responses (BREACH).
+func maskedCSRF(token string) string {
+	raw, err := base64.RawURLEncoding.DecodeString(token)
+	if err != nil {
+		return ""
+	}
+	pad := make([]byte, len(raw))
+	_, _ = rand.Read(pad)
+	out := make([]byte, 2*len(raw))
+	copy(out, pad)
+	for i := range raw {
+		out[len(raw)+i] = pad[i] ^ raw[i]
+	}
+	return base64.RawURLEncoding.EncodeToString(out)
+}
+
+func csrfMatches(sessionToken, masked string) bool {
+	want, err := base64.RawURLEncoding.DecodeString(sessionToken)
+	if err != nil || len(want) == 0 {
+		return false
+	}
+	got, err := base64.RawURLEncoding.DecodeString(masked)
+	if err != nil || len(got) != 2*len(want) {
+		return false
+	}
+	n := len(want)
+	plain := make([]byte, n)
+	for i := 0; i < n; i++ {
+		plain[i] = got[i] ^ got[n+i]
+	}
+	return subtle.ConstantTimeCompare(plain, want) == 1
+}
+
+// csrf refuses a cross-origin state change (Fetch metadata, Origin: Go's
+// CrossOriginProtection) and then any request whose synchronizer token
+// (form field or, for script calls, header) does not match its session's.
+func (h *handler) csrf(c *gin.Context) {
+	if err := h.cop.Check(c.Request); err != nil {
+		h.forbidden(c)
+		return
+	}
+	sess := sessionOf(c)
+	tok := c.GetHeader(csrfHeader)
+	if tok == "" {
+		tok = c.PostForm(csrfField)
+	}
+	if sess == nil || tok == "" || !csrfMatches(sess.CSRFToken, tok) {
+		h.forbidden(c)
+		return
+	}
+	c.Next()
+}
+
+func (h *handler) forbidden(c *gin.Context) {
+	c.Set("dashboard.error_kind", "csrf")
+	if wantsJSON(c) {
+		c.AbortWithStatusJSON(http.StatusForbidden, gin.H{"success": false, "message": "this request did not come from a dashboard page; reload the page and try again"})
+		return
+	}
+	h.render(c, http.StatusForbidden, "error", view{Title: "Refused", Narrow: true, Data: errorData{
+		Heading: "That did not work", Message: "This form has expired or did not come from this site. Go back, reload the page and try again.", Back: "/",
+	}})
+	c.Abort()
+}
+
+// requireUser sends a visitor who is not signed in to the sign-in page.
+func (h *handler) requireUser(c *gin.Context) {
+	if userOf(c) != nil {
+		c.Next()
+		return
+	}
+	if wantsJSON(c) {
+		c.AbortWithStatusJSON(http.StatusUnauthorized, gin.H{"success": false, "message": "sign in first"})
+		return
+	}
+	next := ""
+	if c.Request.Method == http.MethodGet {
+		next = c.Request.URL.RequestURI()
+	}
+	c.Redirect(http.StatusSeeOther, "/signin"+nextQuery(next))
+	c.Abort()
+}
+
+func nextQuery(next string) string {
+	if safeNext(next) == "" || next == "/" {
+		return ""
+	}
+	return "?next=" + urlQueryEscape(next)
+}
+
+// safeNext accepts only a local absolute path, so "next" can never send
+// someone to another site.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") ||
+		strings.ContainsAny(next, "\r\n\t") || len(next) > 512 {
+		return ""
+	}
+	return next
+}
+
+func wantsJSON(c *gin.Context) bool {
+	return strings.HasPrefix(c.GetHeader("Content-Type"), "application/json")
+}
+
+// view is what every page template receives.
+type view struct {
+	Title, Nav   string
+	Narrow       bool
+	User         *users.User
+	CSRF         string
+	Flash, Error string
+	Providers    []string
+	PasskeysOn   bool
+	NavItems     []NavItem
+	AssetVersion string
+	Data         any
+}
+
+type errorData struct{ Heading, Message, Back string }
+
+// render executes page with v, filling what every page needs.
+func (h *handler) render(c *gin.Context, status int, page string, v view) {
+	t := h.pages[page]
+	if t == nil {
+		h.fail(c, errs.Ef(errs.Internal, "no dashboard page %q", page))
+		return
+	}
+	sess, err := h.ensureSession(c)
+	if err != nil {
+		api.LoggerFrom(c).ErrorContext(c.Request.Context(), "dashboard session", "error", err)
+		c.String(http.StatusServiceUnavailable, "The service is unavailable; try again shortly.")
+		return
+	}
+	v.CSRF = maskedCSRF(sess.CSRFToken)
+	if v.User == nil {
+		v.User = userOf(c)
+	}
+	v.NavItems, v.AssetVersion, v.PasskeysOn = Nav, h.assetVer, h.d.Passkeys != nil
+	if h.d.Identities != nil {
+		v.Providers = h.d.Identities.Providers()
+	}
+	if v.Flash == "" {
+		v.Flash = notices[c.Query("done")]
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", v); err != nil {
+		api.LoggerFrom(c).ErrorContext(c.Request.Context(), "dashboard render", "page", page, "error", err)
+		c.String(http.StatusInternalServerError, "Something went wrong; request id "+api.RequestID(c))
+		return
+	}
+	c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+}
+
+// notices are the confirmations a redirect can ask for (?done=…); fixed
+// texts, so a link cannot put words in the page.
+var notices = map[string]string{
+	"password":     "Your password was changed. Your other sessions were signed out.",
+	"2fa-on":       "Two-step verification is on.",
+	"2fa-off":      "Two-step verification is off.",
+	"passkey":      "Passkey added.",
+	"passkey-name": "Passkey renamed.",
+	"passkey-gone": "Passkey removed.",
+	"linked":       "Identity linked: you can sign in with it from now on.",
+	"unlinked":     "Identity unlinked.",
+	"session-gone": "That session was signed out.",
+	"wallet":       "Wallet saved. The private key is stored encrypted and will not be shown again.",
+	"wallet-gone":  "Wallet deleted.",
+	"budget":       "Budget saved.",
+	"heartbeat":    "Heartbeat settings saved.",
+	"rate-limit":   "Rate limit saved.",
+	"paused":       "Agent paused: its key is refused until you resume it.",
+	"resumed":      "Agent resumed.",
+	"revoked":      "Agent revoked. Its key no longer works.",
+	"signed-out":   "You are signed out.",
+	"everywhere":   "You were signed out everywhere.",
+	"welcome":      "Welcome! Your account is ready.",
+}
+
+// fail renders a classified error as a page (or JSON for script calls):
+// its status and client-safe message; internal errors only quote the
+// request id.
+func (h *handler) fail(c *gin.Context, err error) {
+	status, msg := h.describe(c, err)
+	if wantsJSON(c) {
+		c.AbortWithStatusJSON(status, gin.H{"success": false, "message": msg})
+		return
+	}
+	back := c.Request.Referer()
+	if back == "" {
+		back = "/"
+	}
+	h.render(c, status, "error", view{Title: "Error", Narrow: true, Data: errorData{Heading: "That did not work", Message: msg, Back: back}})
+	c.Abort()
+}
+
+// describe maps err to a status and the message a person may see.
+func (h *handler) describe(c *gin.Context, err error) (int, string) {
+	e, ok := errs.As(err)
+	if !ok || e.Kind == errs.Internal {
+		api.LoggerFrom(c).ErrorContext(c.Request.Context(), "dashboard request failed", "error", err)
+		return http.StatusInternalServerError, "Something went wrong on our side; please try again. Request id: " + api.RequestID(c)
+	}
+	status, _ := api.StatusFor(e.Kind)
+	if e.Kind == errs.RateLimited && e.RetryAfterSeconds > 0 {
+		c.Header("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
+	}
+	return status, errs.PublicMessage(err)
+}
+
+// formError re-renders a form page with err's message and status.
+func (h *handler) formError(c *gin.Context, page string, v view, err error) {
+	status, msg := h.describe(c, err)
+	v.Error = msg
+	h.render(c, status, page, v)
+}

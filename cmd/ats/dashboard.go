@@ -1,0 +1,152 @@
+package main
+
+import (
+	"net"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/agent-trading/ats/api/dashboard"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/identities"
+	"github.com/agent-trading/ats/models/passkeys"
+	"github.com/agent-trading/ats/models/portfolio"
+	"github.com/agent-trading/ats/models/sessions"
+	"github.com/agent-trading/ats/models/users"
+	"github.com/agent-trading/ats/sandbox/oidcprovider"
+)
+
+const (
+	flagSignup = "signup"
+	flagOIDC   = "oidc"
+)
+
+func signupFlag() cli.Flag {
+	return &cli.StringFlag{Name: flagSignup, EnvVars: []string{"ATS_SIGNUP"}, Value: string(users.SignupOpen),
+		Usage: "who may create a dashboard account: open (anyone), invite (with a code from `ats admin user invite`) or closed"}
+}
+
+func oidcFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: flagOIDC, EnvVars: []string{"ATS_OIDC"},
+		Usage: "NAME=ISSUER_URL of an OpenID Connect provider for dashboard sign-in (repeatable; comma-separated in the env); " +
+			"its client credentials come from ATS_OIDC_<NAME>_CLIENT_ID and ATS_OIDC_<NAME>_CLIENT_SECRET; " +
+			"the redirect URI to register is {public-url}/auth/oidc/NAME/callback"}
+}
+
+// oidcProviders parses --oidc and the client credentials from the
+// environment. sandboxIssuer, when not "", adds the sandbox provider
+// (`ats dev`), with the sandbox's default client unless the environment
+// names another.
+func oidcProviders(c *cli.Context, sandboxIssuer string) ([]identities.ProviderConfig, error) {
+	var out []identities.ProviderConfig
+	seen := map[string]bool{}
+	for _, v := range c.StringSlice(flagOIDC) {
+		for _, item := range strings.Split(v, ",") {
+			item = strings.TrimSpace(item)
+			if item == "" {
+				continue
+			}
+			name, issuer, ok := strings.Cut(item, "=")
+			if !ok || !identities.ValidName(name) {
+				return nil, errs.Ef(errs.Invalid, "--%s %q: want NAME=ISSUER_URL with NAME of lowercase letters, digits and '-'", flagOIDC, item)
+			}
+			env := "ATS_OIDC_" + identities.EnvName(name)
+			out = append(out, identities.ProviderConfig{Name: name, Issuer: issuer,
+				ClientID: os.Getenv(env + "_CLIENT_ID"), ClientSecret: os.Getenv(env + "_CLIENT_SECRET")})
+			seen[name] = true
+		}
+	}
+	if sandboxIssuer != "" && !seen["sandbox"] {
+		id, sec := os.Getenv("ATS_OIDC_SANDBOX_CLIENT_ID"), os.Getenv("ATS_OIDC_SANDBOX_CLIENT_SECRET")
+		if id == "" {
+			id, sec = oidcprovider.DefaultClientID, oidcprovider.DefaultClientSecret
+		}
+		out = append(out, identities.ProviderConfig{Name: "sandbox", Issuer: sandboxIssuer, ClientID: id, ClientSecret: sec})
+	}
+	return out, nil
+}
+
+// dashboardOptions configure enableDashboard.
+type dashboardOptions struct {
+	publicURL string
+	signup    users.SignupMode
+	providers []identities.ProviderConfig
+}
+
+// enableDashboard builds the dashboard's services and routes; routes()
+// then serves them.
+func (svc *services) enableDashboard(o dashboardOptions) error {
+	if o.signup == "" {
+		o.signup = users.SignupOpen
+	}
+	au := svc.audit
+	sess := &sessions.Service{Store: svc.store, Audit: au}
+	// Browsers refuse passkeys for an IP address: without a host name the
+	// dashboard goes without them.
+	var pk *passkeys.Service
+	if rp := passkeyRP(o.publicURL); net.ParseIP(rp.RPID) == nil {
+		var err error
+		if pk, err = passkeys.New(svc.store, au, rp); err != nil {
+			return err
+		}
+	}
+	ids, err := identities.New(svc.store, au, o.publicURL, o.providers)
+	if err != nil {
+		return err
+	}
+	pf := &portfolio.Service{Store: svc.store, Agents: svc.agents, Positions: svc.positions, Stats: svc.stats}
+	if svc.balance.Wallets != nil {
+		pf.Wallet = svc.balance
+	}
+	routes, err := dashboard.Routes(dashboard.Config{PublicURL: o.publicURL, Signup: o.signup}, dashboard.Deps{
+		Users: svc.agents.Users, Throttle: &users.Throttle{Store: svc.store, Audit: au}, Sessions: sess, Passkeys: pk,
+		Identities: ids, Agents: svc.agents, Wallets: svc.wallets, Portfolio: pf, Orders: svc.orders,
+		Positions: svc.positions, Audit: au,
+	})
+	if err != nil {
+		return err
+	}
+	svc.dashboard = routes
+	return nil
+}
+
+// passkeyRP is the WebAuthn relying party of the public URL: its host and
+// origin.
+func passkeyRP(publicURL string) passkeys.Config {
+	u, err := url.Parse(publicURL)
+	if err != nil {
+		return passkeys.Config{}
+	}
+	return passkeys.Config{RPID: u.Hostname(), Origins: []string{u.Scheme + "://" + u.Host}}
+}
+
+// dashboardFromFlags enables the dashboard with the flags of `api`/`dev`.
+func (svc *services) dashboardFromFlags(c *cli.Context, publicURL, sandboxIssuer string) error {
+	mode, err := users.ParseSignupMode(c.String(flagSignup))
+	if err != nil {
+		return err
+	}
+	providers, err := oidcProviders(c, sandboxIssuer)
+	if err != nil {
+		return err
+	}
+	return svc.enableDashboard(dashboardOptions{publicURL: publicURL, signup: mode, providers: providers})
+}
+
+// loopbackAsLocalhost turns http://127.0.0.1:PORT (or [::1]) into
+// http://localhost:PORT: browsers accept passkeys for the name localhost
+// but never for an IP address, and a cookie set on one name is not sent to
+// the other, so the dashboard has one address.
+func loopbackAsLocalhost(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	if ip := net.ParseIP(pu.Hostname()); ip != nil && ip.IsLoopback() {
+		pu.Host = net.JoinHostPort("localhost", pu.Port())
+		return pu.String()
+	}
+	return u
+}

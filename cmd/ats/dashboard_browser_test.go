@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/pquerna/otp/totp"
+
+	"github.com/agent-trading/ats/api/dashboard/dashboardtest"
+)
+
+// TestDashboardInTheBrowser drives the dashboard in headless Chromium
+// through the real server (sandbox venue and chain, Temporal, worker,
+// SQLite): sign-up, TOTP enrolment, sign-in with TOTP, backup codes (each
+// once), a passkey on a virtual authenticator, passwordless sign-in with
+// it, social login through the sandbox OpenID provider (linked to the
+// account by its verified email after signing in, then signing in
+// directly with a passkey as the second factor), wallet import, an agent
+// linked by the device flow, a budget set here that the agent API then
+// enforces, pause (the key gets 401) and resume. With ATS_SCREENSHOTS set
+// it saves the pages for docs/dashboard.md.
+func TestDashboardInTheBrowser(t *testing.T) {
+	dashboardtest.ChromiumPath(t)
+	if testing.Short() {
+		t.Skip("starts the sandbox, Temporal and a browser")
+	}
+	e := newTradingEnv(t, tradingOpts{dashboard: true})
+	b := dashboardtest.NewBrowser(t, e.publicURL)
+	const email, password = "trader@sandbox.test", "correct horse battery staple"
+
+	// Sign up.
+	b.Open("/signup")
+	b.Screenshot("signup")
+	b.Fill("email", email)
+	b.Fill("password", password)
+	b.Click("#signup-submit", "/?done=welcome")
+	b.See("Overview", "Welcome")
+
+	// Enrol TOTP: the test is the authenticator app.
+	b.Open("/security")
+	b.Click("#enable-2fa", "/security/2fa")
+	secret := b.Text("#totp-secret")
+	b.Screenshot("totp-setup")
+	b.Fill("code", totpCode(t, secret, time.Now()))
+	b.Click("#totp-confirm", "/security/2fa/confirm")
+	b.See("Save them now")
+	codes := dashboardtest.Run(b, chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll('#backup-codes li')).map(e => e.textContent)`))
+	if len(codes) != 10 {
+		t.Fatalf("backup codes: %q", codes)
+	}
+
+	signOut := func() {
+		t.Helper()
+		b.Open("/")
+		b.Click(".who form button", "/signin")
+	}
+	passwordStep := func() {
+		t.Helper()
+		b.Open("/signin")
+		b.Fill("email", email)
+		b.Fill("password", password)
+		b.Click("#signin-submit", "/signin/second-factor")
+	}
+	second := func(code, want string) {
+		t.Helper()
+		b.Fill("code", code)
+		b.Click("#code-submit", want)
+	}
+	refused := func(code string) {
+		t.Helper()
+		b.Fill("code", code)
+		b.Do(chromedp.Click(chromedp.ID("code-submit")), chromedp.WaitVisible(chromedp.ID("form-error")))
+	}
+
+	// Sign in with TOTP. The enrolment spent this time step's code; the
+	// next step's is accepted (clock skew allowance) and is new.
+	signOut()
+	passwordStep()
+	b.Screenshot("second-factor")
+	second(totpCode(t, secret, time.Now().Add(30*time.Second)), "/")
+	b.See("Overview")
+
+	// A backup code works once and only once.
+	signOut()
+	passwordStep()
+	second(codes[0], "/")
+	signOut()
+	passwordStep()
+	refused(codes[0])
+	b.See("that code is not right")
+	second(codes[1], "/")
+
+	// Register a passkey on a virtual platform authenticator, name it,
+	// and sign in with it alone.
+	b.AddAuthenticator()
+	b.Open("/security")
+	b.Fill("passkey-name", "Laptop")
+	b.Click("#passkey-add", "/security?done=passkey")
+	b.See("Passkey added")
+	if v := dashboardtest.Run(b, chromedp.Value(chromedp.CSS(`input[name="name"]`))); v != "Laptop" {
+		t.Fatalf("passkey name: %q", v)
+	}
+	signOut()
+	b.Open("/signin")
+	b.Screenshot("signin")
+	b.Click("#passkey-signin", "/")
+	b.See("Overview")
+	if who := b.Text(".who"); !strings.Contains(who, email) {
+		t.Fatalf("signed in with the passkey as %q", who)
+	}
+
+	// Social login through the sandbox OpenID provider: the identity's
+	// verified email is the account's, so it links after signing in to
+	// the account (password + backup code), then signs in by itself.
+	signOut()
+	b.Open("/signin")
+	b.Click("#oidc-sandbox", "/oidc/authorize")
+	b.Fill("email", email)
+	b.Click("#custom-signin", "/auth/identity")
+	b.See("An account for", "sign in to that account once")
+	b.Fill("password", password)
+	b.Click("#link-signin-form button", "/signin/second-factor")
+	second(codes[2], "/security?done=linked")
+	b.See("Identity linked", "sandbox")
+	signOut()
+	b.Open("/signin")
+	b.Click("#oidc-sandbox", "/oidc/authorize")
+	b.Fill("email", email)
+	b.Click("#custom-signin", "/signin/second-factor")
+	b.Click("#passkey-verify", "/")
+	b.See("Overview")
+
+	// Import a wallet (the session's second factor is fresh). The key is
+	// never shown again.
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyHex := hex.EncodeToString(crypto.FromECDSA(key))
+	addr := crypto.PubkeyToAddress(key.PublicKey).Hex()
+	e.control(t, "/control/wallets/"+addr+"/fund", `{"usdc": 1000, "native": 1}`, nil)
+	b.Open("/wallet")
+	b.Fill("private_key", keyHex)
+	b.Click("#wallet-submit", "/wallet?done=wallet")
+	b.See("Wallet saved", addr, "eoa", "$1,000.00")
+	if html := dashboardtest.Run(b, chromedp.OuterHTML(chromedp.CSS("html"))); strings.Contains(strings.ToLower(html), keyHex) {
+		t.Fatal("the wallet page shows the private key")
+	}
+	b.Screenshot("wallet")
+
+	// An agent links by the device flow.
+	apiKey, agentID := e.linkAgentAs(t, email, "research-agent")
+	b.Open("/agents")
+	b.See("research-agent", "active")
+
+	// Set a budget here; the agent API enforces it.
+	b.Open("/agents/" + agentID)
+	b.Fill("fixed_limit", "5")
+	b.Click("#budget-submit", "/agents/"+agentID+"?done=budget")
+	b.See("Budget saved")
+	var bud struct {
+		USDC      json.Number `json:"usdc"`
+		LimitedBy string      `json:"limitedBy"`
+	}
+	e.agentData(t, apiKey, "GET", "/budget", nil, http.StatusOK, &bud)
+	if bud.USDC.String() != "5" || bud.LimitedBy != "fixed_limit" {
+		t.Fatalf("budget after setting a 5 USDC limit: %+v", bud)
+	}
+	e.agentData(t, apiKey, "POST", "/wallet/approve", map[string]any{"token": "all"}, http.StatusOK, nil)
+	m := e.newMarket(t, "Will the dashboard ship this week", "0.5")
+	e.agentData(t, apiKey, "POST", "/orders", map[string]any{"tokenId": m.TokenIDs[0], "side": "BUY", "price": 0.6, "size": 4, "type": "MARKET"}, http.StatusOK, nil)
+	status, body := e.call(t, apiKey, "POST", "/orders", map[string]any{"tokenId": m.TokenIDs[0], "side": "BUY", "price": 0.5, "size": 20})
+	if status != http.StatusConflict || !strings.Contains(string(body["code"]), "budget_exceeded") {
+		t.Fatalf("an order beyond the budget: %d %s", status, body)
+	}
+
+	// Pause: the key is refused; resume: it works again.
+	b.Open("/agents/" + agentID)
+	b.Click("#agent-pause", "/agents/"+agentID+"/confirm/pause")
+	b.Click("#confirm-submit", "/agents/"+agentID+"?done=paused")
+	if s, _ := e.call(t, apiKey, "GET", "/me", nil); s != http.StatusUnauthorized {
+		t.Fatalf("paused agent's key: %d", s)
+	}
+	b.Click("#agent-resume", "/agents/"+agentID+"?done=resumed")
+	if s, _ := e.call(t, apiKey, "GET", "/me", nil); s != http.StatusOK {
+		t.Fatalf("resumed agent's key: %d", s)
+	}
+	b.Screenshot("agent")
+
+	// The pages with data, for the docs.
+	b.Open("/")
+	b.See("research-agent", "Will the dashboard ship this week")
+	b.Screenshot("overview")
+	b.Open("/agents")
+	b.Screenshot("agents")
+	b.Open("/orders?agent=" + agentID)
+	b.See("FILLED")
+	b.Screenshot("orders")
+	b.Open("/positions?agent=" + agentID)
+	b.Screenshot("positions")
+	b.Open("/audit")
+	b.See("agent.pause", "user.login", "wallet.import")
+	b.ScreenshotTop("activity")
+	b.Open("/security")
+	b.See("sandbox", "7 of 10 backup codes left")
+	b.Screenshot("security")
+}
+
+func totpCode(t *testing.T, secret string, at time.Time) string {
+	t.Helper()
+	c, err := totp.GenerateCode(secret, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// linkAgentAs links an agent named name to the user through the device
+// flow: the agent asks for a code, the user approves it (the service
+// path the /link page uses), the agent collects its key.
+func (e *tradingEnv) linkAgentAs(t *testing.T, email, name string) (key, agentID string) {
+	t.Helper()
+	var dev struct {
+		Data struct {
+			DeviceCode string `json:"device_code"`
+			UserCode   string `json:"user_code"`
+		} `json:"data"`
+	}
+	postJSON(t, e.api.URL+"/api/auth/device", `{"agent_name":"`+name+`"}`, http.StatusOK, &dev)
+	linked, err := e.svc.agents.ApproveDeviceByEmail(context.Background(), email, dev.Data.UserCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tok struct {
+		Data struct {
+			APIKey string `json:"api_key"`
+		} `json:"data"`
+	}
+	getJSON(t, e.api.URL+"/api/auth/device/token?device_code="+dev.Data.DeviceCode, "", http.StatusOK, &tok)
+	return tok.Data.APIKey, linked.AgentID
+}
+
+// agentData calls the agent API and decodes data into out, failing unless
+// the status is want.
+func (e *tradingEnv) agentData(t *testing.T, key, method, path string, body any, want int, out any) {
+	t.Helper()
+	status, resp := e.call(t, key, method, path, body)
+	if status != want {
+		t.Fatalf("%s %s: %d %s", method, path, status, resp)
+	}
+	if out != nil {
+		if err := json.Unmarshal(resp["data"], out); err != nil {
+			t.Fatalf("%s %s data: %v", method, path, err)
+		}
+	}
+}

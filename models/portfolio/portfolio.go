@@ -1,0 +1,198 @@
+// Package portfolio assembles the dashboard's read views of a user's
+// account from the domain services: the wallet and its balance, the
+// agents with their spend and last heartbeat, open positions with P&L
+// across agents, and the realized P&L over time. It only reads.
+package portfolio
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/budget"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/positions"
+	"github.com/agent-trading/ats/models/stats"
+	"github.com/agent-trading/ats/models/store"
+)
+
+// WalletReader reads the user's trading wallet and live balance
+// (budget.ChainWallets).
+type WalletReader interface {
+	Wallet(ctx context.Context, userID string) (budget.WalletInfo, error)
+}
+
+// Service builds the views. Wallet, Positions and Stats may be nil (no
+// venue configured): their parts are then left out.
+type Service struct {
+	Store     *store.Store
+	Agents    *agents.Service
+	Wallet    WalletReader
+	Positions *positions.Service
+	Stats     *stats.Service
+	// Now is the clock of the chart's last point; nil means time.Now.
+	Now func() time.Time
+}
+
+// AgentRow is an agent with what the lists show next to it.
+type AgentRow struct {
+	agents.Agent
+	LastHeartbeat *time.Time
+	// Spent is what the agent's filled buys cost, in USDC.
+	Spent decimal.Decimal
+	// Held is what its live orders hold against its budget.
+	Held decimal.Decimal
+}
+
+// PositionRow is an open position and the agent holding it.
+type PositionRow struct {
+	AgentID, AgentName string
+	positions.Item
+}
+
+// Overview is the overview page's data. Unavailable lists the parts that
+// could not be read (the chain or the venue not answering); the rest is
+// still shown.
+type Overview struct {
+	HasWallet     bool
+	Wallet        budget.WalletInfo
+	Agents        []AgentRow
+	Positions     []PositionRow
+	PositionValue decimal.Decimal
+	Unrealized    decimal.Decimal
+	Realized      decimal.Decimal
+	// Series is the cumulative P&L over time: realized after each fill of
+	// any agent, then realized + unrealized now.
+	Series      []stats.Point
+	Unavailable []string
+}
+
+// AgentRows lists the user's agents, newest state, with spend and the last
+// heartbeat.
+func (s *Service) AgentRows(ctx context.Context, userID string) ([]AgentRow, error) {
+	list, err := s.Agents.List(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(list))
+	for i, a := range list {
+		ids[i] = a.ID
+	}
+	beats, err := s.Store.LastHeartbeats(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AgentRow, 0, len(list))
+	for _, a := range list {
+		r := AgentRow{Agent: a}
+		if t, ok := beats[a.ID]; ok {
+			r.LastHeartbeat = &t
+		}
+		tot, err := s.Store.BudgetTotals(ctx, userID, a.ID)
+		if err != nil {
+			return nil, err
+		}
+		r.Spent, r.Held = budget.Micro(tot.AgentUsedMicro), budget.Micro(tot.AgentHeldMicro)
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Overview builds the overview of userID's account.
+func (s *Service) Overview(ctx context.Context, userID string) (Overview, error) {
+	var out Overview
+	rows, err := s.AgentRows(ctx, userID)
+	if err != nil {
+		return out, err
+	}
+	out.Agents = rows
+	if s.Wallet != nil {
+		w, err := s.Wallet.Wallet(ctx, userID)
+		switch {
+		case err == nil:
+			out.HasWallet, out.Wallet = true, w
+		case errs.Is(err, errs.NotFound):
+		default:
+			if !transient(err) {
+				return out, err
+			}
+			out.HasWallet = true
+			out.Unavailable = append(out.Unavailable, "wallet balance")
+		}
+	}
+	if s.Positions != nil {
+		for _, a := range rows {
+			if a.Status == models.AgentRevoked && a.Spent.IsZero() {
+				continue
+			}
+			list, err := s.Positions.List(ctx, a.ID, positions.FilterOpen, false)
+			if err != nil {
+				if !transient(err) {
+					return out, err
+				}
+				out.Unavailable = append(out.Unavailable, "positions of "+a.Name)
+				continue
+			}
+			for _, it := range list.Positions {
+				out.Positions = append(out.Positions, PositionRow{AgentID: a.ID, AgentName: a.Name, Item: it})
+			}
+			out.PositionValue = out.PositionValue.Add(list.Summary.TotalValue)
+			out.Unrealized = out.Unrealized.Add(list.Summary.TotalUnrealizedPnl)
+		}
+	}
+	if s.Stats != nil {
+		series, err := s.series(ctx, rows)
+		if err != nil {
+			return out, err
+		}
+		if len(series) > 0 {
+			out.Realized = series[len(series)-1].Realized
+		}
+		now := time.Now().UTC()
+		if s.Now != nil {
+			now = s.Now().UTC()
+		}
+		if len(series) > 0 || !out.Unrealized.IsZero() {
+			series = append(series, stats.Point{Time: now, Realized: out.Realized.Add(out.Unrealized)})
+		}
+		out.Series = series
+	}
+	return out, nil
+}
+
+// series merges the agents' realized P&L steps into one cumulative series.
+func (s *Service) series(ctx context.Context, rows []AgentRow) ([]stats.Point, error) {
+	type step struct {
+		t time.Time
+		d decimal.Decimal
+	}
+	var steps []step
+	for _, a := range rows {
+		pts, err := s.Stats.RealizedSeries(ctx, a.ID)
+		if err != nil {
+			return nil, err
+		}
+		prev := decimal.Zero
+		for _, p := range pts {
+			steps = append(steps, step{p.Time, p.Realized.Sub(prev)})
+			prev = p.Realized
+		}
+	}
+	sort.SliceStable(steps, func(i, j int) bool { return steps[i].t.Before(steps[j].t) })
+	out := make([]stats.Point, 0, len(steps))
+	cum := decimal.Zero
+	for _, st := range steps {
+		cum = cum.Add(st.d)
+		out = append(out, stats.Point{Time: st.t, Realized: cum})
+	}
+	return out, nil
+}
+
+func transient(err error) bool {
+	k := errs.KindOf(err)
+	return k == errs.Transient || k == errs.VenueRejected
+}
