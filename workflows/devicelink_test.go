@@ -15,6 +15,8 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -23,6 +25,7 @@ import (
 )
 
 type linkFixture struct {
+	keys   *intent.Keys // the approval path's
 	env    *testsuite.TestWorkflowEnvironment
 	store  *store.Store
 	svc    *agents.Service
@@ -71,7 +74,7 @@ func newLinkFixture(t *testing.T) *linkFixture {
 	env.SetStartTime(start)
 	s := storetest.NewSQLite(t)
 	s.SetClock(env.Now)
-	if err := activities.Register(env, activities.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s}}); err != nil {
+	if err := activities.Register(env, activities.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s, Intents: intenttest.Keys(t)}}); err != nil {
 		t.Fatal(err)
 	}
 	workflows.Register(env)
@@ -93,7 +96,7 @@ func newLinkFixture(t *testing.T) *linkFixture {
 	if !l.ExpiresAt.Equal(start.Add(agents.DefaultDeviceCodeTTL)) || l.IntervalSeconds != 5 {
 		t.Fatalf("link %+v", l)
 	}
-	return &linkFixture{env: env, store: s, svc: svc, linker: lk, userID: u.ID, link: l, deviceCode: auth.DeviceCode}
+	return &linkFixture{keys: intenttest.Keys(t), env: env, store: s, svc: svc, linker: lk, userID: u.ID, link: l, deviceCode: auth.DeviceCode}
 }
 
 // pollOutcome is what one token poll answered.
@@ -127,6 +130,14 @@ type updateOutcome struct {
 	err       error
 }
 
+// decision is the argument of update name by userID as the approval page
+// sends it, with its proof.
+func (f *linkFixture) decision(name, userID string) workflows.DeviceLinkDecision {
+	kind := map[string]string{workflows.DeviceLinkUpdateApprove: intent.DeviceApprove, workflows.DeviceLinkUpdateDeny: intent.DeviceDeny}[name]
+	return workflows.DeviceLinkDecision{UserID: userID, ClientAddr: "10.0.0.9",
+		Proof: agents.DecisionProof(f.keys, kind, f.link.ID, userID, "10.0.0.9")}
+}
+
 // update sends name after delay and records what happened to it.
 func (f *linkFixture) update(name string, delay time.Duration, userID string) *updateOutcome {
 	out := &updateOutcome{}
@@ -137,7 +148,7 @@ func (f *linkFixture) update(name string, delay time.Duration, userID string) *u
 			OnComplete: func(r any, err error) {
 				out.completed, out.result, out.err = true, r, err
 			},
-		}, workflows.DeviceLinkDecision{UserID: userID, ClientAddr: "10.0.0.9"})
+		}, f.decision(name, userID))
 	}, delay)
 	return out
 }

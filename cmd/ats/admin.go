@@ -111,7 +111,8 @@ func adminDBFlags(extra ...cli.Flag) []cli.Flag {
 }
 
 func adminTemporalFlags(extra ...cli.Flag) []cli.Flag {
-	return append(adminDBFlags(extra...), temporalFlag(false), temporalNamespaceFlag(), masterKeyFlag())
+	fs := append(adminDBFlags(extra...), temporalFlag(false), temporalNamespaceFlag(), masterKeyFlag())
+	return append(fs, temporalSecurityFlags()...)
 }
 
 // withAgents opens the database and runs fn with the agent service and the
@@ -122,7 +123,7 @@ func withAgents(c *cli.Context, fn func(svc *agents.Service, userID string) erro
 		return err
 	}
 	defer env.close()
-	svc := agentService(env.store, env.tc, "")
+	svc := agentService(env.store, env.tc, env.intents, "")
 	userID, err := svc.UserIDByEmail(c.Context, c.String("email"))
 	if err != nil {
 		return err
@@ -138,7 +139,7 @@ func adminDeviceApprove(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	linked, err := agentService(env.store, env.tc, "").ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"))
+	linked, err := agentService(env.store, env.tc, env.intents, "").ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"))
 	if err != nil {
 		return err
 	}
@@ -152,7 +153,7 @@ func adminDeviceDeny(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	if err := agentService(env.store, env.tc, "").DenyDeviceByEmail(c.Context, c.String("email"), c.String("code")); err != nil {
+	if err := agentService(env.store, env.tc, env.intents, "").DenyDeviceByEmail(c.Context, c.String("email"), c.String("code")); err != nil {
 		return err
 	}
 	fmt.Fprintln(c.App.Writer, "denied")
@@ -255,7 +256,7 @@ func adminWalletImport(c *cli.Context) error {
 	if err != nil {
 		return errs.Wrap(errs.Invalid, err, err.Error())
 	}
-	master, err := adminMasterKey(c)
+	keys, err := adminMasterKey(c)
 	if err != nil {
 		return err
 	}
@@ -269,7 +270,7 @@ func adminWalletImport(c *cli.Context) error {
 		return err
 	}
 	defer vc.close()
-	svc, err := newServices(env.store, nil, vc, master, "", env.log)
+	svc, err := newServices(env.store, nil, vc, keys, "", env.log)
 	if err != nil {
 		return err
 	}

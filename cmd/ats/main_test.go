@@ -406,7 +406,7 @@ func scanForWalletSecrets(t *testing.T, frontend, dataDir string, logs []byte, o
 	if err != nil {
 		t.Fatal(err)
 	}
-	cd, err := codec.New(vault.DeriveKey(master, purposeTemporalCodec))
+	cd, err := codec.FromMasterKeys(master)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		e.tc, err = worker.Dial(ctx, worker.ClientConfig{HostPort: e.dev.FrontendAddr(), Namespace: "default",
 			CodecKey: replaytest.HistoryCodecKey, Logger: log})
 	} else {
-		e.tc, err = dialTemporal(ctx, e.dev.FrontendAddr(), "default", e.master, log)
+		e.tc, err = dialTemporal(ctx, temporalConn{hostPort: e.dev.FrontendAddr(), namespace: "default"}, masterKeys{current: e.master}, log)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(vc.close)
-	e.svc, err = newServices(e.store, e.tc, vc, e.master, "http://127.0.0.1", log)
+	e.svc, err = newServices(e.store, e.tc, vc, masterKeys{current: e.master}, "http://127.0.0.1", log)
 	if err != nil {
 		t.Fatal(err)
 	}
