@@ -406,7 +406,7 @@ func wantPoll(t *testing.T, o *pollOutcome, code, when string) {
 	}
 }
 
-// deviceLinkHistory was recorded on the Temporal dev server// deviceLinkHistory was recorded on the Temporal dev server (CLI v1.5.1):
+// deviceLinkHistory was recorded on the Temporal dev server (CLI v1.5.1):
 // the end-to-end link (approve update, approval activity, completion) of
 // api/device's integration test:
 //
@@ -414,10 +414,16 @@ func wantPoll(t *testing.T, o *pollOutcome, code, when string) {
 //	  go test -run TestDeviceFlowOnDevServer ./api/device/
 //
 // Its payloads are encrypted with replaytest.HistoryCodecKey.
+// devicelink_proof.json was recorded the same way after decisions began to
+// carry their proof and payloads to be bound to their workflow.
 const deviceLinkHistory = "testdata/devicelink.json"
 
 func TestDeviceLinkReplays(t *testing.T) {
-	replaytest.ReplayFileWithOptions(t, deviceLinkHistory, replayOptions(t), workflows.All()...)
+	for _, h := range []string{deviceLinkHistory, "testdata/devicelink_proof.json"} {
+		t.Run(h, func(t *testing.T) {
+			replaytest.ReplayFileWithOptions(t, h, replayOptions(t), workflows.All()...)
+		})
+	}
 }
 
 // The replay must be able to fail: a version that skips the expiry timer

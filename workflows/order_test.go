@@ -438,11 +438,15 @@ const orderHistory = "testdata/order.json"
 //     in cmd/ats (ATS_RECORD_ORDER_HISTORY=...), an order cancelled while
 //     its workflow waited for a worker;
 //   - order_cancel_backoff.json: TestOrderCancelDuringPlacementBackoffOnDevServer
-//     (ATS_RECORD_HISTORY=...), a placement stopped in its retry backoff.
+//     (ATS_RECORD_HISTORY=...), a placement stopped in its retry backoff;
+//   - order_proof.json: the lifecycle test again, after the cancel update
+//     began to carry its proof (OrderCancelRequest, the cancel activities'
+//     OrderCancel input) and payloads to be bound to their workflow.
 var orderHistoriesV1 = []string{
 	"testdata/order_v1.json",
 	"testdata/order_cancel_pending.json",
 	"testdata/order_cancel_backoff.json",
+	"testdata/order_proof.json",
 }
 
 func TestOrderReplays(t *testing.T) {
