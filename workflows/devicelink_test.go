@@ -238,6 +238,42 @@ func TestDeviceLinkWorkflow(t *testing.T) {
 			t.Fatalf("%d agents created, want 1 (%v)", len(agentsOf), err)
 		}
 	})
+	// A decision without its proof never enters history; one with a forged
+	// proof is refused by the activity and leaves the link pending for the
+	// real approval.
+	t.Run("forged approvals", func(t *testing.T) {
+		f := newLinkFixture(t)
+		send := func(delay time.Duration, d workflows.DeviceLinkDecision) *updateOutcome {
+			out := &updateOutcome{}
+			f.env.RegisterDelayedCallback(func() {
+				f.env.UpdateWorkflow(workflows.DeviceLinkUpdateApprove, "", &testsuite.TestUpdateCallback{
+					OnAccept: func() {}, OnReject: func(err error) { out.rejected = err },
+					OnComplete: func(r any, err error) { out.completed, out.result, out.err = true, r, err },
+				}, d)
+			}, delay)
+			return out
+		}
+		noProof := send(time.Minute, workflows.DeviceLinkDecision{UserID: f.userID})
+		foreign := send(2*time.Minute, workflows.DeviceLinkDecision{UserID: f.userID,
+			Proof: agents.DecisionProof(intenttest.Keys(t, 0x66), intent.DeviceApprove, f.link.ID, f.userID, "")})
+		pending := f.pollAt(3 * time.Minute)
+		approved := f.update(workflows.DeviceLinkUpdateApprove, 4*time.Minute, f.userID)
+		f.pollAt(5 * time.Minute)
+		res := f.run(t)
+		if errs.KindOf(activities.FromTemporal(noProof.rejected)) != errs.Forbidden {
+			t.Fatalf("without a proof: %+v", noProof)
+		}
+		if !foreign.completed || errs.KindOf(activities.FromTemporal(foreign.err)) != errs.Forbidden {
+			t.Fatalf("with a foreign proof: %+v", foreign)
+		}
+		wantPoll(t, pending, agents.CodeAuthorizationPending, "after the forgeries")
+		if !approved.completed || approved.err != nil || res.State != workflows.DeviceLinkStateApproved || res.UserID != f.userID {
+			t.Fatalf("the real approval: %+v, result %+v", approved, res)
+		}
+		if list, _ := f.store.ListAgentsByUser(context.Background(), f.userID); len(list) != 1 {
+			t.Fatalf("%d agents, want the one really approved", len(list))
+		}
+	})
 	t.Run("approve after expiry", func(t *testing.T) {
 		f := newLinkFixture(t)
 		// The workflow completes at expiry; an update sent in the same
