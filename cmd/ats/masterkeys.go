@@ -30,11 +30,17 @@ type masterKeys struct {
 	previous [][]byte
 }
 
-func (k masterKeys) codec() (*codec.Codec, error) { return codec.FromMasterKeys(k.current, k.previous...) }
+func (k masterKeys) codec() (*codec.Codec, error) {
+	return codec.FromMasterKeys(k.current, k.previous...)
+}
 
-func (k masterKeys) vault() (*vault.Vault, error) { return vault.FromMasterKeys(k.current, k.previous...) }
+func (k masterKeys) vault() (*vault.Vault, error) {
+	return vault.FromMasterKeys(k.current, k.previous...)
+}
 
-func (k masterKeys) intents() (*intent.Keys, error) { return intent.FromMaster(k.current, k.previous...) }
+func (k masterKeys) intents() (*intent.Keys, error) {
+	return intent.FromMaster(k.current, k.previous...)
+}
 
 // opsToken is the operator token `ats dev` uses when none is configured:
 // derived from the master key, so it is the same across restarts.
