@@ -246,14 +246,7 @@ func checkOperatorListener(t *testing.T, dataDir string, urls map[string]string)
 	if !strings.HasPrefix(endpoint, opsURL+"/codec/") {
 		t.Fatalf("the Web UI's codec endpoint %q is not the operator listener's", endpoint)
 	}
-	master, err := vault.LoadMasterKey(filepath.Join(dataDir, masterKeyFileName), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cd, err := codec.FromMasterKeys(master)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cd := dataDirCodec(t, dataDir)
 	// A payload as the worker writes it into a workflow's history.
 	p, err := converter.WithDataConverterSerializationContext(cd.DataConverter(),
 		converter.WorkflowSerializationContext{Namespace: "default", WorkflowID: "order/ord_ui"}).ToPayloads("shown to the operator")
@@ -320,6 +313,21 @@ func checkOperatorListener(t *testing.T, dataDir string, urls map[string]string)
 			t.Errorf("%s: %d %s", name, status, got)
 		}
 	}
+}
+
+// dataDirCodec is the payload codec of the `ats dev` whose data dir is
+// dataDir.
+func dataDirCodec(t *testing.T, dataDir string) *codec.Codec {
+	t.Helper()
+	master, err := vault.LoadMasterKey(filepath.Join(dataDir, masterKeyFileName), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cd, err := codec.FromMasterKeys(master)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cd
 }
 
 func readListening(t *testing.T, r io.Reader, names []string, timeout time.Duration) map[string]string {
@@ -516,15 +524,7 @@ func scanForWalletSecrets(t *testing.T, frontend, dataDir string, logs []byte, o
 		}
 	}
 
-	master, err := vault.LoadMasterKey(filepath.Join(dataDir, masterKeyFileName), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cd, err := codec.FromMasterKeys(master)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := readHistories(t, frontend, cd)
+	hs := readHistories(t, frontend, dataDirCodec(t, dataDir))
 	for _, kind := range []string{"order/", "approve/", "redeem/", "device-link/"} {
 		if !slices.ContainsFunc(hs.workflows, func(id string) bool { return strings.HasPrefix(id, kind) }) {
 			t.Fatalf("no %s workflow ran: the histories would not show what signing leaves behind (%v)", kind, hs.workflows)
