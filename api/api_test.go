@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -584,22 +585,96 @@ func TestReadyz(t *testing.T) {
 	}
 }
 
+// readyzCounter is a readiness check that counts its probes; each probe
+// takes a while, so concurrent /readyz calls overlap it.
+type readyzCounter struct{ n atomic.Int64 }
+
+func (c *readyzCounter) check(ctx context.Context) error {
+	c.n.Add(1)
+	select {
+	case <-time.After(20 * time.Millisecond):
+	case <-ctx.Done():
+	}
+	return nil
+}
+
+// A hundred /readyz calls within a second cost the dependencies one probe
+// (the issue's amplification finding): the result is reused for about a
+// second and concurrent calls share the probe in flight.
+func TestReadyzCostsOneProbePerSecond(t *testing.T) {
+	var now atomic.Int64 // nanoseconds since start, moved by the test
+	start := time.Now()
+	clock := func() time.Time { return start.Add(time.Duration(now.Load())) }
+	var probes readyzCounter
+	ts := newTestServer(t, Config{Now: clock}, Deps{Checks: []Check{{"database", probes.check}}})
+	call := func() {
+		w := ts.do(t, httptest.NewRequest(http.MethodGet, "/readyz", nil))
+		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"database":"ok"`) {
+			t.Errorf("readyz %d %s", w.Code, w.Body)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range 100 {
+		// Half at once, half one after another, spread over 0.99 s.
+		if i%2 == 0 {
+			wg.Go(call)
+			continue
+		}
+		now.Store(int64(time.Duration(i) * 10 * time.Millisecond))
+		call()
+	}
+	wg.Wait()
+	if got := probes.n.Load(); got != 1 {
+		t.Fatalf("100 calls within a second ran %d probes, want 1", got)
+	}
+	now.Store(int64(1100 * time.Millisecond))
+	call()
+	if got := probes.n.Load(); got != 2 {
+		t.Fatalf("after the cache aged: %d probes, want 2", got)
+	}
+}
+
+// The cache keeps a failure too, and never blocks: a dependency that is
+// down is reported down to every caller of the second.
+func TestReadyzCachesFailures(t *testing.T) {
+	var probes atomic.Int64
+	down := func(context.Context) error {
+		probes.Add(1)
+		return errs.E(errs.Transient, "venue unreachable")
+	}
+	ts := newTestServer(t, Config{}, Deps{Checks: []Check{{"venue", down}}})
+	for range 20 {
+		w := ts.do(t, httptest.NewRequest(http.MethodGet, "/readyz", nil))
+		if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "venue unreachable") {
+			t.Fatalf("readyz %d %s", w.Code, w.Body)
+		}
+	}
+	if probes.Load() != 1 {
+		t.Fatalf("%d probes, want 1", probes.Load())
+	}
+}
+
 func TestMetricsEndpoint(t *testing.T) {
 	ts := newTestServer(t, Config{}, Deps{Routes: []Routes{orderRoutes}})
 	for _, p := range []string{"/api/agent/v1/orders/ord_1", "/api/agent/v1/orders/ord_2", "/random/probe"} {
 		ts.do(t, httptest.NewRequest(http.MethodGet, p, nil))
 	}
-	w := ts.do(t, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	// Metrics are the operator listener's: the API does not serve them.
+	if w := ts.do(t, httptest.NewRequest(http.MethodGet, "/metrics", nil)); w.Code != http.StatusNotFound {
+		t.Fatalf("GET /metrics on the API: %d, want 404", w.Code)
+	}
+	w := httptest.NewRecorder()
+	MetricsHandler(ts.reg).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	if w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
 		t.Fatalf("metrics %d %q", w.Code, w.Header().Get("Content-Type"))
 	}
 	body := w.Body.String()
 	for _, want := range []string{
 		`ats_http_requests_total{method="GET",route="/api/agent/v1/orders/:id",status="200"} 2`,
-		`ats_http_requests_total{method="GET",route="unmatched",status="404"} 1`,
+		`ats_http_requests_total{method="GET",route="unmatched",status="404"} 2`, // /random/probe and /metrics
 		`ats_http_request_duration_seconds_count{method="GET",route="/api/agent/v1/orders/:id"} 2`,
 		`ats_http_request_duration_seconds_bucket{method="GET",route="/api/agent/v1/orders/:id",le="+Inf"} 2`,
-		`ats_http_requests_in_flight 1`, // the scrape itself
+		`ats_http_requests_in_flight 0`, // the scrape no longer passes through the API
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q:\n%s", want, body)
@@ -618,7 +693,7 @@ func TestTwoServersShareRegistry(t *testing.T) {
 		s.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/healthz", nil))
 	}
 	w := httptest.NewRecorder()
-	a.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	MetricsHandler(reg).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	if !strings.Contains(w.Body.String(), `ats_http_requests_total{method="GET",route="/healthz",status="200"} 2`) {
 		t.Fatalf("shared counters wrong:\n%s", w.Body)
 	}
@@ -626,8 +701,9 @@ func TestTwoServersShareRegistry(t *testing.T) {
 
 func TestDefaultRegistryExposesProcessMetrics(t *testing.T) {
 	s := NewServer(Config{}, Deps{})
+	s.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/healthz", nil))
 	w := httptest.NewRecorder()
-	s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	MetricsHandler(nil).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	if !strings.Contains(w.Body.String(), "go_goroutines") || !strings.Contains(w.Body.String(), "ats_http_requests_in_flight") {
 		t.Fatalf("default registry lacks runtime or HTTP metrics:\n%.2000s", w.Body)
 	}

@@ -149,7 +149,12 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 	mux := http.NewServeMux()
 	mux.Handle("/oidc/", http.StripPrefix("/oidc", op.Handler()))
 	mux.Handle("/", sb.api.Handler())
-	sb.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// Headers capped at 64 KiB like every listener of the service; no
+	// read or write deadline, because the WebSocket channels (/ws/…,
+	// /rpc/ws) stay open for hours, but slow headers and idle keep-alive
+	// connections are cut.
+	sb.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		MaxHeaderBytes: 64 << 10, ErrorLog: slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn)}
 
 	sb.wg.Add(3)
 	go func() {

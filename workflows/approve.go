@@ -15,6 +15,7 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/settlements"
 )
 
@@ -88,8 +89,12 @@ func recordSettlementAudit(ctx workflow.Context, rec settlements.AuditRecord) {
 
 // SettlementsClient runs the approve and redeem workflows over a Temporal
 // client and waits for their results; it implements settlements.Runner.
+// Its caller, the settlements service, acts for an authenticated agent,
+// so it attaches the proof of each request, made with Intents; the
+// activities refuse an input without it.
 type SettlementsClient struct {
-	Client client.Client
+	Client  client.Client
+	Intents *intent.Keys
 }
 
 // maxJoins bounds how often a request waits for another request's
@@ -100,6 +105,10 @@ const maxJoins = 3
 // running one when it approves the same token, and returns its result. A
 // running approval of another token is waited for first.
 func (c SettlementsClient) RunApprove(ctx context.Context, in settlements.ApproveInput) (settlements.ApproveResult, error) {
+	if c.Intents == nil {
+		return settlements.ApproveResult{}, errs.E(errs.Internal, "the settlements client has no intent keys")
+	}
+	in.Proof = c.Intents.Sign(intent.WalletApprove, in.UserID, in.AgentID, in.Token, in.ClientAddr)
 	spec := StartSpec{
 		Kind: KindApprove, BusinessID: in.UserID, Summary: "approve " + in.Token + " for user " + in.UserID,
 		SearchAttributes: []temporal.SearchAttributeUpdate{SAUserID.ValueSet(in.UserID), SAAgentID.ValueSet(in.AgentID)},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/devserver"
@@ -54,13 +55,13 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, failSubmits: 1 << 30}
 	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
 	workflows.Register(w)
-	w.RegisterActivity(&activities.Orders{Steps: f})
+	w.RegisterActivity(&activities.Orders{Steps: f, Intents: intenttest.Keys(t)})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
 
-	oc := workflows.OrderClient{Client: c}
+	oc := workflows.OrderClient{Client: c, Intents: intenttest.Keys(t)}
 	if _, _, err := oc.Cancel(ctx, "ord_none"); errs.CodeOf(err) != orders.CodeNoWorkflow {
 		t.Fatalf("cancel without a workflow: %v", err)
 	}

@@ -34,6 +34,8 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/users"
@@ -125,7 +127,8 @@ func newEnv(t *testing.T) *env {
 	if _, err := st.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	w, err := worker.NewWithLogger(tc, worker.Deps{Housekeeper: st, DeviceLinks: &agents.Recorder{Store: st}}, logger)
+	keys := intenttest.Keys(t)
+	w, err := worker.NewWithLogger(tc, worker.Deps{Housekeeper: st, DeviceLinks: &agents.Recorder{Store: st, Intents: keys}}, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +145,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	clk := &clock{t: time.Now().UTC()}
-	svc := &agents.Service{Store: st, Linker: workflows.DeviceLinkClient{Client: tc}, Users: us, Now: clk.Now}
+	svc := &agents.Service{Store: st, Linker: workflows.DeviceLinkClient{Client: tc, Intents: keys}, Users: us, Now: clk.Now}
 	server := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Logger: logger,
 		Routes: []api.Routes{device.Routes(svc, device.Config{}), agentauth.Routes(st)},
@@ -331,6 +334,100 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		if r := e.linkForm(v, e.srv.URL); r.status != 409 || !strings.Contains(r.raw, "already been used") {
 			t.Fatalf("second decision = %d %s", r.status, r.raw)
 		}
+	})
+
+	// The issue's attack: anyone who reaches Temporal sends the approve
+	// update for a pending link, naming a user (user ids are readable from
+	// the UserId search attribute). However the update is made — plaintext
+	// as `temporal workflow update execute --input '{"user_id":…}'` sends
+	// it, through a client that has the payload codec, with a made-up or
+	// foreign proof, or with the victim's genuine approval of another link
+	// copied from history — no agent is created and the agent's poll never
+	// gets a key.
+	t.Run("forged approvals through Temporal never yield a key", func(t *testing.T) {
+		victim := e.userID
+		target := e.requestLink("attacker bot")
+		l, err := e.store.DeviceLinkByUserCode(ctx, target.UserCode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wfID := workflows.WorkflowID(workflows.KindDeviceLink, l.ID)
+		send := func(c client.Client, arg any) error {
+			h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+				WorkflowID: wfID, UpdateName: workflows.DeviceLinkUpdateApprove, Args: []any{arg},
+				WaitForStage: client.WorkflowUpdateStageCompleted,
+			})
+			if err != nil {
+				return err
+			}
+			var agentID string
+			if err := h.Get(ctx, &agentID); err != nil {
+				return err
+			}
+			return fmt.Errorf("approved: agent %s", agentID)
+		}
+
+		// The victim approves a link of their own; its history holds the
+		// approval (and its proof), which an operator with the codec — or
+		// anyone, still encrypted — can read.
+		own := e.requestLink("victim bot")
+		victimLink, err := e.svc.ApproveDeviceByEmail(ctx, e.email, own.UserCode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var copied *commonpb.Payload
+		hist := replaytest.History(t, ctx, e.raw, workflows.WorkflowID(workflows.KindDeviceLink, victimLink.LinkID), "")
+		for _, ev := range hist.Events {
+			if a := ev.GetWorkflowExecutionUpdateAcceptedEventAttributes(); a != nil {
+				copied = a.GetAcceptedRequest().GetInput().GetArgs().GetPayloads()[0]
+			}
+		}
+		if copied == nil {
+			t.Fatal("no approval in the victim link's history")
+		}
+		keys := intenttest.Keys(t) // the service's
+		genuine := agents.DecisionProof(keys, intent.DeviceApprove, victimLink.LinkID, victim, agents.ClientAddrCLI)
+		for _, f := range []struct {
+			name string
+			c    client.Client
+			arg  any
+		}{
+			{"plaintext user id (the reported attack)", e.raw, map[string]string{"user_id": victim}},
+			{"the victim's encrypted approval of another link, copied from history", e.raw, converter.NewRawValue(copied)},
+			{"user id through the codec", e.tc, workflows.DeviceLinkDecision{UserID: victim, ClientAddr: "203.0.113.9"}},
+			{"a made-up proof", e.tc, workflows.DeviceLinkDecision{UserID: victim, Proof: strings.Repeat("A", 43)}},
+			{"a proof under another key", e.tc, workflows.DeviceLinkDecision{UserID: victim,
+				Proof: agents.DecisionProof(intenttest.Keys(t, 0x66), intent.DeviceApprove, l.ID, victim, "")}},
+			{"the genuine proof of another link", e.tc, workflows.DeviceLinkDecision{UserID: victim, ClientAddr: agents.ClientAddrCLI, Proof: genuine}},
+			{"a deny proof of this link as an approval", e.tc, workflows.DeviceLinkDecision{UserID: victim,
+				Proof: agents.DecisionProof(keys, intent.DeviceDeny, l.ID, victim, "")}},
+		} {
+			err := send(f.c, f.arg)
+			if err == nil || strings.HasPrefix(err.Error(), "approved") {
+				t.Fatalf("%s: %v", f.name, err)
+			}
+			t.Logf("%s: refused: %v", f.name, err)
+			e.clk.Advance(5 * time.Second)
+			wantRFC(t, e.poll(target.DeviceCode), agents.CodeAuthorizationPending)
+		}
+		if l, err = e.store.DeviceLinkByID(ctx, l.ID); err != nil || l.Status != models.DeviceLinkPending || l.AgentID != nil {
+			t.Fatalf("link after the forgeries: %+v %v", l, err)
+		}
+		list, err := e.store.ListAgentsByUser(ctx, victim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range list {
+			if a.Name == "attacker bot" {
+				t.Fatalf("an agent was created for the forged approval: %+v", a)
+			}
+		}
+		// The link still works for its rightful decider.
+		if err := e.svc.DenyDeviceByEmail(ctx, e.email, target.UserCode); err != nil {
+			t.Fatal(err)
+		}
+		e.clk.Advance(5 * time.Second)
+		wantRFC(t, e.poll(target.DeviceCode), agents.CodeAccessDenied)
 	})
 
 	var issuedKey, agentID, linkID, deviceCode string

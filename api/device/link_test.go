@@ -19,6 +19,8 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -33,10 +35,10 @@ type recorderLinker struct{ rec *agents.Recorder }
 func (recorderLinker) StartDeviceLink(context.Context, string, time.Time) error { return nil }
 func (recorderLinker) DeviceKeyIssued(context.Context, string) error            { return nil }
 func (l recorderLinker) ApproveDeviceLink(ctx context.Context, id, user, addr string) (string, error) {
-	return l.rec.ApproveDeviceLink(ctx, id, user, addr)
+	return l.rec.ApproveDeviceLink(ctx, id, user, addr, agents.DecisionProof(l.rec.Intents, intent.DeviceApprove, id, user, addr))
 }
 func (l recorderLinker) DenyDeviceLink(ctx context.Context, id, user, addr string) error {
-	return l.rec.DenyDeviceLink(ctx, id, user, addr)
+	return l.rec.DenyDeviceLink(ctx, id, user, addr, agents.DecisionProof(l.rec.Intents, intent.DeviceDeny, id, user, addr))
 }
 
 func TestLinkPage(t *testing.T) {
@@ -55,7 +57,7 @@ func TestLinkPage(t *testing.T) {
 		if err := s.DB().Model(&models.User{}).Where("id = ?", tfa.ID).Update("totp_enabled", true).Error; err != nil {
 			t.Fatal(err)
 		}
-		svc := &agents.Service{Store: s, Linker: recorderLinker{&agents.Recorder{Store: s}}, Users: us, BaseURL: "http://x"}
+		svc := &agents.Service{Store: s, Linker: recorderLinker{&agents.Recorder{Store: s, Intents: intenttest.Keys(t)}}, Users: us, BaseURL: "http://x"}
 		hs := httptest.NewServer(api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{device.Routes(svc, device.Config{})}}))
 		defer hs.Close()
 
@@ -137,7 +139,7 @@ func TestDeviceRoutesRateLimitedPerAddress(t *testing.T) {
 	s := storetest.NewSQLite(t)
 	us := &users.Service{Store: s, Audit: &audit.Service{Store: s},
 		Argon2: secret.Argon2Params{MemoryKiB: 64, Iterations: 1, Parallelism: 1, SaltLen: 16, KeyLen: 32}}
-	svc := &agents.Service{Store: s, Linker: recorderLinker{&agents.Recorder{Store: s}}, Users: us, BaseURL: "http://x"}
+	svc := &agents.Service{Store: s, Linker: recorderLinker{&agents.Recorder{Store: s, Intents: intenttest.Keys(t)}}, Users: us, BaseURL: "http://x"}
 	l := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
 	const limit = 4
 	h := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{

@@ -27,6 +27,7 @@ import (
 	apisettlements "github.com/agent-trading/ats/api/settlements"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/settlements/settlementstest"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -77,9 +78,9 @@ func TestSettlementsEndToEnd(t *testing.T) {
 	e := settlementstest.NewOn(t, sb.EVM(), st)
 	svc := e.Service
 	svc.Markets = clob.NewClient(clob.ConfigFor(sb.Network())) // the sandbox's real CLOB
-	svc.Runner = workflows.SettlementsClient{Client: tc}
+	svc.Runner = workflows.SettlementsClient{Client: tc, Intents: intenttest.Keys(t)}
 	svc.Logger = logger
-	w, err := worker.NewWithLogger(tc, worker.Deps{Housekeeper: st, Settlements: svc}, logger)
+	w, err := worker.NewWithLogger(tc, worker.Deps{Housekeeper: st, Settlements: svc, Intents: intenttest.Keys(t)}, logger)
 	require.NoError(t, err)
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)

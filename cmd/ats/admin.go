@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -14,7 +15,9 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/rotation"
 	"github.com/agent-trading/ats/models/users"
+	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -86,6 +89,20 @@ func adminCommand() *cli.Command {
 				}},
 			},
 			{
+				Name:  "master-key",
+				Usage: "the master key that seals wallet keys, venue credentials, 2FA secrets and Temporal payloads",
+				Subcommands: []*cli.Command{{
+					Name: "rotate",
+					Usage: "re-seal every stored secret under a new master key. The current key is --master-key-file or ATS_MASTER_KEY " +
+						"(or the `ats dev` data dir's); afterwards run every process with the new key and --previous-master-key-file <old key>",
+					Flags: append([]cli.Flag{
+						&cli.StringFlag{Name: "new-key-file", Required: true, Usage: "file holding the new 32-byte master key (base64), e.g. head -c32 /dev/urandom | base64 > new.key"},
+						dataDirFlag(), databaseFlag(), masterKeyFlag(), previousMasterKeyFlag(),
+					}, logFlags()...),
+					Action: adminMasterKeyRotate,
+				}},
+			},
+			{
 				Name:  "agent",
 				Usage: "a user's linked agents (same service as the dashboard)",
 				Subcommands: []*cli.Command{
@@ -121,7 +138,8 @@ func adminDBFlags(extra ...cli.Flag) []cli.Flag {
 }
 
 func adminTemporalFlags(extra ...cli.Flag) []cli.Flag {
-	return append(adminDBFlags(extra...), temporalFlag(false), temporalNamespaceFlag(), masterKeyFlag())
+	fs := append(adminDBFlags(extra...), temporalFlag(false), temporalNamespaceFlag(), masterKeyFlag())
+	return append(fs, temporalSecurityFlags()...)
 }
 
 // withAgents opens the database and runs fn with the agent service and the
@@ -132,7 +150,7 @@ func withAgents(c *cli.Context, fn func(svc *agents.Service, userID string) erro
 		return err
 	}
 	defer env.close()
-	svc := agentService(env.store, env.tc, "")
+	svc := agentService(env.store, env.tc, env.intents, "")
 	userID, err := svc.UserIDByEmail(c.Context, c.String("email"))
 	if err != nil {
 		return err
@@ -148,7 +166,7 @@ func adminDeviceApprove(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	linked, err := agentService(env.store, env.tc, "").ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"))
+	linked, err := agentService(env.store, env.tc, env.intents, "").ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"))
 	if err != nil {
 		return err
 	}
@@ -162,7 +180,7 @@ func adminDeviceDeny(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	if err := agentService(env.store, env.tc, "").DenyDeviceByEmail(c.Context, c.String("email"), c.String("code")); err != nil {
+	if err := agentService(env.store, env.tc, env.intents, "").DenyDeviceByEmail(c.Context, c.String("email"), c.String("code")); err != nil {
 		return err
 	}
 	fmt.Fprintln(c.App.Writer, "denied")
@@ -281,7 +299,7 @@ func adminWalletImport(c *cli.Context) error {
 	if err != nil {
 		return errs.Wrap(errs.Invalid, err, err.Error())
 	}
-	master, err := adminMasterKey(c)
+	keys, err := adminMasterKey(c)
 	if err != nil {
 		return err
 	}
@@ -295,7 +313,7 @@ func adminWalletImport(c *cli.Context) error {
 		return err
 	}
 	defer vc.close()
-	svc, err := newServices(env.store, nil, vc, master, "", env.log)
+	svc, err := newServices(env.store, nil, vc, keys, "", env.log)
 	if err != nil {
 		return err
 	}
@@ -308,5 +326,52 @@ func adminWalletImport(c *cli.Context) error {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "imported %s wallet %s: trading address %s, signer %s\n", w.Kind, w.ID, w.Address, w.EOAAddress)
+	return nil
+}
+
+// adminMasterKeyRotate re-seals every stored secret under the new key and
+// tells the operator what to do next. Secrets that changed while it ran
+// make it exit with a conflict: run it again.
+func adminMasterKeyRotate(c *cli.Context) error {
+	cur, err := adminMasterKey(c)
+	if err != nil {
+		return err
+	}
+	prev, err := previousMasterKeys(c)
+	if err != nil {
+		return err
+	}
+	next, err := vault.LoadMasterKey(c.String("new-key-file"), "")
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(next, cur.current) {
+		return errs.E(errs.Invalid, "the new master key is the current one")
+	}
+	v, err := vault.FromMasterKeys(next, append([][]byte{cur.current}, prev...)...)
+	if err != nil {
+		return err
+	}
+	env, err := openAdmin(c, false)
+	if err != nil {
+		return err
+	}
+	defer env.close()
+	rep, err := rotation.Rotate(c.Context, env.store, v, agents.ClientAddrCLI)
+	if err != nil {
+		return err
+	}
+	kinds := make([]string, 0, len(rep.Resealed))
+	for _, k := range []string{vault.BindWalletKey, vault.BindVenueCreds, vault.BindTOTPSecret} {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k, rep.Resealed[k]))
+	}
+	fmt.Fprintf(c.App.Writer, "re-sealed %d secret(s) under the new master key (%s); %d already were\n",
+		rep.Total(), strings.Join(kinds, ", "), rep.Current)
+	if rep.Changed > 0 {
+		return errs.Ef(errs.Conflict, "%d secret(s) changed while they were re-sealed: run the command again", rep.Changed)
+	}
+	fmt.Fprintln(c.App.Writer, "next: run every ats process with the new key as --master-key-file (ATS_MASTER_KEY) and the old one as "+
+		"--previous-master-key-file (ATS_PREVIOUS_MASTER_KEY), which keeps Temporal payloads written under it readable; "+
+		"drop the old key once those workflow histories are past the namespace's retention")
 	return nil
 }

@@ -21,13 +21,13 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/budget"
+	"github.com/agent-trading/ats/models/intent"
 	marketsvc "github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/positions"
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/stats"
 	"github.com/agent-trading/ats/models/store"
-	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/models/wallets"
 	"github.com/agent-trading/ats/sandbox"
 	"github.com/agent-trading/ats/venue/chain"
@@ -79,6 +79,9 @@ func (v *venueClients) close() {
 // runs admin commands. Built in one place so every entry point (HTTP,
 // admin CLI, demo seeding) uses the same code paths.
 type services struct {
+	// intents make the proofs the API attaches to what it hands Temporal,
+	// and verify them in the activities.
+	intents     *intent.Keys
 	store       *store.Store
 	audit       *audit.Service
 	agents      *agents.Service
@@ -94,15 +97,19 @@ type services struct {
 	dashboard api.Routes
 }
 
-func newServices(s *store.Store, tc client.Client, v *venueClients, master []byte, baseURL string, log *slog.Logger) (*services, error) {
-	vlt, err := vault.FromMasterKey(master)
+func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterKeys, baseURL string, log *slog.Logger) (*services, error) {
+	vlt, err := keys.vault()
 	if err != nil {
 		return nil, err
 	}
-	ag := agentService(s, tc, baseURL)
+	intents, err := keys.intents()
+	if err != nil {
+		return nil, err
+	}
+	ag := agentService(s, tc, intents, baseURL)
 	ag.Users.Vault = vlt
 	au := &audit.Service{Store: s}
-	svc := &services{store: s, audit: au, agents: ag}
+	svc := &services{intents: intents, store: s, audit: au, agents: ag}
 	if v != nil {
 		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log}
 		svc.markets = &marketsvc.Service{Gamma: v.gamma, CLOB: v.clob}
@@ -115,7 +122,7 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, master []byt
 			Audit: au, Logger: log,
 		}
 		if tc != nil {
-			svc.orders.Runner = workflows.OrderClient{Client: tc}
+			svc.orders.Runner = workflows.OrderClient{Client: tc, Intents: intents}
 		}
 		svc.positions = &positions.Service{
 			Store: s, Prices: &positions.MidpointPrices{Source: v.clob}, Resolutions: v.chain,
@@ -126,7 +133,7 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, master []byt
 			Store: s, Wallets: svc.wallets, Chain: v.chain, Markets: v.clob, Audit: au, Logger: log, Positions: svc.positions,
 		}
 		if tc != nil {
-			svc.settlements.Runner = workflows.SettlementsClient{Client: tc}
+			svc.settlements.Runner = workflows.SettlementsClient{Client: tc, Intents: intents}
 		}
 	}
 	return svc, nil

@@ -120,7 +120,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		e.tc, err = worker.Dial(ctx, worker.ClientConfig{HostPort: e.dev.FrontendAddr(), Namespace: "default",
 			CodecKey: replaytest.HistoryCodecKey, Logger: log})
 	} else {
-		e.tc, err = dialTemporal(ctx, e.dev.FrontendAddr(), "default", e.master, log)
+		e.tc, err = dialTemporal(ctx, temporalConn{hostPort: e.dev.FrontendAddr(), namespace: "default"}, masterKeys{current: e.master}, log)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +133,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	t.Cleanup(vc.close)
 	e.api = httptest.NewUnstartedServer(nil)
 	e.publicURL = loopbackAsLocalhost("http://" + e.api.Listener.Addr().String())
-	e.svc, err = newServices(e.store, e.tc, vc, e.master, e.publicURL, log)
+	e.svc, err = newServices(e.store, e.tc, vc, masterKeys{current: e.master}, e.publicURL, log)
 	if err != nil {
 		t.Fatal(err)
 	}

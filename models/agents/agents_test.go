@@ -12,6 +12,8 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -43,11 +45,11 @@ func (l *inProcessLinker) StartDeviceLink(_ context.Context, linkID string, _ ti
 }
 
 func (l *inProcessLinker) ApproveDeviceLink(ctx context.Context, linkID, userID, addr string) (string, error) {
-	return l.rec.ApproveDeviceLink(ctx, linkID, userID, addr)
+	return l.rec.ApproveDeviceLink(ctx, linkID, userID, addr, agents.DecisionProof(l.rec.Intents, intent.DeviceApprove, linkID, userID, addr))
 }
 
 func (l *inProcessLinker) DenyDeviceLink(ctx context.Context, linkID, userID, addr string) error {
-	return l.rec.DenyDeviceLink(ctx, linkID, userID, addr)
+	return l.rec.DenyDeviceLink(ctx, linkID, userID, addr, agents.DecisionProof(l.rec.Intents, intent.DeviceDeny, linkID, userID, addr))
 }
 
 type clock struct {
@@ -70,7 +72,7 @@ func setup(t *testing.T, s *store.Store) (*agents.Service, *clock, string) {
 	if err := s.CreateUser(context.Background(), u); err != nil {
 		t.Fatal(err)
 	}
-	svc := &agents.Service{Store: s, Linker: &inProcessLinker{rec: &agents.Recorder{Store: s}}, BaseURL: "https://ats.example/", Now: clk.Now}
+	svc := &agents.Service{Store: s, Linker: &inProcessLinker{rec: &agents.Recorder{Store: s, Intents: intenttest.Keys(t)}}, BaseURL: "https://ats.example/", Now: clk.Now}
 	return svc, clk, u.ID
 }
 
@@ -227,7 +229,7 @@ func TestDeviceDenyExpireAndGuesses(t *testing.T) {
 		_, err = svc.ApproveDevice(ctx, userID, late.UserCode, "a")
 		wantCode(t, err, errs.Conflict, agents.CodeExpiredToken)
 		// The workflow's expiry activity is idempotent and skips decided links.
-		rec := &agents.Recorder{Store: s}
+		rec := &agents.Recorder{Store: s, Intents: intenttest.Keys(t)}
 		for range 2 {
 			if err := rec.ExpireDeviceLink(ctx, mustLink(t, s, late.UserCode).ID); err != nil {
 				t.Fatal(err)
@@ -466,7 +468,7 @@ func TestExpireUnissuedDeviceLink(t *testing.T) {
 	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		svc, clk, userID := setup(t, s)
-		rec := &agents.Recorder{Store: s}
+		rec := &agents.Recorder{Store: s, Intents: intenttest.Keys(t)}
 		approved := func(name string) (agents.DeviceAuthorization, agents.LinkedAgent) {
 			t.Helper()
 			auth, err := svc.RequestDevice(ctx, name, "a")
@@ -556,7 +558,11 @@ func TestExpireUnissuedDeviceLink(t *testing.T) {
 		}
 
 		// The expiry racing the agent's last poll: exactly one wins, never
-		// a key for a revoked agent nor an active agent without a key.
+		// a key for a revoked agent nor an active agent without a key. The
+		// poll checks the link a moment before the expiry, the worker's
+		// timer fires at it.
+		atExpiry := &agents.Recorder{Store: s, Intents: rec.Intents,
+			Now: func() time.Time { return clk.Now().Add(agents.DefaultDeviceCodeTTL) }}
 		for i := range 5 {
 			auth, linked := approved(fmt.Sprintf("race-%d", i))
 			var wg sync.WaitGroup
@@ -565,7 +571,7 @@ func TestExpireUnissuedDeviceLink(t *testing.T) {
 			var expired bool
 			wg.Add(2)
 			go func() { defer wg.Done(); key, pollErr = svc.PollDeviceToken(ctx, auth.DeviceCode, "a") }()
-			go func() { defer wg.Done(); expired, expErr = rec.ExpireUnissuedDeviceLink(ctx, linked.LinkID) }()
+			go func() { defer wg.Done(); expired, expErr = atExpiry.ExpireUnissuedDeviceLink(ctx, linked.LinkID) }()
 			wg.Wait()
 			if expErr != nil {
 				t.Fatalf("race %d: expiry: %v", i, expErr)

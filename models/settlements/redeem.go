@@ -429,6 +429,12 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 			if p.RedeemedAt != nil && p.RedeemedAt.UTC().Truncate(time.Microsecond).Equal(at) {
 				continue // recorded by an earlier attempt
 			}
+			if !redeemable(p) {
+				// Settled by another redemption (or sold) since planning:
+				// a record arriving again — replayed into a later run of
+				// the wallet's redeem workflow — never pays twice.
+				continue
+			}
 			p.RedeemedSizeMicro += pp.SharesMicro
 			p.PayoutMicro += pp.PayoutMicro
 			p.RedeemTx = txOf[pp.ConditionID]

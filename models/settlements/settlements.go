@@ -158,6 +158,10 @@ type ApproveInput struct {
 	// Token is the canonical approval selection (chain.ApproveToken).
 	Token      string `json:"token"`
 	ClientAddr string `json:"client_addr,omitempty"`
+	// Proof vouches that an authenticated agent request asked for this
+	// (models/intent, kind intent.WalletApprove): the user and agent ids
+	// are claims until the activity verifies it.
+	Proof string `json:"proof,omitempty"`
 }
 
 // Approval is one (asset, spender) approval of an ApproveResult.
@@ -194,6 +198,9 @@ type RedeemInput struct {
 	// holds a position (the agents share the wallet).
 	ConditionID string `json:"condition_id,omitempty"`
 	ClientAddr  string `json:"client_addr,omitempty"`
+	// Proof vouches that an authenticated agent request asked for this
+	// (models/intent, kind intent.Redeem).
+	Proof string `json:"proof,omitempty"`
 }
 
 // Redemption is one position's part of a redemption.
