@@ -306,8 +306,34 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 	return nil
 }
 
-// Place validates the request, reserves budget for a BUY, persists the
-// order as PENDING (atomically with the reservation) and hands it to its
+// CodeInsufficientPosition refuses a SELL beyond the agent's own shares.
+const CodeInsufficientPosition = "insufficient_position"
+
+// checkOwnShares refuses a SELL of more shares than the agent's own open
+// position holds beyond what its live SELL orders in the token already
+// offer. The agents of a user share one wallet, so the wallet's balance
+// (checkFunds) would let one agent sell another's shares; this is the
+// check that keeps each agent to its own. Place runs it under the user's
+// lock, together with the insert of the order.
+func checkOwnShares(ctx context.Context, st *store.Store, agentID string, c *checked) error {
+	held, committed, err := st.SellableShares(ctx, agentID, c.req.TokenID)
+	if err != nil {
+		return err
+	}
+	if c.sizeMu <= held-committed {
+		return nil
+	}
+	msg := fmt.Sprintf("insufficient position: selling %s shares but this agent holds %s", c.req.Size.String(), budget.Micro(held).String())
+	if committed > 0 {
+		msg += fmt.Sprintf(", of which %s are already offered by its open sell orders", budget.Micro(committed).String())
+	}
+	return errs.E(errs.Conflict, msg).WithCode(CodeInsufficientPosition).
+		WithHint("an agent sells only shares its own orders bought (GET /positions); cancel an open SELL order to sell its shares otherwise")
+}
+
+// Place validates the request, reserves budget for a BUY or checks a SELL
+// against the agent's own position (checkOwnShares), persists the order as
+// PENDING (atomically with the reservation or check) and hands it to its
 // workflow, waiting for the placement result. A dry run stops after the
 // checks and reports what would be placed. A request whose idempotency key
 // placed an order within store.IdempotencyRetention answers that order as
@@ -349,7 +375,14 @@ func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (Place
 	if c.side == clob.Buy {
 		_, err = s.Budget.ReserveWith(ctx, p.AgentID, p.UserID, c.costMu, o.ID, create)
 	} else {
-		err = s.Store.Tx(ctx, create)
+		// The user's lock is the one position recomputes hold: the agent's
+		// own shares, its other live sells and this insert are one view.
+		err = s.Store.WithBudgetLock(ctx, p.UserID, func(tx *store.Store) error {
+			if err := checkOwnShares(ctx, tx, p.AgentID, c); err != nil {
+				return err
+			}
+			return create(tx)
+		})
 	}
 	if errs.Is(err, errs.Conflict) && r.IdempotencyKey != "" && errs.CodeOf(err) != "budget_exceeded" {
 		// A concurrent request with the key placed its order first: answer
@@ -485,6 +518,9 @@ func (s *Service) preview(ctx context.Context, p Principal, c *checked) (PlaceRe
 				WithHint("GET /budget shows the limits; lower the order size")
 		}
 	} else {
+		if err := checkOwnShares(ctx, s.Store, p.AgentID, c); err != nil {
+			return PlaceResult{}, err
+		}
 		pv.Proceeds = c.req.Size.Mul(c.req.Price)
 	}
 	return PlaceResult{Preview: pv}, nil
