@@ -92,8 +92,14 @@ type Service struct {
 	// PlaceTimeout bounds how long Place waits for the placement result
 	// before answering with the order still PENDING (default 20s).
 	PlaceTimeout time.Duration
+	// ListSyncWindow and ListSyncOrders bound the venue traffic of
+	// GET /orders?sync=true (defaults DefaultListSyncWindow and
+	// DefaultListSyncOrders; see listSyncs).
+	ListSyncWindow time.Duration
+	ListSyncOrders int
 
-	meta sync.Map // token id -> tokenMeta (static market metadata)
+	meta      sync.Map // token id -> tokenMeta (static market metadata)
+	listSyncs listSyncs
 }
 
 func (s *Service) log() *slog.Logger {
@@ -588,8 +594,9 @@ type ListResult struct {
 }
 
 // List returns the agent's orders newest first. With Sync the agent's
-// open orders are first synchronised with the venue; Updated counts the
-// orders whose status or fills changed.
+// open orders are first synchronised with the venue (coalesced per agent
+// and bounded, see syncAgent); Updated counts the orders whose status or
+// fills changed.
 func (s *Service) List(ctx context.Context, agentID string, r ListRequest) (ListResult, error) {
 	f := store.OrderFilter{AgentID: agentID, Limit: r.Limit, Offset: r.Offset}
 	if r.Status != "" {
@@ -604,24 +611,7 @@ func (s *Service) List(ctx context.Context, agentID string, r ListRequest) (List
 	}
 	res := ListResult{Synced: r.Sync}
 	if r.Sync {
-		open, err := s.Store.ListOrders(ctx, store.OrderFilter{AgentID: agentID, Limit: 100,
-			Statuses: []string{models.OrderOpen, models.OrderPartiallyFilled, models.OrderPending}})
-		if err != nil {
-			return ListResult{}, err
-		}
-		for i := range open {
-			if open[i].VenueOrderID == "" {
-				continue
-			}
-			v, err := s.Sync(ctx, open[i].ID)
-			if err != nil {
-				s.log().WarnContext(ctx, "order sync failed", "order_id", open[i].ID, "err", err)
-				continue
-			}
-			if v.Status != open[i].Status || v.FilledSize.Mul(micro).IntPart() != open[i].FilledSizeMicro {
-				res.Updated++
-			}
-		}
+		res.Updated = s.syncAgent(ctx, agentID)
 	}
 	rows, err := s.Store.ListOrders(ctx, f)
 	if err != nil {
