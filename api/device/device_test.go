@@ -145,7 +145,7 @@ func newEnv(t *testing.T) *env {
 	svc := &agents.Service{Store: st, Linker: workflows.DeviceLinkClient{Client: tc}, Users: us, Now: clk.Now}
 	server := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Logger: logger,
-		Routes: []api.Routes{device.Routes(svc, device.Config{}), agentauth.Routes(st)},
+		Routes: []api.Routes{device.Routes(svc, device.Config{}), agentauth.Routes(agentauth.Middleware(st, nil))},
 	})
 	hs := httptest.NewServer(server)
 	t.Cleanup(hs.Close)

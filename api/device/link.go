@@ -95,16 +95,9 @@ func (h *handlers) linkSubmit(c *gin.Context) {
 	}
 	ip := c.ClientIP()
 	ctx := c.Request.Context()
-	lim := h.svc.GuessLimiter()
-	if err := lim.Check(h.svc.Clock(), "addr:"+ip); err != nil {
-		h.fail(c, v, err)
-		return
-	}
+	// Authenticate limits guessing per address and per account itself.
 	u, err := h.svc.Users.Authenticate(ctx, email, password, ip)
 	if err != nil {
-		if errs.Is(err, errs.Unauthorized) {
-			lim.Fail(h.svc.Clock(), "addr:"+ip)
-		}
 		h.fail(c, v, err)
 		return
 	}
@@ -142,7 +135,7 @@ func (h *handlers) fail(c *gin.Context, v linkView, err error) {
 		return
 	}
 	status, _ := api.StatusFor(e.Kind)
-	if e.Kind == errs.RateLimited && e.RetryAfterSeconds > 0 {
+	if e.RetryAfterSeconds > 0 {
 		c.Header("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
 	}
 	v.Message = errs.PublicMessage(err)

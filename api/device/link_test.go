@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,12 +17,14 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/device"
 	"github.com/agent-trading/ats/api/ratelimit"
+	"github.com/agent-trading/ats/api/ratelimit/redistest"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
+	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/users"
 )
 
@@ -39,11 +42,18 @@ func (l recorderLinker) DenyDeviceLink(ctx context.Context, id, user, addr strin
 	return l.rec.DenyDeviceLink(ctx, id, user, addr)
 }
 
+// cheapUsers is the users service with cheap password hashing and its
+// own failure counter (on clock now; nil = time.Now), so that no test
+// shares attempts with another.
+func cheapUsers(s *store.Store, now func() time.Time) *users.Service {
+	return &users.Service{Store: s, Audit: &audit.Service{Store: s}, Attempts: throttle.NewMemory(now),
+		Argon2: secret.Argon2Params{MemoryKiB: 64, Iterations: 1, Parallelism: 1, SaltLen: 16, KeyLen: 32}}
+}
+
 func TestLinkPage(t *testing.T) {
 	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		us := &users.Service{Store: s, Audit: &audit.Service{Store: s},
-			Argon2: secret.Argon2Params{MemoryKiB: 64, Iterations: 1, Parallelism: 1, SaltLen: 16, KeyLen: 32}}
+		us := cheapUsers(s, nil)
 		u, err := us.Create(ctx, "page@example.com", password)
 		if err != nil {
 			t.Fatal(err)
@@ -106,9 +116,11 @@ func TestLinkPage(t *testing.T) {
 			t.Fatalf("link %+v %v", l, err)
 		}
 
-		// Wrong passwords from one address: 10 failures, then 429.
-		bad := url.Values{"code": {"BCDF-GHJK"}, "email": {"page@example.com"}, "password": {"wrong password!"}, "action": {"approve"}}
+		// Wrong passwords from one address: 10 failures, then 429. (Each
+		// for another account: one account is locked sooner, see
+		// TestLinkPasswordGuessing.)
 		for i := range agents.DefaultMaxGuessFailures {
+			bad := url.Values{"code": {"BCDF-GHJK"}, "email": {fmt.Sprintf("guess%d@example.com", i)}, "password": {"wrong password!"}, "action": {"approve"}}
 			if status, _ := post(bad, same); status != 401 {
 				t.Fatalf("failure %d: %d", i, status)
 			}
@@ -135,8 +147,7 @@ func TestLinkPage(t *testing.T) {
 // let a client probe codes (GET /link?code=…) or load the server freely.
 func TestDeviceRoutesRateLimitedPerAddress(t *testing.T) {
 	s := storetest.NewSQLite(t)
-	us := &users.Service{Store: s, Audit: &audit.Service{Store: s},
-		Argon2: secret.Argon2Params{MemoryKiB: 64, Iterations: 1, Parallelism: 1, SaltLen: 16, KeyLen: 32}}
+	us := cheapUsers(s, nil)
 	svc := &agents.Service{Store: s, Linker: recorderLinker{&agents.Recorder{Store: s}}, Users: us, BaseURL: "http://x"}
 	l := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
 	const limit = 4
@@ -176,4 +187,117 @@ func TestDeviceRoutesRateLimitedPerAddress(t *testing.T) {
 	if w := do("GET", "/link", "10.2.2.2"); w.Code != 200 {
 		t.Fatalf("GET /link from another address: %d", w.Code)
 	}
+}
+
+// linkInstance is one API instance serving /link whose failure counters
+// are attempts (shared with other instances when it is a Redis counter).
+func linkInstance(t *testing.T, s *store.Store, attempts throttle.Counter) (http.Handler, *agents.Service) {
+	t.Helper()
+	us := cheapUsers(s, nil)
+	us.Attempts = attempts
+	svc := &agents.Service{Store: s, Linker: recorderLinker{&agents.Recorder{Store: s}}, Users: us, BaseURL: "http://x", Attempts: attempts}
+	return api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{device.Routes(svc, device.Config{})}}), svc
+}
+
+// submit posts the /link form to h from client address addr, as the page
+// itself would (same origin).
+func submit(h http.Handler, addr string, form url.Values) *httptest.ResponseRecorder {
+	req := httptest.NewRequest("POST", "/link", strings.NewReader(form.Encode()))
+	req.RemoteAddr = net.JoinHostPort(addr, "40000")
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "http://"+req.Host)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w
+}
+
+func wrongPassword(email string) url.Values {
+	return url.Values{"code": {"BCDF-GHJK"}, "email": {email}, "password": {"not the password"}, "action": {"approve"}}
+}
+
+// TestLinkPasswordGuessing performs the /link guessing attacks over HTTP:
+// rotating IPv6 addresses within one /64 (one account each) is limited
+// like one address; guessing one account's password from ever new
+// addresses locks the account with a backoff (429, Retry-After) that even
+// its right password does not pass; and with two API instances on one
+// Redis, spreading the guesses over both gains nothing.
+func TestLinkPasswordGuessing(t *testing.T) {
+	s := storetest.NewSQLite(t)
+	ctx := context.Background()
+	if _, err := cheapUsers(s, nil).Create(ctx, "owner@example.com", password); err != nil {
+		t.Fatal(err)
+	}
+	approve := func(t *testing.T, svc *agents.Service) url.Values {
+		t.Helper()
+		a, err := svc.RequestDevice(ctx, "guessed bot", "192.0.2.50")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return url.Values{"code": {a.UserCode}, "email": {"owner@example.com"}, "password": {password}, "action": {"approve"}}
+	}
+	refused := func(t *testing.T, w *httptest.ResponseRecorder, what string) {
+		t.Helper()
+		if w.Code != http.StatusTooManyRequests || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), "too many failed attempts") {
+			t.Fatalf("%s: %d %v\n%s", what, w.Code, w.Header(), w.Body)
+		}
+	}
+
+	t.Run("rotating IPv6 addresses of one /64", func(t *testing.T) {
+		h, svc := linkInstance(t, s, throttle.NewMemory(nil))
+		for i := range users.MaxAddrFailures {
+			if w := submit(h, fmt.Sprintf("2001:db8:77:1::%x", i+1), wrongPassword(fmt.Sprintf("g%d@example.com", i))); w.Code != 401 {
+				t.Fatalf("guess %d: %d", i+1, w.Code)
+			}
+		}
+		good := approve(t, svc)
+		refused(t, submit(h, "2001:db8:77:1:aaaa:bbbb:cccc:dddd", good), "the right password from the same /64")
+		if w := submit(h, "2001:db8:77:2::1", good); w.Code != 200 || !strings.Contains(w.Body.String(), "Approved") {
+			t.Fatalf("from another /64: %d %s", w.Code, w.Body)
+		}
+	})
+
+	t.Run("one account from many addresses", func(t *testing.T) {
+		h, svc := linkInstance(t, s, throttle.NewMemory(nil))
+		for i := range users.FreeAccountFailures {
+			if w := submit(h, fmt.Sprintf("198.51.100.%d", i+1), wrongPassword("owner@example.com")); w.Code != 401 {
+				t.Fatalf("guess %d: %d", i+1, w.Code)
+			}
+		}
+		w := submit(h, "203.0.113.200", approve(t, svc))
+		refused(t, w, "the account's right password after 5 failures")
+		if w.Header().Get("Retry-After") != "30" {
+			t.Fatalf("Retry-After %q, want the 30 s base backoff", w.Header().Get("Retry-After"))
+		}
+	})
+
+	t.Run("two instances on one Redis", func(t *testing.T) {
+		srv := redistest.Start(t)
+		instance := func() (http.Handler, *agents.Service) {
+			rs, err := ratelimit.NewRedisStore(srv.URL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = rs.Close() })
+			return linkInstance(t, s, ratelimit.New(rs, ratelimit.Options{}).Scope("attempts").Failures())
+		}
+		ha, svcA := instance()
+		hb, _ := instance()
+		both := []http.Handler{ha, hb}
+		// The account's guesses alternate between the instances.
+		for i := range users.FreeAccountFailures {
+			if w := submit(both[i%2], fmt.Sprintf("198.51.100.%d", 100+i), wrongPassword("owner@example.com")); w.Code != 401 {
+				t.Fatalf("guess %d: %d", i+1, w.Code)
+			}
+		}
+		good := approve(t, svcA)
+		refused(t, submit(ha, "203.0.113.201", good), "instance A after guesses on both")
+		refused(t, submit(hb, "203.0.113.202", good), "instance B after guesses on both")
+		// So do one network's guesses at other accounts.
+		for i := range users.MaxAddrFailures {
+			if w := submit(both[i%2], fmt.Sprintf("2001:db8:88:1::%x", i+1), wrongPassword(fmt.Sprintf("r%d@example.com", i))); w.Code != 401 {
+				t.Fatalf("network guess %d: %d", i+1, w.Code)
+			}
+		}
+		refused(t, submit(hb, "2001:db8:88:1::ffff", wrongPassword("r99@example.com")), "the /64 after guesses on both instances")
+	})
 }

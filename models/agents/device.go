@@ -15,6 +15,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/users"
 )
 
@@ -85,9 +86,11 @@ type Service struct {
 	// DefaultPollInterval.
 	DeviceCodeTTL time.Duration
 	PollInterval  time.Duration
-	// Guesses limits wrong user codes; nil means a DefaultGuessLimiter
-	// private to this Service.
-	Guesses *GuessLimiter
+	// Attempts counts wrong user codes per user and per client address
+	// (see codeGuesses); nil means a counter in memory private to this
+	// Service. Share one with Users (and, over Redis, with every API
+	// instance) so the limits hold across them.
+	Attempts throttle.Counter
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 
@@ -96,11 +99,11 @@ type Service struct {
 
 func (s *Service) init() {
 	s.once.Do(func() {
-		if s.Guesses == nil {
-			s.Guesses = NewGuessLimiter(DefaultMaxGuessFailures, DefaultGuessWindow)
-		}
 		if s.Now == nil {
 			s.Now = time.Now
+		}
+		if s.Attempts == nil {
+			s.Attempts = throttle.NewMemory(s.Now)
 		}
 		if s.DeviceCodeTTL <= 0 {
 			s.DeviceCodeTTL = DefaultDeviceCodeTTL
@@ -112,14 +115,6 @@ func (s *Service) init() {
 }
 
 func (s *Service) now() time.Time { s.init(); return s.Now().UTC() }
-
-// Clock returns the service's current time (UTC), for handlers that share
-// its guess limiter.
-func (s *Service) Clock() time.Time { return s.now() }
-
-// GuessLimiter exposes the limiter so the /link page can count failed
-// password attempts against the same client-address budget.
-func (s *Service) GuessLimiter() *GuessLimiter { s.init(); return s.Guesses }
 
 // DeviceAuthorization is the answer to POST /api/auth/device (RFC 8628
 // section 3.2). DeviceCode is a secret of the agent: it is returned here
@@ -376,9 +371,9 @@ var errBadUserCode = errs.E(errs.NotFound, "unknown code; check the code your ag
 // pendingLink finds the live pending link for a typed user code, counting
 // unknown codes as failed guesses.
 func (s *Service) pendingLink(ctx context.Context, userID, userCode, clientAddr, action string) (*models.DeviceLink, error) {
-	lim := s.GuessLimiter()
-	now := s.now()
-	if err := lim.Check(now, "user:"+userID, "addr:"+clientAddr); err != nil {
+	lim, now := s.codeGuesses(), s.now()
+	keys := []string{"user:" + userID, throttle.AddrKey(clientAddr)}
+	if err := lim.Check(ctx, keys...); err != nil {
 		return nil, err
 	}
 	code, ok := NormalizeUserCode(userCode)
@@ -391,7 +386,9 @@ func (s *Service) pendingLink(ctx context.Context, userID, userCode, clientAddr,
 		}
 	}
 	if l == nil {
-		lim.Fail(now, "user:"+userID, "addr:"+clientAddr)
+		if err := lim.Fail(ctx, keys...); err != nil {
+			return nil, err
+		}
 		if err := audit.Append(ctx, s.Store, audit.Entry{
 			UserID: userID, Action: action, Result: audit.Failure, ClientAddr: clientAddr,
 			Detail: map[string]any{"reason": "unknown_code"},

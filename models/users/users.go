@@ -16,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/throttle"
 )
 
 // Password length rules (in characters), after NIST SP 800-63B: at least
@@ -38,6 +39,27 @@ func toDTO(u *models.User) User {
 	return User{ID: u.ID, Email: u.Email, TwoFactorEnabled: u.TOTPEnabled, CreatedAt: u.CreatedAt.UTC()}
 }
 
+// Limits on failed sign-ins (see Authenticate).
+const (
+	// MaxAddrFailures failed sign-ins per client address (IPv6 per /64)
+	// per AddrFailureWindow; the /link page's wrong device codes count
+	// against the same budget when both use one counter.
+	MaxAddrFailures   = 10
+	AddrFailureWindow = 15 * time.Minute
+	// An account takes FreeAccountFailures failures per
+	// AccountFailureWindow, from any addresses; each further one locks
+	// it for AccountBackoffBase, doubling up to AccountBackoffCap.
+	FreeAccountFailures  = 5
+	AccountBackoffBase   = 30 * time.Second
+	AccountBackoffCap    = 15 * time.Minute
+	AccountFailureWindow = 24 * time.Hour
+)
+
+// sharedAttempts counts failed sign-ins for every Service of the process
+// that has no Attempts of its own, so that two services over one store
+// cannot double an attacker's budget.
+var sharedAttempts = throttle.NewMemory(nil)
+
 // Service creates and authenticates users.
 type Service struct {
 	Store *store.Store
@@ -46,6 +68,32 @@ type Service struct {
 	// secret.DefaultArgon2. Hashes made with other parameters still verify
 	// and are upgraded on the next successful sign-in.
 	Argon2 secret.Argon2Params
+	// Gate bounds the memory of concurrent password hashes; nil means
+	// secret.DefaultGate.
+	Gate *secret.Gate
+	// Attempts counts failed sign-ins per client address and per account;
+	// nil means a counter in process memory shared by every Service
+	// without one. Give every API instance the same shared counter
+	// (api/ratelimit.Store.Failures over Redis) so that guesses spread
+	// over instances are counted together.
+	Attempts throttle.Counter
+}
+
+func (s *Service) attempts() throttle.Counter {
+	if s.Attempts != nil {
+		return s.Attempts
+	}
+	return sharedAttempts
+}
+
+// AddrLimit is the per-address limit on failed sign-ins over c.
+func AddrLimit(c throttle.Counter) throttle.Limit {
+	return throttle.Limit{Counter: c, Max: MaxAddrFailures, Window: AddrFailureWindow}
+}
+
+func (s *Service) accountBackoff() throttle.Backoff {
+	return throttle.Backoff{Counter: s.attempts(), Free: FreeAccountFailures, Base: AccountBackoffBase,
+		Cap: AccountBackoffCap, Window: AccountFailureWindow}
 }
 
 func (s *Service) params() secret.Argon2Params {
@@ -55,7 +103,9 @@ func (s *Service) params() secret.Argon2Params {
 	return s.Argon2
 }
 
-func (s *Service) hash(pw string) (string, error) { return secret.HashPasswordWith(pw, s.params()) }
+func (s *Service) hash(ctx context.Context, pw string) (string, error) {
+	return secret.HashPasswordContext(ctx, s.Gate, pw, s.params())
+}
 
 // ValidateEmail checks that email is a single plain address (no display
 // name) and returns it normalised.
@@ -96,7 +146,7 @@ func (s *Service) Create(ctx context.Context, email, password string) (User, err
 	if err := ValidatePassword(password); err != nil {
 		return User{}, err
 	}
-	h, err := s.hash(password)
+	h, err := s.hash(ctx, password)
 	if err != nil {
 		return User{}, err
 	}
@@ -137,8 +187,25 @@ var errBadLogin = errs.E(errs.Unauthorized, "invalid email or password").WithCod
 // both. On success the caller must still ask for the second factor when
 // User.TwoFactorEnabled is set. If the attempt cannot be audited, the
 // sign-in fails.
+//
+// Guessing is limited before any password is hashed: a client address
+// (IPv6 per /64) gets MaxAddrFailures failures per AddrFailureWindow, and
+// an account (known or not, by email) FreeAccountFailures per
+// AccountFailureWindow from any addresses, after which each failure locks
+// it with a doubling backoff; a refused attempt is errs.RateLimited
+// (too_many_attempts, with the seconds to wait). A success clears the
+// account's failures. The hash itself runs through the Argon2 gate: when
+// too many run at once the attempt is errs.Transient (server_busy).
 func (s *Service) Authenticate(ctx context.Context, email, password, clientAddr string) (User, error) {
 	e := store.NormalizeEmail(email)
+	addr, acct := throttle.AddrKey(clientAddr), throttle.AccountKey(e)
+	if err := AddrLimit(s.attempts()).Check(ctx, addr); err != nil {
+		return User{}, err
+	}
+	backoff := s.accountBackoff()
+	if err := backoff.Check(ctx, acct); err != nil {
+		return User{}, err
+	}
 	u, err := s.Store.UserByEmail(ctx, e)
 	if err != nil && !errs.Is(err, errs.NotFound) {
 		return User{}, err
@@ -148,9 +215,11 @@ func (s *Service) Authenticate(ctx context.Context, email, password, clientAddr 
 		// Unknown email, or an account without a password (social login or
 		// passkeys only): burn the same work as a real verification so the
 		// response time says nothing about the account.
-		_, _ = secret.VerifyPassword(s.dummyHash(), password)
+		if _, err := secret.VerifyPasswordContext(ctx, s.Gate, s.dummyHash(), password); errs.Is(err, errs.Transient) {
+			return User{}, err
+		}
 	} else {
-		ok, err = secret.VerifyPassword(u.PasswordHash, password)
+		ok, err = secret.VerifyPasswordContext(ctx, s.Gate, u.PasswordHash, password)
 		if err != nil {
 			return User{}, err
 		}
@@ -176,12 +245,21 @@ func (s *Service) Authenticate(ctx context.Context, email, password, clientAddr 
 		return User{}, err
 	}
 	if !ok {
+		if err := AddrLimit(s.attempts()).Fail(ctx, addr); err != nil {
+			return User{}, err
+		}
+		if err := backoff.Fail(ctx, acct); err != nil {
+			return User{}, err
+		}
 		return User{}, errBadLogin
+	}
+	if err := backoff.Reset(ctx, acct); err != nil {
+		return User{}, err
 	}
 	if secret.NeedsRehashWith(u.PasswordHash, s.params()) {
 		// Upgrade hashes made with older parameters while the plaintext is
 		// at hand. Best effort: the sign-in already succeeded.
-		if h, err := s.hash(password); err == nil {
+		if h, err := s.hash(ctx, password); err == nil {
 			_ = s.Store.UpdateUserPassword(ctx, u.ID, h)
 		}
 	}
