@@ -98,6 +98,8 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, master []byt
 		return nil, err
 	}
 	ag := agentService(s, tc, baseURL)
+	// Every API instance must accept the /link reviews of the others.
+	ag.ConfirmKey = vault.DeriveKey(master, agents.PurposeLinkConfirm)
 	au := &audit.Service{Store: s}
 	svc := &services{store: s, audit: au, agents: ag}
 	if v != nil {

@@ -93,6 +93,11 @@ type Service struct {
 	Attempts throttle.Counter
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// ConfirmKey keys the tokens that tie a /link decision to the review
+	// page that showed the link (see ReviewDevice). Derive it from the
+	// master key (PurposeLinkConfirm) so every API instance accepts the
+	// others' reviews; nil means a random key of this process.
+	ConfirmKey []byte
 
 	once sync.Once
 }
@@ -105,6 +110,9 @@ func (s *Service) init() {
 		if s.Attempts == nil {
 			s.Attempts = throttle.NewMemory(s.Now)
 		}
+		if len(s.ConfirmKey) == 0 {
+			s.ConfirmKey = randomKey()
+		}
 		if s.DeviceCodeTTL <= 0 {
 			s.DeviceCodeTTL = DefaultDeviceCodeTTL
 		}
@@ -115,6 +123,10 @@ func (s *Service) init() {
 }
 
 func (s *Service) now() time.Time { s.init(); return s.Now().UTC() }
+
+// Clock returns the service's current time (UTC), for the pages that show
+// its times.
+func (s *Service) Clock() time.Time { return s.now() }
 
 // DeviceAuthorization is the answer to POST /api/auth/device (RFC 8628
 // section 3.2). DeviceCode is a secret of the agent: it is returned here
@@ -149,6 +161,7 @@ func (s *Service) RequestDevice(ctx context.Context, agentName, clientAddr strin
 			DeviceCodeHash:  HashDeviceCode(deviceCode),
 			UserCode:        newUserCode(),
 			AgentName:       name,
+			RequestAddr:     clientAddr,
 			ExpiresAt:       now.Add(s.DeviceCodeTTL),
 			IntervalSeconds: int(s.PollInterval / time.Second),
 		}
