@@ -2,7 +2,6 @@ package throttle_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -10,17 +9,11 @@ import (
 	"github.com/agent-trading/ats/models/throttle"
 )
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+// clock is a test clock (the tests run on one goroutine).
+type clock struct{ t time.Time }
 
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
+func (c *clock) Now() time.Time          { return c.t }
+func (c *clock) Advance(d time.Duration) { c.t = c.t.Add(d) }
 
 func retryAfter(t *testing.T, err error) int {
 	t.Helper()
