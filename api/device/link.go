@@ -169,8 +169,8 @@ func (h *handlers) linkSubmit(c *gin.Context) {
 		return
 	}
 	ip := c.ClientIP()
-	// Authenticate limits guessing per address and per account itself.
-	u, err := h.svc.Users.Authenticate(ctx, email, password, ip)
+	// SignIn limits guessing per address and per account.
+	u, err := h.svc.Users.SignIn(ctx, email, password, ip)
 	if err != nil {
 		h.failReview(c, v, code, err)
 		return

@@ -181,31 +181,49 @@ func (s *Service) Get(ctx context.Context, id string) (User, error) {
 // reveal whether an email is registered.
 var errBadLogin = errs.E(errs.Unauthorized, "invalid email or password").WithCode("invalid_credentials")
 
+// SignIn is Authenticate under the guessing limits, checked before any
+// password is hashed: a client address (IPv6 per /64) gets MaxAddrFailures
+// failures per AddrFailureWindow, and an account (known or not, by email)
+// FreeAccountFailures per AccountFailureWindow from any addresses, after
+// which each failure locks it with a doubling backoff. A refused attempt is
+// errs.RateLimited (too_many_attempts, with the seconds to wait) and hashes
+// nothing. A success clears the account's failures.
+func (s *Service) SignIn(ctx context.Context, email, password, clientAddr string) (User, error) {
+	addr, acct := throttle.AddrKey(clientAddr), throttle.AccountKey(email)
+	limit, backoff := AddrLimit(s.attempts()), s.accountBackoff()
+	if err := limit.Check(ctx, addr); err != nil {
+		return User{}, err
+	}
+	if err := backoff.Check(ctx, acct); err != nil {
+		return User{}, err
+	}
+	u, err := s.Authenticate(ctx, email, password, clientAddr)
+	switch {
+	case err == nil:
+		if err := backoff.Reset(ctx, acct); err != nil {
+			return User{}, err
+		}
+	case errs.Is(err, errs.Unauthorized):
+		if ferr := limit.Fail(ctx, addr); ferr != nil {
+			return User{}, ferr
+		}
+		if ferr := backoff.Fail(ctx, acct); ferr != nil {
+			return User{}, ferr
+		}
+	}
+	return u, err
+}
+
 // Authenticate checks an email and password and writes one audit entry per
 // attempt (never containing the password). It returns errs.Unauthorized for
 // an unknown email or a wrong password alike, taking the same time for
 // both. On success the caller must still ask for the second factor when
 // User.TwoFactorEnabled is set. If the attempt cannot be audited, the
-// sign-in fails.
-//
-// Guessing is limited before any password is hashed: a client address
-// (IPv6 per /64) gets MaxAddrFailures failures per AddrFailureWindow, and
-// an account (known or not, by email) FreeAccountFailures per
-// AccountFailureWindow from any addresses, after which each failure locks
-// it with a doubling backoff; a refused attempt is errs.RateLimited
-// (too_many_attempts, with the seconds to wait). A success clears the
-// account's failures. The hash itself runs through the Argon2 gate: when
-// too many run at once the attempt is errs.Transient (server_busy).
+// sign-in fails. It limits no guessing (SignIn does); the hash runs
+// through the Argon2 gate: when too many run at once the attempt is
+// errs.Transient (server_busy).
 func (s *Service) Authenticate(ctx context.Context, email, password, clientAddr string) (User, error) {
 	e := store.NormalizeEmail(email)
-	addr, acct := throttle.AddrKey(clientAddr), throttle.AccountKey(e)
-	if err := AddrLimit(s.attempts()).Check(ctx, addr); err != nil {
-		return User{}, err
-	}
-	backoff := s.accountBackoff()
-	if err := backoff.Check(ctx, acct); err != nil {
-		return User{}, err
-	}
 	u, err := s.Store.UserByEmail(ctx, e)
 	if err != nil && !errs.Is(err, errs.NotFound) {
 		return User{}, err
@@ -245,16 +263,7 @@ func (s *Service) Authenticate(ctx context.Context, email, password, clientAddr 
 		return User{}, err
 	}
 	if !ok {
-		if err := AddrLimit(s.attempts()).Fail(ctx, addr); err != nil {
-			return User{}, err
-		}
-		if err := backoff.Fail(ctx, acct); err != nil {
-			return User{}, err
-		}
 		return User{}, errBadLogin
-	}
-	if err := backoff.Reset(ctx, acct); err != nil {
-		return User{}, err
 	}
 	if secret.NeedsRehashWith(u.PasswordHash, s.params()) {
 		// Upgrade hashes made with older parameters while the plaintext is

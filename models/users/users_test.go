@@ -227,7 +227,7 @@ func TestAuthenticateUpgradesHash(t *testing.T) {
 	})
 }
 
-// TestAuthenticateLimitsGuessing performs the password-guessing attacks on
+// TestSignInLimitsGuessing performs the password-guessing attacks on
 // one account and from one network: an account takes 5 failures from any
 // addresses, then each further one locks it for 30 s, doubling (the
 // correct password included: a locked attempt is refused before the hash
@@ -235,7 +235,7 @@ func TestAuthenticateUpgradesHash(t *testing.T) {
 // failures (for any accounts) per 15 minutes, an IPv6 client per /64, so
 // rotating addresses within a /64 gains nothing while another /64 is not
 // affected.
-func TestAuthenticateLimitsGuessing(t *testing.T) {
+func TestSignInLimitsGuessing(t *testing.T) {
 	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
@@ -256,35 +256,35 @@ func TestAuthenticateLimitsGuessing(t *testing.T) {
 
 		// The account, from a new address each time.
 		for i := range users.FreeAccountFailures {
-			_, err := svc.Authenticate(ctx, "alice@example.com", "guess", fmt.Sprintf("198.51.100.%d", i+1))
+			_, err := svc.SignIn(ctx, "alice@example.com", "guess", fmt.Sprintf("198.51.100.%d", i+1))
 			require.Equal(t, errs.Unauthorized, errs.KindOf(err), "failure %d", i+1)
 		}
-		_, err = svc.Authenticate(ctx, "Alice@example.com", pw, "198.51.100.99")
+		_, err = svc.SignIn(ctx, "Alice@example.com", pw, "198.51.100.99")
 		assert.Equal(t, 30, limited(t, err), "locked for the base backoff")
 		advance(30 * time.Second)
-		_, err = svc.Authenticate(ctx, "alice@example.com", "guess", "198.51.100.100")
+		_, err = svc.SignIn(ctx, "alice@example.com", "guess", "198.51.100.100")
 		require.Equal(t, errs.Unauthorized, errs.KindOf(err))
-		_, err = svc.Authenticate(ctx, "alice@example.com", pw, "198.51.100.101")
+		_, err = svc.SignIn(ctx, "alice@example.com", pw, "198.51.100.101")
 		assert.Equal(t, 60, limited(t, err), "the next failure doubles the lock")
 		advance(time.Minute)
-		_, err = svc.Authenticate(ctx, "alice@example.com", pw, "198.51.100.102")
+		_, err = svc.SignIn(ctx, "alice@example.com", pw, "198.51.100.102")
 		require.NoError(t, err, "once the lock ran out the right password signs in")
 		for i := range users.FreeAccountFailures - 1 {
-			_, err := svc.Authenticate(ctx, "alice@example.com", "guess", "198.51.100.103")
+			_, err := svc.SignIn(ctx, "alice@example.com", "guess", "198.51.100.103")
 			require.Equal(t, errs.Unauthorized, errs.KindOf(err), "a success clears the failures: %d", i+1)
 		}
 
 		// Rotating addresses within one IPv6 /64, one account each.
 		for i := range users.MaxAddrFailures {
-			_, err := svc.Authenticate(ctx, fmt.Sprintf("guess%d@example.com", i), "guess", fmt.Sprintf("2001:db8:5:6::%x", i+1))
+			_, err := svc.SignIn(ctx, fmt.Sprintf("guess%d@example.com", i), "guess", fmt.Sprintf("2001:db8:5:6::%x", i+1))
 			require.Equal(t, errs.Unauthorized, errs.KindOf(err), "failure %d", i+1)
 		}
-		_, err = svc.Authenticate(ctx, "alice@example.com", pw, "2001:db8:5:6:ffff::beef")
+		_, err = svc.SignIn(ctx, "alice@example.com", pw, "2001:db8:5:6:ffff::beef")
 		assert.Equal(t, int(users.AddrFailureWindow/time.Second), limited(t, err), "another address of the same /64")
-		_, err = svc.Authenticate(ctx, "alice@example.com", pw, "2001:db8:5:7::1")
+		_, err = svc.SignIn(ctx, "alice@example.com", pw, "2001:db8:5:7::1")
 		require.NoError(t, err, "another /64 is not limited")
 		advance(users.AddrFailureWindow)
-		_, err = svc.Authenticate(ctx, "alice@example.com", pw, "2001:db8:5:6::1")
+		_, err = svc.SignIn(ctx, "alice@example.com", pw, "2001:db8:5:6::1")
 		require.NoError(t, err, "after the window")
 	})
 }
