@@ -193,7 +193,10 @@ type DeviceLink struct {
 	// UserCode is the short code the user types; unique.
 	UserCode  string `gorm:"column:user_code"`
 	AgentName string `gorm:"column:agent_name"`
-	Status    string `gorm:"column:status"`
+	// RequestAddr is the client address that asked for the code, shown
+	// on the confirmation page ("" for links older than the column).
+	RequestAddr string `gorm:"column:request_addr"`
+	Status      string `gorm:"column:status"`
 	// UserID is the approving (or denying) user, AgentID the agent created
 	// on approval.
 	UserID          *string    `gorm:"column:user_id"`

@@ -71,7 +71,7 @@ func (h *handler) securityResult(c *gin.Context, ferr error) {
 
 func (h *handler) changePassword(c *gin.Context) {
 	ctx, u, ip := c.Request.Context(), userOf(c), c.ClientIP()
-	err := h.d.Throttle.Guard(ctx, "password_change", u.Email, ip, func() error {
+	err := h.d.Users.Guard(ctx, users.MethodPasswordChange, u.Email, ip, func() error {
 		return h.d.Users.ChangePassword(ctx, u.ID, c.PostForm("current"), c.PostForm("new"), ip)
 	})
 	if err != nil {

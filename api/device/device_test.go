@@ -148,7 +148,7 @@ func newEnv(t *testing.T) *env {
 	svc := &agents.Service{Store: st, Linker: workflows.DeviceLinkClient{Client: tc, Intents: keys}, Users: us, Now: clk.Now}
 	server := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Logger: logger,
-		Routes: []api.Routes{device.Routes(svc, device.Config{}), agentauth.Routes(st)},
+		Routes: []api.Routes{device.Routes(svc, device.Config{}), agentauth.Routes(agentauth.Middleware(st, nil))},
 	})
 	hs := httptest.NewServer(server)
 	t.Cleanup(hs.Close)
@@ -308,23 +308,27 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 	t.Run("link page denies", func(t *testing.T) {
 		a := e.requestLink("deny bot")
 		form := e.do("GET", "/link?code="+strings.ToLower(a.UserCode), "", nil, nil)
-		if form.status != 200 || !strings.Contains(form.raw, `value="`+a.UserCode+`"`) {
+		if form.status != 200 || !strings.Contains(form.raw, `value="`+a.UserCode+`"`) || !strings.Contains(form.raw, "deny bot") {
 			t.Fatalf("form %d %s", form.status, form.raw)
 		}
-		v := url.Values{"code": {a.UserCode}, "email": {e.email}, "password": {password}, "action": {"deny"}}
+		confirm := confirmOf(t, e.srv.URL, a.UserCode)
+		v := url.Values{"code": {a.UserCode}, "confirm": {confirm}, "email": {e.email}, "password": {password}, "action": {"deny"}}
 		if r := e.linkForm(v, ""); r.status != 403 {
 			t.Fatalf("POST without Origin = %d", r.status)
 		}
 		if r := e.linkForm(v, "https://evil.example"); r.status != 403 {
 			t.Fatalf("cross-origin POST = %d", r.status)
 		}
-		bad := url.Values{"code": {a.UserCode}, "email": {e.email}, "password": {"wrong password"}, "action": {"deny"}}
+		bad := url.Values{"code": {a.UserCode}, "confirm": {confirm}, "email": {e.email}, "password": {"wrong password"}, "action": {"deny"}}
 		if r := e.linkForm(bad, e.srv.URL); r.status != 401 || !strings.Contains(r.raw, "invalid email or password") {
 			t.Fatalf("wrong password = %d %s", r.status, r.raw)
 		}
-		wrong := url.Values{"code": {"BCDF-BCDF"}, "email": {e.email}, "password": {password}, "action": {"approve"}}
-		if r := e.linkForm(wrong, e.srv.URL); r.status != 404 || !strings.Contains(r.raw, "unknown code") {
+		if r := e.do("GET", "/link?code=BCDF-BCDF", "", nil, nil); r.status != 404 || !strings.Contains(r.raw, "unknown code") {
 			t.Fatalf("wrong code = %d %s", r.status, r.raw)
+		}
+		wrong := url.Values{"code": {"BCDF-BCDF"}, "confirm": {confirm}, "email": {e.email}, "password": {password}, "action": {"approve"}}
+		if r := e.linkForm(wrong, e.srv.URL); r.status != 400 || !strings.Contains(r.raw, "review the request") {
+			t.Fatalf("a decision on a code without its review = %d %s", r.status, r.raw)
 		}
 		if r := e.linkForm(v, e.srv.URL); r.status != 200 || !strings.Contains(r.raw, "Denied") {
 			t.Fatalf("deny = %d %s", r.status, r.raw)

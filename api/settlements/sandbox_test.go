@@ -233,14 +233,15 @@ func TestSettlementsEndToEnd(t *testing.T) {
 		Shares: "10", Payout: "10", TxHash: rr.TransactionHashes[0],
 	}, rr.Redeemed[0])
 	assert.Equal(t, "10", rr.TotalPayout.String())
-	assert.Equal(t, []apisettlements.OtherRedemption{{AgentID: b.AgentID, Redemption: apisettlements.Redemption{
-		PositionID: posB.ID, TokenID: posB.TokenID, ConditionID: strings.ToLower(m.ConditionID), Outcome: m.Outcomes[0],
-		Shares: "4", Payout: "4", TxHash: rr.TransactionHashes[0],
-	}}}, rr.OtherAgents)
+	// The other agent's redemption shows as totals only: its agent and
+	// position ids are not in the answer.
+	assert.Equal(t, apisettlements.OtherAgentsTotal{Shares: "4", Payout: "4"}, rr.OtherAgents)
+	assert.NotContains(t, redeemed.raw, b.AgentID)
+	assert.NotContains(t, redeemed.raw, posB.ID)
 	assert.Empty(t, rr.Unattributed, "every share in the wallet was an agent's")
 	assert.Equal(t, "14", rr.WalletShares.String())
 	assert.Equal(t, "14", rr.WalletPayout.String())
-	assert.Contains(t, redeemed.raw, "settled 1 position(s) of 1 other agent(s)")
+	assert.Contains(t, redeemed.raw, "the same redemption paid 4 USDC for 4 share(s) other agents of this wallet held")
 	rcpt, err := sb.EVM().Client().TransactionReceipt(ctx, common.HexToHash(rr.TransactionHashes[0]))
 	require.NoError(t, err)
 	assert.Equal(t, uint64(1), rcpt.Status)
@@ -281,7 +282,7 @@ func TestSettlementsEndToEnd(t *testing.T) {
 	var rrB apisettlements.RedeemResponse
 	require.NoError(t, json.Unmarshal(forB.body["data"], &rrB))
 	assert.Empty(t, rrB.Redeemed)
-	assert.Empty(t, rrB.OtherAgents)
+	assert.Equal(t, apisettlements.OtherAgentsTotal{Shares: "0", Payout: "0"}, rrB.OtherAgents)
 	assert.Equal(t, "0", rrB.WalletPayout.String())
 	assert.Equal(t, nonce, e.Nonce(t, u.Maker))
 	assert.Equal(t, before+shares+sharesB, e.Collateral(t, u.Maker))

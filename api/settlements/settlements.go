@@ -94,11 +94,12 @@ type Redemption struct {
 	TxHash string `json:"txHash,omitempty"`
 }
 
-// OtherRedemption is a position of another agent of the same user (the
-// agents share the wallet) that the redemption settled.
-type OtherRedemption struct {
-	AgentID string `json:"agentId"`
-	Redemption
+// OtherAgentsTotal is what the redemption burned of and paid for the
+// positions of the user's other agents (the agents share the wallet): totals
+// only, never which agents, positions or markets.
+type OtherAgentsTotal struct {
+	Shares json.Number `json:"shares"`
+	Payout json.Number `json:"payout"`
 }
 
 // Unattributed is the part of the wallet's balance of one outcome token
@@ -120,13 +121,13 @@ type RedeemResponse struct {
 	TransactionHashes []string     `json:"transactionHashes"`
 	// Unresolved counts positions whose market has not resolved yet.
 	Unresolved int `json:"unresolved"`
-	// OtherAgents are the other agents' positions the same redemption
-	// settled, Unattributed the shares no agent recorded; WalletShares
-	// and WalletPayout add up everything the wallet redeemed.
-	OtherAgents  []OtherRedemption `json:"otherAgents"`
-	Unattributed []Unattributed    `json:"unattributed"`
-	WalletShares json.Number       `json:"walletShares"`
-	WalletPayout json.Number       `json:"walletPayout"`
+	// OtherAgents totals what the same redemption settled of the other
+	// agents' positions, Unattributed the shares no agent recorded;
+	// WalletShares and WalletPayout add up everything the wallet redeemed.
+	OtherAgents  OtherAgentsTotal `json:"otherAgents"`
+	Unattributed []Unattributed   `json:"unattributed"`
+	WalletShares json.Number      `json:"walletShares"`
+	WalletPayout json.Number      `json:"walletPayout"`
 }
 
 // Routes mounts the endpoints on /api/agent/v1 behind auth (the lead
@@ -206,17 +207,16 @@ func (d Deps) redeem(c *gin.Context) {
 		api.Fail(c, err)
 		return
 	}
+	othersShares, othersPayout := res.OtherAgentsTotals()
 	out := RedeemResponse{
 		Redeemed: make([]Redemption, 0, len(res.Redemptions)), TotalPayout: micro(res.TotalPayoutMicro),
 		TransactionHashes: nonNil(res.TransactionHashes), Unresolved: res.Unresolved,
-		OtherAgents: make([]OtherRedemption, 0, len(res.OtherAgents)), Unattributed: make([]Unattributed, 0, len(res.Unattributed)),
+		OtherAgents:  OtherAgentsTotal{Shares: micro(othersShares), Payout: micro(othersPayout)},
+		Unattributed: make([]Unattributed, 0, len(res.Unattributed)),
 		WalletShares: micro(res.WalletSharesMicro), WalletPayout: micro(res.WalletPayoutMicro),
 	}
 	for _, r := range res.Redemptions {
 		out.Redeemed = append(out.Redeemed, redemption(r))
-	}
-	for _, r := range res.OtherAgents {
-		out.OtherAgents = append(out.OtherAgents, OtherRedemption{AgentID: r.AgentID, Redemption: redemption(r)})
 	}
 	for _, u := range res.Unattributed {
 		out.Unattributed = append(out.Unattributed, Unattributed{

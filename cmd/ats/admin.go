@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/shopspring/decimal"
 	"github.com/urfave/cli/v2"
 
 	"github.com/agent-trading/ats/models/agents"
@@ -116,6 +117,19 @@ func adminCommand() *cli.Command {
 						Flags: adminDBFlags(agentFlag(), &cli.IntFlag{Name: "per-minute", Required: true,
 							Usage: fmt.Sprintf("requests per minute, %d to %d", agents.MinRateLimitPerMinute, agents.MaxRateLimitPerMinute)}),
 						Action: adminAgentRateLimit,
+					},
+					{
+						Name: "budget",
+						Usage: "set or clear the agent's spending controls (same service as the dashboard); " +
+							"limits not named stay as they are, and orders are checked against the new ones from the next order on",
+						Flags: adminDBFlags(agentFlag(),
+							&cli.StringFlag{Name: "fixed-limit", Usage: "the most USDC the agent may spend in all (a decimal, e.g. 25 or 12.5)"},
+							&cli.StringFlag{Name: "budget-percent", Usage: "the share of the wallet balance the agent may use, in percent (above 0, at most 100)"},
+							&cli.StringFlag{Name: "max-position-value", Usage: "the most USDC the agent's open positions may be worth"},
+							&cli.StringSliceFlag{Name: "clear", Usage: "remove a limit: " + agents.LimitFixed + ", " +
+								agents.LimitBudgetPercent + " or " + agents.LimitMaxPositionValue + " (repeatable)"},
+						),
+						Action: adminAgentBudget,
 					},
 				},
 			},
@@ -226,6 +240,61 @@ func adminAgentRateLimit(c *cli.Context) error {
 		fmt.Fprintf(c.App.Writer, "agent %s (%s) may now make %d requests per minute\n", a.Name, a.ID, a.RateLimit)
 		return nil
 	})
+}
+
+func adminAgentBudget(c *cli.Context) error {
+	var ch agents.BudgetChange
+	if v := c.String("fixed-limit"); c.IsSet("fixed-limit") {
+		micro, err := agents.ParseUSDC("--fixed-limit", v)
+		if err != nil {
+			return err
+		}
+		ch.FixedLimitMicro = &micro
+	}
+	if v := c.String("budget-percent"); c.IsSet("budget-percent") {
+		bps, err := agents.ParsePercent("--budget-percent", v)
+		if err != nil {
+			return err
+		}
+		ch.PercentBps = &bps
+	}
+	if v := c.String("max-position-value"); c.IsSet("max-position-value") {
+		micro, err := agents.ParseUSDC("--max-position-value", v)
+		if err != nil {
+			return err
+		}
+		ch.MaxPositionValueMicro = &micro
+	}
+	for _, v := range c.StringSlice("clear") {
+		for _, name := range strings.Split(v, ",") {
+			ch.Clear = append(ch.Clear, strings.TrimSpace(name))
+		}
+	}
+	return withAgents(c, func(svc *agents.Service, userID string) error {
+		a, err := svc.UpdateBudget(c.Context, userID, c.String("agent"), agents.ClientAddrCLI, ch)
+		if err != nil {
+			return err
+		}
+		b := a.Budget
+		fmt.Fprintf(c.App.Writer, "agent %s (%s) budget: %s %s, %s %s, %s %s\n", a.Name, a.ID,
+			agents.LimitFixed, usdcOrUnset(b.FixedLimitMicro), agents.LimitBudgetPercent, percentOrUnset(b.PercentBps),
+			agents.LimitMaxPositionValue, usdcOrUnset(b.MaxPositionValueMicro))
+		return nil
+	})
+}
+
+func usdcOrUnset(micro *int64) string {
+	if micro == nil {
+		return "unset"
+	}
+	return decimal.New(*micro, -6).String() + " USDC"
+}
+
+func percentOrUnset(bps *int32) string {
+	if bps == nil {
+		return "unset"
+	}
+	return decimal.New(int64(*bps), -2).String() + "%"
 }
 
 func adminUserCreate(c *cli.Context) error {

@@ -108,6 +108,7 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 	}
 	ag := agentService(s, tc, intents, baseURL)
 	ag.Users.Vault = vlt
+	ag.Intents = intents
 	au := &audit.Service{Store: s}
 	svc := &services{intents: intents, store: s, audit: au, agents: ag}
 	if v != nil {
@@ -141,12 +142,19 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 
 // routes are the agent-facing routes: device linking, then every
 // /api/agent/v1 endpoint behind the key middleware and the per-key limit.
+// Failed attempts (passwords and device codes on /link, every sign-in form
+// of the dashboard, which shares svc.agents.Users, and invalid API keys) are
+// counted in l's store too, so API instances sharing a Redis share those
+// limits as well.
 func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
-	auth := []gin.HandlerFunc{agentauth.Middleware(svc.store, nil), ratelimit.PerKey(l, nil)}
+	attempts := l.Scope("attempts").Failures()
+	svc.agents.Attempts, svc.agents.Users.Attempts = attempts, attempts
+	keyAuth := agentauth.MiddlewareWith(svc.store, agentauth.Options{Failures: agentauth.KeyFailures(l.Scope("keys").Failures())})
+	auth := []gin.HandlerFunc{keyAuth, ratelimit.PerKey(l, nil)}
 	idem := idempotency.Middleware(svc.store, idempotency.Options{})
 	rs := []api.Routes{
 		device.Routes(svc.agents, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
-		agentauth.Routes(svc.store, auth[1:]...),
+		agentauth.Routes(auth...),
 	}
 	if svc.markets != nil {
 		rs = append(rs,

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,6 +69,9 @@ type tradingOpts struct {
 	// dashboard serves the web dashboard too, at publicURL (localhost, so
 	// passkeys work), with the sandbox OpenID provider registered.
 	dashboard bool
+	// wrapCLOB, when set, puts a handler in front of the sandbox for the
+	// service's CLOB client (to count or alter its venue requests).
+	wrapCLOB func(http.Handler) http.Handler
 }
 
 // newTradingTest skips t in -short mode (it starts the sandbox and
@@ -126,7 +131,17 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(e.tc.Close)
-	vc, err := connectVenue(ctx, e.sb.Network(), e.sb, "")
+	n := e.sb.Network()
+	if o.wrapCLOB != nil {
+		target, err := url.Parse(e.sb.URL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		front := httptest.NewServer(o.wrapCLOB(httputil.NewSingleHostReverseProxy(target)))
+		t.Cleanup(front.Close)
+		n.CLOBURL = front.URL + "/clob"
+	}
+	vc, err := connectVenue(ctx, n, e.sb, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -207,13 +207,8 @@ const maxBudgetMicro = int64(1_000_000_000) * models.MicroPerUnit
 // SetBudget sets the agent's three budget limits; nil clears a limit.
 // Amounts must be positive (at most 1e9 USDC), the percentage 1–10000 bps.
 func (s *Service) SetBudget(ctx context.Context, userID, idOrName, clientAddr string, b Budget) (Agent, error) {
-	for _, v := range []*int64{b.FixedLimitMicro, b.MaxPositionValueMicro} {
-		if v != nil && (*v <= 0 || *v > maxBudgetMicro) {
-			return Agent{}, errs.E(errs.Invalid, "budget amounts must be positive and at most 1,000,000,000 USDC").WithCode("invalid_budget")
-		}
-	}
-	if b.PercentBps != nil && (*b.PercentBps <= 0 || *b.PercentBps > 10000) {
-		return Agent{}, errs.E(errs.Invalid, "the budget percentage must be between 0.01% and 100%").WithCode("invalid_budget")
+	if err := b.validate(); err != nil {
+		return Agent{}, err
 	}
 	return s.update(ctx, userID, idOrName, clientAddr, "budget", func(tx *store.Store, id string) error {
 		return tx.UpdateAgentBudget(ctx, userID, id, store.AgentSettings{

@@ -13,8 +13,10 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/users"
 )
 
@@ -85,22 +87,34 @@ type Service struct {
 	// DefaultPollInterval.
 	DeviceCodeTTL time.Duration
 	PollInterval  time.Duration
-	// Guesses limits wrong user codes; nil means a DefaultGuessLimiter
-	// private to this Service.
-	Guesses *GuessLimiter
+	// Attempts counts wrong user codes per user and per client address
+	// (see codeGuesses); nil means a counter in memory private to this
+	// Service. Share one with Users (and, over Redis, with every API
+	// instance) so the limits hold across them.
+	Attempts throttle.Counter
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Intents sign the tokens that tie a /link decision to the review page
+	// that showed the link (see ReviewDevice, kind intent.DeviceReview).
+	// Give every API instance the keys of the one master key so each
+	// accepts the others' reviews (and, after a rotation, reviews signed
+	// under the previous key); nil means keys of a random master key of
+	// this process.
+	Intents *intent.Keys
 
 	once sync.Once
 }
 
 func (s *Service) init() {
 	s.once.Do(func() {
-		if s.Guesses == nil {
-			s.Guesses = NewGuessLimiter(DefaultMaxGuessFailures, DefaultGuessWindow)
-		}
 		if s.Now == nil {
 			s.Now = time.Now
+		}
+		if s.Attempts == nil {
+			s.Attempts = throttle.NewMemory(s.Now)
+		}
+		if s.Intents == nil {
+			s.Intents = randomIntents()
 		}
 		if s.DeviceCodeTTL <= 0 {
 			s.DeviceCodeTTL = DefaultDeviceCodeTTL
@@ -113,13 +127,9 @@ func (s *Service) init() {
 
 func (s *Service) now() time.Time { s.init(); return s.Now().UTC() }
 
-// Clock returns the service's current time (UTC), for handlers that share
-// its guess limiter.
+// Clock returns the service's current time (UTC), for the pages that show
+// its times.
 func (s *Service) Clock() time.Time { return s.now() }
-
-// GuessLimiter exposes the limiter so the /link page can count failed
-// password attempts against the same client-address budget.
-func (s *Service) GuessLimiter() *GuessLimiter { s.init(); return s.Guesses }
 
 // DeviceAuthorization is the answer to POST /api/auth/device (RFC 8628
 // section 3.2). DeviceCode is a secret of the agent: it is returned here
@@ -154,6 +164,7 @@ func (s *Service) RequestDevice(ctx context.Context, agentName, clientAddr strin
 			DeviceCodeHash:  HashDeviceCode(deviceCode),
 			UserCode:        newUserCode(),
 			AgentName:       name,
+			RequestAddr:     clientAddr,
 			ExpiresAt:       now.Add(s.DeviceCodeTTL),
 			IntervalSeconds: int(s.PollInterval / time.Second),
 		}
@@ -376,9 +387,9 @@ var errBadUserCode = errs.E(errs.NotFound, "unknown code; check the code your ag
 // pendingLink finds the live pending link for a typed user code, counting
 // unknown codes as failed guesses.
 func (s *Service) pendingLink(ctx context.Context, userID, userCode, clientAddr, action string) (*models.DeviceLink, error) {
-	lim := s.GuessLimiter()
-	now := s.now()
-	if err := lim.Check(now, "user:"+userID, "addr:"+clientAddr); err != nil {
+	lim, now := s.codeGuesses(), s.now()
+	keys := []string{"user:" + userID, throttle.AddrKey(clientAddr)}
+	if err := lim.Check(ctx, keys...); err != nil {
 		return nil, err
 	}
 	code, ok := NormalizeUserCode(userCode)
@@ -391,7 +402,9 @@ func (s *Service) pendingLink(ctx context.Context, userID, userCode, clientAddr,
 		}
 	}
 	if l == nil {
-		lim.Fail(now, "user:"+userID, "addr:"+clientAddr)
+		if err := lim.Fail(ctx, keys...); err != nil {
+			return nil, err
+		}
 		if err := audit.Append(ctx, s.Store, audit.Entry{
 			UserID: userID, Action: action, Result: audit.Failure, ClientAddr: clientAddr,
 			Detail: map[string]any{"reason": "unknown_code"},

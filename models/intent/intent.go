@@ -17,6 +17,10 @@
 // again it can only repeat the action it was made for, which every such
 // action tolerates (they are idempotent or final). It is not a secret, and
 // it is not a credential for anything else.
+//
+// The same keys sign one token that never reaches Temporal: the /link
+// confirmation page's (DeviceReview), which ties a decision to the page
+// that showed the link.
 package intent
 
 import (
@@ -42,6 +46,10 @@ const (
 	WalletApprove = "settlement/approve"
 	// Redeem: fields user id, agent id, condition id, client address.
 	Redeem = "settlement/redeem"
+	// DeviceReview: fields link id, user code. Not a Temporal input: the
+	// /link confirmation page's token, so that a decision can only follow
+	// the page that showed the link (agents.Service.ReviewDevice).
+	DeviceReview = "device-link/review"
 )
 
 // CodeUnvouched is the error code of a request without a valid proof.

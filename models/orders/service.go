@@ -92,8 +92,14 @@ type Service struct {
 	// PlaceTimeout bounds how long Place waits for the placement result
 	// before answering with the order still PENDING (default 20s).
 	PlaceTimeout time.Duration
+	// ListSyncWindow and ListSyncOrders bound the venue traffic of
+	// GET /orders?sync=true (defaults DefaultListSyncWindow and
+	// DefaultListSyncOrders; see listSyncs).
+	ListSyncWindow time.Duration
+	ListSyncOrders int
 
-	meta sync.Map // token id -> tokenMeta (static market metadata)
+	meta      sync.Map // token id -> tokenMeta (static market metadata)
+	listSyncs listSyncs
 }
 
 func (s *Service) log() *slog.Logger {
@@ -306,8 +312,34 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 	return nil
 }
 
-// Place validates the request, reserves budget for a BUY, persists the
-// order as PENDING (atomically with the reservation) and hands it to its
+// CodeInsufficientPosition refuses a SELL beyond the agent's own shares.
+const CodeInsufficientPosition = "insufficient_position"
+
+// checkOwnShares refuses a SELL of more shares than the agent's own open
+// position holds beyond what its live SELL orders in the token already
+// offer. The agents of a user share one wallet, so the wallet's balance
+// (checkFunds) would let one agent sell another's shares; this is the
+// check that keeps each agent to its own. Place runs it under the user's
+// lock, together with the insert of the order.
+func checkOwnShares(ctx context.Context, st *store.Store, agentID string, c *checked) error {
+	held, committed, err := st.SellableShares(ctx, agentID, c.req.TokenID)
+	if err != nil {
+		return err
+	}
+	if c.sizeMu <= held-committed {
+		return nil
+	}
+	msg := fmt.Sprintf("insufficient position: selling %s shares but this agent holds %s", c.req.Size.String(), budget.Micro(held).String())
+	if committed > 0 {
+		msg += fmt.Sprintf(", of which %s are already offered by its open sell orders", budget.Micro(committed).String())
+	}
+	return errs.E(errs.Conflict, msg).WithCode(CodeInsufficientPosition).
+		WithHint("an agent sells only shares its own orders bought (GET /positions); cancel an open SELL order to sell its shares otherwise")
+}
+
+// Place validates the request, reserves budget for a BUY or checks a SELL
+// against the agent's own position (checkOwnShares), persists the order as
+// PENDING (atomically with the reservation or check) and hands it to its
 // workflow, waiting for the placement result. A dry run stops after the
 // checks and reports what would be placed. A request whose idempotency key
 // placed an order within store.IdempotencyRetention answers that order as
@@ -349,7 +381,14 @@ func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (Place
 	if c.side == clob.Buy {
 		_, err = s.Budget.ReserveWith(ctx, p.AgentID, p.UserID, c.costMu, o.ID, create)
 	} else {
-		err = s.Store.Tx(ctx, create)
+		// The user's lock is the one position recomputes hold: the agent's
+		// own shares, its other live sells and this insert are one view.
+		err = s.Store.WithBudgetLock(ctx, p.UserID, func(tx *store.Store) error {
+			if err := checkOwnShares(ctx, tx, p.AgentID, c); err != nil {
+				return err
+			}
+			return create(tx)
+		})
 	}
 	if errs.Is(err, errs.Conflict) && r.IdempotencyKey != "" && errs.CodeOf(err) != "budget_exceeded" {
 		// A concurrent request with the key placed its order first: answer
@@ -485,6 +524,9 @@ func (s *Service) preview(ctx context.Context, p Principal, c *checked) (PlaceRe
 				WithHint("GET /budget shows the limits; lower the order size")
 		}
 	} else {
+		if err := checkOwnShares(ctx, s.Store, p.AgentID, c); err != nil {
+			return PlaceResult{}, err
+		}
 		pv.Proceeds = c.req.Size.Mul(c.req.Price)
 	}
 	return PlaceResult{Preview: pv}, nil
@@ -552,8 +594,9 @@ type ListResult struct {
 }
 
 // List returns the agent's orders newest first. With Sync the agent's
-// open orders are first synchronised with the venue; Updated counts the
-// orders whose status or fills changed.
+// open orders are first synchronised with the venue (coalesced per agent
+// and bounded, see syncAgent); Updated counts the orders whose status or
+// fills changed.
 func (s *Service) List(ctx context.Context, agentID string, r ListRequest) (ListResult, error) {
 	f := store.OrderFilter{AgentID: agentID, Limit: r.Limit, Offset: r.Offset}
 	if r.Status != "" {
@@ -568,24 +611,7 @@ func (s *Service) List(ctx context.Context, agentID string, r ListRequest) (List
 	}
 	res := ListResult{Synced: r.Sync}
 	if r.Sync {
-		open, err := s.Store.ListOrders(ctx, store.OrderFilter{AgentID: agentID, Limit: 100,
-			Statuses: []string{models.OrderOpen, models.OrderPartiallyFilled, models.OrderPending}})
-		if err != nil {
-			return ListResult{}, err
-		}
-		for i := range open {
-			if open[i].VenueOrderID == "" {
-				continue
-			}
-			v, err := s.Sync(ctx, open[i].ID)
-			if err != nil {
-				s.log().WarnContext(ctx, "order sync failed", "order_id", open[i].ID, "err", err)
-				continue
-			}
-			if v.Status != open[i].Status || v.FilledSize.Mul(micro).IntPart() != open[i].FilledSizeMicro {
-				res.Updated++
-			}
-		}
+		res.Updated = s.syncAgent(ctx, agentID)
 	}
 	rows, err := s.Store.ListOrders(ctx, f)
 	if err != nil {

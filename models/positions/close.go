@@ -22,6 +22,7 @@ const (
 	CodePositionResolved = "position_resolved"
 	CodeNoBids           = "no_bids"
 	CodeInvalidClose     = "invalid_close"
+	CodePositionInOrders = "position_in_orders"
 )
 
 // CloseRequest says how to close a position.
@@ -77,7 +78,8 @@ func (r *CloseRequest) Validate() error {
 	return nil
 }
 
-// Close sells the whole position through the order service. The price
+// Close sells the whole position through the order service, less the
+// shares the agent's open SELL orders in the token already offer. The price
 // depends on the type: MARKET accepts down to the market's minimum tick
 // (it takes whatever bids there are), FOK sells everything at the best bid
 // or nothing, LIMIT rests at the best bid less slippage, rounded down to
@@ -110,12 +112,24 @@ func (s *Service) Close(ctx context.Context, p orders.Principal, positionID stri
 	case pos.SizeMicro <= 0:
 		return CloseResult{}, errs.E(errs.Conflict, "position is already closed").WithCode(CodePositionClosed)
 	}
+	// Shares the agent's open SELL orders already offer are not sold twice:
+	// the close sells the rest (the order service checks it again, under
+	// the user's lock, when it places the order).
+	held, committed, err := s.Store.SellableShares(ctx, p.AgentID, pos.TokenID)
+	if err != nil {
+		return CloseResult{}, err
+	}
+	size := min(pos.SizeMicro, held-committed)
+	if size <= 0 {
+		return CloseResult{}, errs.Ef(errs.Conflict, "all %s shares of the position are already offered by open sell orders", fromMicro(pos.SizeMicro).String()).
+			WithCode(CodePositionInOrders).WithHint("cancel them (DELETE /orders/{id}) to close at once, or wait for them to fill")
+	}
 	price, err := s.closePrice(ctx, pos.TokenID, r)
 	if err != nil {
 		return CloseResult{}, err
 	}
 	res, err := s.Placer.Place(ctx, p, orders.PlaceRequest{
-		TokenID: pos.TokenID, Side: orders.SideSell, Type: r.Type, Price: price, Size: fromMicro(pos.SizeMicro),
+		TokenID: pos.TokenID, Side: orders.SideSell, Type: r.Type, Price: price, Size: fromMicro(size),
 		DryRun: r.DryRun, IdempotencyKey: r.IdempotencyKey,
 	})
 	if err != nil {

@@ -194,6 +194,31 @@ func TestClose(t *testing.T) {
 			assert.Equal(t, positions.CodePositionResolved, errs.CodeOf(err))
 		})
 
+		t.Run("shares already offered by open sells are not sold twice", func(t *testing.T) {
+			p := e.principal(t)
+			e.buy(t, p, "101", "0.40", "10")
+			e.venue.SetBids("101", [2]string{"0.50", "100"})
+			pos := e.position(t, p, "101")
+			// A resting sell of 3 (above every bid).
+			_, err := e.placer.Place(ctx, p, orders.PlaceRequest{TokenID: "101", Side: orders.SideSell, Type: orders.TypeLimit,
+				Price: decimal.RequireFromString("0.9"), Size: decimal.NewFromInt(3)})
+			require.NoError(t, err)
+			before := len(e.placer.Requests())
+			res, err := e.svc.Close(ctx, p, pos.ID, positions.CloseRequest{Type: "LIMIT", Slippage: dec("0")})
+			require.NoError(t, err)
+			reqs := e.placer.Requests()
+			require.Len(t, reqs, before+1)
+			assert.Equal(t, "7", reqs[before].Size.String(), "the shares the resting sell does not offer")
+			assert.False(t, res.IsClosed, "the resting sell still holds 3")
+
+			// Everything left is offered by the resting sell: nothing to close.
+			_, err = e.svc.Close(ctx, p, pos.ID, positions.CloseRequest{})
+			assert.Equal(t, errs.Conflict, errs.KindOf(err), "%v", err)
+			assert.Equal(t, positions.CodePositionInOrders, errs.CodeOf(err))
+			assert.Len(t, e.placer.Requests(), before+1, "nothing placed")
+			assert.Equal(t, int64(3*M), e.position(t, p, "101").SizeMicro)
+		})
+
 		t.Run("a failing placement is passed on", func(t *testing.T) {
 			p := e.principal(t)
 			e.buy(t, p, "101", "0.40", "10")

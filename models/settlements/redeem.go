@@ -486,15 +486,11 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 		Redemptions: make([]Redemption, 0, len(in.Plan.Positions)), OtherAgents: []Redemption{},
 		Unattributed: []UnattributedRedemption{}, TransactionHashes: []string{}, Unresolved: in.Plan.Unresolved,
 	}
-	var othersPayout int64
-	agents := map[string]bool{}
 	for _, pp := range in.Plan.Positions {
 		r := redemption(pp)
 		if agent := agentOf(pp); agent != caller {
 			r.AgentID = agent
 			res.OtherAgents = append(res.OtherAgents, r)
-			othersPayout += r.PayoutMicro
-			agents[agent] = true
 		} else {
 			res.Redemptions = append(res.Redemptions, r)
 			res.TotalPayoutMicro += r.PayoutMicro
@@ -529,8 +525,10 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 	res.Message = fmt.Sprintf("redeemed %d position(s) in %d market(s) for %s USDC",
 		len(res.Redemptions), len(in.Plan.Conditions), usdc(res.TotalPayoutMicro))
 	if len(res.OtherAgents) > 0 {
-		res.Message += fmt.Sprintf("; the same redemption settled %d position(s) of %d other agent(s) of this wallet for %s USDC",
-			len(res.OtherAgents), len(agents), usdc(othersPayout))
+		// Totals only: the caller is not told which agents or positions.
+		shares, payout := res.OtherAgentsTotals()
+		res.Message += fmt.Sprintf("; the same redemption paid %s USDC for %s share(s) other agents of this wallet held",
+			usdc(payout), usdc(shares))
 	}
 	if len(res.Unattributed) > 0 {
 		res.Message += fmt.Sprintf("; %s share(s) no agent recorded paid %s USDC",

@@ -264,6 +264,18 @@ type RedeemResult struct {
 	Message string `json:"message"`
 }
 
+// OtherAgentsTotals adds up OtherAgents: the shares of the user's other
+// agents this redemption burned and what it paid for them. It is what the
+// calling agent may learn of them: which agents, positions and markets
+// they were is theirs (the user sees them in the audit log).
+func (r RedeemResult) OtherAgentsTotals() (sharesMicro, payoutMicro int64) {
+	for _, o := range r.OtherAgents {
+		sharesMicro += o.SharesMicro
+		payoutMicro += o.PayoutMicro
+	}
+	return sharesMicro, payoutMicro
+}
+
 // conditionRE is a condition id: 32 bytes of hex.
 var conditionRE = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
 

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"gorm.io/gorm/clause"
-
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 )
@@ -83,50 +81,6 @@ func (s *Store) ListUserSessions(ctx context.Context, userID string, now time.Ti
 func (s *Store) PurgeExpiredSessions(ctx context.Context, now time.Time) (int64, error) {
 	res := s.db.WithContext(ctx).Where("expires_at <= ?", utc(now)).Delete(&models.UserSession{})
 	return res.RowsAffected, mapErr(res.Error, "session")
-}
-
-// ---- sign-in throttling ----
-
-// ThrottleRows returns the throttle rows of keys that exist.
-func (s *Store) ThrottleRows(ctx context.Context, keys ...string) ([]models.AuthThrottle, error) {
-	var out []models.AuthThrottle
-	err := s.db.WithContext(ctx).Where("key IN ?", keys).Find(&out).Error
-	return out, mapErr(err, "throttle")
-}
-
-// RecordAuthFailure adds one failure to key. next computes the new row from
-// the current one (failures 0 when the key is new) so the policy stays
-// with the caller; the read and the write happen under a row lock
-// (PostgreSQL) or the single SQLite writer, so concurrent failures all
-// count.
-func (s *Store) RecordAuthFailure(ctx context.Context, key string, next func(cur models.AuthThrottle) models.AuthThrottle) (models.AuthThrottle, error) {
-	var out models.AuthThrottle
-	err := s.Tx(ctx, func(tx *Store) error {
-		seed := models.AuthThrottle{Key: key, LastFailureAt: tx.now()}
-		if err := tx.db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&seed).Error; err != nil {
-			return mapErr(err, "throttle")
-		}
-		q := tx.db.WithContext(ctx).Where("key = ?", key)
-		if tx.dialect == Postgres {
-			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
-		}
-		var cur models.AuthThrottle
-		if err := q.Take(&cur).Error; err != nil {
-			return mapErr(err, "throttle")
-		}
-		out = next(cur)
-		out.Key = key
-		out.LastFailureAt = utc(out.LastFailureAt)
-		out.LockedUntil = utcPtr(out.LockedUntil)
-		return mapErr(tx.db.WithContext(ctx).Model(&models.AuthThrottle{}).Where("key = ?", key).
-			Updates(map[string]any{"failures": out.Failures, "last_failure_at": out.LastFailureAt, "locked_until": out.LockedUntil}).Error, "throttle")
-	})
-	return out, err
-}
-
-// ClearThrottle forgets key's failures (after a successful sign-in).
-func (s *Store) ClearThrottle(ctx context.Context, key string) error {
-	return mapErr(s.db.WithContext(ctx).Where("key = ?", key).Delete(&models.AuthThrottle{}).Error, "throttle")
 }
 
 // ---- TOTP and backup codes ----

@@ -98,7 +98,7 @@ func (s *Service) SignUp(ctx context.Context, mode SignupMode, email, password, 
 	if mode == SignupInvite && invite == "" {
 		return User{}, SignupAllowed(mode)
 	}
-	h, err := s.hash(password)
+	h, err := s.hash(ctx, password)
 	if err != nil {
 		return User{}, err
 	}
@@ -148,7 +148,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, next, cli
 	}
 	entry := audit.Entry{UserID: userID, Action: audit.ActionPasswordChange, Target: userID, ClientAddr: clientAddr, Result: audit.Failure}
 	if u.PasswordHash != "" {
-		ok, err := secret.VerifyPassword(u.PasswordHash, current)
+		ok, err := secret.VerifyPasswordContext(ctx, s.Gate, u.PasswordHash, current)
 		if err != nil {
 			return err
 		}
@@ -163,7 +163,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, next, cli
 	if err := ValidatePassword(next); err != nil {
 		return err
 	}
-	h, err := s.hash(next)
+	h, err := s.hash(ctx, next)
 	if err != nil {
 		return err
 	}

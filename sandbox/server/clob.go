@@ -19,6 +19,7 @@ import (
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/venue/chain"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/contracts"
 )
 
 const (
@@ -830,14 +831,9 @@ func (s *Server) funderOf(key *apiKey, sigType string) (common.Address, error) {
 	case "2":
 		return chain.DeriveSafeAddress(s.cfg.Network, key.address), nil
 	case "3":
-		// The deposit wallet is whatever maker the key has traded for with
-		// type 3; without one the EOA is reported.
-		for _, o := range s.e.Orders(exchange.OrderFilter{Owner: key.creds.Key}) {
-			if so, ok := o.Signed.(clob.Order); ok && so.SignatureType == clob.SigPoly1271 {
-				return o.Maker, nil
-			}
-		}
-		return key.address, nil
+		// The key's deposit wallet is where the deposit-wallet factory
+		// deploys it (deployed or not), as the wallet check requires.
+		return contracts.DepositWalletAddress(s.cfg.Network.DepositWalletFactory, contracts.DepositWalletImplementation, key.address), nil
 	}
 	return common.Address{}, invalid("Invalid signature_type")
 }

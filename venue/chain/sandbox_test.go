@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -353,6 +354,67 @@ func TestDetectKindRejectsForeignWallet(t *testing.T) {
 	}
 	if k, err := c.DetectKind(ctx, strangerAddr, common.Address{}); err != nil || k != EOA {
 		t.Fatalf("no funder: %v %v", k, err)
+	}
+}
+
+// TestDetectKindRefusesLookAlikeDepositWallets: a contract whose owner()
+// answers the key's address is not the key's deposit wallet unless it sits
+// where the venue's deposit-wallet factory deploys the key's wallet. Two
+// look-alikes are refused: code that answers every call with the owner's
+// address, and the genuine wallet code deployed directly (not by the
+// factory) and initialised to the owner. The wallet the factory deployed
+// is accepted, and is where the sandbox derives it.
+func TestDetectKindRefusesLookAlikeDepositWallets(t *testing.T) {
+	s := newSandbox(t, 20*time.Millisecond)
+	c := s.client(t)
+	ctx := ctxT(t)
+	w := s.newWallet(t, Deposit, 1)
+	if w.Funder != contracts.DepositWalletAddress(s.net.DepositWalletFactory, contracts.DepositWalletImplementation, w.Owner) {
+		t.Fatalf("the factory deployed the owner's wallet at %s, not where it is derived", w.Funder)
+	}
+	if k, err := c.DetectKind(ctx, w.Owner, w.Funder); err != nil || k != Deposit {
+		t.Fatalf("the factory's wallet: %v %v", k, err)
+	}
+	deployer, _ := crypto.GenerateKey()
+	if err := s.ch.Fund(ctx, crypto.PubkeyToAddress(deployer.PublicKey), nil, big.NewInt(params.Ether)); err != nil {
+		t.Fatal(err)
+	}
+
+	// Runtime code: PUSH20 owner, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0,
+	// RETURN — owner() (and any other call) answers the owner's address.
+	runtime := append(append([]byte{0x73}, w.Owner.Bytes()...), 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3)
+	// Creation code: copy the runtime code (after these 11 bytes) to
+	// memory and return it.
+	creation := append([]byte{0x60, byte(len(runtime)), 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3}, runtime...)
+	echo, tx, _, err := bind.DeployContract(s.opts(t, deployer), abi.ABI{}, creation, s.ch.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ch.WaitMined(ctx, tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	direct, tx, dw, err := contracts.DeployDepositWallet(s.opts(t, deployer), s.ch.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ch.WaitMined(ctx, tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	if tx, err = dw.Initialize(s.opts(t, deployer), w.Owner); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ch.WaitMined(ctx, tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	for name, addr := range map[string]common.Address{"owner() echo": echo, "wallet code deployed outside the factory": direct} {
+		var got common.Address
+		if err := c.call(ctx, addr, depositWalletABI, &got, "owner"); err != nil || got != w.Owner {
+			t.Fatalf("%s: owner() = %s, %v; the look-alike must answer the owner", name, got, err)
+		}
+		_, err := c.DetectKind(ctx, w.Owner, addr)
+		if !errs.Is(err, errs.Invalid) || errs.CodeOf(err) != "wallet_not_owned" {
+			t.Fatalf("%s: DetectKind = %v, want wallet_not_owned", name, err)
+		}
 	}
 }
 

@@ -1,5 +1,5 @@
 -- +goose Up
--- Dashboard sign-in: server-side sessions, sign-in throttling, TOTP replay
+-- Dashboard sign-in: server-side sessions, TOTP replay
 -- protection, one-time backup codes, invitations and full passkey records.
 
 -- A session row is keyed by the SHA-256 of its cookie token, so the table
@@ -20,15 +20,6 @@ CREATE TABLE user_sessions (
 );
 CREATE INDEX user_sessions_user_idx ON user_sessions (user_id, last_seen_at);
 CREATE INDEX user_sessions_expiry_idx ON user_sessions (expires_at);
-
--- Failed sign-in attempts per account ("account:<email>") and per client
--- address ("addr:<ip>"); locked_until grows exponentially with failures.
-CREATE TABLE auth_throttle (
-    key             TEXT PRIMARY KEY,
-    failures        INTEGER NOT NULL,
-    last_failure_at TIMESTAMPTZ NOT NULL,
-    locked_until    TIMESTAMPTZ
-);
 
 CREATE TABLE user_backup_codes (
     id         TEXT PRIMARY KEY,
@@ -64,5 +55,4 @@ ALTER TABLE user_credentials DROP COLUMN webauthn_record;
 ALTER TABLE users DROP COLUMN totp_last_step;
 DROP TABLE user_invites;
 DROP TABLE user_backup_codes;
-DROP TABLE auth_throttle;
 DROP TABLE user_sessions;
