@@ -20,10 +20,10 @@ import (
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/agent-trading/ats/models/errs"
 	schain "github.com/agent-trading/ats/sandbox/chain"
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/sandbox/server"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -79,7 +79,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return nil, errs.Wrap(errs.Conflict, err, "the sandbox address is not available")
+		return nil, venue.Wrap(venue.Conflict, err, "the sandbox address is not available")
 	}
 	base := "http://" + ln.Addr().String()
 	sb := &Sandbox{cfg: cfg, ln: ln, url: base, net: network.Sandbox(base)}
@@ -103,7 +103,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		bi := cmp.Or(cfg.BlockInterval, schain.DefaultBlockInterval)
 		c, err := schain.New(schain.Config{BlockInterval: bi, Logger: cfg.Logger.With("component", "sandbox-chain")})
 		if err != nil {
-			return fail(errs.Wrap(errs.Internal, err, "could not start the sandbox chain"))
+			return fail(venue.Wrap(venue.Internal, err, "could not start the sandbox chain"))
 		}
 		c.Start(runCtx)
 		sb.evm = c
@@ -206,11 +206,11 @@ func waitIndexed(ctx context.Context, c *schain.Chain) error {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return errs.Wrap(errs.Transient, err, "the sandbox chain did not finish indexing")
+			return venue.Wrap(venue.Unavailable, err, "the sandbox chain did not finish indexing")
 		}
 		select {
 		case <-ctx.Done():
-			return errs.Wrap(errs.Transient, ctx.Err(), "waiting for the sandbox chain")
+			return venue.Wrap(venue.Unavailable, ctx.Err(), "waiting for the sandbox chain")
 		case <-time.After(20 * time.Millisecond):
 		}
 	}

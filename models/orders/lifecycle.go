@@ -12,6 +12,7 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob"
 )
 
@@ -230,7 +231,7 @@ func isDuplicate(err error) bool {
 // venueErr handles credentials the venue no longer accepts: they are
 // forgotten so the next attempt derives them again.
 func (s *Service) venueErr(ctx context.Context, userID string, err error) error {
-	if errs.Is(err, errs.Unauthorized) {
+	if venue.Is(err, venue.Unauthorized) {
 		if ierr := s.Wallets.InvalidateCreds(ctx, userID); ierr != nil {
 			s.log().WarnContext(ctx, "cannot invalidate venue credentials", "user_id", userID, "err", ierr)
 		}
@@ -243,11 +244,25 @@ func (s *Service) venueErr(ctx context.Context, userID string, err error) error 
 // (the order is invalid or the venue rejected it) and passes transient
 // errors on for the workflow to retry.
 func (s *Service) failOrRetry(ctx context.Context, o *models.Order, err error) (Order, error) {
-	switch errs.KindOf(err) {
-	case errs.Invalid, errs.VenueRejected, errs.Conflict, errs.NotFound, errs.Forbidden:
+	if refused(err) {
 		return s.fail(ctx, o, errs.PublicMessage(err))
 	}
 	return Order{}, err
+}
+
+// refused reports whether err is a definitive answer to the order: the
+// request, the account's state or the venue refused it, and trying again
+// unchanged would be refused again.
+func refused(err error) bool {
+	switch errs.KindOf(err) {
+	case errs.Invalid, errs.VenueRejected, errs.Conflict, errs.NotFound, errs.Forbidden:
+		return true
+	case errs.VenueDenied:
+		// Access refused (region, banned or close-only address) stays
+		// refused; refused credentials are derived again (venueErr).
+		return venue.Is(err, venue.Forbidden)
+	}
+	return false
 }
 
 // fail marks a PENDING order FAILED and releases its budget.

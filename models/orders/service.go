@@ -439,8 +439,7 @@ func (s *Service) awaitPlacement(ctx context.Context, o *models.Order) (PlaceRes
 // refusal is the audit result of a placement that err stopped: denied
 // when the request or the account's state refused it, failure otherwise.
 func refusal(err error) string {
-	switch errs.KindOf(err) {
-	case errs.Invalid, errs.Conflict, errs.NotFound, errs.Forbidden, errs.VenueRejected:
+	if refused(err) {
 		return audit.Denied
 	}
 	return audit.Failure

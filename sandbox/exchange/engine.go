@@ -12,7 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/uuid"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // The venue's exact messages (protocol reference §8.2); clients match on them.
@@ -136,15 +136,15 @@ func New(cfg Config) *Engine {
 // AddMarket lists a market; its books start empty and accept orders.
 func (e *Engine) AddMarket(m Market) error {
 	if m.TickMicro == 0 || One%m.TickMicro != 0 {
-		return errs.Ef(errs.Invalid, "invalid tick size %s", Micro(m.TickMicro))
+		return venue.Ef(venue.Invalid, "invalid tick size %s", Micro(m.TickMicro))
 	}
 	if m.Tokens[0] == "" || m.Tokens[1] == "" || m.Tokens[0] == m.Tokens[1] {
-		return errs.E(errs.Invalid, "a market needs two distinct token ids")
+		return venue.E(venue.Invalid, "a market needs two distinct token ids")
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if _, ok := e.markets[m.ConditionID]; ok {
-		return errs.E(errs.Conflict, "market already listed")
+		return venue.E(venue.Conflict, "market already listed")
 	}
 	ms := &marketState{Market: m, accepting: true}
 	e.markets[m.ConditionID] = ms
@@ -246,7 +246,7 @@ type pending struct {
 	takerHold uint64
 }
 
-func invalid(msg string) error { return errs.E(errs.Invalid, msg) }
+func invalid(msg string) error { return venue.E(venue.Invalid, msg) }
 
 func orderShares(o *Order) uint64 {
 	if o.Side == Buy {
@@ -343,7 +343,7 @@ func (e *Engine) available(ctx context.Context, maker common.Address, asset stri
 	}
 	bal, allow, err := e.cfg.Ledger.Funds(ctx, maker, asset, negRisk)
 	if err != nil {
-		return 0, errs.Wrap(errs.Transient, err, "could not read balance and allowance")
+		return 0, venue.Wrap(venue.Unavailable, err, "could not read balance and allowance")
 	}
 	have := min(satUint64(bal), satUint64(allow))
 	res := e.reserved[maker][asset]
@@ -477,7 +477,7 @@ func (e *Engine) finishLocked(p *pending, st Settlement, serr error) (Result, []
 			e.reserve(mk.o.Maker, assetOf(&mk.o), int64(restoredReserve(mk, f.shares)))
 		}
 		e.log.Warn("settlement failed; match discarded", "taker", o.ID, "err", serr)
-		return Result{}, nil, errs.Wrap(errs.VenueRejected, serr, MsgExecution)
+		return Result{}, nil, venue.Wrap(venue.Rejected, serr, MsgExecution)
 	}
 
 	res := Result{OrderID: o.ID, Status: "live"}
@@ -556,7 +556,7 @@ func (e *Engine) planLocked(ctx context.Context, taker *entry, b *book) ([]plann
 			if e.cfg.Ledger != nil {
 				bal, allow, err := e.cfg.Ledger.Funds(ctx, m.o.Maker, assetOf(&m.o), b.market.NegRisk)
 				if err != nil {
-					return nil, errs.Wrap(errs.Transient, err, "could not read balance and allowance")
+					return nil, venue.Wrap(venue.Unavailable, err, "could not read balance and allowance")
 				}
 				if min(satUint64(bal), satUint64(allow)) < used[m.o.Maker]+give {
 					stale = append(stale, m)
@@ -766,11 +766,11 @@ func (e *Engine) Cancel(id, owner string) error {
 	defer e.mu.Unlock()
 	en, ok := e.orders[id]
 	if !ok || (owner != "" && en.o.Owner != owner) {
-		return errs.E(errs.NotFound, MsgOrderNotFound)
+		return venue.E(venue.NotFound, MsgOrderNotFound)
 	}
 	e.expireLocked(en.book, e.cfg.Clock())
 	if en.status != StatusLive || en.filled == en.shares {
-		return errs.E(errs.Conflict, MsgAlreadyDone)
+		return venue.E(venue.Conflict, MsgAlreadyDone)
 	}
 	e.cancelLocked(en)
 	return nil

@@ -14,9 +14,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/uuid"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/chain"
 	"github.com/agent-trading/ats/venue/clob"
 )
@@ -101,7 +101,7 @@ func (s *Server) clobRoutes() http.Handler {
 		writeJSON(w, 200, []any{})
 	}))
 	m.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, errs.E(errs.NotFound, "not found"))
+		writeError(w, venue.E(venue.NotFound, "not found"))
 	})
 	return m
 }
@@ -182,7 +182,7 @@ func (s *Server) book(token string) (exchange.Book, error) {
 	}
 	b, ok := s.e.Book(token)
 	if !ok {
-		return exchange.Book{}, errs.E(errs.NotFound, msgNoBook)
+		return exchange.Book{}, venue.E(venue.NotFound, msgNoBook)
 	}
 	return b, nil
 }
@@ -242,7 +242,7 @@ func priceOf(b exchange.Book, side string) (string, error) {
 	default:
 		return "", invalid("Invalid side")
 	}
-	return "", errs.E(errs.NotFound, "No orderbook exists for the requested token id")
+	return "", venue.E(venue.NotFound, "No orderbook exists for the requested token id")
 }
 
 func (s *Server) getPrice(w http.ResponseWriter, r *http.Request) {
@@ -321,7 +321,7 @@ func (s *Server) tokenScalar(field string, f func(exchange.Book) (string, bool))
 		}
 		v, ok := f(b)
 		if !ok {
-			writeError(w, errs.E(errs.NotFound, msgNoBook))
+			writeError(w, venue.E(venue.NotFound, msgNoBook))
 			return
 		}
 		writeJSON(w, 200, map[string]string{field: v})
@@ -387,7 +387,7 @@ func (s *Server) withMarket(f func(http.ResponseWriter, markets.Info)) http.Hand
 		}
 		m, ok := s.v.ByToken(tok)
 		if !ok {
-			writeError(w, errs.E(errs.NotFound, msgNoBook))
+			writeError(w, venue.E(venue.NotFound, msgNoBook))
 			return
 		}
 		f(w, m)
@@ -437,7 +437,7 @@ func (s *Server) listCLOBMarkets(w http.ResponseWriter, r *http.Request) {
 func (s *Server) getCLOBMarket(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.v.ByCondition(r.PathValue("cond"))
 	if !ok {
-		writeError(w, errs.E(errs.NotFound, "market not found"))
+		writeError(w, venue.E(venue.NotFound, "market not found"))
 		return
 	}
 	writeJSON(w, 200, s.clobMarket(m))
@@ -446,7 +446,7 @@ func (s *Server) getCLOBMarket(w http.ResponseWriter, r *http.Request) {
 func (s *Server) marketByToken(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.v.ByToken(r.PathValue("token"))
 	if !ok {
-		writeError(w, errs.E(errs.NotFound, "market not found"))
+		writeError(w, venue.E(venue.NotFound, "market not found"))
 		return
 	}
 	writeJSON(w, 200, map[string]any{"condition_id": m.ConditionID, "primary_token_id": m.TokenIDs[0], "secondary_token_id": m.TokenIDs[1]})
@@ -455,7 +455,7 @@ func (s *Server) marketByToken(w http.ResponseWriter, r *http.Request) {
 func (s *Server) compactMarket(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.v.ByCondition(r.PathValue("cond"))
 	if !ok {
-		writeError(w, errs.E(errs.NotFound, "market not found"))
+		writeError(w, venue.E(venue.NotFound, "market not found"))
 		return
 	}
 	out := map[string]any{
@@ -508,7 +508,7 @@ func (s *Server) admit(r *http.Request, key *apiKey, req clob.PostOrderRequest) 
 	if err != nil {
 		return exchange.Order{}, invalid(exchange.MsgInvalidPayload)
 	}
-	badSig := errs.E(errs.Invalid, "invalid signature")
+	badSig := venue.E(venue.Invalid, "invalid signature")
 	switch o.SignatureType {
 	case clob.SigEOA, clob.SigPolyProxy, clob.SigGnosisSafe:
 		if o.Signer != key.address {
@@ -548,24 +548,24 @@ func (s *Server) checkFunder(r *http.Request, eoa common.Address, o clob.Order) 
 	if s.cfg.Wallets != nil {
 		k, err := s.cfg.Wallets.DetectKind(r.Context(), eoa, o.Maker)
 		if err != nil {
-			if errs.KindOf(err) == errs.Transient {
+			if venue.CategoryOf(err) == venue.Unavailable {
 				return err
 			}
 			return invalid("the order owner has to be the owner of the API KEY")
 		}
 		if k != want {
-			return errs.E(errs.Invalid, "invalid signature")
+			return venue.E(venue.Invalid, "invalid signature")
 		}
 		return nil
 	}
 	switch o.SignatureType {
 	case clob.SigPolyProxy:
 		if o.Maker != chain.DeriveProxyAddress(s.cfg.Network, eoa) {
-			return errs.E(errs.Invalid, "invalid signature")
+			return venue.E(venue.Invalid, "invalid signature")
 		}
 	case clob.SigGnosisSafe:
 		if o.Maker != chain.DeriveSafeAddress(s.cfg.Network, eoa) {
-			return errs.E(errs.Invalid, "invalid signature")
+			return venue.E(venue.Invalid, "invalid signature")
 		}
 	}
 	return nil
@@ -600,7 +600,7 @@ func (s *Server) postOrder(w http.ResponseWriter, r *http.Request, key *apiKey, 
 	}
 	out, err := s.place(r, key, req)
 	if err != nil {
-		s.log.Debug("order refused", "api_key", key.creds.Key, "err", errs.PublicMessage(err))
+		s.log.Debug("order refused", "api_key", key.creds.Key, "err", venue.MessageOf(err))
 		writeError(w, err)
 		return
 	}
@@ -628,7 +628,7 @@ func (s *Server) postOrders(w http.ResponseWriter, r *http.Request, key *apiKey,
 			err = invalid(exchange.MsgInvalidPayload)
 		}
 		if err != nil {
-			res = orderResponse{ErrorMsg: errs.PublicMessage(err), TransactionsHashes: []string{}, TradeIDs: []string{}}
+			res = orderResponse{ErrorMsg: venue.MessageOf(err), TransactionsHashes: []string{}, TradeIDs: []string{}}
 		}
 		out = append(out, res)
 	}
@@ -644,7 +644,7 @@ func (s *Server) cancelIDs(key *apiKey, ids []string) cancelResponse {
 	out := cancelResponse{Canceled: []string{}, NotCanceled: map[string]string{}}
 	for _, id := range ids {
 		if err := s.e.Cancel(id, key.creds.Key); err != nil {
-			out.NotCanceled[id] = errs.PublicMessage(err)
+			out.NotCanceled[id] = venue.MessageOf(err)
 			continue
 		}
 		out.Canceled = append(out.Canceled, id)
@@ -724,7 +724,7 @@ func openOrderJSON(v exchange.OrderView) map[string]any {
 func (s *Server) getOrder(w http.ResponseWriter, r *http.Request, key *apiKey, _ []byte) {
 	v, ok := s.e.Order(r.PathValue("id"))
 	if !ok || v.Owner != key.creds.Key {
-		writeError(w, errs.E(errs.NotFound, "order not found"))
+		writeError(w, venue.E(venue.NotFound, "order not found"))
 		return
 	}
 	writeJSON(w, 200, openOrderJSON(v))
@@ -746,7 +746,7 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request, key *apiKey,
 	}
 	env, err := page(out, q.Get("next_cursor"), pageSize)
 	if err != nil {
-		writeError(w, errs.E(errs.Invalid, "invalid order params payload"))
+		writeError(w, venue.E(venue.Invalid, "invalid order params payload"))
 		return
 	}
 	writeJSON(w, 200, env)
@@ -866,12 +866,12 @@ func (s *Server) balanceAllowance(w http.ResponseWriter, r *http.Request, key *a
 	ledger := s.v.Chain()
 	bal, allow, err := ledger.Funds(r.Context(), owner, asset, false)
 	if err != nil {
-		writeError(w, errs.Wrap(errs.Transient, err, "could not read balance"))
+		writeError(w, venue.Wrap(venue.Unavailable, err, "could not read balance"))
 		return
 	}
 	_, allowNR, err := ledger.Funds(r.Context(), owner, asset, true)
 	if err != nil {
-		writeError(w, errs.Wrap(errs.Transient, err, "could not read balance"))
+		writeError(w, venue.Wrap(venue.Unavailable, err, "could not read balance"))
 		return
 	}
 	allowances := map[string]string{n.Exchange.Hex(): bigOrZero(allow), n.NegRiskExchange.Hex(): bigOrZero(allowNR)}

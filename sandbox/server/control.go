@@ -13,9 +13,9 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
+	"github.com/agent-trading/ats/venue"
 )
 
 // The control API (operator surface, "The sandbox venue"): JSON in, JSON
@@ -29,19 +29,19 @@ func (s *Server) controlRoutes() http.Handler {
 	m.HandleFunc("POST /control/markets/{id}/resolve", s.controlResolve)
 	m.HandleFunc("POST /control/wallets/{address}/fund", s.controlFund)
 	m.HandleFunc("POST /control/trades", s.controlTrade)
-	m.HandleFunc("/control/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, errs.E(errs.NotFound, "not found")) })
+	m.HandleFunc("/control/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, venue.E(venue.NotFound, "not found")) })
 	return m
 }
 
 func decodeBody(r *http.Request, v any) error {
 	b, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	if err != nil {
-		return errs.E(errs.Invalid, "could not read the request body")
+		return venue.E(venue.Invalid, "could not read the request body")
 	}
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return errs.E(errs.Invalid, "invalid JSON body").WithCause(err)
+		return venue.E(venue.Invalid, "invalid JSON body").WithCause(err)
 	}
 	return nil
 }
@@ -78,7 +78,7 @@ func (s *Server) controlMarkets(w http.ResponseWriter, _ *http.Request) {
 // priceMicro converts a control-API price (0 < p < 1) to micro.
 func priceMicro(d decimal.Decimal) (uint64, error) {
 	if d.LessThanOrEqual(decimal.Zero) || d.GreaterThanOrEqual(decimal.NewFromInt(1)) {
-		return 0, errs.E(errs.Invalid, "price must be between 0 and 1")
+		return 0, venue.E(venue.Invalid, "price must be between 0 and 1")
 	}
 	return exchange.DecimalMicro(d), nil
 }
@@ -123,7 +123,7 @@ func (s *Server) controlResolve(w http.ResponseWriter, r *http.Request) {
 func (s *Server) controlFund(w http.ResponseWriter, r *http.Request) {
 	a := r.PathValue("address")
 	if !common.IsHexAddress(a) {
-		writeError(w, errs.E(errs.Invalid, "invalid address"))
+		writeError(w, venue.E(venue.Invalid, "invalid address"))
 		return
 	}
 	var req struct {
@@ -135,7 +135,7 @@ func (s *Server) controlFund(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.USDC.IsNegative() || (req.Native != nil && req.Native.IsNegative()) {
-		writeError(w, errs.E(errs.Invalid, "amounts must not be negative"))
+		writeError(w, venue.E(venue.Invalid, "amounts must not be negative"))
 		return
 	}
 	var wei *big.Int
@@ -176,21 +176,21 @@ func (s *Server) controlTrade(w http.ResponseWriter, r *http.Request) {
 	case req.PrivateKey != "":
 		k, err := crypto.HexToECDSA(strings.TrimPrefix(req.PrivateKey, "0x"))
 		if err != nil {
-			writeError(w, errs.E(errs.Invalid, "invalid privateKey"))
+			writeError(w, venue.E(venue.Invalid, "invalid privateKey"))
 			return
 		}
 		key = k
 	case req.Address != "":
 		k, ok := s.v.OutsideKey(common.HexToAddress(req.Address))
 		if !common.IsHexAddress(req.Address) || !ok {
-			writeError(w, errs.E(errs.Invalid, "address is not one of the sandbox's outside wallets; send privateKey instead"))
+			writeError(w, venue.E(venue.Invalid, "address is not one of the sandbox's outside wallets; send privateKey instead"))
 			return
 		}
 		key = k
 	default:
 		k := s.v.Chain().OutsideWallets()
 		if len(k) == 0 {
-			writeError(w, errs.E(errs.Invalid, "privateKey or address is required"))
+			writeError(w, venue.E(venue.Invalid, "privateKey or address is required"))
 			return
 		}
 		key = k[0]
@@ -202,7 +202,7 @@ func (s *Server) controlTrade(w http.ResponseWriter, r *http.Request) {
 	case "SELL":
 		side = exchange.Sell
 	default:
-		writeError(w, errs.E(errs.Invalid, "side must be BUY or SELL"))
+		writeError(w, venue.E(venue.Invalid, "side must be BUY or SELL"))
 		return
 	}
 	p, err := priceMicro(req.Price)
@@ -211,7 +211,7 @@ func (s *Server) controlTrade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !req.Size.IsPositive() {
-		writeError(w, errs.E(errs.Invalid, "size must be positive"))
+		writeError(w, venue.E(venue.Invalid, "size must be positive"))
 		return
 	}
 	res, err := s.v.OutsideTrade(r.Context(), key, req.TokenID, side, p, exchange.DecimalMicro(req.Size))
@@ -256,7 +256,7 @@ func (s *Server) controlCreate(w http.ResponseWriter, r *http.Request) {
 	case 2:
 		seed.Outcomes = [2]string{req.Outcomes[0], req.Outcomes[1]}
 	default:
-		writeError(w, errs.E(errs.Invalid, "a market has exactly two outcomes"))
+		writeError(w, venue.E(venue.Invalid, "a market has exactly two outcomes"))
 		return
 	}
 	if req.Price != nil {
@@ -271,7 +271,7 @@ func (s *Server) controlCreate(w http.ResponseWriter, r *http.Request) {
 		t, err := time.Parse(time.RFC3339, req.EndDate)
 		if err != nil {
 			if t, err = time.Parse("2006-01-02", req.EndDate); err != nil {
-				writeError(w, errs.E(errs.Invalid, "endDate must be RFC 3339 or YYYY-MM-DD"))
+				writeError(w, venue.E(venue.Invalid, "endDate must be RFC 3339 or YYYY-MM-DD"))
 				return
 			}
 		}

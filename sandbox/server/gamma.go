@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
+	"github.com/agent-trading/ats/venue"
 )
 
 func (s *Server) gammaRoutes() http.Handler {
@@ -34,7 +34,7 @@ func (s *Server) gammaRoutes() http.Handler {
 	m.HandleFunc("GET /events/{id}", s.gammaEventBy(func(r *http.Request, m markets.Info) bool {
 		return strconv.Itoa(m.EventID) == r.PathValue("id")
 	}))
-	m.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, errs.E(errs.NotFound, "not found")) })
+	m.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, venue.E(venue.NotFound, "not found")) })
 	return m
 }
 
@@ -173,7 +173,7 @@ func boolParam(r *http.Request, key string) (*bool, error) {
 	}
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return nil, errs.Ef(errs.Invalid, "invalid %s", key)
+		return nil, venue.Ef(venue.Invalid, "invalid %s", key)
 	}
 	return &b, nil
 }
@@ -188,7 +188,7 @@ func timeParam(r *http.Request, key string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, errs.Ef(errs.Invalid, "invalid %s", key)
+	return time.Time{}, venue.Ef(venue.Invalid, "invalid %s", key)
 }
 
 // filterMarkets applies Gamma's list parameters. closed defaults to false,
@@ -283,7 +283,7 @@ func sortMarkets(ms []markets.Info, order string, asc bool) error {
 	case "liquidity", "liquidityNum":
 		less = func(a, b markets.Info) bool { return a.LiquidMicro < b.LiquidMicro }
 	default:
-		return errs.Ef(errs.Invalid, "invalid order field %q", order)
+		return venue.Ef(venue.Invalid, "invalid order field %q", order)
 	}
 	sort.SliceStable(ms, func(i, j int) bool {
 		if asc {
@@ -299,12 +299,12 @@ func paginate[T any](items []T, limitS, offsetS string) ([]T, error) {
 	var err error
 	if limitS != "" {
 		if limit, err = strconv.Atoi(limitS); err != nil || limit < 0 {
-			return nil, errs.E(errs.Invalid, "invalid limit")
+			return nil, venue.E(venue.Invalid, "invalid limit")
 		}
 	}
 	if offsetS != "" {
 		if offset, err = strconv.Atoi(offsetS); err != nil || offset < 0 {
-			return nil, errs.E(errs.Invalid, "invalid offset")
+			return nil, venue.E(venue.Invalid, "invalid offset")
 		}
 	}
 	if offset > len(items) {
@@ -330,7 +330,7 @@ func (s *Server) gammaMarketBy(find func(*http.Request) (markets.Info, bool)) ht
 	return func(w http.ResponseWriter, r *http.Request) {
 		m, ok := find(r)
 		if !ok {
-			writeError(w, errs.E(errs.NotFound, "market not found"))
+			writeError(w, venue.E(venue.NotFound, "market not found"))
 			return
 		}
 		writeJSON(w, 200, s.gammaMarket(m, true))
@@ -364,6 +364,6 @@ func (s *Server) gammaEventBy(match func(*http.Request, markets.Info) bool) http
 				return
 			}
 		}
-		writeError(w, errs.E(errs.NotFound, "event not found"))
+		writeError(w, venue.E(venue.NotFound, "event not found"))
 	}
 }

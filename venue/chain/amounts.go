@@ -5,7 +5,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // Decimals is the number of decimals of the collateral (pUSD/USDC) and of
@@ -27,14 +27,14 @@ func ToMicro(d decimal.Decimal) (*big.Int, error) {
 	// "1e1000000" is a short string but a huge integer: refuse it before
 	// any arithmetic expands it.
 	if d.Exponent() > maxExponent {
-		return nil, errs.Ef(errs.Invalid, "amount %s is too large", d.String()).WithCode("invalid_amount")
+		return nil, venue.Ef(venue.Invalid, "amount %s is too large", d.String()).WithCode("invalid_amount")
 	}
 	if d.IsNegative() {
-		return nil, errs.Ef(errs.Invalid, "amount %s must not be negative", d.String()).WithCode("invalid_amount")
+		return nil, venue.Ef(venue.Invalid, "amount %s must not be negative", d.String()).WithCode("invalid_amount")
 	}
 	scaled := d.Mul(microPerUnit)
 	if !scaled.IsInteger() {
-		return nil, errs.Ef(errs.Invalid, "amount %s has more than %d decimals", d.String(), Decimals).WithCode("invalid_amount")
+		return nil, venue.Ef(venue.Invalid, "amount %s has more than %d decimals", d.String(), Decimals).WithCode("invalid_amount")
 	}
 	return scaled.BigInt(), nil
 }
@@ -47,7 +47,7 @@ func ToMicroInt64(d decimal.Decimal) (int64, error) {
 		return 0, err
 	}
 	if !v.IsInt64() {
-		return 0, errs.Ef(errs.Invalid, "amount %s is too large", d.String()).WithCode("invalid_amount")
+		return 0, venue.Ef(venue.Invalid, "amount %s is too large", d.String()).WithCode("invalid_amount")
 	}
 	return v.Int64(), nil
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 func TestToMicro(t *testing.T) {
@@ -39,8 +39,8 @@ func TestToMicro(t *testing.T) {
 				if err == nil {
 					t.Fatalf("ToMicro(%s) = %s, want error", tt.in, got)
 				}
-				if !errs.Is(err, errs.Invalid) {
-					t.Fatalf("error kind = %v, want invalid", errs.KindOf(err))
+				if !venue.Is(err, venue.Invalid) {
+					t.Fatalf("error kind = %v, want invalid", venue.CategoryOf(err))
 				}
 				return
 			}
@@ -98,8 +98,8 @@ func FuzzToMicro(f *testing.F) {
 		}
 		m, err := ToMicro(d)
 		if err != nil {
-			if !errs.Is(err, errs.Invalid) {
-				t.Fatalf("ToMicro(%s) error of kind %v", s, errs.KindOf(err))
+			if !venue.Is(err, venue.Invalid) {
+				t.Fatalf("ToMicro(%s) error of kind %v", s, venue.CategoryOf(err))
 			}
 			if !d.IsNegative() && d.Exponent() <= maxExponent && d.Mul(microPerUnit).IsInteger() {
 				t.Fatalf("ToMicro(%s) rejected a valid amount: %v", s, err)
@@ -146,7 +146,7 @@ func TestRedactURL(t *testing.T) {
 	if strings.Contains(got.Error(), "SECRETKEY") {
 		t.Fatalf("error leaks the RPC key: %v", got)
 	}
-	if !errs.Is(got, errs.Transient) {
-		t.Fatalf("kind %v", errs.KindOf(got))
+	if !venue.Is(got, venue.Unavailable) {
+		t.Fatalf("kind %v", venue.CategoryOf(got))
 	}
 }

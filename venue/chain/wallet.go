@@ -7,7 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -45,7 +45,7 @@ func ParseKind(s string) (Kind, error) {
 			return Kind(k), nil
 		}
 	}
-	return 0, errs.Ef(errs.Invalid, "unknown wallet kind %q", s)
+	return 0, venue.Ef(venue.Invalid, "unknown wallet kind %q", s)
 }
 
 // SignatureType is the CLOB order signature type the kind implies.
@@ -100,7 +100,7 @@ func (c *Client) DetectKind(ctx context.Context, owner, funder common.Address) (
 		return 0, err
 	}
 	if !ok {
-		return 0, errs.E(errs.Invalid, "the wallet address does not belong to this key").WithCode("wallet_not_owned")
+		return 0, venue.E(venue.Invalid, "the wallet address does not belong to this key").WithCode("wallet_not_owned")
 	}
 	return Deposit, nil
 }
@@ -118,7 +118,7 @@ func (c *Client) isDepositWalletOf(ctx context.Context, owner, wallet common.Add
 	var got common.Address
 	if err := c.call(ctx, wallet, depositWalletABI, &got, "owner"); err == nil && got == owner {
 		return true, nil
-	} else if err != nil && errs.Is(err, errs.Transient) {
+	} else if err != nil && venue.Is(err, venue.Unavailable) {
 		return false, err
 	}
 	if c.net.DepositWalletFactory == (common.Address{}) {
@@ -126,7 +126,7 @@ func (c *Client) isDepositWalletOf(ctx context.Context, owner, wallet common.Add
 	}
 	var mapped common.Address
 	if err := c.call(ctx, c.net.DepositWalletFactory, depositFactoryABI, &mapped, "walletOf", owner); err != nil {
-		if errs.Is(err, errs.Transient) {
+		if venue.Is(err, venue.Unavailable) {
 			return false, err
 		}
 		return false, nil // the factory has no walletOf: owner() was the only check

@@ -16,7 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // WatermarkStore persists the last block whose fills were all delivered.
@@ -147,7 +147,7 @@ type Watcher struct {
 // NewWatcher validates cfg and builds a Watcher; Run starts it.
 func NewWatcher(cfg WatcherConfig) (*Watcher, error) {
 	if cfg.Dial == nil || cfg.Store == nil || cfg.Deliver == nil || cfg.Key == "" || len(cfg.Exchanges) == 0 {
-		return nil, errs.E(errs.Internal, "watcher: Dial, Exchanges, Store, Key and Deliver are required")
+		return nil, venue.E(venue.Internal, "watcher: Dial, Exchanges, Store, Key and Deliver are required")
 	}
 	if cfg.ChunkSize == 0 {
 		cfg.ChunkSize = 2000
@@ -210,7 +210,7 @@ var errMakersChanged = errors.New("watched makers changed")
 func (w *Watcher) Run(ctx context.Context) error {
 	wm, err := w.cfg.Store.Load(ctx, w.cfg.Key)
 	if err != nil {
-		return errs.Wrap(errs.Transient, err, "load the fill watermark")
+		return venue.Wrap(venue.Unavailable, err, "load the fill watermark")
 	}
 	started := wm != 0 || w.cfg.StartBlock != 0
 	if wm == 0 && w.cfg.StartBlock != 0 {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 var fuzzTicks = []TickSize{Tick01, Tick001, Tick0005, Tick00025, Tick0001, Tick00001}
@@ -46,7 +46,7 @@ func fuzzOrder(buy bool, tickIdx uint8, xS, yS string) (side Side, tick TickSize
 func accepted(t *testing.T, fn string, side Side, a, b string, tick TickSize, valid bool, err error) bool {
 	t.Helper()
 	if err != nil {
-		if valid || !errs.Is(err, errs.Invalid) {
+		if valid || !venue.Is(err, venue.Invalid) {
 			t.Fatalf("%s(%v, %s, %s, %s): %v", fn, side, a, b, tick, err)
 		}
 		return false
@@ -184,7 +184,7 @@ func FuzzMarketAmounts(f *testing.F) {
 		mMaker, mTaker, err := MarketableAmounts(side, amount, price, tick)
 		switch {
 		case err != nil:
-			if taker.Cmp(big.NewInt(100)) >= 0 || !errs.Is(err, errs.Invalid) {
+			if taker.Cmp(big.NewInt(100)) >= 0 || !venue.Is(err, venue.Invalid) {
 				t.Fatalf("MarketableAmounts refused taker %s: %v", taker, err)
 			}
 		case mMaker.Cmp(maker) != 0 || new(big.Int).Rem(mTaker, big.NewInt(100)).Sign() != 0 ||

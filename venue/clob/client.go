@@ -12,7 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob/rest"
 	"github.com/agent-trading/ats/venue/network"
 )
@@ -111,14 +111,14 @@ func decodeInto(resp *rest.Response, out any) error {
 		return nil
 	}
 	if err := rest.DecodeJSON(resp, out); err != nil {
-		return errs.Wrap(errs.Transient, err, "unexpected venue response")
+		return venue.Wrap(venue.Unavailable, err, "unexpected venue response")
 	}
 	return nil
 }
 
 func (c *Client) l2Sign(method, path string, body []byte) (http.Header, error) {
 	if c.creds.Key == "" {
-		return nil, errs.E(errs.Unauthorized, "no API credentials for this venue call").WithCode("no_api_key")
+		return nil, venue.E(venue.Unauthorized, "no API credentials for this venue call").WithCode("no_api_key")
 	}
 	return L2Headers(c.creds, c.address, c.now().Unix(), method, path, body)
 }
@@ -202,7 +202,7 @@ type BookParams struct {
 func (c *Client) OrderBooks(ctx context.Context, params []BookParams) ([]OrderBook, error) {
 	body, err := json.Marshal(params)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "encode request")
+		return nil, venue.Wrap(venue.Internal, err, "encode request")
 	}
 	// POST /books is a read: repeating it is harmless.
 	resp, err := c.rest.Do(ctx, rest.Request{Method: http.MethodPost, Path: "/books", Body: body, Idempotent: true})
@@ -273,11 +273,11 @@ func (c *Client) TickSize(ctx context.Context, tokenID string) (TickSize, error)
 	}
 	d, err := rest.Decimal(v.MinimumTickSize)
 	if err != nil {
-		return "", errs.Wrap(errs.Transient, err, "unexpected venue response")
+		return "", venue.Wrap(venue.Unavailable, err, "unexpected venue response")
 	}
 	t, err := TickSizeFromDecimal(d)
 	if err != nil {
-		return "", errs.Wrap(errs.Transient, err, "venue returned an unknown tick size")
+		return "", venue.Wrap(venue.Unavailable, err, "venue returned an unknown tick size")
 	}
 	c.cache.update(tokenID, func(e *marketEntry) { e.tick = t })
 	return t, nil
@@ -360,7 +360,7 @@ func (c *Client) MarketByToken(ctx context.Context, tokenID string) (*MarketByTo
 		return nil, err
 	}
 	if m.ConditionID == "" {
-		return nil, errs.E(errs.NotFound, "market not found").WithCode("not_found")
+		return nil, venue.E(venue.NotFound, "market not found").WithCode("not_found")
 	}
 	return &m, nil
 }
@@ -399,7 +399,7 @@ func (c *Client) ClobMarketInfo(ctx context.Context, conditionID string) (*ClobM
 	}
 	t, err := TickSizeFromDecimal(m.MinTickSize.Decimal)
 	if err != nil {
-		return nil, errs.Wrap(errs.Transient, err, "venue returned an unknown tick size")
+		return nil, venue.Wrap(venue.Unavailable, err, "venue returned an unknown tick size")
 	}
 	for _, tok := range m.Tokens {
 		c.cache.update(tok.TokenID, func(e *marketEntry) {
@@ -524,7 +524,7 @@ func (c *Client) apiKeyCall(ctx context.Context, s OrderSigner, nonce uint64, me
 		return Creds{}, err
 	}
 	if r.APIKey == "" {
-		return Creds{}, errs.E(errs.VenueRejected, "venue returned no API key").WithCode("api_key_create_failed")
+		return Creds{}, venue.E(venue.Rejected, "venue returned no API key").WithCode("api_key_create_failed")
 	}
 	return Creds{Key: r.APIKey, Secret: r.Secret, Passphrase: r.Passphrase}, nil
 }
@@ -547,8 +547,8 @@ func (c *Client) CreateOrDeriveAPIKey(ctx context.Context, s OrderSigner, nonce 
 	if err == nil {
 		return creds, nil
 	}
-	switch errs.KindOf(err) {
-	case errs.Unauthorized, errs.Forbidden, errs.RateLimited:
+	switch venue.CategoryOf(err) {
+	case venue.Unauthorized, venue.Forbidden, venue.RateLimited:
 		return Creds{}, err
 	}
 	return c.DeriveAPIKey(ctx, s, nonce)
@@ -587,7 +587,8 @@ func (r OrderResponse) Err(side Side) error {
 	if msg == "" {
 		msg = "order not accepted (status " + strconv.Quote(r.Status) + ")"
 	}
-	return MapVenueError(http.StatusBadRequest, msg, 0, &side)
+	// The refusal came inside a 2xx answer: classified by its text alone.
+	return MapVenueError(http.StatusOK, msg, 0, &side)
 }
 
 // PostOrder posts one signed order. It is never retried: if no answer
@@ -600,7 +601,7 @@ func (c *Client) PostOrder(ctx context.Context, req PostOrderRequest, d EIP712Do
 		req.Owner = c.creds.Key
 	}
 	if req.PostOnly && req.OrderType.Marketable() {
-		return nil, errs.E(errs.Invalid, "postOnly is not supported for FOK/FAK orders").WithCode("invalid_post_only")
+		return nil, venue.E(venue.Invalid, "postOnly is not supported for FOK/FAK orders").WithCode("invalid_post_only")
 	}
 	hash, err := OrderHash(req.Order, d)
 	if err != nil {
@@ -608,7 +609,7 @@ func (c *Client) PostOrder(ctx context.Context, req PostOrderRequest, d EIP712Do
 	}
 	body, err := req.MarshalJSON()
 	if err != nil {
-		return nil, errs.Wrap(errs.Invalid, err, "invalid order")
+		return nil, venue.Wrap(venue.Invalid, err, "invalid order")
 	}
 	side := req.Order.Side
 	resp, err := c.rest.Do(ctx, rest.Request{Method: http.MethodPost, Path: "/order", Body: body, Sign: c.l2Sign})
@@ -638,7 +639,7 @@ func (c *Client) PostOrders(ctx context.Context, reqs []PostOrderRequest, d EIP7
 		return nil, nil
 	}
 	if len(reqs) > MaxBatch {
-		return nil, errs.Ef(errs.Invalid, "Too many orders in payload: %d, max allowed: %d", len(reqs), MaxBatch).WithCode("too_many_orders")
+		return nil, venue.Ef(venue.Invalid, "Too many orders in payload: %d, max allowed: %d", len(reqs), MaxBatch).WithCode("too_many_orders")
 	}
 	for i := range reqs {
 		if reqs[i].Owner == "" {
@@ -647,7 +648,7 @@ func (c *Client) PostOrders(ctx context.Context, reqs []PostOrderRequest, d EIP7
 	}
 	body, err := MarshalPostOrders(reqs)
 	if err != nil {
-		return nil, errs.Wrap(errs.Invalid, err, "invalid order")
+		return nil, venue.Wrap(venue.Invalid, err, "invalid order")
 	}
 	hash, err := OrderHash(reqs[0].Order, d)
 	if err != nil {
@@ -732,11 +733,11 @@ func (c *Client) GetOrder(ctx context.Context, orderID string) (*OpenOrder, erro
 	var o OpenOrder
 	if string(raw) != "null" {
 		if err := json.Unmarshal(raw, &o); err != nil {
-			return nil, errs.Wrap(errs.Transient, err, "unexpected venue response")
+			return nil, venue.Wrap(venue.Unavailable, err, "unexpected venue response")
 		}
 	}
 	if o.ID == "" {
-		return nil, errs.E(errs.NotFound, "order not found").WithCode("not_found")
+		return nil, venue.E(venue.NotFound, "order not found").WithCode("not_found")
 	}
 	return &o, nil
 }
@@ -772,7 +773,7 @@ func paginate[T any](ctx context.Context, c *Client, path string, q url.Values) 
 		}
 		cursor = p.NextCursor
 	}
-	return nil, errs.E(errs.Transient, "venue pagination did not terminate").WithCode("pagination_overflow")
+	return nil, venue.E(venue.Unavailable, "venue pagination did not terminate").WithCode("pagination_overflow")
 }
 
 func setIf(q url.Values, k, v string) {

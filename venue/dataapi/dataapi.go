@@ -14,7 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob/rest"
 	"github.com/agent-trading/ats/venue/network"
 )
@@ -81,7 +81,7 @@ type PositionsParams struct {
 
 func userQuery(user common.Address) (url.Values, error) {
 	if user == (common.Address{}) {
-		return nil, errs.E(errs.Invalid, "user address is required").WithCode("invalid_address")
+		return nil, venue.E(venue.Invalid, "user address is required").WithCode("invalid_address")
 	}
 	return url.Values{"user": {user.Hex()}}, nil
 }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob/rest"
 	"github.com/agent-trading/ats/venue/network"
 )
@@ -421,13 +421,13 @@ func (c *Client) Markets(ctx context.Context, p MarketsParams) ([]Market, error)
 }
 
 func notFound(what string) error {
-	return errs.E(errs.NotFound, what+" not found").WithCode("not_found")
+	return venue.E(venue.NotFound, what+" not found").WithCode("not_found")
 }
 
 // MarketBySlug fetches one market by slug (open or closed).
 func (c *Client) MarketBySlug(ctx context.Context, slug string) (*Market, error) {
 	if slug == "" {
-		return nil, errs.E(errs.Invalid, "slug is required").WithCode("invalid_slug")
+		return nil, venue.E(venue.Invalid, "slug is required").WithCode("invalid_slug")
 	}
 	return c.market(ctx, "/markets/slug/"+url.PathEscape(slug))
 }
@@ -435,7 +435,7 @@ func (c *Client) MarketBySlug(ctx context.Context, slug string) (*Market, error)
 // MarketByID fetches one market by its Gamma id.
 func (c *Client) MarketByID(ctx context.Context, id string) (*Market, error) {
 	if id == "" {
-		return nil, errs.E(errs.Invalid, "market id is required").WithCode("invalid_id")
+		return nil, venue.E(venue.Invalid, "market id is required").WithCode("invalid_id")
 	}
 	return c.market(ctx, "/markets/"+url.PathEscape(id))
 }
@@ -455,7 +455,7 @@ func (c *Client) market(ctx context.Context, path string) (*Market, error) {
 // EventBySlug fetches one event (with its markets) by slug.
 func (c *Client) EventBySlug(ctx context.Context, slug string) (*Event, error) {
 	if slug == "" {
-		return nil, errs.E(errs.Invalid, "slug is required").WithCode("invalid_slug")
+		return nil, venue.E(venue.Invalid, "slug is required").WithCode("invalid_slug")
 	}
 	var e Event
 	if err := c.get(ctx, "/events/slug/"+url.PathEscape(slug), nil, &e); err != nil {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // MapError classifies a Do error generically for read-only APIs (Gamma,
@@ -16,32 +16,39 @@ func MapError(err error, what string) error {
 	if err == nil {
 		return nil
 	}
-	if _, ok := errs.As(err); ok {
+	if _, ok := venue.As(err); ok {
 		return err
 	}
 	var se *StatusError
 	if errors.As(err, &se) {
-		switch {
-		case se.Status == http.StatusNotFound:
-			return errs.E(errs.NotFound, "not found").WithCode("not_found").WithCause(err)
-		case se.Status == http.StatusTooManyRequests:
-			e := errs.E(errs.RateLimited, what+" rate limit exceeded").WithCode("rate_limited").WithCause(err)
-			e.RetryAfterSeconds = se.RetryAfter
-			return e
-		case se.Status == http.StatusUnauthorized:
-			return errs.E(errs.Unauthorized, what+" refused the credentials").WithCode("unauthorized").WithCause(err)
-		case se.Status == http.StatusForbidden:
-			return errs.E(errs.Forbidden, what+" refused access").WithCode("forbidden").WithCause(err)
-		case se.Status >= 500 || se.Status == 425:
-			return errs.E(errs.Transient, what+" unavailable").WithCode("venue_unavailable").WithCause(err)
-		}
-		return errs.E(errs.Invalid, what+" rejected the request: "+se.Message).WithCode("venue_rejected").WithCause(err)
+		e := answerError(se, what)
+		e.Status = se.Status
+		return e.WithCause(err)
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return errs.E(errs.Transient, what+" timed out").WithCode("venue_timeout").WithCause(err)
+		return venue.E(venue.Unavailable, what+" timed out").WithCode("venue_timeout").WithCause(err)
 	}
 	if errors.Is(err, context.Canceled) {
-		return errs.Wrap(errs.Transient, err, "request canceled")
+		return venue.Wrap(venue.Unavailable, err, "request canceled")
 	}
-	return errs.E(errs.Transient, what+" unreachable").WithCode("venue_unreachable").WithCause(err)
+	return venue.E(venue.Unavailable, what+" unreachable").WithCode("venue_unreachable").WithCause(err)
+}
+
+// answerError classifies a non-2xx answer of a read-only API.
+func answerError(se *StatusError, what string) *venue.Error {
+	switch {
+	case se.Status == http.StatusNotFound:
+		return venue.E(venue.NotFound, "not found").WithCode("not_found")
+	case se.Status == http.StatusTooManyRequests:
+		e := venue.E(venue.RateLimited, what+" rate limit exceeded").WithCode("rate_limited")
+		e.RetryAfterSeconds = se.RetryAfter
+		return e
+	case se.Status == http.StatusUnauthorized:
+		return venue.E(venue.Unauthorized, what+" refused the credentials").WithCode("unauthorized")
+	case se.Status == http.StatusForbidden:
+		return venue.E(venue.Forbidden, what+" refused access").WithCode("forbidden")
+	case se.Status >= 500 || se.Status == 425:
+		return venue.E(venue.Unavailable, what+" unavailable").WithCode("venue_unavailable")
+	}
+	return venue.E(venue.Invalid, what+" rejected the request: "+se.Message).WithCode("venue_rejected")
 }

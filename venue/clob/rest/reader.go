@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // ReadConfig configures a client of one of the venue's read-only APIs
@@ -42,7 +42,7 @@ func (c *Client) GetJSON(ctx context.Context, path string, q url.Values, out any
 		return MapError(err, api)
 	}
 	if err := json.Unmarshal(resp.Body, out); err != nil {
-		return errs.Wrap(errs.Transient, err, "unexpected "+api+" response")
+		return venue.Wrap(venue.Unavailable, err, "unexpected "+api+" response")
 	}
 	return nil
 }

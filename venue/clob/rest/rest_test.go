@@ -14,7 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 func TestStatusErrorParsing(t *testing.T) {
@@ -74,7 +74,7 @@ func TestRetryPolicy(t *testing.T) {
 	_, err = cl.Do(context.Background(), Request{Method: "POST", Path: "/", Body: []byte("{}")})
 	require.Error(t, err)
 	require.Equal(t, int32(1), n.Load(), "non-idempotent requests are never retried")
-	require.Equal(t, errs.Transient, errs.KindOf(MapError(err, "x")))
+	require.Equal(t, venue.Unavailable, venue.CategoryOf(MapError(err, "x")))
 }
 
 func TestTransportNotSent(t *testing.T) {
