@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 
@@ -199,19 +200,18 @@ func (s *Sandbox) Close() error {
 // after start geth reports "transaction indexing is in progress" instead of
 // "not found", which transaction waits would take for a failure.
 func waitIndexed(ctx context.Context, c *schain.Chain) error {
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	_, err := backoff.Retry(ctx, func() (struct{}, error) {
 		_, err := c.Client().TransactionReceipt(ctx, common.Hash{})
 		if err == nil || errors.Is(err, ethereum.NotFound) || !strings.Contains(err.Error(), "indexing") {
-			return nil
+			return struct{}{}, nil
 		}
-		if time.Now().After(deadline) {
-			return venue.Wrap(venue.Unavailable, err, "the sandbox chain did not finish indexing")
-		}
-		select {
-		case <-ctx.Done():
-			return venue.Wrap(venue.Unavailable, ctx.Err(), "waiting for the sandbox chain")
-		case <-time.After(20 * time.Millisecond):
-		}
+		return struct{}{}, err
+	}, backoff.WithBackOff(backoff.NewConstantBackOff(20*time.Millisecond)), backoff.WithMaxElapsedTime(30*time.Second))
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return venue.Wrap(venue.Unavailable, ctx.Err(), "waiting for the sandbox chain")
 	}
+	return venue.Wrap(venue.Unavailable, err, "the sandbox chain did not finish indexing")
 }

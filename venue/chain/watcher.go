@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -220,7 +221,10 @@ func (w *Watcher) Run(ctx context.Context) error {
 	w.wm = wm
 	w.mu.Unlock()
 
-	backoff := w.cfg.MinBackoff
+	// Reconnects wait twice as long each time, up to MaxBackoff; a session
+	// that lasted longer than that starts the doubling again.
+	reconnect := &backoff.ExponentialBackOff{InitialInterval: w.cfg.MinBackoff, Multiplier: 2, MaxInterval: w.cfg.MaxBackoff}
+	reconnect.Reset()
 	for {
 		be, closeFn, err := w.cfg.Dial(ctx)
 		if err == nil {
@@ -236,7 +240,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 				begun := time.Now()
 				err = w.session(ctx, be)
 				if time.Since(begun) > w.cfg.MaxBackoff {
-					backoff = w.cfg.MinBackoff
+					reconnect.Reset()
 				}
 			}
 			closeFn()
@@ -247,13 +251,15 @@ func (w *Watcher) Run(ctx context.Context) error {
 		if errors.Is(err, errMakersChanged) {
 			continue
 		}
-		w.log.Warn("fill watcher disconnected; reconnecting", "err", err, "backoff", backoff)
+		wait := reconnect.NextBackOff()
+		w.log.Warn("fill watcher disconnected; reconnecting", "err", err, "backoff", wait)
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return ctx.Err()
-		case <-time.After(backoff):
+		case <-t.C:
 		}
-		backoff = min(backoff*2, w.cfg.MaxBackoff)
 	}
 }
 

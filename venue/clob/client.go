@@ -13,8 +13,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/venue"
-	"github.com/agent-trading/ats/venue/clob/rest"
+	"github.com/agent-trading/ats/venue/internal/rest"
 	"github.com/agent-trading/ats/venue/network"
+	"github.com/agent-trading/ats/venue/wire"
 )
 
 // Cursor sentinels of the venue's paginated endpoints.
@@ -64,15 +65,7 @@ type Client struct {
 
 // NewClient returns a client for cfg.
 func NewClient(cfg Config) *Client {
-	rc := rest.New(cfg.BaseURL)
-	if cfg.HTTP != nil {
-		rc.HTTP = cfg.HTTP
-	}
-	rc.Timeout, rc.Retries, rc.Backoff = cfg.Timeout, cfg.Retries, cfg.Backoff
-	if cfg.HTTP == nil && cfg.Timeout > 0 {
-		rc.HTTP = &http.Client{Timeout: cfg.Timeout + time.Second}
-	}
-	rc.UserAgent = "ats-venue-client"
+	rc := rest.New(rest.Config{BaseURL: cfg.BaseURL, HTTP: cfg.HTTP, Timeout: cfg.Timeout, Retries: cfg.Retries, Backoff: cfg.Backoff}, "clob")
 	now := cfg.Now
 	if now == nil {
 		now = time.Now
@@ -153,7 +146,7 @@ func (c *Client) Version(ctx context.Context) (int, error) {
 
 // ServerTime returns the venue clock (unix seconds).
 func (c *Client) ServerTime(ctx context.Context) (int64, error) {
-	var v rest.LooseInt64
+	var v wire.LooseInt64
 	if err := c.get(ctx, "/time", nil, &v); err != nil {
 		return 0, err
 	}
@@ -175,10 +168,10 @@ type OrderBook struct {
 	Hash           string            `json:"hash"`
 	Bids           []PriceLevel      `json:"bids"`
 	Asks           []PriceLevel      `json:"asks"`
-	MinOrderSize   rest.LooseDecimal `json:"min_order_size"`
+	MinOrderSize   wire.LooseDecimal `json:"min_order_size"`
 	TickSize       TickSize          `json:"tick_size"`
 	NegRisk        bool              `json:"neg_risk"`
-	LastTradePrice rest.LooseDecimal `json:"last_trade_price"`
+	LastTradePrice wire.LooseDecimal `json:"last_trade_price"`
 }
 
 // OrderBook fetches the book of a token and refreshes the token's cached
@@ -223,7 +216,7 @@ func (c *Client) OrderBooks(ctx context.Context, params []BookParams) ([]OrderBo
 // best ask for SELL, per the venue docs).
 func (c *Client) Price(ctx context.Context, tokenID string, side Side) (decimal.Decimal, error) {
 	var v struct {
-		Price rest.LooseDecimal `json:"price"`
+		Price wire.LooseDecimal `json:"price"`
 	}
 	err := c.get(ctx, "/price", url.Values{"token_id": {tokenID}, "side": {side.String()}}, &v)
 	return v.Price.Decimal, err
@@ -232,7 +225,7 @@ func (c *Client) Price(ctx context.Context, tokenID string, side Side) (decimal.
 // Midpoint returns the mid price of a token.
 func (c *Client) Midpoint(ctx context.Context, tokenID string) (decimal.Decimal, error) {
 	var v struct {
-		Mid rest.LooseDecimal `json:"mid"`
+		Mid wire.LooseDecimal `json:"mid"`
 	}
 	err := c.get(ctx, "/midpoint", url.Values{"token_id": {tokenID}}, &v)
 	return v.Mid.Decimal, err
@@ -241,7 +234,7 @@ func (c *Client) Midpoint(ctx context.Context, tokenID string) (decimal.Decimal,
 // Spread returns the bid-ask spread of a token.
 func (c *Client) Spread(ctx context.Context, tokenID string) (decimal.Decimal, error) {
 	var v struct {
-		Spread rest.LooseDecimal `json:"spread"`
+		Spread wire.LooseDecimal `json:"spread"`
 	}
 	err := c.get(ctx, "/spread", url.Values{"token_id": {tokenID}}, &v)
 	return v.Spread.Decimal, err
@@ -249,7 +242,7 @@ func (c *Client) Spread(ctx context.Context, tokenID string) (decimal.Decimal, e
 
 // LastTrade is the last traded price of a token.
 type LastTrade struct {
-	Price rest.LooseDecimal `json:"price"`
+	Price wire.LooseDecimal `json:"price"`
 	Side  string            `json:"side"`
 }
 
@@ -271,7 +264,7 @@ func (c *Client) TickSize(ctx context.Context, tokenID string) (TickSize, error)
 	if err := c.get(ctx, "/tick-size", url.Values{"token_id": {tokenID}}, &v); err != nil {
 		return "", err
 	}
-	d, err := rest.Decimal(v.MinimumTickSize)
+	d, err := wire.Decimal(v.MinimumTickSize)
 	if err != nil {
 		return "", venue.Wrap(venue.Unavailable, err, "unexpected venue response")
 	}
@@ -306,7 +299,7 @@ func (c *Client) InvalidateMarketInfo(tokenID string) { c.cache.drop(tokenID) }
 type MarketToken struct {
 	TokenID string            `json:"token_id"`
 	Outcome string            `json:"outcome"`
-	Price   rest.LooseDecimal `json:"price"`
+	Price   wire.LooseDecimal `json:"price"`
 	Winner  bool              `json:"winner"`
 }
 
@@ -321,13 +314,13 @@ type Market struct {
 	Archived         bool              `json:"archived"`
 	AcceptingOrders  bool              `json:"accepting_orders"`
 	EnableOrderBook  bool              `json:"enable_order_book"`
-	MinimumOrderSize rest.LooseDecimal `json:"minimum_order_size"`
-	MinimumTickSize  rest.LooseDecimal `json:"minimum_tick_size"`
+	MinimumOrderSize wire.LooseDecimal `json:"minimum_order_size"`
+	MinimumTickSize  wire.LooseDecimal `json:"minimum_tick_size"`
 	NegRisk          bool              `json:"neg_risk"`
 	NegRiskMarketID  string            `json:"neg_risk_market_id"`
 	EndDateISO       string            `json:"end_date_iso"`
 	GameStartTime    string            `json:"game_start_time"`
-	SecondsDelay     rest.LooseInt64   `json:"seconds_delay"`
+	SecondsDelay     wire.LooseInt64   `json:"seconds_delay"`
 	Tokens           []MarketToken     `json:"tokens"`
 	Tags             []string          `json:"tags"`
 }
@@ -373,8 +366,8 @@ type ClobMarketToken struct {
 
 // FeeDetails are the platform fee parameters of a market.
 type FeeDetails struct {
-	Rate      rest.LooseDecimal `json:"r"`
-	Exponent  rest.LooseDecimal `json:"e"`
+	Rate      wire.LooseDecimal `json:"r"`
+	Exponent  wire.LooseDecimal `json:"e"`
 	TakerOnly bool              `json:"to"`
 }
 
@@ -382,12 +375,12 @@ type FeeDetails struct {
 type ClobMarketInfo struct {
 	ConditionID     string            `json:"c"`
 	Tokens          []ClobMarketToken `json:"t"`
-	MinTickSize     rest.LooseDecimal `json:"mts"`
+	MinTickSize     wire.LooseDecimal `json:"mts"`
 	NegRisk         bool              `json:"nr"`
 	Fees            *FeeDetails       `json:"fd"`
 	AcceptingOrders bool              `json:"ao"`
-	MinOrderSize    rest.LooseDecimal `json:"mos"`
-	SecondsDelay    rest.LooseInt64   `json:"sd"`
+	MinOrderSize    wire.LooseDecimal `json:"mos"`
+	SecondsDelay    wire.LooseInt64   `json:"sd"`
 }
 
 // ClobMarketInfo fetches compact market info and caches tick, neg-risk and
@@ -713,13 +706,13 @@ type OpenOrder struct {
 	Market          string            `json:"market"`
 	AssetID         string            `json:"asset_id"`
 	Side            string            `json:"side"`
-	OriginalSize    rest.LooseDecimal `json:"original_size"`
-	SizeMatched     rest.LooseDecimal `json:"size_matched"`
-	Price           rest.LooseDecimal `json:"price"`
+	OriginalSize    wire.LooseDecimal `json:"original_size"`
+	SizeMatched     wire.LooseDecimal `json:"size_matched"`
+	Price           wire.LooseDecimal `json:"price"`
 	AssociateTrades []string          `json:"associate_trades"`
 	Outcome         string            `json:"outcome"`
-	CreatedAt       rest.LooseInt64   `json:"created_at"`
-	Expiration      rest.LooseInt64   `json:"expiration"`
+	CreatedAt       wire.LooseInt64   `json:"created_at"`
+	Expiration      wire.LooseInt64   `json:"expiration"`
 	OrderType       string            `json:"order_type"`
 }
 
@@ -796,9 +789,9 @@ type MakerOrder struct {
 	OrderID       string            `json:"order_id"`
 	Owner         string            `json:"owner"`
 	MakerAddress  string            `json:"maker_address"`
-	MatchedAmount rest.LooseDecimal `json:"matched_amount"`
-	Price         rest.LooseDecimal `json:"price"`
-	FeeRateBps    rest.LooseDecimal `json:"fee_rate_bps"`
+	MatchedAmount wire.LooseDecimal `json:"matched_amount"`
+	Price         wire.LooseDecimal `json:"price"`
+	FeeRateBps    wire.LooseDecimal `json:"fee_rate_bps"`
 	AssetID       string            `json:"asset_id"`
 	Outcome       string            `json:"outcome"`
 	Side          string            `json:"side"`
@@ -811,9 +804,9 @@ type Trade struct {
 	Market          string            `json:"market"`
 	AssetID         string            `json:"asset_id"`
 	Side            string            `json:"side"`
-	Size            rest.LooseDecimal `json:"size"`
-	FeeRateBps      rest.LooseDecimal `json:"fee_rate_bps"`
-	Price           rest.LooseDecimal `json:"price"`
+	Size            wire.LooseDecimal `json:"size"`
+	FeeRateBps      wire.LooseDecimal `json:"fee_rate_bps"`
+	Price           wire.LooseDecimal `json:"price"`
 	Status          string            `json:"status"`
 	MatchTime       string            `json:"match_time"`
 	LastUpdate      string            `json:"last_update"`
@@ -878,9 +871,9 @@ func (p BalanceAllowanceParams) query() url.Values {
 // BalanceAllowance is the venue's view of a balance (base units) and the
 // allowances per spender (V2) or the single allowance (V1 shape).
 type BalanceAllowance struct {
-	Balance    rest.LooseDecimal            `json:"balance"`
-	Allowances map[string]rest.LooseDecimal `json:"allowances"`
-	Allowance  rest.LooseDecimal            `json:"allowance"`
+	Balance    wire.LooseDecimal            `json:"balance"`
+	Allowances map[string]wire.LooseDecimal `json:"allowances"`
+	Allowance  wire.LooseDecimal            `json:"allowance"`
 }
 
 // GetBalanceAllowance reads the funder's balance and allowances.

@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/agent-trading/ats/venue"
-	"github.com/agent-trading/ats/venue/clob/rest"
+	"github.com/agent-trading/ats/venue/internal/rest"
 )
 
 // venueRule maps a substring of the venue's error text to a classification.

@@ -10,7 +10,7 @@ import (
 
 // MapError classifies a Do error generically for read-only APIs (Gamma,
 // Data API): 404 NotFound, 429 RateLimited, 401 Unauthorized, 403
-// Forbidden, 5xx and transport failures Transient, other 4xx Invalid (the
+// Forbidden, 5xx and transport failures Unavailable, other 4xx Invalid (the
 // request was malformed). what names the service in messages ("gamma").
 func MapError(err error, what string) error {
 	if err == nil {
