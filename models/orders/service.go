@@ -20,6 +20,7 @@ import (
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/wallets"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -32,7 +33,6 @@ var (
 	// in int64 micro-units (9.2e12 shares) with a wide margin; no venue
 	// book holds a billion shares of one outcome.
 	MaxSize = decimal.New(1, 9)
-	micro   = decimal.New(1, 6)
 )
 
 // Wallets is what the order path needs of the wallet service;
@@ -231,11 +231,11 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 				WithCode("below_min_size")
 		}
 	}
-	c.priceMu = r.Price.Mul(micro).IntPart()
-	c.sizeMu = r.Size.Mul(micro).IntPart()
+	c.priceMu = micro.Truncate(r.Price)
+	c.sizeMu = micro.Truncate(r.Size)
 	cost := r.Size.Mul(r.Price)
 	if side == clob.Buy {
-		c.costMu = cost.Mul(micro).Ceil().IntPart()
+		c.costMu = micro.Ceil(cost)
 		if r.Type != TypeLimit && cost.RoundFloor(2).LessThan(clob.MinMarketBuy) {
 			return nil, errs.Ef(errs.Invalid, "a %s BUY must be worth at least $1 (size × price), this one is $%s", r.Type, cost.StringFixed(2)).
 				WithCode("below_min_size")
@@ -269,7 +269,7 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 		}
 		if bal.Cmp(big.NewInt(c.costMu)) < 0 {
 			return errs.Ef(errs.Conflict, "insufficient balance: the order needs %s USDC but the wallet holds %s USDC",
-				budget.Micro(c.costMu).String(), decimal.NewFromBigInt(bal, -6).String()).WithCode("insufficient_balance")
+				micro.Decimal(c.costMu).String(), micro.DecimalBig(bal).String()).WithCode("insufficient_balance")
 		}
 		allow, err := s.Chain.CollateralAllowance(ctx, maker, c.exchanges[0])
 		if err != nil {
@@ -287,7 +287,7 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 	}
 	if bal.Cmp(big.NewInt(c.sizeMu)) < 0 {
 		return errs.Ef(errs.Conflict, "insufficient balance: selling %s shares but the wallet holds %s",
-			c.req.Size.String(), decimal.NewFromBigInt(bal, -6).String()).WithCode("insufficient_balance")
+			c.req.Size.String(), micro.DecimalBig(bal).String()).WithCode("insufficient_balance")
 	}
 	for _, ex := range c.exchanges {
 		ok, err := s.Chain.IsApprovedForAll(ctx, maker, ex)
@@ -320,7 +320,7 @@ func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (Place
 	if err != nil {
 		if !r.DryRun {
 			s.auditPlace(ctx, p, &models.Order{TokenID: r.TokenID, Side: r.Side, RequestType: r.Type,
-				PriceMicro: r.Price.Shift(6).IntPart(), SizeMicro: r.Size.Shift(6).IntPart()}, refusal(err), err)
+				PriceMicro: micro.Truncate(r.Price), SizeMicro: micro.Truncate(r.Size)}, refusal(err), err)
 		}
 		return PlaceResult{}, err
 	}
@@ -390,7 +390,7 @@ func (s *Service) placedByKey(ctx context.Context, p Principal, r PlaceRequest) 
 		typ = TypeLimit // orders stored before request types were
 	}
 	if prev.TokenID != r.TokenID || prev.Side != r.Side || typ != r.Type ||
-		prev.PriceMicro != r.Price.Mul(micro).IntPart() || prev.SizeMicro != r.Size.Mul(micro).IntPart() {
+		prev.PriceMicro != micro.Truncate(r.Price) || prev.SizeMicro != micro.Truncate(r.Size) {
 		return PlaceResult{}, false, errs.E(errs.Conflict, "this Idempotency-Key was used for another order").
 			WithCode("idempotency_key_reused").WithHint("use a new Idempotency-Key for a different request")
 	}
@@ -451,7 +451,7 @@ func (s *Service) auditPlace(ctx context.Context, p Principal, o *models.Order, 
 	}
 	detail := map[string]any{
 		"tokenId": o.TokenID, "side": o.Side, "type": o.RequestType,
-		"price": budget.Micro(o.PriceMicro).String(), "size": budget.Micro(o.SizeMicro).String(),
+		"price": micro.Decimal(o.PriceMicro).String(), "size": micro.Decimal(o.SizeMicro).String(),
 	}
 	if cause != nil {
 		detail["error"] = errs.PublicMessage(cause)
@@ -477,7 +477,7 @@ func (s *Service) preview(ctx context.Context, p Principal, c *checked) (PlaceRe
 		TickSize: string(c.info.TickSize), MinSize: c.info.MinOrderSize, NegRisk: c.info.NegRisk,
 	}
 	if c.side == clob.Buy {
-		pv.Cost = budget.Micro(c.costMu)
+		pv.Cost = micro.Decimal(c.costMu)
 		if c.costMu > b.AvailableMicro {
 			return PlaceResult{}, errs.Ef(errs.Conflict, "budget exceeded: the order needs %s USDC but %s USDC is available (limited by %s)",
 				pv.Cost.String(), b.Available.String(), b.LimitedBy).WithCode("budget_exceeded").
@@ -505,8 +505,8 @@ func view(o *models.Order) Order {
 	v := Order{
 		ID: o.ID, PolyOrderID: o.VenueOrderID, Status: o.Status, Side: o.Side, Type: o.RequestType,
 		TokenID: o.TokenID, ConditionID: o.ConditionID,
-		Price: budget.Micro(o.PriceMicro), Size: budget.Micro(o.SizeMicro),
-		FilledSize: budget.Micro(o.FilledSizeMicro), AvgFillPrice: budget.Micro(o.AvgFillPriceMicro),
+		Price: micro.Decimal(o.PriceMicro), Size: micro.Decimal(o.SizeMicro),
+		FilledSize: micro.Decimal(o.FilledSizeMicro), AvgFillPrice: micro.Decimal(o.AvgFillPriceMicro),
 		MarketQuestion: o.MarketQuestion, Outcome: o.Outcome, FailureReason: o.FailureReason,
 		CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC(), FilledAt: o.FilledAt,
 	}
@@ -581,7 +581,7 @@ func (s *Service) List(ctx context.Context, agentID string, r ListRequest) (List
 				s.log().WarnContext(ctx, "order sync failed", "order_id", open[i].ID, "err", err)
 				continue
 			}
-			if v.Status != open[i].Status || v.FilledSize.Mul(micro).IntPart() != open[i].FilledSizeMicro {
+			if v.Status != open[i].Status || micro.Truncate(v.FilledSize) != open[i].FilledSizeMicro {
 				res.Updated++
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // DefaultSlippage is the slippage of a LIMIT close when none is given.
@@ -115,7 +116,7 @@ func (s *Service) Close(ctx context.Context, p orders.Principal, positionID stri
 		return CloseResult{}, err
 	}
 	res, err := s.Placer.Place(ctx, p, orders.PlaceRequest{
-		TokenID: pos.TokenID, Side: orders.SideSell, Type: r.Type, Price: price, Size: fromMicro(pos.SizeMicro),
+		TokenID: pos.TokenID, Side: orders.SideSell, Type: r.Type, Price: price, Size: micro.Decimal(pos.SizeMicro),
 		DryRun: r.DryRun, IdempotencyKey: r.IdempotencyKey,
 	})
 	if err != nil {
@@ -142,7 +143,7 @@ func (s *Service) closeResult(ctx context.Context, agentID string, before *model
 	}
 	return CloseResult{
 		Order: o, Pending: pending, PositionID: before.ID, IsClosed: after.SizeMicro == 0,
-		Execution: execution(o.FilledSize, o.AvgFillPrice, fromMicro(before.AvgEntryMicro)),
+		Execution: execution(o.FilledSize, o.AvgFillPrice, micro.Decimal(before.AvgEntryMicro)),
 	}, nil
 }
 
@@ -177,8 +178,8 @@ func orderView(o *models.Order) orders.Order {
 	return orders.Order{
 		ID: o.ID, PolyOrderID: o.VenueOrderID, Status: o.Status, Side: o.Side, Type: typ,
 		TokenID: o.TokenID, ConditionID: o.ConditionID,
-		Price: fromMicro(o.PriceMicro), Size: fromMicro(o.SizeMicro),
-		FilledSize: fromMicro(o.FilledSizeMicro), AvgFillPrice: fromMicro(o.AvgFillPriceMicro),
+		Price: micro.Decimal(o.PriceMicro), Size: micro.Decimal(o.SizeMicro),
+		FilledSize: micro.Decimal(o.FilledSizeMicro), AvgFillPrice: micro.Decimal(o.AvgFillPriceMicro),
 		MarketQuestion: o.MarketQuestion, Outcome: o.Outcome, FailureReason: o.FailureReason,
 		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, FilledAt: o.FilledAt,
 	}

@@ -48,6 +48,7 @@ import (
 
 	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/contracts"
+	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -59,9 +60,9 @@ var (
 	// GenesisNativeWei is the gas currency given to every genesis-funded account (1,000,000 POL).
 	GenesisNativeWei = new(big.Int).Mul(big.NewInt(1_000_000), big.NewInt(params.Ether))
 	// MarketMakerCollateral is the market maker's starting collateral (10,000,000 pUSD).
-	MarketMakerCollateral = big.NewInt(10_000_000 * 1_000_000)
+	MarketMakerCollateral = big.NewInt(10_000_000 * micro.PerUnit)
 	// OutsideWalletCollateral is each outside wallet's starting collateral (100,000 pUSD).
-	OutsideWalletCollateral = big.NewInt(100_000 * 1_000_000)
+	OutsideWalletCollateral = big.NewInt(100_000 * micro.PerUnit)
 )
 
 // NumOutsideWallets is how many outside (copy-trade target) wallets the chain funds.

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // The venue's exact messages (protocol reference §8.2); clients match on them.
@@ -136,7 +137,7 @@ func New(cfg Config) *Engine {
 // AddMarket lists a market; its books start empty and accept orders.
 func (e *Engine) AddMarket(m Market) error {
 	if m.TickMicro == 0 || One%m.TickMicro != 0 {
-		return venue.Ef(venue.Invalid, "invalid tick size %s", Micro(m.TickMicro))
+		return venue.Ef(venue.Invalid, "invalid tick size %s", micro.String(m.TickMicro))
 	}
 	if m.Tokens[0] == "" || m.Tokens[1] == "" || m.Tokens[0] == m.Tokens[1] {
 		return venue.E(venue.Invalid, "a market needs two distinct token ids")
@@ -306,11 +307,11 @@ func (e *Engine) validate(o *Order, b *book, now time.Time) (price uint64, err e
 		p, exact := mulDivExact(num, One, den)
 		if !exact || p%tick != 0 || p < tick || p > One-tick {
 			return 0, invalid(fmt.Sprintf("order %s is invalid. Price (%s) breaks minimum tick size rule: %s",
-				o.ID, priceString(num, den), Micro(tick)))
+				o.ID, priceString(num, den), micro.String(tick)))
 		}
 		if sh := orderShares(o); sh < b.market.MinSizeMicro {
 			return 0, invalid(fmt.Sprintf("order %s is invalid. Size (%s) lower than the minimum: %s",
-				o.ID, Micro(sh), Micro(b.market.MinSizeMicro)))
+				o.ID, micro.String(sh), micro.String(b.market.MinSizeMicro)))
 		}
 		return p, nil
 	}
@@ -322,7 +323,7 @@ func (e *Engine) validate(o *Order, b *book, now time.Time) (price uint64, err e
 	}
 	if num >= den {
 		return 0, invalid(fmt.Sprintf("order %s is invalid. Price (%s) breaks minimum tick size rule: %s",
-			o.ID, priceString(num, den), Micro(tick)))
+			o.ID, priceString(num, den), micro.String(tick)))
 	}
 	return mulDiv(num, One, den), nil
 }
@@ -330,9 +331,9 @@ func (e *Engine) validate(o *Order, b *book, now time.Time) (price uint64, err e
 func priceString(num, den uint64) string {
 	p, exact := mulDivExact(num, One, den)
 	if exact {
-		return Micro(p)
+		return micro.String(p)
 	}
-	return Micro(p) + "…"
+	return micro.String(p) + "…"
 }
 
 // available is what a maker may still commit of an asset: min(balance,

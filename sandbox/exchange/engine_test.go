@@ -314,19 +314,6 @@ func TestCancelRulesAndCloseMarket(t *testing.T) {
 	assert.Empty(t, h.e.Orders(OrderFilter{LiveOnly: true}))
 }
 
-func TestMicroFormatting(t *testing.T) {
-	for in, want := range map[uint64]string{0: "0", 520_000: "0.52", 100 * One: "100", 1: "0.000001"} {
-		assert.Equal(t, want, Micro(in))
-		back, ok := ParseMicro(want)
-		assert.True(t, ok)
-		assert.Equal(t, in, back)
-	}
-	_, ok := ParseMicro("0.0000001")
-	assert.False(t, ok)
-	_, ok = ParseMicro("-1")
-	assert.False(t, ok)
-}
-
 func TestSelfTradePrevention(t *testing.T) {
 	h := newHarness(t)
 	own := h.place(t, h.order(alice, Sell, 500_000, 10*One, GTC))

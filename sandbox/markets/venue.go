@@ -19,6 +19,7 @@ import (
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
 	"github.com/agent-trading/ats/venue/updown"
 )
@@ -550,7 +551,7 @@ func (v *Venue) SetPrice(ctx context.Context, tokenID string, price uint64) (Inf
 	}
 	if price%m.TickMicro != 0 || price < m.TickMicro || price > exchange.One-m.TickMicro {
 		v.mu.Unlock()
-		return Info{}, venue.Ef(venue.Invalid, "price must be between %s and %s on the market's tick", exchange.Micro(m.TickMicro), exchange.Micro(exchange.One-m.TickMicro))
+		return Info{}, venue.Ef(venue.Invalid, "price must be between %s and %s on the market's tick", micro.String(m.TickMicro), micro.String(exchange.One-m.TickMicro))
 	}
 	if tokenID == m.TokenIDs[1] {
 		price = exchange.One - price

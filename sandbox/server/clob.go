@@ -19,6 +19,7 @@ import (
 	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/chain"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 const (
@@ -150,15 +151,15 @@ func (s *Server) summary(b exchange.Book) bookSummary {
 		Timestamp:    strconv.FormatInt(b.Timestamp.UnixMilli(), 10),
 		Bids:         make([]bookLevel, 0, len(b.Bids)),
 		Asks:         make([]bookLevel, 0, len(b.Asks)),
-		MinOrderSize: exchange.Micro(b.Market.MinSizeMicro), TickSize: exchange.Micro(b.Market.TickMicro),
+		MinOrderSize: micro.String(b.Market.MinSizeMicro), TickSize: micro.String(b.Market.TickMicro),
 		NegRisk: b.Market.NegRisk, LastTradePrice: lastPrice(b),
 	}
 	// Wire order: bids ascending and asks descending, best level last.
 	for i := len(b.Bids) - 1; i >= 0; i-- {
-		sum.Bids = append(sum.Bids, bookLevel{exchange.Micro(b.Bids[i].PriceMicro), exchange.Micro(b.Bids[i].SizeMicro)})
+		sum.Bids = append(sum.Bids, bookLevel{micro.String(b.Bids[i].PriceMicro), micro.String(b.Bids[i].SizeMicro)})
 	}
 	for i := len(b.Asks) - 1; i >= 0; i-- {
-		sum.Asks = append(sum.Asks, bookLevel{exchange.Micro(b.Asks[i].PriceMicro), exchange.Micro(b.Asks[i].SizeMicro)})
+		sum.Asks = append(sum.Asks, bookLevel{micro.String(b.Asks[i].PriceMicro), micro.String(b.Asks[i].SizeMicro)})
 	}
 	raw, _ := json.Marshal(sum) // plain strings and bools cannot fail
 	h := sha1.Sum(raw)
@@ -170,7 +171,7 @@ func lastPrice(b exchange.Book) string {
 	if !b.HasLastTrade {
 		return "0.5"
 	}
-	return exchange.Micro(b.LastTradeMicro)
+	return micro.String(b.LastTradeMicro)
 }
 
 func (s *Server) book(token string) (exchange.Book, error) {
@@ -233,11 +234,11 @@ func priceOf(b exchange.Book, side string) (string, error) {
 	switch strings.ToUpper(side) {
 	case "BUY":
 		if len(b.Bids) > 0 {
-			return exchange.Micro(b.Bids[0].PriceMicro), nil
+			return micro.String(b.Bids[0].PriceMicro), nil
 		}
 	case "SELL":
 		if len(b.Asks) > 0 {
-			return exchange.Micro(b.Asks[0].PriceMicro), nil
+			return micro.String(b.Asks[0].PriceMicro), nil
 		}
 	default:
 		return "", invalid("Invalid side")
@@ -290,7 +291,7 @@ func midOf(b exchange.Book) (string, bool) {
 		return "", false
 	}
 	sum := b.Bids[0].PriceMicro + b.Asks[0].PriceMicro
-	return exchange.Micro(sum/2) + halfMicro(sum), true
+	return micro.String(sum/2) + halfMicro(sum), true
 }
 
 // halfMicro appends the half micro-unit a midpoint of two micro prices may
@@ -309,7 +310,7 @@ func spreadOf(b exchange.Book) (string, bool) {
 	if b.Asks[0].PriceMicro < b.Bids[0].PriceMicro {
 		return "0", true
 	}
-	return exchange.Micro(b.Asks[0].PriceMicro - b.Bids[0].PriceMicro), true
+	return micro.String(b.Asks[0].PriceMicro - b.Bids[0].PriceMicro), true
 }
 
 func (s *Server) tokenScalar(field string, f func(exchange.Book) (string, bool)) http.HandlerFunc {
@@ -583,7 +584,7 @@ func (s *Server) place(r *http.Request, key *apiKey, req clob.PostOrderRequest) 
 	out := orderResponse{Success: true, OrderID: res.OrderID, Status: res.Status,
 		TransactionsHashes: []string{}, TradeIDs: []string{}}
 	if res.Status == "matched" {
-		out.MakingAmount, out.TakingAmount = exchange.Micro(res.MakingMicro), exchange.Micro(res.TakingMicro)
+		out.MakingAmount, out.TakingAmount = micro.String(res.MakingMicro), micro.String(res.TakingMicro)
 	}
 	for _, h := range res.TxHashes {
 		out.TransactionsHashes = append(out.TransactionsHashes, h.Hex())
@@ -714,8 +715,8 @@ func openOrderJSON(v exchange.OrderView) map[string]any {
 	return map[string]any{
 		"id": v.ID, "status": string(v.Status), "owner": v.Owner, "maker_address": v.Maker.Hex(),
 		"market": v.ConditionID, "asset_id": v.TokenID, "side": v.Side.String(),
-		"original_size": exchange.Micro(v.SizeMicro), "size_matched": exchange.Micro(v.MatchedMicro),
-		"price": exchange.Micro(v.PriceMicro), "associate_trades": trades, "outcome": v.Outcome,
+		"original_size": micro.String(v.SizeMicro), "size_matched": micro.String(v.MatchedMicro),
+		"price": micro.String(v.PriceMicro), "associate_trades": trades, "outcome": v.Outcome,
 		"created_at": v.CreatedAt.Unix(), "expiration": strconv.FormatInt(v.Expiration, 10),
 		"order_type": string(v.Type),
 	}
@@ -761,14 +762,14 @@ func tradeJSON(t exchange.Trade, viewer *apiKey) map[string]any {
 	for _, m := range t.MakerOrders {
 		makers = append(makers, map[string]any{
 			"order_id": m.OrderID, "owner": m.Owner, "maker_address": m.Maker.Hex(),
-			"matched_amount": exchange.Micro(m.MatchedShares), "price": exchange.Micro(m.PriceMicro),
+			"matched_amount": micro.String(m.MatchedShares), "price": micro.String(m.PriceMicro),
 			"fee_rate_bps": "0", "asset_id": m.TokenID, "outcome": m.Outcome, "side": m.Side.String(),
 		})
 	}
 	return map[string]any{
 		"id": t.ID, "taker_order_id": t.TakerOrderID, "market": t.ConditionID, "asset_id": t.TokenID,
-		"side": t.Side.String(), "size": exchange.Micro(t.SizeMicro), "fee_rate_bps": "0",
-		"price": exchange.Micro(t.PriceMicro), "status": string(t.Status),
+		"side": t.Side.String(), "size": micro.String(t.SizeMicro), "fee_rate_bps": "0",
+		"price": micro.String(t.PriceMicro), "status": string(t.Status),
 		"match_time": strconv.FormatInt(t.MatchTime.Unix(), 10), "last_update": strconv.FormatInt(t.LastUpdate.Unix(), 10),
 		"match_time_nano": strconv.FormatInt(t.MatchTime.UnixNano(), 10),
 		"outcome":         t.Outcome, "bucket_index": 0, "owner": t.Owner, "maker_address": t.Maker.Hex(),

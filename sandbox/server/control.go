@@ -16,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // The control API (operator surface, "The sandbox venue"): JSON in, JSON
@@ -80,7 +81,7 @@ func priceMicro(d decimal.Decimal) (uint64, error) {
 	if d.LessThanOrEqual(decimal.Zero) || d.GreaterThanOrEqual(decimal.NewFromInt(1)) {
 		return 0, venue.E(venue.Invalid, "price must be between 0 and 1")
 	}
-	return exchange.DecimalMicro(d), nil
+	return micro.RoundUint64(d), nil
 }
 
 func (s *Server) controlPrice(w http.ResponseWriter, r *http.Request) {
@@ -145,7 +146,7 @@ func (s *Server) controlFund(w http.ResponseWriter, r *http.Request) {
 	addr := common.HexToAddress(a)
 	// Funding mints on chain; one at a time keeps the operator's nonces in order.
 	s.fundMu.Lock()
-	err := s.v.Fund(r.Context(), addr, exchange.DecimalMicro(req.USDC), wei)
+	err := s.v.Fund(r.Context(), addr, micro.RoundUint64(req.USDC), wei)
 	s.fundMu.Unlock()
 	if err != nil {
 		writeError(w, err)
@@ -214,7 +215,7 @@ func (s *Server) controlTrade(w http.ResponseWriter, r *http.Request) {
 		writeError(w, venue.E(venue.Invalid, "size must be positive"))
 		return
 	}
-	res, err := s.v.OutsideTrade(r.Context(), key, req.TokenID, side, p, exchange.DecimalMicro(req.Size))
+	res, err := s.v.OutsideTrade(r.Context(), key, req.TokenID, side, p, micro.RoundUint64(req.Size))
 	if err != nil {
 		writeError(w, err)
 		return
@@ -229,7 +230,7 @@ func (s *Server) controlTrade(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, 200, map[string]any{
 		"address": crypto.PubkeyToAddress(key.PublicKey).Hex(), "orderID": res.OrderID, "status": res.Status,
-		"makingAmount": exchange.Micro(res.MakingMicro), "takingAmount": exchange.Micro(res.TakingMicro),
+		"makingAmount": micro.String(res.MakingMicro), "takingAmount": micro.String(res.TakingMicro),
 		"tradeIDs": trades, "transactionsHashes": hashes,
 	})
 }
@@ -250,7 +251,7 @@ func (s *Server) controlCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seed := markets.Seed{Question: req.Question, Slug: req.Slug, NegRisk: req.NegRisk, Tags: req.Tags,
-		VolumeMicro: exchange.DecimalMicro(req.Volume), End: s.cfg.Clock().Add(30 * 24 * time.Hour)}
+		VolumeMicro: micro.RoundUint64(req.Volume), End: s.cfg.Clock().Add(30 * 24 * time.Hour)}
 	switch len(req.Outcomes) {
 	case 0:
 	case 2:

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 func (s *Server) dataRoutes() http.Handler {
@@ -135,7 +136,7 @@ func filterBool(in []map[string]any, key string, want bool) []map[string]any {
 // micro2f converts micro-units to a float for the Data API's JSON numbers;
 // the values are reports, never used for arithmetic.
 func micro2f(v uint64) float64 {
-	f, _ := strconv.ParseFloat(exchange.Micro(v), 64)
+	f, _ := strconv.ParseFloat(micro.String(v), 64)
 	return f
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 func (s *Server) gammaRoutes() http.Handler {
@@ -46,7 +47,7 @@ func jsonInString(v []string) string {
 }
 
 // float renders micro-units as a JSON number (Gamma's numeric fields).
-func float(micro uint64) json.Number { return num(micro) }
+func float(v uint64) json.Number { return num(v) }
 
 func tagObjects(tags []string) []map[string]string {
 	out := make([]map[string]string, 0, len(tags))
@@ -70,7 +71,7 @@ func (s *Server) gammaMarket(m markets.Info, withEvent bool) map[string]any {
 	var bestBid, bestAsk uint64
 	for i := range 2 {
 		p, _ := s.v.Fair(m.TokenIDs[i])
-		prices[i] = exchange.Micro(p)
+		prices[i] = micro.String(p)
 	}
 	var last uint64
 	if b, ok := s.e.Book(m.TokenIDs[0]); ok {
@@ -107,7 +108,7 @@ func (s *Server) gammaMarket(m markets.Info, withEvent bool) map[string]any {
 		"acceptingOrdersTimestamp": isoTime(m.Start), "enableOrderBook": true,
 		"negRisk": m.NegRisk, "negRiskMarketID": "", "negRiskRequestId": "", "restricted": false,
 		"startDate": isoTime(m.Start), "endDate": isoTime(m.End), "endDateIso": m.End.UTC().Format("2006-01-02"),
-		"volume": decimalString(m.VolumeMicro), "liquidity": decimalString(liq),
+		"volume": micro.String(m.VolumeMicro), "liquidity": micro.String(liq),
 		"volumeNum": float(m.VolumeMicro), "liquidityNum": float(liq), "volume24hr": float(m.VolumeMicro / 30),
 		"volume1wk": float(m.VolumeMicro / 4), "volume1mo": float(m.VolumeMicro), "volume1yr": float(m.VolumeMicro),
 		"volumeClob": float(m.VolumeMicro), "liquidityClob": float(liq),
@@ -150,8 +151,6 @@ func (s *Server) eventHead(m markets.Info) map[string]any {
 	}
 	return e
 }
-
-func decimalString(micro uint64) string { return exchange.Micro(micro) }
 
 // liquidity is the collateral value resting on the market's books.
 func (s *Server) liquidity(m markets.Info) uint64 {

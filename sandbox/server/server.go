@@ -28,6 +28,7 @@ import (
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/chain"
+	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -248,7 +249,7 @@ func page[T any](items []T, cursor string, size int) (map[string]any, error) {
 }
 
 // num renders micro-units as a JSON number with the decimal's exact digits.
-func num(micro uint64) json.Number { return json.Number(exchange.Micro(micro)) }
+func num(v uint64) json.Number { return json.Number(micro.String(v)) }
 
 func bigOrZero(x *big.Int) string {
 	if x == nil {

@@ -6,15 +6,10 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
-// UnitDecimals is the number of decimals of collateral and outcome tokens.
-const UnitDecimals = 6
-
-var (
-	one     = decimal.NewFromInt(1)
-	unitMul = decimal.New(1, UnitDecimals)
-)
+var one = decimal.NewFromInt(1)
 
 // ValidatePrice checks tick ≤ price ≤ 1−tick with the official client's
 // message. It does not check that price is a multiple of the tick.
@@ -84,10 +79,6 @@ func fitAmount(num, den *big.Int, amountDP int32) decimal.Decimal {
 	return up
 }
 
-func toUnits(x decimal.Decimal) *big.Int {
-	return x.Mul(unitMul).Truncate(0).BigInt()
-}
-
 // LimitAmounts are the raw (human) amounts of an order plus base units.
 type LimitAmounts struct {
 	Price  decimal.Decimal // the price actually signed (rounded)
@@ -131,9 +122,9 @@ func ComputeLimitAmounts(side Side, price, size decimal.Decimal, tick TickSize) 
 	r := fitAmount(ratPartsPair(prod, cfg.Amount))
 	out := LimitAmounts{Price: p, Shares: q}
 	if side == Buy {
-		out.Maker, out.Taker = toUnits(r), toUnits(q)
+		out.Maker, out.Taker = micro.TruncateBig(r), micro.TruncateBig(q)
 	} else {
-		out.Maker, out.Taker = toUnits(q), toUnits(r)
+		out.Maker, out.Taker = micro.TruncateBig(q), micro.TruncateBig(r)
 	}
 	return out, nil
 }
@@ -167,7 +158,7 @@ func BuildMarketAmounts(side Side, amount, price decimal.Decimal, tick TickSize)
 	} else {
 		r = fitAmount(new(big.Int).Mul(qNum, pNum), new(big.Int).Mul(qDen, pDen), cfg.Amount)
 	}
-	return toUnits(q), toUnits(r), nil
+	return micro.TruncateBig(q), micro.TruncateBig(r), nil
 }
 
 // MarketableAmounts is BuildMarketAmounts followed by the venue's precision
@@ -235,9 +226,9 @@ func PriceFromAmounts(side Side, maker, taker *big.Int) (decimal.Decimal, error)
 // SharesOf returns the order size in shares (BUY: taker, SELL: maker).
 func SharesOf(side Side, maker, taker *big.Int) decimal.Decimal {
 	if side == Buy {
-		return decimal.NewFromBigInt(taker, -UnitDecimals)
+		return micro.DecimalBig(taker)
 	}
-	return decimal.NewFromBigInt(maker, -UnitDecimals)
+	return micro.DecimalBig(maker)
 }
 
 // ValidateMinSize checks that a size in shares meets the market minimum
