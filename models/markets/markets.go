@@ -17,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue/cache"
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/gamma"
 	"github.com/agent-trading/ats/venue/updown"
@@ -29,6 +30,10 @@ const (
 	DefaultMarketTTL = 5 * time.Second
 	DefaultBookTTL   = 500 * time.Millisecond
 )
+
+// maxCacheEntries bounds each cache, so a stream of distinct keys cannot
+// grow memory without limit.
+const maxCacheEntries = 10_000
 
 // Limits of the search and batch endpoints.
 const (
@@ -60,9 +65,9 @@ type Service struct {
 	BookTTL   time.Duration
 
 	once    sync.Once
-	markets *ttlCache[*gamma.Market]
-	books   *ttlCache[*clob.OrderBook]
-	batches *ttlCache[map[string]*clob.OrderBook] // keyed by the token list
+	markets *cache.Cache[*gamma.Market]
+	books   *cache.Cache[*clob.OrderBook]
+	batches *cache.Cache[map[string]*clob.OrderBook] // keyed by the token list
 }
 
 func (s *Service) init() {
@@ -77,9 +82,9 @@ func (s *Service) init() {
 		if bt == 0 {
 			bt = DefaultBookTTL
 		}
-		s.markets = newTTLCache[*gamma.Market](mt, s.Now)
-		s.books = newTTLCache[*clob.OrderBook](bt, s.Now)
-		s.batches = newTTLCache[map[string]*clob.OrderBook](bt, s.Now)
+		s.markets = cache.New[*gamma.Market](maxCacheEntries, mt, s.Now)
+		s.books = cache.New[*clob.OrderBook](maxCacheEntries, bt, s.Now)
+		s.batches = cache.New[map[string]*clob.OrderBook](maxCacheEntries, bt, s.Now)
 	})
 }
 
@@ -351,7 +356,7 @@ func (s *Service) MarketByID(ctx context.Context, id string) (*Detail, error) {
 	if !validMarketID(id) {
 		return nil, errs.E(errs.Invalid, "market id must be a numeric market id or a 0x condition id").WithCode("invalid_id")
 	}
-	m, err := s.markets.get(ctx, "id:"+strings.ToLower(id), func(ctx context.Context) (*gamma.Market, error) {
+	m, err := s.markets.Get(ctx, "id:"+strings.ToLower(id), func(ctx context.Context) (*gamma.Market, error) {
 		if isDigits(id) {
 			return s.Gamma.MarketByID(ctx, id)
 		}
@@ -390,7 +395,7 @@ func (s *Service) MarketBySlug(ctx context.Context, slug string) (*Detail, error
 }
 
 func (s *Service) marketBySlug(ctx context.Context, slug string) (*gamma.Market, error) {
-	return s.markets.get(ctx, "slug:"+slug, func(ctx context.Context) (*gamma.Market, error) {
+	return s.markets.Get(ctx, "slug:"+slug, func(ctx context.Context) (*gamma.Market, error) {
 		return s.Gamma.MarketBySlug(ctx, slug)
 	})
 }
@@ -531,7 +536,7 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 	out := make([]*clob.OrderBook, len(tokens))
 	var missing []string
 	for i, t := range tokens {
-		if b, ok := s.books.peek(t); ok {
+		if b, ok := s.books.Peek(t); ok {
 			out[i] = b
 		} else {
 			missing = append(missing, t)
@@ -541,7 +546,7 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 	case 0:
 		return out, nil
 	case 1:
-		b, err := s.books.get(ctx, missing[0], func(ctx context.Context) (*clob.OrderBook, error) {
+		b, err := s.books.Get(ctx, missing[0], func(ctx context.Context) (*clob.OrderBook, error) {
 			b, err := s.CLOB.OrderBook(ctx, missing[0])
 			if err != nil {
 				return nil, err
@@ -563,7 +568,7 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 	}
 	// Concurrent requests for the same set (e.g. one market's outcome
 	// tokens) share one POST /books.
-	byToken, err := s.batches.get(ctx, strings.Join(missing, ","), func(ctx context.Context) (map[string]*clob.OrderBook, error) {
+	byToken, err := s.batches.Get(ctx, strings.Join(missing, ","), func(ctx context.Context) (map[string]*clob.OrderBook, error) {
 		params := make([]clob.BookParams, len(missing))
 		for i, t := range missing {
 			params[i] = clob.BookParams{TokenID: t}
@@ -577,7 +582,7 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 			b := &got[i]
 			normalise(b)
 			byToken[b.AssetID] = b
-			s.books.put(b.AssetID, b)
+			s.books.Put(b.AssetID, b)
 		}
 		return byToken, nil
 	})

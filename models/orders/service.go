@@ -19,6 +19,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/wallets"
+	"github.com/agent-trading/ats/venue/cache"
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
@@ -93,8 +94,16 @@ type Service struct {
 	// before answering with the order still PENDING (default 20s).
 	PlaceTimeout time.Duration
 
-	meta sync.Map // token id -> tokenMeta (static market metadata)
+	metaOnce sync.Once
+	meta     *cache.Cache[tokenMeta] // by token id
 }
+
+// Token metadata never changes; the bound and the lifetime only keep a
+// long-running process from holding every token it ever saw.
+const (
+	metaCacheSize = 10_000
+	metaCacheTTL  = time.Hour
+)
 
 func (s *Service) log() *slog.Logger {
 	if s.Logger != nil {
@@ -112,25 +121,24 @@ type tokenMeta struct {
 }
 
 func (s *Service) tokenMeta(ctx context.Context, tokenID string) (tokenMeta, error) {
-	if v, ok := s.meta.Load(tokenID); ok {
-		return v.(tokenMeta), nil
-	}
-	mb, err := s.CLOB.MarketByToken(ctx, tokenID)
-	if err != nil {
-		return tokenMeta{}, notFoundToken(err, tokenID)
-	}
-	m, err := s.CLOB.Market(ctx, mb.ConditionID)
-	if err != nil {
-		return tokenMeta{}, notFoundToken(err, tokenID)
-	}
-	tm := tokenMeta{ConditionID: m.ConditionID, Question: m.Question, NegRisk: m.NegRisk}
-	for _, t := range m.Tokens {
-		if t.TokenID == tokenID {
-			tm.Outcome = t.Outcome
+	s.metaOnce.Do(func() { s.meta = cache.New[tokenMeta](metaCacheSize, metaCacheTTL, nil) })
+	return s.meta.Get(ctx, tokenID, func(ctx context.Context) (tokenMeta, error) {
+		mb, err := s.CLOB.MarketByToken(ctx, tokenID)
+		if err != nil {
+			return tokenMeta{}, notFoundToken(err, tokenID)
 		}
-	}
-	s.meta.Store(tokenID, tm)
-	return tm, nil
+		m, err := s.CLOB.Market(ctx, mb.ConditionID)
+		if err != nil {
+			return tokenMeta{}, notFoundToken(err, tokenID)
+		}
+		tm := tokenMeta{ConditionID: m.ConditionID, Question: m.Question, NegRisk: m.NegRisk}
+		for _, t := range m.Tokens {
+			if t.TokenID == tokenID {
+				tm.Outcome = t.Outcome
+			}
+		}
+		return tm, nil
+	})
 }
 
 func notFoundToken(err error, tokenID string) error {

@@ -6,13 +6,13 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/cache"
 	"github.com/agent-trading/ats/venue/internal/rest"
 	"github.com/agent-trading/ats/venue/network"
 	"github.com/agent-trading/ats/venue/wire"
@@ -30,6 +30,9 @@ const (
 // trusted. Both rarely change; when they do the venue rejects the post and
 // the Trader refetches once.
 const DefaultCacheTTL = 30 * time.Second
+
+// DefaultCacheSize bounds how many tokens' market parameters are kept.
+const DefaultCacheSize = 10_000
 
 // Config configures a Client.
 type Config struct {
@@ -58,7 +61,7 @@ type Client struct {
 	rest    *rest.Client
 	chainID int64
 	now     func() time.Time
-	cache   *marketCache
+	cache   *cache.Cache[marketEntry] // by token id
 	creds   Creds
 	address common.Address
 }
@@ -74,7 +77,7 @@ func NewClient(cfg Config) *Client {
 	if ttl <= 0 {
 		ttl = DefaultCacheTTL
 	}
-	return &Client{rest: rc, chainID: cfg.ChainID, now: now, cache: &marketCache{ttl: ttl, now: now, m: map[string]*marketEntry{}}}
+	return &Client{rest: rc, chainID: cfg.ChainID, now: now, cache: cache.New[marketEntry](DefaultCacheSize, ttl, now)}
 }
 
 // WithCreds returns a client authenticating L2 calls with creds for the
@@ -181,7 +184,7 @@ func (c *Client) OrderBook(ctx context.Context, tokenID string) (*OrderBook, err
 	if err := c.get(ctx, "/book", url.Values{"token_id": {tokenID}}, &b); err != nil {
 		return nil, err
 	}
-	c.cache.fromBook(tokenID, &b)
+	c.rememberBook(tokenID, &b)
 	return &b, nil
 }
 
@@ -207,7 +210,7 @@ func (c *Client) OrderBooks(ctx context.Context, params []BookParams) ([]OrderBo
 		return nil, err
 	}
 	for i := range out {
-		c.cache.fromBook(out[i].AssetID, &out[i])
+		c.rememberBook(out[i].AssetID, &out[i])
 	}
 	return out, nil
 }
@@ -255,7 +258,7 @@ func (c *Client) LastTradePrice(ctx context.Context, tokenID string) (LastTrade,
 
 // TickSize returns the token's minimum tick, from cache when fresh.
 func (c *Client) TickSize(ctx context.Context, tokenID string) (TickSize, error) {
-	if e, ok := c.cache.get(tokenID); ok && e.tick != "" {
+	if e, ok := c.cache.Peek(tokenID); ok && e.tick != "" {
 		return e.tick, nil
 	}
 	var v struct {
@@ -272,14 +275,14 @@ func (c *Client) TickSize(ctx context.Context, tokenID string) (TickSize, error)
 	if err != nil {
 		return "", venue.Wrap(venue.Unavailable, err, "venue returned an unknown tick size")
 	}
-	c.cache.update(tokenID, func(e *marketEntry) { e.tick = t })
+	c.remember(tokenID, func(e *marketEntry) { e.tick = t })
 	return t, nil
 }
 
 // NegRisk reports whether the token's market is neg-risk (its orders are
 // verified by the neg-risk exchange), from cache when fresh.
 func (c *Client) NegRisk(ctx context.Context, tokenID string) (bool, error) {
-	if e, ok := c.cache.get(tokenID); ok && e.negRiskKnown {
+	if e, ok := c.cache.Peek(tokenID); ok && e.negRiskKnown {
 		return e.negRisk, nil
 	}
 	var v struct {
@@ -288,12 +291,12 @@ func (c *Client) NegRisk(ctx context.Context, tokenID string) (bool, error) {
 	if err := c.get(ctx, "/neg-risk", url.Values{"token_id": {tokenID}}, &v); err != nil {
 		return false, err
 	}
-	c.cache.update(tokenID, func(e *marketEntry) { e.negRisk, e.negRiskKnown = v.NegRisk, true })
+	c.remember(tokenID, func(e *marketEntry) { e.negRisk, e.negRiskKnown = v.NegRisk, true })
 	return v.NegRisk, nil
 }
 
 // InvalidateMarketInfo drops cached tick size / neg-risk / min size of a token.
-func (c *Client) InvalidateMarketInfo(tokenID string) { c.cache.drop(tokenID) }
+func (c *Client) InvalidateMarketInfo(tokenID string) { c.cache.Remove(tokenID) }
 
 // MarketToken is one outcome token of a CLOB market.
 type MarketToken struct {
@@ -333,7 +336,7 @@ func (c *Client) Market(ctx context.Context, conditionID string) (*Market, error
 	}
 	if t, err := TickSizeFromDecimal(m.MinimumTickSize.Decimal); err == nil {
 		for _, tok := range m.Tokens {
-			c.cache.update(tok.TokenID, func(e *marketEntry) {
+			c.remember(tok.TokenID, func(e *marketEntry) {
 				e.tick, e.negRisk, e.negRiskKnown, e.minSize, e.conditionID = t, m.NegRisk, true, m.MinimumOrderSize.Decimal, m.ConditionID
 			})
 		}
@@ -395,7 +398,7 @@ func (c *Client) ClobMarketInfo(ctx context.Context, conditionID string) (*ClobM
 		return nil, venue.Wrap(venue.Unavailable, err, "venue returned an unknown tick size")
 	}
 	for _, tok := range m.Tokens {
-		c.cache.update(tok.TokenID, func(e *marketEntry) {
+		c.remember(tok.TokenID, func(e *marketEntry) {
 			e.tick, e.negRisk, e.negRiskKnown, e.minSize, e.conditionID = t, m.NegRisk, true, m.MinOrderSize.Decimal, m.ConditionID
 		})
 	}
@@ -413,19 +416,27 @@ type MarketInfo struct {
 // cache when fresh, else via /markets-by-token + /clob-markets (one round
 // trip each, as the official client does).
 func (c *Client) MarketInfo(ctx context.Context, tokenID string) (MarketInfo, error) {
-	if e, ok := c.cache.get(tokenID); ok && e.tick != "" && e.negRiskKnown && !e.minSize.IsZero() {
-		return MarketInfo{TickSize: e.tick, NegRisk: e.negRisk, MinOrderSize: e.minSize}, nil
+	e, ok := c.cache.Peek(tokenID)
+	if !ok || e.tick == "" || !e.negRiskKnown || e.minSize.IsZero() {
+		// Concurrent orders for one token share the two round trips.
+		var err error
+		e, err = c.cache.Load(ctx, tokenID, func(ctx context.Context) (marketEntry, error) {
+			m, err := c.MarketByToken(ctx, tokenID)
+			if err != nil {
+				return marketEntry{}, err
+			}
+			info, err := c.ClobMarketInfo(ctx, m.ConditionID)
+			if err != nil {
+				return marketEntry{}, err
+			}
+			t, _ := TickSizeFromDecimal(info.MinTickSize.Decimal)
+			return marketEntry{tick: t, negRisk: info.NegRisk, negRiskKnown: true, minSize: info.MinOrderSize.Decimal, conditionID: info.ConditionID}, nil
+		})
+		if err != nil {
+			return MarketInfo{}, err
+		}
 	}
-	m, err := c.MarketByToken(ctx, tokenID)
-	if err != nil {
-		return MarketInfo{}, err
-	}
-	info, err := c.ClobMarketInfo(ctx, m.ConditionID)
-	if err != nil {
-		return MarketInfo{}, err
-	}
-	t, _ := TickSizeFromDecimal(info.MinTickSize.Decimal)
-	return MarketInfo{TickSize: t, NegRisk: info.NegRisk, MinOrderSize: info.MinOrderSize.Decimal}, nil
+	return MarketInfo{TickSize: e.tick, NegRisk: e.negRisk, MinOrderSize: e.minSize}, nil
 }
 
 // ---- market cache ----
@@ -436,53 +447,21 @@ type marketEntry struct {
 	negRiskKnown bool
 	minSize      decimal.Decimal
 	conditionID  string
-	expires      time.Time
 }
 
-type marketCache struct {
-	mu  sync.Mutex
-	ttl time.Duration
-	now func() time.Time
-	m   map[string]*marketEntry
-}
-
-func (mc *marketCache) get(token string) (marketEntry, bool) {
-	mc.mu.Lock()
-	defer mc.mu.Unlock()
-	e, ok := mc.m[token]
-	if !ok || !mc.now().Before(e.expires) {
-		delete(mc.m, token)
-		return marketEntry{}, false
+// remember merges f into the cached parameters of token.
+func (c *Client) remember(token string, f func(*marketEntry)) {
+	if token != "" {
+		c.cache.Update(token, f)
 	}
-	return *e, true
 }
 
-func (mc *marketCache) update(token string, f func(*marketEntry)) {
-	if token == "" {
-		return
-	}
-	mc.mu.Lock()
-	defer mc.mu.Unlock()
-	e, ok := mc.m[token]
-	if !ok || !mc.now().Before(e.expires) {
-		e = &marketEntry{}
-		mc.m[token] = e
-	}
-	f(e)
-	e.expires = mc.now().Add(mc.ttl)
-}
-
-func (mc *marketCache) drop(token string) {
-	mc.mu.Lock()
-	defer mc.mu.Unlock()
-	delete(mc.m, token)
-}
-
-func (mc *marketCache) fromBook(token string, b *OrderBook) {
+// rememberBook caches what a book tells about its token's market.
+func (c *Client) rememberBook(token string, b *OrderBook) {
 	if token == "" {
 		token = b.AssetID
 	}
-	mc.update(token, func(e *marketEntry) {
+	c.remember(token, func(e *marketEntry) {
 		if b.TickSize.Valid() {
 			e.tick = b.TickSize
 		}
