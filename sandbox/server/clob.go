@@ -13,6 +13,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
@@ -20,6 +21,7 @@ import (
 	"github.com/agent-trading/ats/venue/chain"
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/micro"
+	"github.com/agent-trading/ats/venue/wire"
 )
 
 const (
@@ -126,53 +128,43 @@ func (s *Server) listSimplified(w http.ResponseWriter, r *http.Request) {
 
 // ---- market data ----
 
-type bookLevel struct {
-	Price string `json:"price"`
-	Size  string `json:"size"`
-}
-
-// bookSummary has the live venue's key order, which the hash depends on.
-type bookSummary struct {
-	Market         string      `json:"market"`
-	AssetID        string      `json:"asset_id"`
-	Timestamp      string      `json:"timestamp"`
-	Hash           string      `json:"hash"`
-	Bids           []bookLevel `json:"bids"`
-	Asks           []bookLevel `json:"asks"`
-	MinOrderSize   string      `json:"min_order_size"`
-	TickSize       string      `json:"tick_size"`
-	NegRisk        bool        `json:"neg_risk"`
-	LastTradePrice string      `json:"last_trade_price"`
-}
-
-func (s *Server) summary(b exchange.Book) bookSummary {
-	sum := bookSummary{
+// summary is the book as the venue serves it, in the client's own wire
+// type; the hash is over its JSON (the live venue's key order) without it.
+func (s *Server) summary(b exchange.Book) clob.OrderBook {
+	sum := clob.OrderBook{
 		Market: b.Market.ConditionID, AssetID: b.TokenID,
 		Timestamp:    strconv.FormatInt(b.Timestamp.UnixMilli(), 10),
-		Bids:         make([]bookLevel, 0, len(b.Bids)),
-		Asks:         make([]bookLevel, 0, len(b.Asks)),
-		MinOrderSize: micro.String(b.Market.MinSizeMicro), TickSize: micro.String(b.Market.TickMicro),
-		NegRisk: b.Market.NegRisk, LastTradePrice: lastPrice(b),
+		Bids:         make([]clob.PriceLevel, 0, len(b.Bids)),
+		Asks:         make([]clob.PriceLevel, 0, len(b.Asks)),
+		MinOrderSize: wire.LooseDecimal{Decimal: micro.FromUint64(b.Market.MinSizeMicro)},
+		TickSize:     clob.TickSize(micro.String(b.Market.TickMicro)),
+		NegRisk:      b.Market.NegRisk, LastTradePrice: wire.LooseDecimal{Decimal: lastPriceDecimal(b)},
 	}
 	// Wire order: bids ascending and asks descending, best level last.
 	for i := len(b.Bids) - 1; i >= 0; i-- {
-		sum.Bids = append(sum.Bids, bookLevel{micro.String(b.Bids[i].PriceMicro), micro.String(b.Bids[i].SizeMicro)})
+		sum.Bids = append(sum.Bids, level(b.Bids[i]))
 	}
 	for i := len(b.Asks) - 1; i >= 0; i-- {
-		sum.Asks = append(sum.Asks, bookLevel{micro.String(b.Asks[i].PriceMicro), micro.String(b.Asks[i].SizeMicro)})
+		sum.Asks = append(sum.Asks, level(b.Asks[i]))
 	}
-	raw, _ := json.Marshal(sum) // plain strings and bools cannot fail
+	raw, _ := json.Marshal(sum) // strings, decimals and bools cannot fail
 	h := sha1.Sum(raw)
 	sum.Hash = hex.EncodeToString(h[:])
 	return sum
 }
 
-func lastPrice(b exchange.Book) string {
-	if !b.HasLastTrade {
-		return "0.5"
-	}
-	return micro.String(b.LastTradeMicro)
+func level(l exchange.Level) clob.PriceLevel {
+	return clob.PriceLevel{Price: micro.FromUint64(l.PriceMicro), Size: micro.FromUint64(l.SizeMicro)}
 }
+
+func lastPriceDecimal(b exchange.Book) decimal.Decimal {
+	if !b.HasLastTrade {
+		return decimal.RequireFromString("0.5")
+	}
+	return micro.FromUint64(b.LastTradeMicro)
+}
+
+func lastPrice(b exchange.Book) string { return lastPriceDecimal(b).String() }
 
 func (s *Server) book(token string) (exchange.Book, error) {
 	if token == "" {
@@ -197,13 +189,8 @@ func (s *Server) getBook(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, s.summary(b))
 }
 
-type tokenParam struct {
-	TokenID string `json:"token_id"`
-	Side    string `json:"side"`
-}
-
-func readTokenParams(r *http.Request) ([]tokenParam, error) {
-	var ps []tokenParam
+func readTokenParams(r *http.Request) ([]clob.BookParams, error) {
+	var ps []clob.BookParams
 	if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 1<<20)).Decode(&ps); err != nil {
 		return nil, invalid("Invalid payload")
 	}
@@ -219,7 +206,7 @@ func (s *Server) postBooks(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	out := make([]bookSummary, 0, len(ps))
+	out := make([]clob.OrderBook, 0, len(ps))
 	for _, p := range ps {
 		if b, err := s.book(p.TokenID); err == nil {
 			out = append(out, s.summary(b))
@@ -478,17 +465,6 @@ func (s *Server) compactMarket(w http.ResponseWriter, r *http.Request) {
 
 // ---- orders ----
 
-type orderResponse struct {
-	Success            bool     `json:"success"`
-	ErrorMsg           string   `json:"errorMsg"`
-	OrderID            string   `json:"orderID"`
-	Status             string   `json:"status"`
-	MakingAmount       string   `json:"makingAmount"`
-	TakingAmount       string   `json:"takingAmount"`
-	TransactionsHashes []string `json:"transactionsHashes"`
-	TradeIDs           []string `json:"tradeIDs"`
-}
-
 // admit verifies a posted order (owner, signature, maker/signer rules) and
 // converts it into an engine order.
 func (s *Server) admit(r *http.Request, key *apiKey, req clob.PostOrderRequest) (exchange.Order, error) {
@@ -572,16 +548,16 @@ func (s *Server) checkFunder(r *http.Request, eoa common.Address, o clob.Order) 
 	return nil
 }
 
-func (s *Server) place(r *http.Request, key *apiKey, req clob.PostOrderRequest) (orderResponse, error) {
+func (s *Server) place(r *http.Request, key *apiKey, req clob.PostOrderRequest) (clob.OrderResponse, error) {
 	o, err := s.admit(r, key, req)
 	if err != nil {
-		return orderResponse{}, err
+		return clob.OrderResponse{}, err
 	}
 	res, err := s.e.Place(r.Context(), o)
 	if err != nil {
-		return orderResponse{}, err
+		return clob.OrderResponse{}, err
 	}
-	out := orderResponse{Success: true, OrderID: res.OrderID, Status: res.Status,
+	out := clob.OrderResponse{Success: true, OrderID: res.OrderID, Status: res.Status,
 		TransactionsHashes: []string{}, TradeIDs: []string{}}
 	if res.Status == "matched" {
 		out.MakingAmount, out.TakingAmount = micro.String(res.MakingMicro), micro.String(res.TakingMicro)
@@ -618,31 +594,26 @@ func (s *Server) postOrders(w http.ResponseWriter, r *http.Request, key *apiKey,
 		writeError(w, invalid("Too many orders in payload: "+strconv.Itoa(len(raws))+", max allowed: "+strconv.Itoa(maxBatch)))
 		return
 	}
-	out := make([]orderResponse, 0, len(raws))
+	out := make([]clob.OrderResponse, 0, len(raws))
 	for _, raw := range raws {
 		var req clob.PostOrderRequest
 		err := json.Unmarshal(raw, &req)
-		var res orderResponse
+		var res clob.OrderResponse
 		if err == nil {
 			res, err = s.place(r, key, req)
 		} else {
 			err = invalid(exchange.MsgInvalidPayload)
 		}
 		if err != nil {
-			res = orderResponse{ErrorMsg: venue.MessageOf(err), TransactionsHashes: []string{}, TradeIDs: []string{}}
+			res = clob.OrderResponse{ErrorMsg: venue.MessageOf(err), TransactionsHashes: []string{}, TradeIDs: []string{}}
 		}
 		out = append(out, res)
 	}
 	writeJSON(w, 200, out)
 }
 
-type cancelResponse struct {
-	Canceled    []string          `json:"canceled"`
-	NotCanceled map[string]string `json:"not_canceled"`
-}
-
-func (s *Server) cancelIDs(key *apiKey, ids []string) cancelResponse {
-	out := cancelResponse{Canceled: []string{}, NotCanceled: map[string]string{}}
+func (s *Server) cancelIDs(key *apiKey, ids []string) clob.CancelResponse {
+	out := clob.CancelResponse{Canceled: []string{}, NotCanceled: map[string]string{}}
 	for _, id := range ids {
 		if err := s.e.Cancel(id, key.creds.Key); err != nil {
 			out.NotCanceled[id] = venue.MessageOf(err)
@@ -682,7 +653,7 @@ func (s *Server) cancelAll(w http.ResponseWriter, _ *http.Request, key *apiKey, 
 	if ids == nil {
 		ids = []string{}
 	}
-	writeJSON(w, 200, cancelResponse{Canceled: ids, NotCanceled: map[string]string{}})
+	writeJSON(w, 200, clob.CancelResponse{Canceled: ids, NotCanceled: map[string]string{}})
 }
 
 func (s *Server) cancelMarketOrders(w http.ResponseWriter, _ *http.Request, key *apiKey, body []byte) {
@@ -704,7 +675,7 @@ func (s *Server) cancelMarketOrders(w http.ResponseWriter, _ *http.Request, key 
 	if ids == nil {
 		ids = []string{}
 	}
-	writeJSON(w, 200, cancelResponse{Canceled: ids, NotCanceled: map[string]string{}})
+	writeJSON(w, 200, clob.CancelResponse{Canceled: ids, NotCanceled: map[string]string{}})
 }
 
 func openOrderJSON(v exchange.OrderView) map[string]any {

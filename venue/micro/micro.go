@@ -41,12 +41,16 @@ func DecimalBig(v *big.Int) decimal.Decimal {
 	return decimal.NewFromBigInt(v, -Decimals)
 }
 
+// FromUint64 is Decimal for unsigned micro-units; values beyond int64 are
+// taken as its maximum.
+func FromUint64(v uint64) decimal.Decimal {
+	return decimal.New(int64(min(v, math.MaxInt64)), -Decimals)
+}
+
 // String formats v micro-units as a decimal string without trailing zeros
 // ("0.52", "100"), the CLOB's wire form for prices and sizes. Values beyond
 // int64 are shown as its maximum.
-func String(v uint64) string {
-	return decimal.New(int64(min(v, math.MaxInt64)), -Decimals).String()
-}
+func String(v uint64) string { return FromUint64(v).String() }
 
 // ---- decimals to micro-units, exactly ----
 
