@@ -109,7 +109,7 @@ type SearchParams struct {
 	Limit, Offset   int             // page
 	Sort            string          // one of the Sort constants; empty = volume
 	MinVolume       decimal.Decimal // minimum lifetime USD volume
-	AcceptingOrders bool            // only markets accepting orders
+	AcceptingOrders bool            // only markets accepting orders; false: closed ones too
 	EndingSoon      bool            // markets ending within 24 hours first
 }
 
@@ -176,9 +176,10 @@ func compareMarkets(sort string) func(a, b gamma.Market) int {
 }
 
 // Search finds markets. Text, tag, volume and accepting-orders filters are
-// applied here over Gamma's sorted market list (at most searchScan markets
-// are inspected per request), because the venue's list endpoint does not
-// filter on all of them; a slug is an exact Gamma lookup.
+// applied here over Gamma's sorted market lists (at most searchScan markets
+// of each list are inspected per request: the open markets, and with
+// AcceptingOrders false the closed ones too), because the venue's list
+// endpoint does not filter on all of them; a slug is an exact Gamma lookup.
 func (s *Service) Search(ctx context.Context, p SearchParams) (*SearchResult, error) {
 	s.init()
 	if err := p.Validate(); err != nil {
@@ -206,29 +207,27 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (*SearchResult, er
 
 	field, asc := gammaOrder(p.Sort)
 	base := gamma.MarketsParams{Order: field, Ascending: &asc, VolumeNumMin: p.MinVolume}
-	if p.AcceptingOrders {
-		f := false
-		base.Closed = &f
-	}
 	if p.Slug != "" {
 		base.Slugs = []string{p.Slug}
 	}
+	// Gamma lists open markets, or with closed=true only closed ones:
+	// markets that no longer accept orders because they closed (resolved)
+	// are a second list, scanned when the caller wants them too. Each list
+	// is in sort order, so the first need matches of each hold the first
+	// need of both.
+	lists := []bool{false}
+	if !p.AcceptingOrders {
+		lists = append(lists, true)
+	}
 	var matched []gamma.Market
-	for off := 0; off < searchScan; off += searchPage {
+	for _, closed := range lists {
 		q := base
-		q.Limit, q.Offset = searchPage, off
-		page, err := s.Gamma.Markets(ctx, q)
+		q.Closed = &closed
+		found, err := s.scan(ctx, q, keep, need, scanAll)
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range page {
-			if keep(m) {
-				matched = append(matched, m)
-			}
-		}
-		if len(page) < searchPage || (!scanAll && len(matched) >= need) {
-			break
-		}
+		matched = append(matched, found...)
 	}
 	slices.SortStableFunc(matched, compareMarkets(p.Sort))
 	if p.EndingSoon {
@@ -258,6 +257,29 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (*SearchResult, er
 		res.Markets = matched[p.Offset:min(len(matched), need)]
 	}
 	return res, nil
+}
+
+// scan pages through Gamma's list q (at most searchScan markets) and
+// returns the markets keep accepts, stopping at need of them unless all
+// must be seen.
+func (s *Service) scan(ctx context.Context, q gamma.MarketsParams, keep func(gamma.Market) bool, need int, all bool) ([]gamma.Market, error) {
+	var matched []gamma.Market
+	for off := 0; off < searchScan; off += searchPage {
+		q.Limit, q.Offset = searchPage, off
+		page, err := s.Gamma.Markets(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range page {
+			if keep(m) {
+				matched = append(matched, m)
+			}
+		}
+		if len(page) < searchPage || (!all && len(matched) >= need) {
+			break
+		}
+	}
+	return matched, nil
 }
 
 // boolRank sorts true before false.
