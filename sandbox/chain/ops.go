@@ -179,7 +179,7 @@ func (c *Chain) transact(ctx context.Context, key *ecdsa.PrivateKey, value *big.
 
 // WaitMined waits for a transaction's receipt. In manual mode
 // (BlockInterval 0) it seals a block first. A reverted transaction yields a
-// VenueRejected error with code "reverted".
+// Rejected error with code "reverted".
 func (c *Chain) WaitMined(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
 	if !c.sealing.Load() {
 		c.Commit()
@@ -265,7 +265,7 @@ func revertData(err error) []byte {
 	return nil
 }
 
-// classifyTxError turns a failed estimate/send into an errs error, decoding
+// classifyTxError turns a failed estimate/send into a venue error, decoding
 // the contracts' custom errors (FundsError for balance/allowance shortfalls).
 func classifyTxError(err error) error {
 	data := revertData(err)
@@ -672,7 +672,7 @@ func (f Fill) validate() error {
 
 // Settle settles a match on the exchange for the market kind (negRisk picks
 // the neg-risk exchange) and waits until it is mined. A party lacking
-// balance or allowance yields a VenueRejected error with code
+// balance or allowance yields a Rejected error with code
 // insufficient_balance or insufficient_allowance whose cause is a
 // *FundsError naming the account; nothing moves in that case.
 func (c *Chain) Settle(ctx context.Context, negRisk bool, m Match) (common.Hash, error) {

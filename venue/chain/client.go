@@ -206,7 +206,7 @@ func (c *Client) call(ctx context.Context, to common.Address, a abi.ABI, out any
 	return nil
 }
 
-// Error codes of VenueRejected chain errors.
+// Error codes of Rejected chain errors.
 const (
 	CodeInsufficientGas = "insufficient_gas"
 	CodeReverted        = "reverted"
@@ -214,8 +214,8 @@ const (
 )
 
 // classifyRPC maps a node error to the taxonomy. Transport failures and
-// timeouts are Transient (retrying may work); the node refusing a
-// transaction is VenueRejected with a code the caller can act on.
+// timeouts are Unavailable (retrying may work); the node refusing a
+// transaction is Rejected with a code the caller can act on.
 func classifyRPC(err error, what string) error {
 	if err == nil {
 		return nil

@@ -405,7 +405,7 @@ func TestTransactionErrors(t *testing.T) {
 		t.Fatalf("redeem of tokens not held: %v", err)
 	}
 
-	// The node goes away: reads are Transient.
+	// The node goes away: reads are Unavailable.
 	s.cut()
 	_, err = c.CollateralBalance(ctx, w.Owner)
 	if !venue.Is(err, venue.Unavailable) {

@@ -40,7 +40,9 @@ type Config struct {
 	BaseURL string
 	// ChainID signs L1 headers (network.Network.ChainID).
 	ChainID int64
-	// HTTP, Timeout, Retries, Backoff: see rest.Client.
+	// HTTP, Timeout, Retries, Backoff: the HTTP client, the per-attempt
+	// timeout (default 15s), extra attempts of safe calls (default 2;
+	// negative: none) and the base delay between them (default 200ms).
 	HTTP    *http.Client
 	Timeout time.Duration
 	Retries int
@@ -564,7 +566,7 @@ func (r OrderResponse) Err(side Side) error {
 }
 
 // PostOrder posts one signed order. It is never retried: if no answer
-// arrives the error is Transient/unknown_outcome carrying the order hash
+// arrives the error is Unavailable/unknown_outcome carrying the order hash
 // (see UnknownOutcomeHash). A response with success=false is returned as
 // the mapped error. d is the domain the order was signed under, used only
 // to compute the hash for reconciliation.

@@ -314,7 +314,7 @@ func ParsePoly1271(sig []byte) (Poly1271Parts, error) {
 // ERC-7739 envelope, checks that it commits to this exchange domain, this
 // order and the V2 order type, and recovers the wallet owner's EOA. It does
 // not check maker/signer relationships (proxy, Safe, wallet ownership),
-// which need chain state; callers do that. Errors are VenueRejected with
+// which need chain state; callers do that. Errors are Rejected with
 // code invalid_signature.
 func RecoverOrderSigner(o Order, d EIP712Domain) (common.Address, error) {
 	sh, err := o.StructHash()

@@ -593,7 +593,7 @@ func TestSandboxVenueRejections(t *testing.T) {
 		off := price.Add(price.Div(decimal.NewFromInt(2)))
 		_, err := w.trader.PlaceLimitOrder(ctx, clob.LimitOrderArgs{TokenID: tok, Side: clob.Buy, Price: off, Size: size})
 		require.Error(t, err)
-		// Invalid (not VenueRejected): the Trader refused before signing.
+		// Invalid (not Rejected): the Trader refused before signing.
 		assert.Equal(t, venue.Invalid, venue.CategoryOf(err), "%v", err)
 		assert.Equal(t, "invalid_tick_size", venue.CodeOf(err), "%v", err)
 		assertNothingBooked(t, w, before)
