@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // OrderSteps are the lifecycle steps of an order; models/orders.Service
@@ -31,7 +32,7 @@ type OrderState struct {
 }
 
 func stateOf(o orders.Order) OrderState {
-	return OrderState{Status: o.Status, FilledMicro: o.FilledSize.Shift(6).IntPart()}
+	return OrderState{Status: o.Status, FilledMicro: micro.Truncate(o.FilledSize)}
 }
 
 // Orders holds the order activities. Workflows reference its methods

@@ -22,6 +22,7 @@ import (
 
 	"github.com/agent-trading/ats/api/logging"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // syncBuffer is a log sink safe for the goroutines of a test server.
@@ -287,6 +288,13 @@ func TestFailMapsEveryKind(t *testing.T) {
 		{"internal hides message", errs.E(errs.Internal, "nil map in budget calc").WithCode("bug"), 500, "Internal Server Error", "internal error; quote request id", "", "", 0},
 		{"unclassified hides text", cause, 500, "Internal Server Error", "internal error; quote request id", "", "", 0},
 		{"deadline", fmt.Errorf("calling venue: %w", context.DeadlineExceeded), 503, "Service Unavailable", "timed out", "", "", 0},
+		// Venue errors arrive as the venue classified them and answer as
+		// models/errs maps them; the venue refusing the service's
+		// credentials is a 502, never the agent's own 401/403.
+		{"venue 401", fmt.Errorf("post order: %w", venue.E(venue.Unauthorized, "Unauthorized/Invalid api key").WithCode("unauthorized").WithCause(cause)), 502, "Bad Gateway", "the venue refused the service's credentials", "venue_unauthorized", "", 0},
+		{"venue 403", venue.E(venue.Forbidden, "Access restricted. Regional restrictions").WithCode("geoblocked"), 502, "Bad Gateway", "Access restricted", "geoblocked", "", 0},
+		{"venue rejected", &venue.Error{Category: venue.Rejected, Code: "insufficient_balance_or_allowance", Message: "not enough balance / allowance", Asset: venue.AssetConditional}, 422, "Venue Rejected", "not enough balance / allowance", "insufficient_balance_or_allowance", "POST /wallet/approve with token CTF", 0},
+		{"venue unavailable", &venue.Error{Category: venue.Unavailable, Code: "trading_disabled", Message: "Trading is currently disabled", RetryAfterSeconds: 30}, 503, "Service Unavailable", "Trading is currently disabled", "trading_disabled", "", 30},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

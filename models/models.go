@@ -3,11 +3,13 @@ package models
 import (
 	"strings"
 	"time"
+
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // MicroPerUnit is the scale of every *Micro field: 6 decimals, the USDC and
 // conditional-token precision on the venue.
-const MicroPerUnit int64 = 1_000_000
+const MicroPerUnit int64 = micro.PerUnit
 
 // User is a dashboard account.
 type User struct {

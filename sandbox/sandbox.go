@@ -17,14 +17,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/agent-trading/ats/models/errs"
 	schain "github.com/agent-trading/ats/sandbox/chain"
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
 	"github.com/agent-trading/ats/sandbox/server"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -86,7 +87,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return nil, errs.Wrap(errs.Conflict, err, "the sandbox address is not available")
+		return nil, venue.Wrap(venue.Conflict, err, "the sandbox address is not available")
 	}
 	base := "http://" + ln.Addr().String()
 	sb := &Sandbox{cfg: cfg, ln: ln, url: base, net: network.Sandbox(base)}
@@ -110,7 +111,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		bi := cmp.Or(cfg.BlockInterval, schain.DefaultBlockInterval)
 		c, err := schain.New(schain.Config{BlockInterval: bi, Logger: cfg.Logger.With("component", "sandbox-chain")})
 		if err != nil {
-			return fail(errs.Wrap(errs.Internal, err, "could not start the sandbox chain"))
+			return fail(venue.Wrap(venue.Internal, err, "could not start the sandbox chain"))
 		}
 		c.Start(runCtx)
 		sb.evm = c
@@ -143,7 +144,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 	sb.api = server.New(scfg)
 	op, err := oidcprovider.New(oidcprovider.Config{Issuer: base + "/oidc", Clients: cfg.OIDCClients})
 	if err != nil {
-		return fail(errs.Wrap(errs.Internal, err, "could not start the sandbox OpenID provider"))
+		return fail(venue.Wrap(venue.Internal, err, "could not start the sandbox OpenID provider"))
 	}
 	sb.oidc = op
 	mux := http.NewServeMux()
@@ -225,19 +226,18 @@ func (s *Sandbox) Close() error {
 // after start geth reports "transaction indexing is in progress" instead of
 // "not found", which transaction waits would take for a failure.
 func waitIndexed(ctx context.Context, c *schain.Chain) error {
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	_, err := backoff.Retry(ctx, func() (struct{}, error) {
 		_, err := c.Client().TransactionReceipt(ctx, common.Hash{})
 		if err == nil || errors.Is(err, ethereum.NotFound) || !strings.Contains(err.Error(), "indexing") {
-			return nil
+			return struct{}{}, nil
 		}
-		if time.Now().After(deadline) {
-			return errs.Wrap(errs.Transient, err, "the sandbox chain did not finish indexing")
-		}
-		select {
-		case <-ctx.Done():
-			return errs.Wrap(errs.Transient, ctx.Err(), "waiting for the sandbox chain")
-		case <-time.After(20 * time.Millisecond):
-		}
+		return struct{}{}, err
+	}, backoff.WithBackOff(backoff.NewConstantBackOff(20*time.Millisecond)), backoff.WithMaxElapsedTime(30*time.Second))
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return venue.Wrap(venue.Unavailable, ctx.Err(), "waiting for the sandbox chain")
 	}
+	return venue.Wrap(venue.Unavailable, err, "the sandbox chain did not finish indexing")
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -166,16 +167,12 @@ func runJoined[I any](ctx context.Context, c client.Client, spec StartSpec, wf a
 // whose first task has not completed yet (it was started a moment ago)
 // may be refused as not ready; the query is then repeated briefly.
 func queryWhenReady(ctx context.Context, c client.Client, id, runID string) (converter.EncodedValue, error) {
-	for {
+	return backoff.Retry(ctx, func() (converter.EncodedValue, error) {
 		v, err := c.QueryWorkflow(ctx, id, runID, QuerySettlementInput)
 		var notReady *serviceerror.WorkflowNotReady
-		if err == nil || !errors.As(err, &notReady) {
-			return v, err
+		if err != nil && !errors.As(err, &notReady) {
+			return v, backoff.Permanent(err)
 		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+		return v, err
+	}, backoff.WithBackOff(backoff.NewConstantBackOff(50*time.Millisecond)), backoff.WithMaxElapsedTime(0))
 }

@@ -506,7 +506,7 @@ func TestAgentSettings(t *testing.T) {
 
 	r = c.Submit(page, page+"/budget", url.Values{"fixed_limit": {"-1"}})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
-	assert.Contains(t, r.Body, "must be positive")
+	assert.Contains(t, r.Body, "The fixed limit must be a positive USDC amount")
 
 	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_minutes": {"15"}, "start": {"09:00"}, "end": {"17:00"}, "timezone": {"Europe/Berlin"}})
 	require.Equal(t, page+"?done=heartbeat", r.Location, r.Body)

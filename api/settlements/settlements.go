@@ -19,13 +19,13 @@ import (
 	"io"
 
 	"github.com/gin-gonic/gin"
-	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/settlements"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // Settler is the service behind the endpoints; *settlements.Service
@@ -209,11 +209,11 @@ func (d Deps) redeem(c *gin.Context) {
 	}
 	othersShares, othersPayout := res.OtherAgentsTotals()
 	out := RedeemResponse{
-		Redeemed: make([]Redemption, 0, len(res.Redemptions)), TotalPayout: micro(res.TotalPayoutMicro),
+		Redeemed: make([]Redemption, 0, len(res.Redemptions)), TotalPayout: amount(res.TotalPayoutMicro),
 		TransactionHashes: nonNil(res.TransactionHashes), Unresolved: res.Unresolved,
-		OtherAgents:  OtherAgentsTotal{Shares: micro(othersShares), Payout: micro(othersPayout)},
+		OtherAgents:  OtherAgentsTotal{Shares: amount(othersShares), Payout: amount(othersPayout)},
 		Unattributed: make([]Unattributed, 0, len(res.Unattributed)),
-		WalletShares: micro(res.WalletSharesMicro), WalletPayout: micro(res.WalletPayoutMicro),
+		WalletShares: amount(res.WalletSharesMicro), WalletPayout: amount(res.WalletPayoutMicro),
 	}
 	for _, r := range res.Redemptions {
 		out.Redeemed = append(out.Redeemed, redemption(r))
@@ -221,7 +221,7 @@ func (d Deps) redeem(c *gin.Context) {
 	for _, u := range res.Unattributed {
 		out.Unattributed = append(out.Unattributed, Unattributed{
 			TokenID: u.TokenID, ConditionID: u.ConditionID, Outcome: u.Outcome,
-			Shares: micro(u.SharesMicro), Payout: micro(u.PayoutMicro), TxHash: u.TxHash,
+			Shares: amount(u.SharesMicro), Payout: amount(u.PayoutMicro), TxHash: u.TxHash,
 		})
 	}
 	api.OKMessage(c, res.Message, out)
@@ -230,12 +230,12 @@ func (d Deps) redeem(c *gin.Context) {
 func redemption(r settlements.Redemption) Redemption {
 	return Redemption{
 		PositionID: r.PositionID, TokenID: r.TokenID, ConditionID: r.ConditionID, Outcome: r.Outcome,
-		Shares: micro(r.SharesMicro), Payout: micro(r.PayoutMicro), TxHash: r.TxHash,
+		Shares: amount(r.SharesMicro), Payout: amount(r.PayoutMicro), TxHash: r.TxHash,
 	}
 }
 
 // micro renders micro-units as an exact JSON number.
-func micro(v int64) json.Number { return json.Number(decimal.New(v, -6).String()) }
+func amount(v int64) json.Number { return json.Number(micro.Decimal(v).String()) }
 
 func nonNil(s []string) []string {
 	if s == nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/agent-trading/ats/models/rotation"
 	"github.com/agent-trading/ats/models/users"
 	"github.com/agent-trading/ats/models/vault"
+	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -283,11 +284,11 @@ func adminAgentBudget(c *cli.Context) error {
 	})
 }
 
-func usdcOrUnset(micro *int64) string {
-	if micro == nil {
+func usdcOrUnset(m *int64) string {
+	if m == nil {
 		return "unset"
 	}
-	return decimal.New(*micro, -6).String() + " USDC"
+	return micro.Decimal(*m).String() + " USDC"
 }
 
 func percentOrUnset(bps *int32) string {

@@ -11,6 +11,7 @@ import (
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // Names of the three spending controls, as UpdateBudget clears them and
@@ -38,7 +39,7 @@ type BudgetChange struct {
 func ParseUSDC(name, v string) (int64, error) {
 	d, err := decimal.NewFromString(strings.TrimSpace(v))
 	bad := errs.Ef(errs.Invalid, "%s must be a positive USDC amount with at most 6 decimals, such as 25 or 12.5", name).WithCode("invalid_budget")
-	if err != nil || !d.IsPositive() || !d.Equal(d.Round(6)) || d.GreaterThan(decimal.New(maxBudgetMicro, -6)) {
+	if err != nil || !d.IsPositive() || !d.Equal(d.Round(6)) || d.GreaterThan(micro.Decimal(maxBudgetMicro)) {
 		return 0, bad
 	}
 	return d.Shift(6).IntPart(), nil

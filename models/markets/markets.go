@@ -17,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue/cache"
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/gamma"
 	"github.com/agent-trading/ats/venue/updown"
@@ -29,6 +30,10 @@ const (
 	DefaultMarketTTL = 5 * time.Second
 	DefaultBookTTL   = 500 * time.Millisecond
 )
+
+// maxCacheEntries bounds each cache, so a stream of distinct keys cannot
+// grow memory without limit.
+const maxCacheEntries = 10_000
 
 // Limits of the search and batch endpoints.
 const (
@@ -63,9 +68,9 @@ type Service struct {
 	Live LiveBooks
 
 	once    sync.Once
-	markets *ttlCache[*gamma.Market]
-	books   *ttlCache[*clob.OrderBook]
-	batches *ttlCache[map[string]*clob.OrderBook] // keyed by the token list
+	markets *cache.Cache[*gamma.Market]
+	books   *cache.Cache[*clob.OrderBook]
+	batches *cache.Cache[map[string]*clob.OrderBook] // keyed by the token list
 }
 
 func (s *Service) init() {
@@ -80,9 +85,9 @@ func (s *Service) init() {
 		if bt == 0 {
 			bt = DefaultBookTTL
 		}
-		s.markets = newTTLCache[*gamma.Market](mt, s.Now)
-		s.books = newTTLCache[*clob.OrderBook](bt, s.Now)
-		s.batches = newTTLCache[map[string]*clob.OrderBook](bt, s.Now)
+		s.markets = cache.New[*gamma.Market](maxCacheEntries, mt, s.Now)
+		s.books = cache.New[*clob.OrderBook](maxCacheEntries, bt, s.Now)
+		s.batches = cache.New[map[string]*clob.OrderBook](maxCacheEntries, bt, s.Now)
 	})
 }
 
@@ -107,7 +112,7 @@ type SearchParams struct {
 	Limit, Offset   int             // page
 	Sort            string          // one of the Sort constants; empty = volume
 	MinVolume       decimal.Decimal // minimum lifetime USD volume
-	AcceptingOrders bool            // only markets accepting orders
+	AcceptingOrders bool            // only markets accepting orders; false: closed ones too
 	EndingSoon      bool            // markets ending within 24 hours first
 }
 
@@ -174,9 +179,10 @@ func compareMarkets(sort string) func(a, b gamma.Market) int {
 }
 
 // Search finds markets. Text, tag, volume and accepting-orders filters are
-// applied here over Gamma's sorted market list (at most searchScan markets
-// are inspected per request), because the venue's list endpoint does not
-// filter on all of them; a slug is an exact Gamma lookup.
+// applied here over Gamma's sorted market lists (at most searchScan markets
+// of each list are inspected per request: the open markets, and with
+// AcceptingOrders false the closed ones too), because the venue's list
+// endpoint does not filter on all of them; a slug is an exact Gamma lookup.
 func (s *Service) Search(ctx context.Context, p SearchParams) (*SearchResult, error) {
 	s.init()
 	if err := p.Validate(); err != nil {
@@ -204,29 +210,27 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (*SearchResult, er
 
 	field, asc := gammaOrder(p.Sort)
 	base := gamma.MarketsParams{Order: field, Ascending: &asc, VolumeNumMin: p.MinVolume}
-	if p.AcceptingOrders {
-		f := false
-		base.Closed = &f
-	}
 	if p.Slug != "" {
 		base.Slugs = []string{p.Slug}
 	}
+	// Gamma lists open markets, or with closed=true only closed ones:
+	// markets that no longer accept orders because they closed (resolved)
+	// are a second list, scanned when the caller wants them too. Each list
+	// is in sort order, so the first need matches of each hold the first
+	// need of both.
+	lists := []bool{false}
+	if !p.AcceptingOrders {
+		lists = append(lists, true)
+	}
 	var matched []gamma.Market
-	for off := 0; off < searchScan; off += searchPage {
+	for _, closed := range lists {
 		q := base
-		q.Limit, q.Offset = searchPage, off
-		page, err := s.Gamma.Markets(ctx, q)
+		q.Closed = &closed
+		found, err := s.scan(ctx, q, keep, need, scanAll)
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range page {
-			if keep(m) {
-				matched = append(matched, m)
-			}
-		}
-		if len(page) < searchPage || (!scanAll && len(matched) >= need) {
-			break
-		}
+		matched = append(matched, found...)
 	}
 	slices.SortStableFunc(matched, compareMarkets(p.Sort))
 	if p.EndingSoon {
@@ -256,6 +260,29 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (*SearchResult, er
 		res.Markets = matched[p.Offset:min(len(matched), need)]
 	}
 	return res, nil
+}
+
+// scan pages through Gamma's list q (at most searchScan markets) and
+// returns the markets keep accepts, stopping at need of them unless all
+// must be seen.
+func (s *Service) scan(ctx context.Context, q gamma.MarketsParams, keep func(gamma.Market) bool, need int, all bool) ([]gamma.Market, error) {
+	var matched []gamma.Market
+	for off := 0; off < searchScan; off += searchPage {
+		q.Limit, q.Offset = searchPage, off
+		page, err := s.Gamma.Markets(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range page {
+			if keep(m) {
+				matched = append(matched, m)
+			}
+		}
+		if len(page) < searchPage || (!all && len(matched) >= need) {
+			break
+		}
+	}
+	return matched, nil
 }
 
 // boolRank sorts true before false.
@@ -354,7 +381,7 @@ func (s *Service) MarketByID(ctx context.Context, id string) (*Detail, error) {
 	if !validMarketID(id) {
 		return nil, errs.E(errs.Invalid, "market id must be a numeric market id or a 0x condition id").WithCode("invalid_id")
 	}
-	m, err := s.markets.get(ctx, "id:"+strings.ToLower(id), func(ctx context.Context) (*gamma.Market, error) {
+	m, err := s.markets.Get(ctx, "id:"+strings.ToLower(id), func(ctx context.Context) (*gamma.Market, error) {
 		if isDigits(id) {
 			return s.Gamma.MarketByID(ctx, id)
 		}
@@ -393,7 +420,7 @@ func (s *Service) MarketBySlug(ctx context.Context, slug string) (*Detail, error
 }
 
 func (s *Service) marketBySlug(ctx context.Context, slug string) (*gamma.Market, error) {
-	return s.markets.get(ctx, "slug:"+slug, func(ctx context.Context) (*gamma.Market, error) {
+	return s.markets.Get(ctx, "slug:"+slug, func(ctx context.Context) (*gamma.Market, error) {
 		return s.Gamma.MarketBySlug(ctx, slug)
 	})
 }
@@ -536,7 +563,7 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 	for i, t := range tokens {
 		if b, ok := s.liveBook(ctx, t); ok {
 			out[i] = b
-		} else if b, ok := s.books.peek(t); ok {
+		} else if b, ok := s.books.Peek(t); ok {
 			out[i] = b
 		} else {
 			missing = append(missing, t)
@@ -546,7 +573,7 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 	case 0:
 		return out, nil
 	case 1:
-		b, err := s.books.get(ctx, missing[0], func(ctx context.Context) (*clob.OrderBook, error) {
+		b, err := s.books.Get(ctx, missing[0], func(ctx context.Context) (*clob.OrderBook, error) {
 			b, err := s.CLOB.OrderBook(ctx, missing[0])
 			if err != nil {
 				return nil, err
@@ -568,7 +595,7 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 	}
 	// Concurrent requests for the same set (e.g. one market's outcome
 	// tokens) share one POST /books.
-	byToken, err := s.batches.get(ctx, strings.Join(missing, ","), func(ctx context.Context) (map[string]*clob.OrderBook, error) {
+	byToken, err := s.batches.Get(ctx, strings.Join(missing, ","), func(ctx context.Context) (map[string]*clob.OrderBook, error) {
 		params := make([]clob.BookParams, len(missing))
 		for i, t := range missing {
 			params[i] = clob.BookParams{TokenID: t}
@@ -582,7 +609,7 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 			b := &got[i]
 			normalise(b)
 			byToken[b.AssetID] = b
-			s.books.put(b.AssetID, b)
+			s.books.Put(b.AssetID, b)
 		}
 		return byToken, nil
 	})

@@ -11,6 +11,7 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // Defaults of the list sync (GET /orders?sync=true).
@@ -149,7 +150,7 @@ func (s *Service) syncLive(ctx context.Context, agentID string) (int, error) {
 			s.log().WarnContext(ctx, "order sync failed", "order_id", o.ID, "err", err)
 			continue
 		}
-		if v.Status != o.Status || v.FilledSize.Mul(micro).IntPart() != o.FilledSizeMicro {
+		if v.Status != o.Status || micro.Truncate(v.FilledSize) != o.FilledSizeMicro {
 			updated++
 		}
 	}
@@ -163,6 +164,6 @@ func unchangedOnVenue(o *models.Order, vo clob.OpenOrder) bool {
 	if o.Status != models.OrderOpen && o.Status != models.OrderPartiallyFilled {
 		return false // PENDING: the venue's answer moves it on
 	}
-	matched, err := toMicro(vo.SizeMatched.Decimal)
+	matched, err := micro.Round(vo.SizeMatched.Decimal)
 	return err == nil && matched == o.FilledSizeMicro && venueStatus(vo.Status, o, matched) == o.Status
 }

@@ -19,7 +19,9 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/wallets"
+	"github.com/agent-trading/ats/venue/cache"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -32,7 +34,6 @@ var (
 	// in int64 micro-units (9.2e12 shares) with a wide margin; no venue
 	// book holds a billion shares of one outcome.
 	MaxSize = decimal.New(1, 9)
-	micro   = decimal.New(1, 6)
 )
 
 // Wallets is what the order path needs of the wallet service;
@@ -98,9 +99,17 @@ type Service struct {
 	ListSyncWindow time.Duration
 	ListSyncOrders int
 
-	meta      sync.Map // token id -> tokenMeta (static market metadata)
+	metaOnce  sync.Once
+	meta      *cache.Cache[tokenMeta] // by token id
 	listSyncs listSyncs
 }
+
+// Token metadata never changes; the bound and the lifetime only keep a
+// long-running process from holding every token it ever saw.
+const (
+	metaCacheSize = 10_000
+	metaCacheTTL  = time.Hour
+)
 
 func (s *Service) log() *slog.Logger {
 	if s.Logger != nil {
@@ -118,25 +127,24 @@ type tokenMeta struct {
 }
 
 func (s *Service) tokenMeta(ctx context.Context, tokenID string) (tokenMeta, error) {
-	if v, ok := s.meta.Load(tokenID); ok {
-		return v.(tokenMeta), nil
-	}
-	mb, err := s.CLOB.MarketByToken(ctx, tokenID)
-	if err != nil {
-		return tokenMeta{}, notFoundToken(err, tokenID)
-	}
-	m, err := s.CLOB.Market(ctx, mb.ConditionID)
-	if err != nil {
-		return tokenMeta{}, notFoundToken(err, tokenID)
-	}
-	tm := tokenMeta{ConditionID: m.ConditionID, Question: m.Question, NegRisk: m.NegRisk}
-	for _, t := range m.Tokens {
-		if t.TokenID == tokenID {
-			tm.Outcome = t.Outcome
+	s.metaOnce.Do(func() { s.meta = cache.New[tokenMeta](metaCacheSize, metaCacheTTL, nil) })
+	return s.meta.Get(ctx, tokenID, func(ctx context.Context) (tokenMeta, error) {
+		mb, err := s.CLOB.MarketByToken(ctx, tokenID)
+		if err != nil {
+			return tokenMeta{}, notFoundToken(err, tokenID)
 		}
-	}
-	s.meta.Store(tokenID, tm)
-	return tm, nil
+		m, err := s.CLOB.Market(ctx, mb.ConditionID)
+		if err != nil {
+			return tokenMeta{}, notFoundToken(err, tokenID)
+		}
+		tm := tokenMeta{ConditionID: m.ConditionID, Question: m.Question, NegRisk: m.NegRisk}
+		for _, t := range m.Tokens {
+			if t.TokenID == tokenID {
+				tm.Outcome = t.Outcome
+			}
+		}
+		return tm, nil
+	})
 }
 
 func notFoundToken(err error, tokenID string) error {
@@ -237,11 +245,11 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 				WithCode("below_min_size")
 		}
 	}
-	c.priceMu = r.Price.Mul(micro).IntPart()
-	c.sizeMu = r.Size.Mul(micro).IntPart()
+	c.priceMu = micro.Truncate(r.Price)
+	c.sizeMu = micro.Truncate(r.Size)
 	cost := r.Size.Mul(r.Price)
 	if side == clob.Buy {
-		c.costMu = cost.Mul(micro).Ceil().IntPart()
+		c.costMu = micro.Ceil(cost)
 		if r.Type != TypeLimit && cost.RoundFloor(2).LessThan(clob.MinMarketBuy) {
 			return nil, errs.Ef(errs.Invalid, "a %s BUY must be worth at least $1 (size × price), this one is $%s", r.Type, cost.StringFixed(2)).
 				WithCode("below_min_size")
@@ -275,7 +283,7 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 		}
 		if bal.Cmp(big.NewInt(c.costMu)) < 0 {
 			return errs.Ef(errs.Conflict, "insufficient balance: the order needs %s USDC but the wallet holds %s USDC",
-				budget.Micro(c.costMu).String(), decimal.NewFromBigInt(bal, -6).String()).WithCode("insufficient_balance")
+				micro.Decimal(c.costMu).String(), micro.DecimalBig(bal).String()).WithCode("insufficient_balance")
 		}
 		allow, err := s.Chain.CollateralAllowance(ctx, maker, c.exchanges[0])
 		if err != nil {
@@ -293,7 +301,7 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 	}
 	if bal.Cmp(big.NewInt(c.sizeMu)) < 0 {
 		return errs.Ef(errs.Conflict, "insufficient balance: selling %s shares but the wallet holds %s",
-			c.req.Size.String(), decimal.NewFromBigInt(bal, -6).String()).WithCode("insufficient_balance")
+			c.req.Size.String(), micro.DecimalBig(bal).String()).WithCode("insufficient_balance")
 	}
 	for _, ex := range c.exchanges {
 		ok, err := s.Chain.IsApprovedForAll(ctx, maker, ex)
@@ -329,9 +337,9 @@ func checkOwnShares(ctx context.Context, st *store.Store, agentID string, c *che
 	if c.sizeMu <= held-committed {
 		return nil
 	}
-	msg := fmt.Sprintf("insufficient position: selling %s shares but this agent holds %s", c.req.Size.String(), budget.Micro(held).String())
+	msg := fmt.Sprintf("insufficient position: selling %s shares but this agent holds %s", c.req.Size.String(), micro.Decimal(held).String())
 	if committed > 0 {
-		msg += fmt.Sprintf(", of which %s are already offered by its open sell orders", budget.Micro(committed).String())
+		msg += fmt.Sprintf(", of which %s are already offered by its open sell orders", micro.Decimal(committed).String())
 	}
 	return errs.E(errs.Conflict, msg).WithCode(CodeInsufficientPosition).
 		WithHint("an agent sells only shares its own orders bought (GET /positions); cancel an open SELL order to sell its shares otherwise")
@@ -352,7 +360,7 @@ func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (Place
 	if err != nil {
 		if !r.DryRun {
 			s.auditPlace(ctx, p, &models.Order{TokenID: r.TokenID, Side: r.Side, RequestType: r.Type,
-				PriceMicro: r.Price.Shift(6).IntPart(), SizeMicro: r.Size.Shift(6).IntPart()}, refusal(err), err)
+				PriceMicro: micro.Truncate(r.Price), SizeMicro: micro.Truncate(r.Size)}, refusal(err), err)
 		}
 		return PlaceResult{}, err
 	}
@@ -429,7 +437,7 @@ func (s *Service) placedByKey(ctx context.Context, p Principal, r PlaceRequest) 
 		typ = TypeLimit // orders stored before request types were
 	}
 	if prev.TokenID != r.TokenID || prev.Side != r.Side || typ != r.Type ||
-		prev.PriceMicro != r.Price.Mul(micro).IntPart() || prev.SizeMicro != r.Size.Mul(micro).IntPart() {
+		prev.PriceMicro != micro.Truncate(r.Price) || prev.SizeMicro != micro.Truncate(r.Size) {
 		return PlaceResult{}, false, errs.E(errs.Conflict, "this Idempotency-Key was used for another order").
 			WithCode("idempotency_key_reused").WithHint("use a new Idempotency-Key for a different request")
 	}
@@ -478,8 +486,7 @@ func (s *Service) awaitPlacement(ctx context.Context, o *models.Order) (PlaceRes
 // refusal is the audit result of a placement that err stopped: denied
 // when the request or the account's state refused it, failure otherwise.
 func refusal(err error) string {
-	switch errs.KindOf(err) {
-	case errs.Invalid, errs.Conflict, errs.NotFound, errs.Forbidden, errs.VenueRejected:
+	if refused(err) {
 		return audit.Denied
 	}
 	return audit.Failure
@@ -491,7 +498,7 @@ func (s *Service) auditPlace(ctx context.Context, p Principal, o *models.Order, 
 	}
 	detail := map[string]any{
 		"tokenId": o.TokenID, "side": o.Side, "type": o.RequestType,
-		"price": budget.Micro(o.PriceMicro).String(), "size": budget.Micro(o.SizeMicro).String(),
+		"price": micro.Decimal(o.PriceMicro).String(), "size": micro.Decimal(o.SizeMicro).String(),
 	}
 	if cause != nil {
 		detail["error"] = errs.PublicMessage(cause)
@@ -517,7 +524,7 @@ func (s *Service) preview(ctx context.Context, p Principal, c *checked) (PlaceRe
 		TickSize: string(c.info.TickSize), MinSize: c.info.MinOrderSize, NegRisk: c.info.NegRisk,
 	}
 	if c.side == clob.Buy {
-		pv.Cost = budget.Micro(c.costMu)
+		pv.Cost = micro.Decimal(c.costMu)
 		if c.costMu > b.AvailableMicro {
 			return PlaceResult{}, errs.Ef(errs.Conflict, "budget exceeded: the order needs %s USDC but %s USDC is available (limited by %s)",
 				pv.Cost.String(), b.Available.String(), b.LimitedBy).WithCode("budget_exceeded").
@@ -548,8 +555,8 @@ func view(o *models.Order) Order {
 	v := Order{
 		ID: o.ID, PolyOrderID: o.VenueOrderID, Status: o.Status, Side: o.Side, Type: o.RequestType,
 		TokenID: o.TokenID, ConditionID: o.ConditionID,
-		Price: budget.Micro(o.PriceMicro), Size: budget.Micro(o.SizeMicro),
-		FilledSize: budget.Micro(o.FilledSizeMicro), AvgFillPrice: budget.Micro(o.AvgFillPriceMicro),
+		Price: micro.Decimal(o.PriceMicro), Size: micro.Decimal(o.SizeMicro),
+		FilledSize: micro.Decimal(o.FilledSizeMicro), AvgFillPrice: micro.Decimal(o.AvgFillPriceMicro),
 		MarketQuestion: o.MarketQuestion, Outcome: o.Outcome, FailureReason: o.FailureReason,
 		CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC(), FilledAt: o.FilledAt,
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // DefaultSlippage is the slippage of a LIMIT close when none is given.
@@ -121,7 +122,7 @@ func (s *Service) Close(ctx context.Context, p orders.Principal, positionID stri
 	}
 	size := min(pos.SizeMicro, held-committed)
 	if size <= 0 {
-		return CloseResult{}, errs.Ef(errs.Conflict, "all %s shares of the position are already offered by open sell orders", fromMicro(pos.SizeMicro).String()).
+		return CloseResult{}, errs.Ef(errs.Conflict, "all %s shares of the position are already offered by open sell orders", micro.Decimal(pos.SizeMicro).String()).
 			WithCode(CodePositionInOrders).WithHint("cancel them (DELETE /orders/{id}) to close at once, or wait for them to fill")
 	}
 	price, err := s.closePrice(ctx, pos.TokenID, r)
@@ -129,7 +130,7 @@ func (s *Service) Close(ctx context.Context, p orders.Principal, positionID stri
 		return CloseResult{}, err
 	}
 	res, err := s.Placer.Place(ctx, p, orders.PlaceRequest{
-		TokenID: pos.TokenID, Side: orders.SideSell, Type: r.Type, Price: price, Size: fromMicro(size),
+		TokenID: pos.TokenID, Side: orders.SideSell, Type: r.Type, Price: price, Size: micro.Decimal(size),
 		DryRun: r.DryRun, IdempotencyKey: r.IdempotencyKey,
 	})
 	if err != nil {
@@ -156,7 +157,7 @@ func (s *Service) closeResult(ctx context.Context, agentID string, before *model
 	}
 	return CloseResult{
 		Order: o, Pending: pending, PositionID: before.ID, IsClosed: after.SizeMicro == 0,
-		Execution: execution(o.FilledSize, o.AvgFillPrice, fromMicro(before.AvgEntryMicro)),
+		Execution: execution(o.FilledSize, o.AvgFillPrice, micro.Decimal(before.AvgEntryMicro)),
 	}, nil
 }
 
@@ -191,8 +192,8 @@ func orderView(o *models.Order) orders.Order {
 	return orders.Order{
 		ID: o.ID, PolyOrderID: o.VenueOrderID, Status: o.Status, Side: o.Side, Type: typ,
 		TokenID: o.TokenID, ConditionID: o.ConditionID,
-		Price: fromMicro(o.PriceMicro), Size: fromMicro(o.SizeMicro),
-		FilledSize: fromMicro(o.FilledSizeMicro), AvgFillPrice: fromMicro(o.AvgFillPriceMicro),
+		Price: micro.Decimal(o.PriceMicro), Size: micro.Decimal(o.SizeMicro),
+		FilledSize: micro.Decimal(o.FilledSizeMicro), AvgFillPrice: micro.Decimal(o.AvgFillPriceMicro),
 		MarketQuestion: o.MarketQuestion, Outcome: o.Outcome, FailureReason: o.FailureReason,
 		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, FilledAt: o.FilledAt,
 	}

@@ -8,13 +8,13 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/chain"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // PlannedCondition is one market of a redemption plan.
@@ -544,7 +544,7 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 }
 
 // usdc renders micro-units as an exact decimal.
-func usdc(micro int64) string { return decimal.New(micro, -6).String() }
+func usdc(v int64) string { return micro.Decimal(v).String() }
 
 // NothingToRedeem is the successful result of a plan that redeems
 // nothing. It is a pure function of its arguments (the workflow calls it).

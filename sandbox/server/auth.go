@@ -16,7 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/uuid"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob"
 )
 
@@ -123,16 +123,16 @@ func (k *keyStore) remove(key string) {
 	}
 }
 
-func errL2() error { return errs.E(errs.Unauthorized, "Unauthorized/Invalid api key") }
+func errL2() error { return venue.E(venue.Unauthorized, "Unauthorized/Invalid api key") }
 
 // l1 verifies ClobAuth headers and their freshness.
 func (s *Server) l1(r *http.Request) (common.Address, uint64, error) {
 	addr, nonce, ts, err := clob.VerifyL1(r.Header, s.cfg.Network.ChainID)
 	if err != nil {
-		return common.Address{}, 0, errs.E(errs.Unauthorized, "Invalid L1 Request headers").WithCause(err)
+		return common.Address{}, 0, venue.E(venue.Unauthorized, "Invalid L1 Request headers").WithCause(err)
 	}
 	if d := s.cfg.Clock().Sub(time.Unix(ts, 0)); d > L1MaxSkew || d < -L1MaxSkew {
-		return common.Address{}, 0, errs.E(errs.Unauthorized, "Invalid L1 Request headers")
+		return common.Address{}, 0, venue.E(venue.Unauthorized, "Invalid L1 Request headers")
 	}
 	return addr, nonce, nil
 }

@@ -19,8 +19,8 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 
-	"github.com/agent-trading/ats/models/errs"
 	sbchain "github.com/agent-trading/ats/sandbox/chain"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/contracts"
 	"github.com/agent-trading/ats/venue/network"
 )
@@ -306,7 +306,7 @@ func TestWalletKinds(t *testing.T) {
 
 				before = s.nonce(t, w.Owner)
 				_, err = c.Redeem(ctx, w, pos)
-				if !errs.Is(err, errs.Conflict) || errs.CodeOf(err) != CodeNotResolved || errs.PublicMessage(err) != "market is not resolved yet" {
+				if !venue.Is(err, venue.Conflict) || venue.CodeOf(err) != CodeNotResolved || venue.MessageOf(err) != "market is not resolved yet" {
 					t.Fatalf("redeem before resolution: %v", err)
 				}
 				if after := s.nonce(t, w.Owner); after != before {
@@ -345,7 +345,7 @@ func TestDetectKindRejectsForeignWallet(t *testing.T) {
 	strangerAddr := crypto.PubkeyToAddress(stranger.PublicKey)
 	for _, funder := range []common.Address{w.Funder, DeriveSafeAddress(s.net, w.Owner), common.HexToAddress("0x1234")} {
 		_, err := c.DetectKind(ctx, strangerAddr, funder)
-		if !errs.Is(err, errs.Invalid) || errs.PublicMessage(err) != "the wallet address does not belong to this key" {
+		if !venue.Is(err, venue.Invalid) || venue.MessageOf(err) != "the wallet address does not belong to this key" {
 			t.Fatalf("DetectKind(stranger, %s) = %v", funder, err)
 		}
 	}
@@ -412,7 +412,7 @@ func TestDetectKindRefusesLookAlikeDepositWallets(t *testing.T) {
 			t.Fatalf("%s: owner() = %s, %v; the look-alike must answer the owner", name, got, err)
 		}
 		_, err := c.DetectKind(ctx, w.Owner, addr)
-		if !errs.Is(err, errs.Invalid) || errs.CodeOf(err) != "wallet_not_owned" {
+		if !venue.Is(err, venue.Invalid) || venue.CodeOf(err) != "wallet_not_owned" {
 			t.Fatalf("%s: DetectKind = %v, want wallet_not_owned", name, err)
 		}
 	}
@@ -446,7 +446,7 @@ func TestTransactionErrors(t *testing.T) {
 	key, _ := crypto.GenerateKey()
 	broke := Wallet{Kind: EOA, Owner: crypto.PubkeyToAddress(key.PublicKey), Signer: NewKeySigner(key)}
 	_, err := c.Approve(ctx, broke, ApproveUSDC)
-	if !errs.Is(err, errs.VenueRejected) || errs.CodeOf(err) != CodeInsufficientGas {
+	if !venue.Is(err, venue.Rejected) || venue.CodeOf(err) != CodeInsufficientGas {
 		t.Fatalf("approve without gas: %v", err)
 	}
 
@@ -463,15 +463,15 @@ func TestTransactionErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.Redeem(ctx, w, []RedeemPosition{{ConditionID: m.ConditionID, NegRisk: true, Amounts: []*big.Int{big.NewInt(5), big.NewInt(5)}}})
-	if !errs.Is(err, errs.VenueRejected) || errs.CodeOf(err) != CodeReverted {
+	if !venue.Is(err, venue.Rejected) || venue.CodeOf(err) != CodeReverted {
 		t.Fatalf("redeem of tokens not held: %v", err)
 	}
 
-	// The node goes away: reads are Transient.
+	// The node goes away: reads are Unavailable.
 	s.cut()
 	_, err = c.CollateralBalance(ctx, w.Owner)
-	if !errs.Is(err, errs.Transient) {
-		t.Fatalf("read with the node down: %v (kind %v)", err, errs.KindOf(err))
+	if !venue.Is(err, venue.Unavailable) {
+		t.Fatalf("read with the node down: %v (kind %v)", err, venue.CategoryOf(err))
 	}
 }
 

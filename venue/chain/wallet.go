@@ -7,7 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -45,7 +45,7 @@ func ParseKind(s string) (Kind, error) {
 			return Kind(k), nil
 		}
 	}
-	return 0, errs.Ef(errs.Invalid, "unknown wallet kind %q", s)
+	return 0, venue.Ef(venue.Invalid, "unknown wallet kind %q", s)
 }
 
 // SignatureType is the CLOB order signature type the kind implies.
@@ -101,7 +101,7 @@ func (c *Client) DetectKind(ctx context.Context, owner, funder common.Address) (
 		return 0, err
 	}
 	if !ok {
-		return 0, errs.E(errs.Invalid, "the wallet address does not belong to this key").WithCode("wallet_not_owned")
+		return 0, venue.E(venue.Invalid, "the wallet address does not belong to this key").WithCode("wallet_not_owned")
 	}
 	return Deposit, nil
 }
@@ -122,7 +122,7 @@ func (c *Client) isDepositWalletOf(ctx context.Context, owner, wallet common.Add
 	}
 	var derived common.Address
 	if err := c.call(ctx, c.net.DepositWalletFactory, depositFactoryABI, &derived, "walletOf", owner); err != nil {
-		if errs.Is(err, errs.Transient) {
+		if venue.Is(err, venue.Unavailable) {
 			return false, err
 		}
 		return false, nil
@@ -139,7 +139,7 @@ func (c *Client) isDepositWalletOf(ctx context.Context, owner, wallet common.Add
 	}
 	var got common.Address
 	if err := c.call(ctx, wallet, depositWalletABI, &got, "owner"); err != nil {
-		if errs.Is(err, errs.Transient) {
+		if venue.Is(err, venue.Unavailable) {
 			return false, err
 		}
 		return true, nil // the factory's wallet, without an owner() view

@@ -1,8 +1,9 @@
-// Package rest is the small HTTP layer shared by the venue clients (CLOB,
-// Gamma, Data API): per-call timeouts, bounded retries for requests that
-// are safe to repeat, and extraction of the venue's plain-string errors.
-// Mapping those errors to models/errs kinds is left to each client, which
-// knows what the endpoint means.
+// Package rest is the one HTTP client of the venue's APIs (CLOB, Gamma,
+// Data API): base URL, per-call timeouts, the user agent, bounded retries
+// (cenkalti/backoff) for requests that are safe to repeat, JSON decoding,
+// and the venue's plain-string errors, classified as venue errors for the
+// read-only APIs. The CLOB classifies its own answers (it knows what each
+// endpoint means); it is internal to the venue's clients.
 package rest
 
 import (
@@ -12,28 +13,31 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cenkalti/backoff/v5"
 )
 
-// Defaults for Client fields left zero.
+// Defaults for Config fields left zero.
 const (
 	DefaultTimeout = 15 * time.Second
 	DefaultRetries = 2
 	DefaultBackoff = 200 * time.Millisecond
 	maxBody        = 32 << 20
+	userAgent      = "ats-venue-client"
 )
 
-// Client issues requests against one base URL.
-type Client struct {
+// Config configures a Client.
+type Config struct {
 	BaseURL string
-	// HTTP is the transport; nil means a client with Timeout as its overall
-	// timeout (a second line of defence behind the per-call context).
+	// HTTP is the transport; nil means a client with Timeout (plus a
+	// second) as its overall timeout, a second line of defence behind the
+	// per-call context.
 	HTTP *http.Client
 	// Timeout bounds each attempt (default DefaultTimeout).
 	Timeout time.Duration
@@ -41,48 +45,41 @@ type Client struct {
 	// (default DefaultRetries; negative disables).
 	Retries int
 	// Backoff is the base delay between attempts, doubled each time, with
-	// jitter (default DefaultBackoff).
+	// jitter of up to half the delay (default DefaultBackoff).
 	Backoff time.Duration
-	// UserAgent is sent on every request.
-	UserAgent string
 }
 
-// New returns a Client for baseURL with defaults.
-func New(baseURL string) *Client {
-	c := &Client{BaseURL: strings.TrimRight(baseURL, "/")}
-	c.HTTP = &http.Client{Timeout: c.timeout() + time.Second}
-	return c
+// Client issues requests against one base URL.
+type Client struct {
+	base    string
+	http    *http.Client
+	timeout time.Duration
+	retries int
+	backoff time.Duration
+	api     string
 }
 
-func (c *Client) timeout() time.Duration {
-	if c.Timeout > 0 {
-		return c.Timeout
+// New returns a Client for cfg; api names the API in error messages
+// ("gamma", "data api").
+func New(cfg Config, api string) *Client {
+	c := &Client{base: strings.TrimRight(cfg.BaseURL, "/"), http: cfg.HTTP, timeout: cfg.Timeout,
+		retries: cfg.Retries, backoff: cfg.Backoff, api: api}
+	if c.timeout <= 0 {
+		c.timeout = DefaultTimeout
 	}
-	return DefaultTimeout
-}
-
-func (c *Client) retries() int {
 	switch {
-	case c.Retries < 0:
-		return 0
-	case c.Retries == 0:
-		return DefaultRetries
+	case c.retries < 0:
+		c.retries = 0
+	case c.retries == 0:
+		c.retries = DefaultRetries
 	}
-	return c.Retries
-}
-
-func (c *Client) backoff() time.Duration {
-	if c.Backoff > 0 {
-		return c.Backoff
+	if c.backoff <= 0 {
+		c.backoff = DefaultBackoff
 	}
-	return DefaultBackoff
-}
-
-func (c *Client) httpClient() *http.Client {
-	if c.HTTP != nil {
-		return c.HTTP
+	if c.http == nil {
+		c.http = &http.Client{Timeout: c.timeout + time.Second}
 	}
-	return &http.Client{Timeout: c.timeout() + time.Second}
+	return c
 }
 
 // Request describes one call.
@@ -144,39 +141,44 @@ func (e *TransportError) Unwrap() error { return e.Err }
 // *StatusError, failures without an answer *TransportError; context
 // cancellation by the caller is returned as the context's error.
 func (c *Client) Do(ctx context.Context, r Request) (*Response, error) {
-	attempts := 1
+	tries := uint(1)
 	if r.Idempotent {
-		attempts += c.retries()
+		tries += uint(c.retries)
 	}
-	var last error
-	for i := 0; i < attempts; i++ {
-		if i > 0 {
-			d := c.backoff() << (i - 1)
-			d += time.Duration(rand.Int64N(int64(d)/2 + 1))
-			if se, ok := last.(*StatusError); ok && se.RetryAfter > 0 {
-				d = max(d, time.Duration(se.RetryAfter)*time.Second)
-			}
-			t := time.NewTimer(d)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return nil, ctx.Err()
-			case <-t.C:
-			}
-		}
+	b := &retryAfter{BackOff: &backoff.ExponentialBackOff{
+		// A delay of d·2^i plus up to half of it: 1.25·d·2^i ± 20 %.
+		InitialInterval:     c.backoff * 5 / 4,
+		RandomizationFactor: 0.2,
+		Multiplier:          2,
+		MaxInterval:         time.Duration(1 << 62),
+	}}
+	return backoff.Retry(ctx, func() (*Response, error) {
 		resp, err := c.once(ctx, r)
-		if err == nil {
+		switch {
+		case err == nil:
 			return resp, nil
+		case ctx.Err() != nil:
+			return nil, backoff.Permanent(ctx.Err())
+		case !retryable(err):
+			return nil, backoff.Permanent(err)
 		}
-		last = err
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if !retryable(err) {
-			return nil, err
-		}
+		b.last = err
+		return nil, err
+	}, backoff.WithBackOff(b), backoff.WithMaxTries(tries), backoff.WithMaxElapsedTime(0))
+}
+
+// retryAfter waits at least as long as the last answer's Retry-After asks.
+type retryAfter struct {
+	backoff.BackOff
+	last error
+}
+
+func (b *retryAfter) NextBackOff() time.Duration {
+	d := b.BackOff.NextBackOff()
+	if se, ok := b.last.(*StatusError); ok && se.RetryAfter > 0 {
+		d = max(d, time.Duration(se.RetryAfter)*time.Second)
 	}
-	return nil, last
+	return d
 }
 
 func retryable(err error) bool {
@@ -189,9 +191,9 @@ func retryable(err error) bool {
 }
 
 func (c *Client) once(ctx context.Context, r Request) (*Response, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.timeout())
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	u := c.BaseURL + r.Path
+	u := c.base + r.Path
 	if len(r.Query) > 0 {
 		u += "?" + r.Query.Encode()
 	}
@@ -216,10 +218,8 @@ func (c *Client) once(ctx context.Context, r Request) (*Response, error) {
 	if r.Body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if c.UserAgent != "" {
-		req.Header.Set("User-Agent", c.UserAgent)
-	}
-	resp, err := c.httpClient().Do(req)
+	req.Header.Set("User-Agent", userAgent)
+	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, &TransportError{NotSent: notSent(err), Err: err}
 	}

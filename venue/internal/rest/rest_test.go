@@ -2,7 +2,6 @@ package rest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -11,10 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 func TestStatusErrorParsing(t *testing.T) {
@@ -45,8 +43,7 @@ func TestStatusErrorParsing(t *testing.T) {
 				_, _ = w.Write([]byte(c.body))
 			}))
 			defer srv.Close()
-			cl := New(srv.URL)
-			cl.Retries = -1
+			cl := New(Config{BaseURL: srv.URL, Retries: -1}, "x")
 			_, err := cl.Do(context.Background(), Request{Method: "GET", Path: "/x", Idempotent: true})
 			var se *StatusError
 			require.True(t, errors.As(err, &se))
@@ -65,8 +62,7 @@ func TestRetryPolicy(t *testing.T) {
 		w.WriteHeader(500)
 	}))
 	defer srv.Close()
-	cl := New(srv.URL)
-	cl.Retries, cl.Backoff = 3, time.Millisecond
+	cl := New(Config{BaseURL: srv.URL, Retries: 3, Backoff: time.Millisecond}, "x")
 	_, err := cl.Do(context.Background(), Request{Method: "GET", Path: "/", Idempotent: true})
 	require.Error(t, err)
 	require.Equal(t, int32(4), n.Load())
@@ -74,7 +70,7 @@ func TestRetryPolicy(t *testing.T) {
 	_, err = cl.Do(context.Background(), Request{Method: "POST", Path: "/", Body: []byte("{}")})
 	require.Error(t, err)
 	require.Equal(t, int32(1), n.Load(), "non-idempotent requests are never retried")
-	require.Equal(t, errs.Transient, errs.KindOf(MapError(err, "x")))
+	require.Equal(t, venue.Unavailable, venue.CategoryOf(MapError(err, "x")))
 }
 
 func TestTransportNotSent(t *testing.T) {
@@ -82,8 +78,7 @@ func TestTransportNotSent(t *testing.T) {
 	require.NoError(t, err)
 	addr := l.Addr().String()
 	require.NoError(t, l.Close())
-	cl := New("http://" + addr)
-	cl.Retries = -1
+	cl := New(Config{BaseURL: "http://" + addr, Retries: -1}, "x")
 	_, err = cl.Do(context.Background(), Request{Method: "POST", Path: "/order"})
 	var te *TransportError
 	require.True(t, errors.As(err, &te))
@@ -93,27 +88,29 @@ func TestTransportNotSent(t *testing.T) {
 func TestCancelStopsRetries(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(503) }))
 	defer srv.Close()
-	cl := New(srv.URL)
-	cl.Retries, cl.Backoff = 5, time.Hour
+	cl := New(Config{BaseURL: srv.URL, Retries: 5, Backoff: time.Hour}, "x")
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, err := cl.Do(ctx, Request{Method: "GET", Path: "/", Idempotent: true})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 }
 
-func TestLooseTypes(t *testing.T) {
-	var v struct {
-		A, B, C, D LooseDecimal
-		N, M       LooseInt64
-		T, F       LooseBool
-	}
-	require.NoError(t, json.Unmarshal([]byte(`{"A":0.5,"B":"0.25","C":"","D":null,"N":"17","M":18,"T":"true","F":false}`), &v))
-	require.True(t, v.A.Equal(decimal.RequireFromString("0.5")))
-	require.True(t, v.B.Equal(decimal.RequireFromString("0.25")))
-	require.True(t, v.C.IsZero() && v.D.IsZero())
-	require.Equal(t, LooseInt64(17), v.N)
-	require.Equal(t, LooseInt64(18), v.M)
-	require.True(t, bool(v.T))
-	require.False(t, bool(v.F))
-	require.Error(t, json.Unmarshal([]byte(`{"A":"abc"}`), &v))
+// A Retry-After longer than the backoff is waited for in full.
+func TestRetryHonoursRetryAfter(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	cl := New(Config{BaseURL: srv.URL, Retries: 1, Backoff: time.Millisecond}, "x")
+	t0 := time.Now()
+	_, err := cl.Do(context.Background(), Request{Method: "GET", Path: "/", Idempotent: true})
+	require.NoError(t, err)
+	require.Equal(t, int32(2), n.Load())
+	require.GreaterOrEqual(t, time.Since(t0), time.Second)
 }

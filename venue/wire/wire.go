@@ -1,4 +1,6 @@
-package rest
+// Package wire holds the lenient JSON encodings the venue's APIs use:
+// numbers sent as numbers or numeric strings, booleans as strings.
+package wire
 
 import (
 	"encoding/json"
