@@ -14,6 +14,7 @@ import (
 	"github.com/agent-trading/ats/api/device"
 	"github.com/agent-trading/ats/api/idempotency"
 	"github.com/agent-trading/ats/api/markets"
+	"github.com/agent-trading/ats/api/openapi"
 	orderapi "github.com/agent-trading/ats/api/orders"
 	positionapi "github.com/agent-trading/ats/api/positions"
 	"github.com/agent-trading/ats/api/ratelimit"
@@ -129,13 +130,15 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, master []byt
 	return svc, nil
 }
 
-// routes are the agent-facing routes: device linking, then every
-// /api/agent/v1 endpoint behind the key middleware and the per-key limit.
+// routes are the agent-facing routes: device linking, the OpenAPI
+// document, then every /api/agent/v1 endpoint behind the key middleware and
+// the per-key limit.
 func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	auth := []gin.HandlerFunc{agentauth.Middleware(svc.store, nil), ratelimit.PerKey(l, nil)}
 	idem := idempotency.Middleware(svc.store, idempotency.Options{})
 	rs := []api.Routes{
 		device.Routes(svc.agents, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
+		openapi.Routes(),
 		agentauth.Routes(svc.store, auth[1:]...),
 	}
 	if svc.markets != nil {
