@@ -14,6 +14,7 @@ import (
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
@@ -177,9 +178,9 @@ func TestKeyAuthWithRateLimit(t *testing.T) {
 	busy, busyAgent := key("busy")
 	other, _ := key("other")
 	l := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
-	srv := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
+	srv := openapitest.Handler(t, api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
 		agentauth.Routes(s, ratelimit.PerKey(l, nil)),
-	}})
+	}}))
 	mgmt := &agents.Service{Store: s}
 	do := func(k string) (*httptest.ResponseRecorder, map[string]any) {
 		req := httptest.NewRequest("GET", "/api/agent/v1/me", nil)
