@@ -19,12 +19,14 @@
 package openapitest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"regexp"
 	"slices"
@@ -294,14 +296,25 @@ func Handler(t testing.TB, h http.Handler) http.Handler {
 		return h
 	}
 	v := MustLoad(t)
+	return v.handler(h, func(err error) { t.Errorf("openapitest: %v", err) })
+}
+
+// handler is Handler reporting mismatches to report.
+func (v *Validator) handler(h http.Handler, report func(error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rec := &recorder{ResponseWriter: w}
 		h.ServeHTTP(rec, r)
 		if !Covered(r.URL.Path) {
 			return
 		}
-		if err := v.Check(r, rec.statusOr200(), w.Header(), rec.body.Bytes()); err != nil {
-			t.Errorf("openapitest: %v", err)
+		status := rec.statusOr200()
+		if rec.hijacked {
+			// An upgraded connection (a WebSocket stream): the 101 went
+			// out on the raw connection, past the recorder.
+			status = http.StatusSwitchingProtocols
+		}
+		if err := v.Check(r, status, w.Header(), rec.body.Bytes()); err != nil {
+			report(err)
 		}
 	})
 }
@@ -309,8 +322,19 @@ func Handler(t testing.TB, h http.Handler) http.Handler {
 // recorder tees what a handler writes.
 type recorder struct {
 	http.ResponseWriter
-	status int
-	body   bytes.Buffer
+	status   int
+	body     bytes.Buffer
+	hijacked bool
+}
+
+// Hijack lets a handler upgrade the connection (WebSocket libraries assert
+// http.Hijacker on the writer they are given).
+func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	conn, rw, err := http.NewResponseController(r.ResponseWriter).Hijack()
+	if err == nil {
+		r.hijacked = true
+	}
+	return conn, rw, err
 }
 
 func (r *recorder) WriteHeader(status int) {

@@ -93,3 +93,40 @@ func TestCheck(t *testing.T) {
 		}
 	})
 }
+
+// TestHandlerSeesUpgrades: a handler that upgrades the connection (a
+// WebSocket stream) gets a writer it can hijack, and the upgrade is checked
+// as a 101 of its operation, so an undocumented stream fails.
+func TestHandlerSeesUpgrades(t *testing.T) {
+	v := MustLoad(t)
+	var reported []error
+	upgrade := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, rw, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer conn.Close()
+		rw.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+		rw.Flush()
+	})
+	checked := make(chan struct{})
+	h := v.handler(upgrade, func(err error) { reported = append(reported, err) })
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer close(checked)
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/api/agent/v1/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	<-checked // a hijacked connection's handler outlives the server's tracking
+	if resp.StatusCode != http.StatusSwitchingProtocols {
+		t.Fatalf("status %d, want 101", resp.StatusCode)
+	}
+	if len(reported) != 1 || !strings.Contains(reported[0].Error(), "answered 101 but is not in the OpenAPI document") {
+		t.Fatalf("want the undocumented stream reported, got %v", reported)
+	}
+}
