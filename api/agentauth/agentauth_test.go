@@ -16,6 +16,7 @@ import (
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
@@ -179,9 +180,9 @@ func TestKeyAuthWithRateLimit(t *testing.T) {
 	busy, busyAgent := key("busy")
 	other, _ := key("other")
 	l := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
-	srv := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
+	srv := openapitest.Handler(t, api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
 		agentauth.Routes(agentauth.Middleware(s, nil), ratelimit.PerKey(l, nil)),
-	}})
+	}}))
 	mgmt := &agents.Service{Store: s}
 	do := func(k string) (*httptest.ResponseRecorder, map[string]any) {
 		req := httptest.NewRequest("GET", "/api/agent/v1/me", nil)
@@ -276,9 +277,9 @@ func TestKeyGuessingLimitedPerAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
-	srv := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
+	srv := openapitest.Handler(t, api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
 		agentauth.Routes(agentauth.MiddlewareWith(s, agentauth.Options{Failures: agentauth.KeyFailures(l.Scope("keys").Failures())})),
-	}})
+	}}))
 	do := func(addr, key string) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("GET", "/api/agent/v1/me", nil)
 		req.RemoteAddr = net.JoinHostPort(addr, "5555")

@@ -30,6 +30,7 @@ import (
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/api/device"
 	"github.com/agent-trading/ats/api/logging"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
@@ -150,7 +151,7 @@ func newEnv(t *testing.T) *env {
 		Logger: logger,
 		Routes: []api.Routes{device.Routes(svc, device.Config{}), agentauth.Routes(agentauth.Middleware(st, nil))},
 	})
-	hs := httptest.NewServer(server)
+	hs := httptest.NewServer(openapitest.Handler(t, server))
 	t.Cleanup(hs.Close)
 	svc.BaseURL = hs.URL
 	return &env{t: t, store: st, svc: svc, clk: clk, srv: hs, tc: tc, raw: raw, logs: logs, email: email, userID: u.ID}

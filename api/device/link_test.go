@@ -18,6 +18,7 @@ import (
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/device"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/api/ratelimit/redistest"
 	"github.com/agent-trading/ats/models"
@@ -163,9 +164,9 @@ func TestDeviceRoutesRateLimitedPerAddress(t *testing.T) {
 	svc := &agents.Service{Store: s, Linker: recorderLinker{&agents.Recorder{Store: s, Intents: intenttest.Keys(t)}}, Users: us, BaseURL: "http://x"}
 	l := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
 	const limit = 4
-	h := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
+	h := openapitest.Handler(t, api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
 		device.Routes(svc, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), limit)}),
-	}})
+	}}))
 	do := func(method, path, addr string) *httptest.ResponseRecorder {
 		var body io.Reader
 		if method == "POST" {

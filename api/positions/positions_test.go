@@ -16,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/api/idempotency"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	apipositions "github.com/agent-trading/ats/api/positions"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/orders"
@@ -101,7 +102,7 @@ func (e *env) do(t *testing.T, method, key, path, body string, headers ...string
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	rec := httptest.NewRecorder()
-	e.srv.ServeHTTP(rec, req)
+	openapitest.Handler(t, e.srv).ServeHTTP(rec, req)
 	var out map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &out), rec.Body.String())
 	return response{status: rec.Code, header: rec.Header(), body: out, rawBody: rec.Body.String()}

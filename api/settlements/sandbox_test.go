@@ -24,6 +24,7 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/api/idempotency"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	apisettlements "github.com/agent-trading/ats/api/settlements"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
@@ -85,11 +86,11 @@ func TestSettlementsEndToEnd(t *testing.T) {
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
 
-	hs := httptest.NewServer(api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
+	hs := httptest.NewServer(openapitest.Handler(t, api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Logger: logger,
 		Routes: []api.Routes{apisettlements.Routes(apisettlements.Deps{Settlements: svc},
 			idempotency.Middleware(st, idempotency.Options{}), agentauth.Middleware(st, nil))},
-	}))
+	})))
 	t.Cleanup(hs.Close)
 	post := func(key, path, body string) reply {
 		t.Helper()

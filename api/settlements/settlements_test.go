@@ -17,6 +17,7 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/api/idempotency"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	apisettlements "github.com/agent-trading/ats/api/settlements"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
@@ -102,7 +103,7 @@ func (e *env) post(t *testing.T, key, path string, body io.Reader, hdr map[strin
 		req.Header.Set(k, v)
 	}
 	rec := httptest.NewRecorder()
-	e.srv.ServeHTTP(rec, req)
+	openapitest.Handler(t, e.srv).ServeHTTP(rec, req)
 	r := reply{status: rec.Code, raw: rec.Body.String()}
 	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &r.body), r.raw)
 	return r

@@ -23,6 +23,7 @@ import (
 	"go.temporal.io/sdk/converter"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/worker/codec"
 	"github.com/agent-trading/ats/worker/devserver/devservertest"
@@ -181,6 +182,8 @@ func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
 	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), `"success":false`) {
 		t.Fatalf("unknown route: %d %s", resp.StatusCode, body)
 	}
+	// The OpenAPI document, public, validated against itself.
+	getJSON(t, api+"/api/agent/v1/openapi.json", "", http.StatusOK, nil)
 
 	checkOperatorListener(t, dir, urls)
 	adminOut := linkAgentThroughTheCLI(t, bin, dir, urls)
@@ -552,7 +555,7 @@ func scanForWalletSecrets(t *testing.T, frontend, dataDir string, logs []byte, o
 
 func postJSON(t *testing.T, url, body string, want int, into any) {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	resp, err := openapitest.Client(t, nil).Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -565,7 +568,7 @@ func getJSON(t *testing.T, url, key string, want int, into any) {
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := openapitest.Client(t, nil).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

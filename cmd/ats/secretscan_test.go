@@ -32,6 +32,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/worker/codec"
 	"github.com/agent-trading/ats/worker/replaytest"
@@ -480,7 +481,7 @@ func agentJSON(t *testing.T, api, key, method, path, body string, want int, into
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := openapitest.Client(t, nil).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

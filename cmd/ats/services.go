@@ -14,6 +14,7 @@ import (
 	"github.com/agent-trading/ats/api/device"
 	"github.com/agent-trading/ats/api/idempotency"
 	"github.com/agent-trading/ats/api/markets"
+	"github.com/agent-trading/ats/api/openapi"
 	orderapi "github.com/agent-trading/ats/api/orders"
 	positionapi "github.com/agent-trading/ats/api/positions"
 	"github.com/agent-trading/ats/api/ratelimit"
@@ -140,10 +141,11 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 	return svc, nil
 }
 
-// routes are the agent-facing routes: device linking, then every
-// /api/agent/v1 endpoint behind the key middleware and the per-key limit.
-// Failed attempts (passwords and device codes on /link, every sign-in form
-// of the dashboard, which shares svc.agents.Users, and invalid API keys) are
+// routes are the agent-facing routes: device linking, the OpenAPI
+// document, then every /api/agent/v1 endpoint behind the key middleware and
+// the per-key limit (and the dashboard's routes, once enabled). Failed
+// attempts (passwords and device codes on /link, every sign-in form of the
+// dashboard, which shares svc.agents.Users, and invalid API keys) are
 // counted in l's store too, so API instances sharing a Redis share those
 // limits as well.
 func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
@@ -154,6 +156,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	idem := idempotency.Middleware(svc.store, idempotency.Options{})
 	rs := []api.Routes{
 		device.Routes(svc.agents, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
+		openapi.Routes(),
 		agentauth.Routes(auth...),
 	}
 	if svc.markets != nil {

@@ -23,6 +23,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/identities"
@@ -167,7 +168,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	}
 	limiter := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
 	srv := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Logger: log, Routes: e.svc.routes(limiter)})
-	e.api.Config.Handler = srv
+	e.api.Config.Handler = openapitest.Handler(t, srv)
 	e.api.Start()
 	t.Cleanup(e.api.Close)
 	return e

@@ -95,7 +95,7 @@ func (s *Store) SetPendingTOTPSecret(ctx context.Context, userID string, ct, non
 		return mapErr(res.Error, "user")
 	}
 	if res.RowsAffected == 0 {
-		return errs.E(errs.Conflict, "two-factor authentication is already on").WithCode("2fa_enabled")
+		return errs.E(errs.Conflict, "two-factor authentication is already on").WithCode("two_factor_enabled")
 	}
 	return nil
 }
@@ -110,7 +110,7 @@ func (s *Store) EnableTOTP(ctx context.Context, userID string, step int64) error
 		return mapErr(res.Error, "user")
 	}
 	if res.RowsAffected == 0 {
-		return errs.E(errs.Conflict, "two-factor authentication is already on, or was not set up").WithCode("2fa_state")
+		return errs.E(errs.Conflict, "two-factor authentication is already on, or was not set up").WithCode("two_factor_state")
 	}
 	return nil
 }

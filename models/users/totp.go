@@ -79,7 +79,7 @@ func (s *Service) BeginTOTP(ctx context.Context, userID string) (Enrolment, erro
 		return Enrolment{}, err
 	}
 	if u.TOTPEnabled {
-		return Enrolment{}, errs.E(errs.Conflict, "two-factor authentication is already on").WithCode("2fa_enabled")
+		return Enrolment{}, errs.E(errs.Conflict, "two-factor authentication is already on").WithCode("two_factor_enabled")
 	}
 	key, err := totp.Generate(totp.GenerateOpts{Issuer: s.issuer(), AccountName: u.Email, Period: totpPeriod,
 		Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
@@ -190,10 +190,10 @@ func (s *Service) ConfirmTOTP(ctx context.Context, userID, code, clientAddr stri
 		return nil, err
 	}
 	if u.TOTPEnabled {
-		return nil, errs.E(errs.Conflict, "two-factor authentication is already on").WithCode("2fa_enabled")
+		return nil, errs.E(errs.Conflict, "two-factor authentication is already on").WithCode("two_factor_enabled")
 	}
 	if len(u.TOTPSecretCiphertext) == 0 {
-		return nil, errs.E(errs.Conflict, "start the set-up again: no secret is waiting for confirmation").WithCode("2fa_state")
+		return nil, errs.E(errs.Conflict, "start the set-up again: no secret is waiting for confirmation").WithCode("two_factor_state")
 	}
 	step, err := s.matchStep(u, code)
 	if err != nil {
@@ -239,7 +239,7 @@ func (s *Service) RegenerateBackupCodes(ctx context.Context, userID, clientAddr 
 		return nil, err
 	}
 	if !u.TOTPEnabled {
-		return nil, errs.E(errs.Conflict, "turn on two-factor authentication first").WithCode("2fa_disabled")
+		return nil, errs.E(errs.Conflict, "turn on two-factor authentication first").WithCode("two_factor_disabled")
 	}
 	codes, rows := newBackupCodes(userID)
 	err = s.Store.Tx(ctx, func(tx *store.Store) error {
@@ -278,7 +278,7 @@ func (s *Service) VerifySecondFactor(ctx context.Context, userID, code, purpose,
 		return "", err
 	}
 	if !u.TOTPEnabled {
-		return "", errs.E(errs.Conflict, "two-factor authentication is not on for this account").WithCode("2fa_disabled")
+		return "", errs.E(errs.Conflict, "two-factor authentication is not on for this account").WithCode("two_factor_disabled")
 	}
 	method, reason := FactorTOTP, ""
 	compact := strings.ReplaceAll(strings.TrimSpace(code), " ", "")
