@@ -5,6 +5,7 @@ import (
 
 	"go.temporal.io/sdk/activity"
 
+	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/settlements"
 )
@@ -98,7 +99,7 @@ func (s *Settlements) RecordRedemptions(ctx context.Context, in settlements.Rede
 // user's or agent's doing, so it goes to the log, not to their audit trail
 // (which anyone reaching Temporal could otherwise fill).
 func (s *Settlements) RecordSettlementAudit(ctx context.Context, r settlements.AuditRecord) error {
-	if r.ErrorCode == intent.CodeUnvouched {
+	if r.ErrorCode == errs.CodeUnvouchedRequest {
 		activity.GetLogger(ctx).Warn("settlement request without a valid proof refused; not audited as the user's",
 			"action", r.Action, "claimed_user_id", r.UserID, "claimed_agent_id", r.AgentID)
 		return nil

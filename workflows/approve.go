@@ -160,7 +160,7 @@ func runJoined[I any](ctx context.Context, c client.Client, spec StartSpec, wf a
 		// Another request's workflow: it has finished, so the next start
 		// runs ours.
 	}
-	return errs.E(errs.Conflict, "another operation on this wallet is running; retry shortly").WithCode("settlement_in_progress")
+	return errs.E(errs.Conflict, "another operation on this wallet is running; retry shortly").WithCode(errs.CodeSettlementInProgress)
 }
 
 // queryWhenReady asks a settlement workflow for its input. A workflow

@@ -119,15 +119,15 @@ func DeviceLink(ctx workflow.Context, in DeviceLinkInput) (DeviceLinkResult, err
 			// key); one without any is turned away before it enters
 			// history.
 			if d.Proof == "" {
-				return activities.ToTemporal(errs.E(errs.Forbidden, "a decision needs the proof of the approval page").WithCode(intent.CodeUnvouched))
+				return activities.ToTemporal(errs.E(errs.Forbidden, "a decision needs the proof of the approval page").WithCode(errs.CodeUnvouchedRequest))
 			}
 			return nil
 		case DeviceLinkStateExpired:
-			return activities.ToTemporal(errs.E(errs.Conflict, "this code has expired; ask your agent to start linking again").WithCode("expired_token"))
+			return activities.ToTemporal(errs.E(errs.Conflict, "this code has expired; ask your agent to start linking again").WithCode(errs.CodeExpiredToken))
 		case DeviceLinkStateDeciding:
-			return activities.ToTemporal(errs.E(errs.Conflict, "this code is being decided right now").WithCode("code_already_used"))
+			return activities.ToTemporal(errs.E(errs.Conflict, "this code is being decided right now").WithCode(errs.CodeCodeAlreadyUsed))
 		default:
-			return activities.ToTemporal(errs.E(errs.Conflict, "this code has already been used").WithCode("code_already_used"))
+			return activities.ToTemporal(errs.E(errs.Conflict, "this code has already been used").WithCode(errs.CodeCodeAlreadyUsed))
 		}
 	}
 	decision := func(d DeviceLinkDecision) activities.DeviceDecision {

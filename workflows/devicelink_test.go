@@ -266,7 +266,7 @@ func TestDeviceLinkWorkflow(t *testing.T) {
 		if !foreign.completed || errs.KindOf(activities.FromTemporal(foreign.err)) != errs.Forbidden {
 			t.Fatalf("with a foreign proof: %+v", foreign)
 		}
-		wantPoll(t, pending, agents.CodeAuthorizationPending, "after the forgeries")
+		wantPoll(t, pending, errs.CodeAuthorizationPending, "after the forgeries")
 		if !approved.completed || approved.err != nil || res.State != workflows.DeviceLinkStateApproved || res.UserID != f.userID {
 			t.Fatalf("the real approval: %+v, result %+v", approved, res)
 		}
@@ -325,42 +325,42 @@ func TestDeviceLinkTokenAnswers(t *testing.T) {
 	}{
 		{
 			name:  "pending until the expiry timer fires, then expired_token",
-			polls: []step{{time.Minute, agents.CodeAuthorizationPending}, {ttl - time.Second, agents.CodeAuthorizationPending}},
-			after: []string{agents.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
+			polls: []step{{time.Minute, errs.CodeAuthorizationPending}, {ttl - time.Second, errs.CodeAuthorizationPending}},
+			after: []string{errs.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
 		},
 		{
 			name: "slow_down when polled faster than the interval",
 			polls: []step{
-				{time.Minute, agents.CodeAuthorizationPending},
-				{time.Minute + time.Second, agents.CodeSlowDown},
-				{time.Minute + 4*time.Second, agents.CodeSlowDown},
-				{time.Minute + 10*time.Second, agents.CodeAuthorizationPending},
+				{time.Minute, errs.CodeAuthorizationPending},
+				{time.Minute + time.Second, errs.CodeSlowDown},
+				{time.Minute + 4*time.Second, errs.CodeSlowDown},
+				{time.Minute + 10*time.Second, errs.CodeAuthorizationPending},
 			},
-			after: []string{agents.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
+			after: []string{errs.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
 		},
 		{
 			name:  "expired_token after the expiry timer fired",
-			after: []string{agents.CodeExpiredToken, agents.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
+			after: []string{errs.CodeExpiredToken, errs.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
 		},
 		{
 			name:     "access_denied after a denial",
 			decision: workflows.DeviceLinkUpdateDeny, decideAt: 2 * time.Minute,
-			polls: []step{{time.Minute, agents.CodeAuthorizationPending}},
-			after: []string{agents.CodeAccessDenied, agents.CodeAccessDenied}, state: workflows.DeviceLinkStateDenied,
+			polls: []step{{time.Minute, errs.CodeAuthorizationPending}},
+			after: []string{errs.CodeAccessDenied, errs.CodeAccessDenied}, state: workflows.DeviceLinkStateDenied,
 			linkStatus: models.DeviceLinkDenied, endBefore: true,
 		},
 		{
 			name:     "the key exactly once, then already_issued",
 			decision: workflows.DeviceLinkUpdateApprove, decideAt: 2 * time.Minute,
-			polls: []step{{time.Minute, agents.CodeAuthorizationPending}, {3 * time.Minute, "key"}},
-			after: []string{agents.CodeAlreadyIssued, agents.CodeAlreadyIssued}, state: workflows.DeviceLinkStateApproved,
+			polls: []step{{time.Minute, errs.CodeAuthorizationPending}, {3 * time.Minute, "key"}},
+			after: []string{errs.CodeAlreadyIssued, errs.CodeAlreadyIssued}, state: workflows.DeviceLinkStateApproved,
 			agentStatus: models.AgentActive, linkStatus: models.DeviceLinkIssued, endBefore: true,
 		},
 		{
 			name:     "approved but never collected: expired_token and the agent revoked",
 			decision: workflows.DeviceLinkUpdateApprove, decideAt: 2 * time.Minute,
-			polls: []step{{time.Minute, agents.CodeAuthorizationPending}},
-			after: []string{agents.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired,
+			polls: []step{{time.Minute, errs.CodeAuthorizationPending}},
+			after: []string{errs.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired,
 			agentStatus: models.AgentRevoked, linkStatus: models.DeviceLinkExpired,
 		},
 	} {

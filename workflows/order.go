@@ -240,7 +240,7 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 		// is turned away before it enters history. (Validators do not
 		// run on replay, so older histories are unaffected.)
 		if req.Proof == "" {
-			return activities.ToTemporal(errs.E(errs.Forbidden, "a cancel needs the proof of the agent's request").WithCode(intent.CodeUnvouched))
+			return activities.ToTemporal(errs.E(errs.Forbidden, "a cancel needs the proof of the agent's request").WithCode(errs.CodeUnvouchedRequest))
 		}
 		return nil
 	}
@@ -405,7 +405,7 @@ func (c OrderClient) Resume(ctx context.Context, orderID, userID, agentID, token
 
 // Cancel sends the cancel update and returns the statuses before and
 // after. An order without a running workflow (never started, or ended) is
-// NotFound with code orders.CodeNoWorkflow, for the caller to cancel it
+// NotFound with code errs.CodeOrderWorkflowNotFound, for the caller to cancel it
 // directly.
 func (c OrderClient) Cancel(ctx context.Context, orderID string) (string, string, error) {
 	if c.Intents == nil {
@@ -416,7 +416,7 @@ func (c OrderClient) Cancel(ctx context.Context, orderID string) (string, string
 		Args: []any{OrderCancelRequest{Proof: c.Intents.Sign(intent.OrderCancel, orderID)}},
 	})
 	if nf := (*serviceerror.NotFound)(nil); errors.As(err, &nf) {
-		return "", "", errs.E(errs.NotFound, "the order has no running workflow").WithCode(orders.CodeNoWorkflow).WithCause(err)
+		return "", "", errs.E(errs.NotFound, "the order has no running workflow").WithCode(errs.CodeOrderWorkflowNotFound).WithCause(err)
 	}
 	if err != nil {
 		return "", "", activities.FromTemporal(err)

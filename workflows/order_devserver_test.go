@@ -14,7 +14,6 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/intent/intenttest"
-	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/devserver"
 	"github.com/agent-trading/ats/worker/devserver/devservertest"
@@ -28,7 +27,7 @@ import (
 // is cancelled while the placement backs off. The cancel answers at once
 // (previousStatus PENDING), the placement is stopped (no further attempt)
 // and the workflow ends CANCELLED. An order without a workflow, and one
-// whose workflow ended, answer orders.CodeNoWorkflow, for the service to
+// whose workflow ended, answer errs.CodeOrderWorkflowNotFound, for the service to
 // cancel them directly. With ATS_RECORD_HISTORY=<path> it writes the
 // history for the replay tests:
 //
@@ -62,7 +61,7 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 	defer w.Stop()
 
 	oc := workflows.OrderClient{Client: c, Intents: intenttest.Keys(t)}
-	if _, _, err := oc.Cancel(ctx, "ord_none"); errs.CodeOf(err) != orders.CodeNoWorkflow {
+	if _, _, err := oc.Cancel(ctx, "ord_none"); errs.CodeOf(err) != errs.CodeOrderWorkflowNotFound {
 		t.Fatalf("cancel without a workflow: %v", err)
 	}
 	if err := oc.Resume(ctx, "ord_1", "usr_1", "agt_1", "123"); err != nil {
@@ -94,7 +93,7 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 	if submits() != n || n > 4 {
 		t.Fatalf("%d placement attempts by the cancel, %d after it", n, submits())
 	}
-	if _, _, err := oc.Cancel(ctx, "ord_1"); errs.CodeOf(err) != orders.CodeNoWorkflow {
+	if _, _, err := oc.Cancel(ctx, "ord_1"); errs.CodeOf(err) != errs.CodeOrderWorkflowNotFound {
 		t.Fatalf("cancel after the workflow ended: %v", err)
 	}
 

@@ -62,10 +62,10 @@ const touchEvery = time.Minute
 // owner is told about pause and revoke, which they can see in the
 // dashboard anyway.
 var (
-	errMissing = errs.E(errs.Unauthorized, "missing API key: send Authorization: Bearer ll_…").WithCode("missing_api_key")
-	errInvalid = errs.E(errs.Unauthorized, "invalid API key").WithCode("invalid_api_key")
-	errRevoked = errs.E(errs.Unauthorized, "this API key has been revoked").WithCode("key_revoked")
-	errPaused  = errs.E(errs.Unauthorized, "this agent is paused; resume it in the dashboard").WithCode("agent_paused")
+	errMissing = errs.E(errs.Unauthorized, "missing API key: send Authorization: Bearer ll_…").WithCode(errs.CodeMissingAPIKey)
+	errInvalid = errs.E(errs.Unauthorized, "invalid API key").WithCode(errs.CodeInvalidAPIKey)
+	errRevoked = errs.E(errs.Unauthorized, "this API key has been revoked").WithCode(errs.CodeKeyRevoked)
+	errPaused  = errs.E(errs.Unauthorized, "this agent is paused; resume it in the dashboard").WithCode(errs.CodeAgentPaused)
 )
 
 // Limits on failed authentication per client address (see Options).
@@ -194,7 +194,7 @@ func Require(scope string) gin.HandlerFunc {
 			return
 		}
 		if !id.HasScope(scope) {
-			api.Fail(c, errs.Ef(errs.Forbidden, "this API key lacks the %q scope", scope).WithCode("insufficient_scope"))
+			api.Fail(c, errs.Ef(errs.Forbidden, "this API key lacks the %q scope", scope).WithCode(errs.CodeInsufficientScope))
 			return
 		}
 		c.Next()

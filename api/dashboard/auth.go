@@ -254,7 +254,7 @@ func (h *handler) takeCeremony(c *gin.Context, sess *sessions.Session, purposes 
 		ok = ok || p == purpose
 	}
 	if len(raw) == 0 || !ok {
-		return nil, "", errs.E(errs.Invalid, "no passkey request in progress; try again").WithCode("no_ceremony")
+		return nil, "", errs.E(errs.Invalid, "no passkey request in progress; try again").WithCode(errs.CodeNoCeremony)
 	}
 	sess.State.WebAuthn, sess.State.WebAuthnPurpose = nil, ""
 	return raw, purpose, h.d.Sessions.Save(c.Request.Context(), sess)

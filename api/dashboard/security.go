@@ -178,7 +178,7 @@ func (h *handler) passkeyRegisterOptions(c *gin.Context) {
 		return
 	}
 	if h.needStepUp(c) {
-		h.fail(c, errs.E(errs.Forbidden, "confirm it's you first: reload the page and use “Confirm it's you”").WithCode("step_up_required"))
+		h.fail(c, errs.E(errs.Forbidden, "confirm it's you first: reload the page and use “Confirm it's you”").WithCode(errs.CodeStepUpRequired))
 		return
 	}
 	sess := sessionOf(c)

@@ -237,7 +237,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 			}
 		}
 		wantRFC(t, e.do("GET", "/api/auth/device/token", "", nil, nil), "invalid_request")
-		wantRFC(t, e.poll("nope"), agents.CodeInvalidGrant)
+		wantRFC(t, e.poll("nope"), errs.CodeInvalidGrant)
 	})
 
 	t.Run("pending and slow_down", func(t *testing.T) {
@@ -245,16 +245,16 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		if a.ExpiresIn != 900 || a.Interval != 5 || a.VerificationURIComplete != e.srv.URL+"/link?code="+a.UserCode {
 			t.Fatalf("authorization %+v", a)
 		}
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeAuthorizationPending)
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeSlowDown)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeAuthorizationPending)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeSlowDown)
 		e.clk.Advance(5 * time.Second)
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeAuthorizationPending)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeAuthorizationPending)
 	})
 
 	t.Run("expired", func(t *testing.T) {
 		a := e.requestLink("late bot")
 		e.clk.Advance(agents.DefaultDeviceCodeTTL)
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeExpiredToken)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeExpiredToken)
 		if _, err := e.svc.ApproveDeviceByEmail(ctx, e.email, a.UserCode); err == nil || !strings.Contains(err.Error(), "expired") {
 			t.Fatalf("approval of an expired code: %v", err)
 		}
@@ -276,7 +276,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 			t.Fatalf("result %+v, link %s", res, l.Status)
 		}
 		_, err = short.PollDeviceToken(ctx, a.DeviceCode, "test")
-		if c := errs.CodeOf(err); c != agents.CodeExpiredToken {
+		if c := errs.CodeOf(err); c != errs.CodeExpiredToken {
 			t.Fatalf("poll after workflow expiry: %v", err)
 		}
 	})
@@ -303,7 +303,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		if ag, err := e.store.AgentByID(ctx, linked.AgentID); err != nil || ag.Status != models.AgentRevoked {
 			t.Fatalf("agent %+v %v, want revoked", ag, err)
 		}
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeExpiredToken)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeExpiredToken)
 	})
 
 	t.Run("link page denies", func(t *testing.T) {
@@ -335,7 +335,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 			t.Fatalf("deny = %d %s", r.status, r.raw)
 		}
 		e.clk.Advance(10 * time.Second)
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeAccessDenied)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeAccessDenied)
 		if r := e.linkForm(v, e.srv.URL); r.status != 409 || !strings.Contains(r.raw, "already been used") {
 			t.Fatalf("second decision = %d %s", r.status, r.raw)
 		}
@@ -413,7 +413,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 			}
 			t.Logf("%s: refused: %v", f.name, err)
 			e.clk.Advance(5 * time.Second)
-			wantRFC(t, e.poll(target.DeviceCode), agents.CodeAuthorizationPending)
+			wantRFC(t, e.poll(target.DeviceCode), errs.CodeAuthorizationPending)
 		}
 		if l, err = e.store.DeviceLinkByID(ctx, l.ID); err != nil || l.Status != models.DeviceLinkPending || l.AgentID != nil {
 			t.Fatalf("link after the forgeries: %+v %v", l, err)
@@ -432,14 +432,14 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.clk.Advance(5 * time.Second)
-		wantRFC(t, e.poll(target.DeviceCode), agents.CodeAccessDenied)
+		wantRFC(t, e.poll(target.DeviceCode), errs.CodeAccessDenied)
 	})
 
 	var issuedKey, agentID, linkID, deviceCode string
 	t.Run("end to end", func(t *testing.T) {
 		a := e.requestLink("e2e bot")
 		deviceCode = a.DeviceCode
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeAuthorizationPending)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeAuthorizationPending)
 		linked, err := e.svc.ApproveDeviceByEmail(ctx, e.email, a.UserCode)
 		if err != nil {
 			t.Fatal(err)
@@ -456,7 +456,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		issuedKey = key
 		e.clk.Advance(5 * time.Second)
 		again := e.poll(a.DeviceCode)
-		wantRFC(t, again, agents.CodeAlreadyIssued)
+		wantRFC(t, again, errs.CodeAlreadyIssued)
 		if strings.Contains(again.raw, key) {
 			t.Fatal("second poll repeated the key")
 		}

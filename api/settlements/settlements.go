@@ -49,7 +49,7 @@ type ApproveRequest struct {
 // Validate implements api.Validator.
 func (r ApproveRequest) Validate() error {
 	if r.Token == "" {
-		return errs.E(errs.Invalid, "token is required: USDC, CTF, NEG_RISK or all").WithCode("invalid_token")
+		return errs.E(errs.Invalid, "token is required: USDC, CTF, NEG_RISK or all").WithCode(errs.CodeInvalidToken)
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ type BudgetChange struct {
 // in the message.
 func ParseUSDC(name, v string) (int64, error) {
 	d, err := decimal.NewFromString(strings.TrimSpace(v))
-	bad := errs.Ef(errs.Invalid, "%s must be a positive USDC amount with at most 6 decimals, such as 25 or 12.5", name).WithCode("invalid_budget")
+	bad := errs.Ef(errs.Invalid, "%s must be a positive USDC amount with at most 6 decimals, such as 25 or 12.5", name).WithCode(errs.CodeInvalidBudget)
 	if err != nil || !d.IsPositive() || !d.Equal(d.Round(6)) || d.GreaterThan(micro.Decimal(maxBudgetMicro)) {
 		return 0, bad
 	}
@@ -51,7 +51,7 @@ func ParseUSDC(name, v string) (int64, error) {
 func ParsePercent(name, v string) (int32, error) {
 	d, err := decimal.NewFromString(strings.TrimSpace(v))
 	if err != nil || !d.IsPositive() || d.GreaterThan(decimal.NewFromInt(100)) || !d.Equal(d.Round(2)) {
-		return 0, errs.Ef(errs.Invalid, "%s must be a percentage above 0 and at most 100, with at most 2 decimals", name).WithCode("invalid_budget")
+		return 0, errs.Ef(errs.Invalid, "%s must be a percentage above 0 and at most 100, with at most 2 decimals", name).WithCode(errs.CodeInvalidBudget)
 	}
 	return int32(d.Shift(2).IntPart()), nil
 }
@@ -71,13 +71,13 @@ func (s *Service) UpdateBudget(ctx context.Context, userID, idOrName, clientAddr
 		switch {
 		case !known:
 			return Agent{}, errs.Ef(errs.Invalid, "cannot clear %q: the limits are %s, %s and %s", name, LimitFixed, LimitBudgetPercent, LimitMaxPositionValue).
-				WithCode("invalid_budget")
+				WithCode(errs.CodeInvalidBudget)
 		case isSet:
-			return Agent{}, errs.Ef(errs.Invalid, "%s is both set and cleared", name).WithCode("invalid_budget")
+			return Agent{}, errs.Ef(errs.Invalid, "%s is both set and cleared", name).WithCode(errs.CodeInvalidBudget)
 		}
 	}
 	if len(ch.Clear) == 0 && !slices.Contains([]bool{set[LimitFixed], set[LimitBudgetPercent], set[LimitMaxPositionValue]}, true) {
-		return Agent{}, errs.E(errs.Invalid, "nothing to change: set a limit or clear one").WithCode("invalid_budget")
+		return Agent{}, errs.E(errs.Invalid, "nothing to change: set a limit or clear one").WithCode(errs.CodeInvalidBudget)
 	}
 	next := Budget{FixedLimitMicro: ch.FixedLimitMicro, PercentBps: ch.PercentBps, MaxPositionValueMicro: ch.MaxPositionValueMicro}
 	if err := next.validate(); err != nil {
@@ -123,11 +123,11 @@ func (s *Service) UpdateBudget(ctx context.Context, userID, idOrName, clientAddr
 func (b Budget) validate() error {
 	for _, v := range []*int64{b.FixedLimitMicro, b.MaxPositionValueMicro} {
 		if v != nil && (*v <= 0 || *v > maxBudgetMicro) {
-			return errs.E(errs.Invalid, "budget amounts must be positive and at most 1,000,000,000 USDC").WithCode("invalid_budget")
+			return errs.E(errs.Invalid, "budget amounts must be positive and at most 1,000,000,000 USDC").WithCode(errs.CodeInvalidBudget)
 		}
 	}
 	if b.PercentBps != nil && (*b.PercentBps <= 0 || *b.PercentBps > 10000) {
-		return errs.E(errs.Invalid, "the budget percentage must be between 0.01% and 100%").WithCode("invalid_budget")
+		return errs.E(errs.Invalid, "the budget percentage must be between 0.01% and 100%").WithCode(errs.CodeInvalidBudget)
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, client
 			}
 		}
 		if l.Status != models.DeviceLinkPending {
-			return errs.E(errs.Conflict, "the device link is no longer pending").WithCode("device_link_state")
+			return errs.E(errs.Conflict, "the device link is no longer pending").WithCode(errs.CodeDeviceLinkState)
 		}
 		a := &models.Agent{
 			UserID: userID, Name: l.AgentName, Status: models.AgentActive,
@@ -139,7 +139,7 @@ func (r *Recorder) DenyDeviceLink(ctx context.Context, linkID, userID, clientAdd
 // forged expiry (a workflow started with an earlier deadline) changes
 // nothing.
 func errNotExpiredYet() error {
-	return errs.E(errs.Transient, "the device link has not reached its expiry yet").WithCode("device_link_not_expired")
+	return errs.E(errs.Transient, "the device link has not reached its expiry yet").WithCode(errs.CodeDeviceLinkNotExpired)
 }
 
 // ExpireDeviceLink moves a pending link to expired when its workflow's

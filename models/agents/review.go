@@ -12,10 +12,6 @@ import (
 	"github.com/agent-trading/ats/models/vault"
 )
 
-// CodeReviewRequired refuses a /link decision that did not come from the
-// confirmation page of its link.
-const CodeReviewRequired = "review_required"
-
 // ScopeDescriptions say what each scope lets an agent do, as the
 // confirmation page lists them.
 var ScopeDescriptions = map[string]string{
@@ -82,7 +78,7 @@ func (s *Service) ReviewDevice(ctx context.Context, userCode, clientAddr string)
 // Confirm of its review; otherwise it is errs.Invalid (review_required).
 // It says nothing about who decides: the caller authenticates the user.
 func (s *Service) Confirmed(ctx context.Context, userCode, confirm string) error {
-	refused := errs.E(errs.Invalid, "review the request on the link page before approving or denying it").WithCode(CodeReviewRequired)
+	refused := errs.E(errs.Invalid, "review the request on the link page before approving or denying it").WithCode(errs.CodeReviewRequired)
 	if confirm == "" {
 		return refused
 	}

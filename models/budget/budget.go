@@ -277,7 +277,7 @@ func (s *Service) ReserveWith(ctx context.Context, agentID, userID string, amoun
 			return err
 		}
 		if a.Status != models.AgentActive {
-			return errs.Ef(errs.Conflict, "the agent is %s", a.Status).WithCode("agent_inactive")
+			return errs.Ef(errs.Conflict, "the agent is %s", a.Status).WithCode(errs.CodeAgentInactive)
 		}
 		if a.MaxPositionValueMicro != nil && !in.positionKnown {
 			if in.positionMicro, err = s.positionValue(ctx, a.ID); err != nil {
@@ -292,7 +292,7 @@ func (s *Service) ReserveWith(ctx context.Context, agentID, userID string, amoun
 		if amountMicro > b.AvailableMicro {
 			return errs.Ef(errs.Conflict, "budget exceeded: the order needs %s USDC but %s USDC is available (limited by %s)",
 				micro.Decimal(amountMicro).String(), b.Available.String(), b.LimitedBy).
-				WithCode("budget_exceeded").WithHint("GET /budget shows the limits; lower the order size")
+				WithCode(errs.CodeBudgetExceeded).WithHint("GET /budget shows the limits; lower the order size")
 		}
 		out = models.BudgetReservation{Ref: ref, AgentID: agentID, UserID: userID, AmountMicro: amountMicro}
 		if err := tx.CreateBudgetReservation(ctx, &out); err != nil {
@@ -311,7 +311,7 @@ func (s *Service) ReserveWith(ctx context.Context, agentID, userID string, amoun
 
 func sameAgent(r *models.BudgetReservation, agentID string) (models.BudgetReservation, error) {
 	if r.AgentID != agentID {
-		return models.BudgetReservation{}, errs.E(errs.Conflict, "the reservation reference is already used").WithCode("reservation_ref")
+		return models.BudgetReservation{}, errs.E(errs.Conflict, "the reservation reference is already used").WithCode(errs.CodeReservationRef)
 	}
 	return *r, nil
 }

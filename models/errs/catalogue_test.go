@@ -88,8 +88,11 @@ func minus(a, b []string) []string {
 // TestCodesInSourceAreCatalogued reads the module's Go source (tests and
 // the sandbox, which answers in the venue's own dialect, aside) and checks
 // every code given to WithCode or set in an errs.Error or api.ErrorBody
-// literal, when it is a constant: it must be catalogued, and the kind it is
-// built with must be one the catalogue lists for it.
+// literal, when it is a constant: it must be catalogued, the kind it is
+// built with must be one the catalogue lists for it, and outside venue/
+// (which imports nothing of ours once it has its own error type) it must be
+// written as the catalogue's constant, errs.CodeX, not as a literal or
+// another package's constant.
 func TestCodesInSourceAreCatalogued(t *testing.T) {
 	root := moduleRoot(t)
 	module := modulePath(t, root)
@@ -149,6 +152,7 @@ func TestCodesInSourceAreCatalogued(t *testing.T) {
 			}
 			return "", false // a variable: the HTTP tests see what it holds
 		}
+		venue := strings.HasPrefix(p, filepath.Join(root, "venue")+string(filepath.Separator))
 		check := func(n ast.Node, code ast.Expr, kind string) {
 			v, ok := value(code)
 			if !ok {
@@ -156,12 +160,14 @@ func TestCodesInSourceAreCatalogued(t *testing.T) {
 			}
 			checked++
 			where := fset.Position(n.Pos())
-			if strings.HasPrefix(p, filepath.Join(root, "venue")+string(filepath.Separator)) {
+			if venue {
 				// A venue code reaches a client through FromVenue, which
 				// renames the generic refusals.
 				if c, ok := deniedCodes[v]; ok {
 					v = c
 				}
+			} else if !isCatalogueConstant(code) {
+				t.Errorf("%s: write code %q as the catalogue's constant errs.Code…", where, v)
 			}
 			e, ok := Lookup(v)
 			if !ok {
@@ -207,6 +213,16 @@ func TestCodesInSourceAreCatalogued(t *testing.T) {
 	if checked < 50 {
 		t.Fatalf("only %d codes found in the source: the scan is broken", checked)
 	}
+}
+
+// isCatalogueConstant reports whether e is errs.CodeX.
+func isCatalogueConstant(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	return ok && pkg.Name == "errs" && strings.HasPrefix(sel.Sel.Name, "Code")
 }
 
 // kindIdents maps the Go names of the kinds, as written in source.

@@ -52,9 +52,6 @@ const (
 	DeviceReview = "device-link/review"
 )
 
-// CodeUnvouched is the error code of a request without a valid proof.
-const CodeUnvouched = "unvouched_request"
-
 // Keys makes proofs with the current master key's intent key and verifies
 // them with it or a previous one (a rotation must not fail the requests in
 // flight while processes restart).
@@ -81,10 +78,10 @@ func (k *Keys) Sign(kind string, fields ...string) string {
 }
 
 // Verify checks proof for the action kind on fields. A missing, malformed
-// or wrong proof is errs.Forbidden with code CodeUnvouched; so is a nil
+// or wrong proof is errs.Forbidden with code errs.CodeUnvouchedRequest; so is a nil
 // *Keys (a process wired without the key refuses rather than trusts).
 func (k *Keys) Verify(proof, kind string, fields ...string) error {
-	refused := errs.E(errs.Forbidden, "the request was not made through an authenticated path").WithCode(CodeUnvouched)
+	refused := errs.E(errs.Forbidden, "the request was not made through an authenticated path").WithCode(errs.CodeUnvouchedRequest)
 	if k == nil || proof == "" {
 		return refused
 	}

@@ -129,19 +129,19 @@ func (p SearchParams) Validate() error {
 	switch p.Sort {
 	case "", SortVolume, SortLiquidity, SortEndDate, SortRecent:
 	default:
-		return errs.Ef(errs.Invalid, "query parameter %q must be one of volume, liquidity, end_date, recent", "sort").WithCode("invalid_query")
+		return errs.Ef(errs.Invalid, "query parameter %q must be one of volume, liquidity, end_date, recent", "sort").WithCode(errs.CodeInvalidQuery)
 	}
 	if p.Tag != "" && !slices.Contains(Tags, p.Tag) {
-		return errs.Ef(errs.Invalid, "query parameter %q must be one of %s", "tag", strings.Join(Tags, ", ")).WithCode("invalid_query")
+		return errs.Ef(errs.Invalid, "query parameter %q must be one of %s", "tag", strings.Join(Tags, ", ")).WithCode(errs.CodeInvalidQuery)
 	}
 	if p.Limit < 1 || p.Limit > MaxSearchLimit {
-		return errs.Ef(errs.Invalid, "query parameter %q must be an integer between 1 and %d", "limit", MaxSearchLimit).WithCode("invalid_query")
+		return errs.Ef(errs.Invalid, "query parameter %q must be an integer between 1 and %d", "limit", MaxSearchLimit).WithCode(errs.CodeInvalidQuery)
 	}
 	if p.Offset < 0 {
-		return errs.Ef(errs.Invalid, "query parameter %q must not be negative", "offset").WithCode("invalid_query")
+		return errs.Ef(errs.Invalid, "query parameter %q must not be negative", "offset").WithCode(errs.CodeInvalidQuery)
 	}
 	if p.MinVolume.IsNegative() {
-		return errs.Ef(errs.Invalid, "query parameter %q must not be negative", "min_volume").WithCode("invalid_query")
+		return errs.Ef(errs.Invalid, "query parameter %q must not be negative", "min_volume").WithCode(errs.CodeInvalidQuery)
 	}
 	return nil
 }
@@ -379,7 +379,7 @@ func ValidTokenID(s string) bool { return isDigits(s) && len(s) <= 78 }
 func (s *Service) MarketByID(ctx context.Context, id string) (*Detail, error) {
 	s.init()
 	if !validMarketID(id) {
-		return nil, errs.E(errs.Invalid, "market id must be a numeric market id or a 0x condition id").WithCode("invalid_id")
+		return nil, errs.E(errs.Invalid, "market id must be a numeric market id or a 0x condition id").WithCode(errs.CodeInvalidID)
 	}
 	m, err := s.markets.Get(ctx, "id:"+strings.ToLower(id), func(ctx context.Context) (*gamma.Market, error) {
 		if isDigits(id) {
@@ -395,7 +395,7 @@ func (s *Service) MarketByID(ctx context.Context, id string) (*Detail, error) {
 			return nil, err
 		}
 		if len(ms) == 0 {
-			return nil, errs.E(errs.NotFound, "market not found").WithCode("not_found")
+			return nil, errs.E(errs.NotFound, "market not found").WithCode(errs.CodeNotFound)
 		}
 		return &ms[0], nil
 	})
@@ -410,7 +410,7 @@ func (s *Service) MarketBySlug(ctx context.Context, slug string) (*Detail, error
 	s.init()
 	slug = strings.TrimSpace(slug)
 	if slug == "" {
-		return nil, errs.Ef(errs.Invalid, "query parameter %q is required", "slug").WithCode("invalid_query")
+		return nil, errs.Ef(errs.Invalid, "query parameter %q is required", "slug").WithCode(errs.CodeInvalidQuery)
 	}
 	m, err := s.marketBySlug(ctx, slug)
 	if err != nil {
@@ -428,7 +428,7 @@ func (s *Service) marketBySlug(ctx context.Context, slug string) (*gamma.Market,
 // marketErr gives venue NotFound answers one client message.
 func marketErr(err error) error {
 	if errs.Is(err, errs.NotFound) {
-		return errs.E(errs.NotFound, "market not found").WithCode("market_not_found").WithCause(err)
+		return errs.E(errs.NotFound, "market not found").WithCode(errs.CodeMarketNotFound).WithCause(err)
 	}
 	return err
 }
@@ -472,15 +472,15 @@ func (f slugFinder) MarketBySlug(ctx context.Context, slug string) (*gamma.Marke
 func (s *Service) CryptoMarket(ctx context.Context, asset, timeframe string, includeTokens bool) (*Crypto, error) {
 	s.init()
 	if strings.TrimSpace(asset) == "" {
-		return nil, errs.Ef(errs.Invalid, "query parameter %q is required", "asset").WithCode("invalid_query")
+		return nil, errs.Ef(errs.Invalid, "query parameter %q is required", "asset").WithCode(errs.CodeInvalidQuery)
 	}
 	a, err := updown.ParseAsset(asset)
 	if err != nil {
-		return nil, errs.Ef(errs.Invalid, "query parameter %q must be one of btc, eth, sol, xrp, doge, matic (or bitcoin, ethereum, solana, dogecoin, polygon)", "asset").WithCode("invalid_query")
+		return nil, errs.Ef(errs.Invalid, "query parameter %q must be one of btc, eth, sol, xrp, doge, matic (or bitcoin, ethereum, solana, dogecoin, polygon)", "asset").WithCode(errs.CodeInvalidQuery)
 	}
 	tf, err := updown.ParseTimeframe(timeframe)
 	if err != nil {
-		return nil, errs.Ef(errs.Invalid, "query parameter %q must be one of 5m, 15m, 4h, hourly, daily", "timeframe").WithCode("invalid_query")
+		return nil, errs.Ef(errs.Invalid, "query parameter %q must be one of 5m, 15m, 4h, hourly, daily", "timeframe").WithCode(errs.CodeInvalidQuery)
 	}
 	m, w, err := updown.FindAccepting(ctx, slugFinder{s}, a, tf, s.Now())
 	if err != nil {
@@ -510,17 +510,17 @@ func ParseTokenIDs(param, raw string) ([]string, error) {
 			continue
 		}
 		if !ValidTokenID(t) {
-			return nil, errs.Ef(errs.Invalid, "query parameter %q must hold decimal token ids", param).WithCode("invalid_query")
+			return nil, errs.Ef(errs.Invalid, "query parameter %q must hold decimal token ids", param).WithCode(errs.CodeInvalidQuery)
 		}
 		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
 	if len(out) == 0 {
-		return nil, errs.Ef(errs.Invalid, "query parameter %q is required", param).WithCode("invalid_query")
+		return nil, errs.Ef(errs.Invalid, "query parameter %q is required", param).WithCode(errs.CodeInvalidQuery)
 	}
 	if len(out) > MaxBatchTokens {
-		return nil, errs.Ef(errs.Invalid, "query parameter %q accepts at most %d token ids, got %d", param, MaxBatchTokens, len(out)).WithCode("too_many_tokens")
+		return nil, errs.Ef(errs.Invalid, "query parameter %q accepts at most %d token ids, got %d", param, MaxBatchTokens, len(out)).WithCode(errs.CodeTooManyTokens)
 	}
 	return out, nil
 }
@@ -531,11 +531,11 @@ func (s *Service) Books(ctx context.Context, tokens []string) ([]*clob.OrderBook
 	s.init()
 	for _, t := range tokens {
 		if !ValidTokenID(t) {
-			return nil, errs.E(errs.Invalid, "token ids must be decimal numbers").WithCode("invalid_token_id")
+			return nil, errs.E(errs.Invalid, "token ids must be decimal numbers").WithCode(errs.CodeInvalidTokenID)
 		}
 	}
 	if len(tokens) > MaxBatchTokens {
-		return nil, errs.Ef(errs.Invalid, "at most %d token ids per request", MaxBatchTokens).WithCode("too_many_tokens")
+		return nil, errs.Ef(errs.Invalid, "at most %d token ids per request", MaxBatchTokens).WithCode(errs.CodeTooManyTokens)
 	}
 	return s.fetchBooks(ctx, tokens, true)
 }
@@ -550,7 +550,7 @@ func (s *Service) Book(ctx context.Context, token string) (*clob.OrderBook, erro
 }
 
 func tokenNotFound(tokens []string) *errs.Error {
-	return errs.Ef(errs.NotFound, "no order book for token %s", strings.Join(tokens, ", ")).WithCode("token_not_found")
+	return errs.Ef(errs.NotFound, "no order book for token %s", strings.Join(tokens, ", ")).WithCode(errs.CodeTokenNotFound)
 }
 
 // books_ serves tokens from the cache, fetches the rest in one call (GET

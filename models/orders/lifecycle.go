@@ -114,7 +114,7 @@ func levelFor(b *clob.OrderBook, side clob.Side, size, limit decimal.Decimal) (d
 		}
 	}
 	return decimal.Zero, errs.Ef(errs.VenueRejected, "the book cannot fill %s shares at %s or better right now", size.String(), limit.String()).
-		WithCode("no_match").WithHint("use a LIMIT order to rest on the book, or a FAK order to take what is there")
+		WithCode(errs.CodeNoMatch).WithHint("use a LIMIT order to rest on the book, or a FAK order to take what is there")
 }
 
 // Submit places a PENDING order on the venue. It is the order workflow's
@@ -343,7 +343,7 @@ func postInFlight(o *models.Order) bool {
 
 func errPostInFlight() error {
 	return errs.E(errs.Transient, "a post of the order may still reach the venue; it is ended once that is settled").
-		WithCode("post_in_flight")
+		WithCode(errs.CodePostInFlight)
 }
 
 // Sync brings an order up to date with the venue: its status, its fills
@@ -596,7 +596,7 @@ func cancelOutcome(status string) error {
 		return notCancellable(status)
 	}
 	return errs.E(errs.Transient, "the venue has not confirmed the cancel: the order is still open there and is still followed").
-		WithCode("cancel_unconfirmed").WithHint("send DELETE /orders/{id} again; GET /orders/{id} shows the order's status")
+		WithCode(errs.CodeCancelUnconfirmed).WithHint("send DELETE /orders/{id} again; GET /orders/{id} shows the order's status")
 }
 
 // releaseBudget ends a BUY order's reservation with spentMicro used.

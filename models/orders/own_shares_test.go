@@ -55,8 +55,8 @@ func TestSellOnlyOwnShares(t *testing.T) {
 		refused := func(t *testing.T, p Principal, r PlaceRequest) {
 			t.Helper()
 			_, err := e.svc.Place(ctx, p, r)
-			if !errs.Is(err, errs.Conflict) || errs.CodeOf(err) != CodeInsufficientPosition {
-				t.Fatalf("sell of %s by %s: %v (code %q), want Conflict %s", r.Size, p.AgentID, err, errs.CodeOf(err), CodeInsufficientPosition)
+			if !errs.Is(err, errs.Conflict) || errs.CodeOf(err) != errs.CodeInsufficientPosition {
+				t.Fatalf("sell of %s by %s: %v (code %q), want Conflict %s", r.Size, p.AgentID, err, errs.CodeOf(err), errs.CodeInsufficientPosition)
 			}
 		}
 
@@ -110,7 +110,7 @@ func TestSellOnlyOwnShares(t *testing.T) {
 			switch {
 			case err == nil:
 				ok++
-			case errs.CodeOf(err) != CodeInsufficientPosition:
+			case errs.CodeOf(err) != errs.CodeInsufficientPosition:
 				t.Fatalf("concurrent sell: %v", err)
 			}
 		}

@@ -292,7 +292,7 @@ func TestPlaceChecks(t *testing.T) {
 		{name: "sell without enough shares", setup: func(c *fakeChain, _ *fakeWallets) { c.shares[yes] = 9_990_000 }, req: sell(yes, "0.5", "10"),
 			kind: errs.Conflict, code: "insufficient_balance"},
 		{name: "sell beyond the agent's own position", holds: 9_990_000, req: sell(yes, "0.5", "10"),
-			kind: errs.Conflict, code: CodeInsufficientPosition, hint: "GET /positions"},
+			kind: errs.Conflict, code: errs.CodeInsufficientPosition, hint: "GET /positions"},
 		{name: "sell without the CTF approval", setup: func(c *fakeChain, _ *fakeWallets) { c.approved[network.Sandbox("").Exchange] = false },
 			req: sell(yes, "0.5", "10"), kind: errs.Conflict, code: "allowance_error", hint: `POST /wallet/approve {"token":"CTF"}`},
 		{name: "neg-risk sell without the adapter's approval", setup: func(c *fakeChain, _ *fakeWallets) { c.approved[network.Sandbox("").NegRiskAdapter] = false },

@@ -67,7 +67,7 @@ type Runner interface {
 	StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID string) (string, error)
 	// Cancel asks the order's workflow to cancel the order and returns
 	// the status before and after. An order without a running workflow
-	// is NotFound with code CodeNoWorkflow.
+	// is NotFound with code errs.CodeOrderWorkflowNotFound.
 	Cancel(ctx context.Context, orderID string) (previous, status string, err error)
 	// Resume starts the workflow of a persisted order unless it runs or
 	// ran already.
@@ -149,7 +149,7 @@ func (s *Service) tokenMeta(ctx context.Context, tokenID string) (tokenMeta, err
 
 func notFoundToken(err error, tokenID string) error {
 	if errs.Is(err, errs.NotFound) {
-		return errs.Ef(errs.NotFound, "no market trades token %s", tokenID).WithCode("unknown_token").
+		return errs.Ef(errs.NotFound, "no market trades token %s", tokenID).WithCode(errs.CodeUnknownToken).
 			WithHint("take token ids from GET /markets/search or GET /markets/{id}")
 	}
 	return err
@@ -173,15 +173,15 @@ type checked struct {
 func normalize(r *PlaceRequest) (clob.Side, error) {
 	r.TokenID = strings.TrimSpace(r.TokenID)
 	if r.TokenID == "" {
-		return 0, errs.E(errs.Invalid, "tokenId is required").WithCode("invalid_token_id")
+		return 0, errs.E(errs.Invalid, "tokenId is required").WithCode(errs.CodeInvalidTokenID)
 	}
 	if x, ok := new(big.Int).SetString(r.TokenID, 10); !ok || x.Sign() <= 0 || x.BitLen() > 256 {
-		return 0, errs.Ef(errs.Invalid, "tokenId %q is not a token id (a decimal number)", r.TokenID).WithCode("invalid_token_id")
+		return 0, errs.Ef(errs.Invalid, "tokenId %q is not a token id (a decimal number)", r.TokenID).WithCode(errs.CodeInvalidTokenID)
 	}
 	r.Side = strings.ToUpper(strings.TrimSpace(r.Side))
 	side, err := clob.ParseSide(r.Side)
 	if err != nil || !side.Valid() {
-		return 0, errs.E(errs.Invalid, "side must be BUY or SELL").WithCode("invalid_side")
+		return 0, errs.E(errs.Invalid, "side must be BUY or SELL").WithCode(errs.CodeInvalidSide)
 	}
 	r.Type = strings.ToUpper(strings.TrimSpace(r.Type))
 	if r.Type == "" {
@@ -190,16 +190,16 @@ func normalize(r *PlaceRequest) (clob.Side, error) {
 	switch r.Type {
 	case TypeLimit, TypeMarket, TypeFOK, TypeFAK:
 	default:
-		return 0, errs.Ef(errs.Invalid, "type must be LIMIT, MARKET, FOK or FAK, not %q", r.Type).WithCode("invalid_order_type")
+		return 0, errs.Ef(errs.Invalid, "type must be LIMIT, MARKET, FOK or FAK, not %q", r.Type).WithCode(errs.CodeInvalidOrderType)
 	}
 	if r.Price.LessThan(MinPrice) || r.Price.GreaterThan(MaxPrice) {
-		return 0, errs.Ef(errs.Invalid, "price must be between 0.01 and 0.99, got %s", r.Price.String()).WithCode("invalid_price")
+		return 0, errs.Ef(errs.Invalid, "price must be between 0.01 and 0.99, got %s", r.Price.String()).WithCode(errs.CodeInvalidPrice)
 	}
 	if r.Size.Sign() <= 0 {
-		return 0, errs.E(errs.Invalid, "size must be a positive number of shares").WithCode("invalid_size")
+		return 0, errs.E(errs.Invalid, "size must be a positive number of shares").WithCode(errs.CodeInvalidSize)
 	}
 	if r.Size.GreaterThan(MaxSize) {
-		return 0, errs.Ef(errs.Invalid, "size must be at most %s shares", MaxSize.String()).WithCode("invalid_size")
+		return 0, errs.Ef(errs.Invalid, "size must be at most %s shares", MaxSize.String()).WithCode(errs.CodeInvalidSize)
 	}
 	if !r.Size.Equal(r.Size.RoundFloor(2)) {
 		if side == clob.Sell {
@@ -207,10 +207,10 @@ func normalize(r *PlaceRequest) (clob.Side, error) {
 			// position with dust sells what can be sold.
 			r.Size = r.Size.RoundFloor(2)
 			if r.Size.Sign() <= 0 {
-				return 0, errs.E(errs.Invalid, "size rounds to zero: the venue trades at least 0.01 shares").WithCode("invalid_size")
+				return 0, errs.E(errs.Invalid, "size rounds to zero: the venue trades at least 0.01 shares").WithCode(errs.CodeInvalidSize)
 			}
 		} else {
-			return 0, errs.Ef(errs.Invalid, "size %s has more than 2 decimals", r.Size.String()).WithCode("invalid_size")
+			return 0, errs.Ef(errs.Invalid, "size %s has more than 2 decimals", r.Size.String()).WithCode(errs.CodeInvalidSize)
 		}
 	}
 	return side, nil
@@ -234,7 +234,7 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 	}
 	if !clob.OnTick(r.Price, c.info.TickSize) {
 		return nil, errs.Ef(errs.Invalid, "price %s is not a multiple of the market's tick size %s", r.Price.String(), string(c.info.TickSize)).
-			WithCode("invalid_tick_size")
+			WithCode(errs.CodeInvalidTickSize)
 	}
 	if err := clob.ValidatePrice(r.Price, c.info.TickSize); err != nil {
 		return nil, err
@@ -242,7 +242,7 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 	if !c.info.MinOrderSize.IsZero() && r.Type == TypeLimit {
 		if err := clob.ValidateMinSize(r.Size, c.info.MinOrderSize); err != nil {
 			return nil, errs.Ef(errs.Invalid, "size %s is below the market's minimum of %s shares", r.Size.String(), c.info.MinOrderSize.String()).
-				WithCode("below_min_size")
+				WithCode(errs.CodeBelowMinSize)
 		}
 	}
 	c.priceMu = micro.Truncate(r.Price)
@@ -252,12 +252,12 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 		c.costMu = micro.Ceil(cost)
 		if r.Type != TypeLimit && cost.RoundFloor(2).LessThan(clob.MinMarketBuy) {
 			return nil, errs.Ef(errs.Invalid, "a %s BUY must be worth at least $1 (size × price), this one is $%s", r.Type, cost.StringFixed(2)).
-				WithCode("below_min_size")
+				WithCode(errs.CodeBelowMinSize)
 		}
 	}
 	if c.wallet, err = s.Wallets.Get(ctx, p.UserID); err != nil {
 		if errs.Is(err, errs.NotFound) {
-			return nil, errs.E(errs.Conflict, "no trading wallet: import a wallet in the dashboard first").WithCode("no_wallet")
+			return nil, errs.E(errs.Conflict, "no trading wallet: import a wallet in the dashboard first").WithCode(errs.CodeNoWallet)
 		}
 		return nil, err
 	}
@@ -283,14 +283,14 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 		}
 		if bal.Cmp(big.NewInt(c.costMu)) < 0 {
 			return errs.Ef(errs.Conflict, "insufficient balance: the order needs %s USDC but the wallet holds %s USDC",
-				micro.Decimal(c.costMu).String(), micro.DecimalBig(bal).String()).WithCode("insufficient_balance")
+				micro.Decimal(c.costMu).String(), micro.DecimalBig(bal).String()).WithCode(errs.CodeInsufficientBalance)
 		}
 		allow, err := s.Chain.CollateralAllowance(ctx, maker, c.exchanges[0])
 		if err != nil {
 			return err
 		}
 		if allow.Cmp(big.NewInt(c.costMu)) < 0 {
-			return errs.E(errs.Conflict, "allowance error: the exchange may not spend the wallet's USDC").WithCode("allowance_error").
+			return errs.E(errs.Conflict, "allowance error: the exchange may not spend the wallet's USDC").WithCode(errs.CodeAllowanceError).
 				WithHint(`POST /wallet/approve {"token":"USDC"}, then retry`)
 		}
 		return nil
@@ -301,7 +301,7 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 	}
 	if bal.Cmp(big.NewInt(c.sizeMu)) < 0 {
 		return errs.Ef(errs.Conflict, "insufficient balance: selling %s shares but the wallet holds %s",
-			c.req.Size.String(), micro.DecimalBig(bal).String()).WithCode("insufficient_balance")
+			c.req.Size.String(), micro.DecimalBig(bal).String()).WithCode(errs.CodeInsufficientBalance)
 	}
 	for _, ex := range c.exchanges {
 		ok, err := s.Chain.IsApprovedForAll(ctx, maker, ex)
@@ -313,15 +313,12 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 			if c.info.NegRisk {
 				token = "NEG_RISK"
 			}
-			return errs.E(errs.Conflict, "allowance error: the exchange may not move the wallet's outcome tokens").WithCode("allowance_error").
+			return errs.E(errs.Conflict, "allowance error: the exchange may not move the wallet's outcome tokens").WithCode(errs.CodeAllowanceError).
 				WithHint(`POST /wallet/approve {"token":"` + token + `"} (or "all"), then retry`)
 		}
 	}
 	return nil
 }
-
-// CodeInsufficientPosition refuses a SELL beyond the agent's own shares.
-const CodeInsufficientPosition = "insufficient_position"
 
 // checkOwnShares refuses a SELL of more shares than the agent's own open
 // position holds beyond what its live SELL orders in the token already
@@ -341,7 +338,7 @@ func checkOwnShares(ctx context.Context, st *store.Store, agentID string, c *che
 	if committed > 0 {
 		msg += fmt.Sprintf(", of which %s are already offered by its open sell orders", micro.Decimal(committed).String())
 	}
-	return errs.E(errs.Conflict, msg).WithCode(CodeInsufficientPosition).
+	return errs.E(errs.Conflict, msg).WithCode(errs.CodeInsufficientPosition).
 		WithHint("an agent sells only shares its own orders bought (GET /positions); cancel an open SELL order to sell its shares otherwise")
 }
 
@@ -398,7 +395,7 @@ func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (Place
 			return create(tx)
 		})
 	}
-	if errs.Is(err, errs.Conflict) && r.IdempotencyKey != "" && errs.CodeOf(err) != "budget_exceeded" {
+	if errs.Is(err, errs.Conflict) && r.IdempotencyKey != "" && errs.CodeOf(err) != errs.CodeBudgetExceeded {
 		// A concurrent request with the key placed its order first: answer
 		// as a retry would, with the same check that it is this order.
 		if res, ok, perr := s.placedByKey(ctx, p, r); ok || perr != nil {
@@ -439,7 +436,7 @@ func (s *Service) placedByKey(ctx context.Context, p Principal, r PlaceRequest) 
 	if prev.TokenID != r.TokenID || prev.Side != r.Side || typ != r.Type ||
 		prev.PriceMicro != micro.Truncate(r.Price) || prev.SizeMicro != micro.Truncate(r.Size) {
 		return PlaceResult{}, false, errs.E(errs.Conflict, "this Idempotency-Key was used for another order").
-			WithCode("idempotency_key_reused").WithHint("use a new Idempotency-Key for a different request")
+			WithCode(errs.CodeIdempotencyKeyReused).WithHint("use a new Idempotency-Key for a different request")
 	}
 	if prev.Status == models.OrderPending {
 		if s.Runner == nil {
@@ -527,7 +524,7 @@ func (s *Service) preview(ctx context.Context, p Principal, c *checked) (PlaceRe
 		pv.Cost = micro.Decimal(c.costMu)
 		if c.costMu > b.AvailableMicro {
 			return PlaceResult{}, errs.Ef(errs.Conflict, "budget exceeded: the order needs %s USDC but %s USDC is available (limited by %s)",
-				pv.Cost.String(), b.Available.String(), b.LimitedBy).WithCode("budget_exceeded").
+				pv.Cost.String(), b.Available.String(), b.LimitedBy).WithCode(errs.CodeBudgetExceeded).
 				WithHint("GET /budget shows the limits; lower the order size")
 		}
 	} else {
@@ -612,7 +609,7 @@ func (s *Service) List(ctx context.Context, agentID string, r ListRequest) (List
 		case models.OrderPending, models.OrderOpen, models.OrderFilled, models.OrderPartiallyFilled, models.OrderCancelled, models.OrderFailed:
 		default:
 			return ListResult{}, errs.Ef(errs.Invalid, "status must be one of PENDING, OPEN, FILLED, PARTIALLY_FILLED, CANCELLED, FAILED, not %q", r.Status).
-				WithCode("invalid_status")
+				WithCode(errs.CodeInvalidStatus)
 		}
 		f.Statuses = []string{st}
 	}
@@ -653,7 +650,7 @@ func (s *Service) Cancel(ctx context.Context, p Principal, id string) (Order, er
 	cctx, stop := context.WithTimeout(ctx, cancelWait)
 	defer stop()
 	prev, _, err := s.Runner.Cancel(cctx, o.ID)
-	if errs.CodeOf(err) == CodeNoWorkflow {
+	if errs.CodeOf(err) == errs.CodeOrderWorkflowNotFound {
 		s.log().InfoContext(ctx, "order has no workflow; cancelling it directly", "order_id", o.ID, "status", o.Status)
 		if o.Status == models.OrderPending {
 			prev, _, err = s.CancelPending(cctx, o.ID)
@@ -663,7 +660,7 @@ func (s *Service) Cancel(ctx context.Context, p Principal, id string) (Order, er
 	}
 	if err != nil {
 		if cctx.Err() != nil && ctx.Err() == nil {
-			return Order{}, errs.E(errs.Transient, "the cancel has not completed yet").WithCode("cancel_in_progress").WithCause(err).
+			return Order{}, errs.E(errs.Transient, "the cancel has not completed yet").WithCode(errs.CodeCancelInProgress).WithCause(err).
 				WithHint("GET /orders/{id} shows whether the order was cancelled; send DELETE again if it is still open")
 		}
 		return Order{}, err
@@ -683,7 +680,7 @@ func (s *Service) Cancel(ctx context.Context, p Principal, id string) (Order, er
 
 func notCancellable(status string) error {
 	return errs.Ef(errs.Conflict, "cannot cancel an order that is %s: only PENDING, OPEN and PARTIALLY_FILLED orders can be cancelled", status).
-		WithCode("order_not_cancellable")
+		WithCode(errs.CodeOrderNotCancellable)
 }
 
 // NotCancellable is the error of a cancel of an order in status.

@@ -16,16 +16,6 @@ import (
 // DefaultSlippage is the slippage of a LIMIT close when none is given.
 var DefaultSlippage = decimal.RequireFromString("0.02")
 
-// Error codes of Close.
-const (
-	CodePositionNotFound = "position_not_found"
-	CodePositionClosed   = "position_closed"
-	CodePositionResolved = "position_resolved"
-	CodeNoBids           = "no_bids"
-	CodeInvalidClose     = "invalid_close"
-	CodePositionInOrders = "position_in_orders"
-)
-
 // CloseRequest says how to close a position.
 type CloseRequest struct {
 	// Type is MARKET (default), FOK or LIMIT.
@@ -71,10 +61,10 @@ func (r *CloseRequest) Validate() error {
 		r.Type = orders.TypeMarket
 	case orders.TypeMarket, orders.TypeFOK, orders.TypeLimit:
 	default:
-		return errs.E(errs.Invalid, "type must be MARKET, FOK or LIMIT").WithCode(CodeInvalidClose)
+		return errs.E(errs.Invalid, "type must be MARKET, FOK or LIMIT").WithCode(errs.CodeInvalidClose)
 	}
 	if r.Slippage != nil && (r.Slippage.IsNegative() || r.Slippage.GreaterThan(decimal.NewFromInt(1))) {
-		return errs.E(errs.Invalid, "slippage must be between 0 and 1").WithCode(CodeInvalidClose)
+		return errs.E(errs.Invalid, "slippage must be between 0 and 1").WithCode(errs.CodeInvalidClose)
 	}
 	return nil
 }
@@ -109,9 +99,9 @@ func (s *Service) Close(ctx context.Context, p orders.Principal, positionID stri
 	switch {
 	case pos.Status == models.PositionRedeemable || pos.Status == models.PositionSettled:
 		return CloseResult{}, errs.E(errs.Conflict, "the market has resolved; the position can no longer be sold").
-			WithCode(CodePositionResolved).WithHint("redeem it with POST /settlements/redeem")
+			WithCode(errs.CodePositionResolved).WithHint("redeem it with POST /settlements/redeem")
 	case pos.SizeMicro <= 0:
-		return CloseResult{}, errs.E(errs.Conflict, "position is already closed").WithCode(CodePositionClosed)
+		return CloseResult{}, errs.E(errs.Conflict, "position is already closed").WithCode(errs.CodePositionClosed)
 	}
 	// Shares the agent's open SELL orders already offer are not sold twice:
 	// the close sells the rest (the order service checks it again, under
@@ -123,7 +113,7 @@ func (s *Service) Close(ctx context.Context, p orders.Principal, positionID stri
 	size := min(pos.SizeMicro, held-committed)
 	if size <= 0 {
 		return CloseResult{}, errs.Ef(errs.Conflict, "all %s shares of the position are already offered by open sell orders", micro.Decimal(pos.SizeMicro).String()).
-			WithCode(CodePositionInOrders).WithHint("cancel them (DELETE /orders/{id}) to close at once, or wait for them to fill")
+			WithCode(errs.CodePositionInOrders).WithHint("cancel them (DELETE /orders/{id}) to close at once, or wait for them to fill")
 	}
 	price, err := s.closePrice(ctx, pos.TokenID, r)
 	if err != nil {
@@ -177,7 +167,7 @@ func (s *Service) priorClose(ctx context.Context, agentID, tokenID, key string) 
 		return nil, err
 	}
 	if o.TokenID != tokenID || o.Side != orders.SideSell {
-		return nil, errs.E(errs.Conflict, "the idempotency key was already used for another order").WithCode("idempotency_key_reused")
+		return nil, errs.E(errs.Conflict, "the idempotency key was already used for another order").WithCode(errs.CodeIdempotencyKeyReused)
 	}
 	return o, nil
 }
@@ -211,7 +201,7 @@ func (s *Service) closePrice(ctx context.Context, tokenID string, r CloseRequest
 	}
 	bid, ok := bestBid(book)
 	if !ok {
-		return decimal.Zero, errs.E(errs.Conflict, "the market has no bids to sell into").WithCode(CodeNoBids).
+		return decimal.Zero, errs.E(errs.Conflict, "the market has no bids to sell into").WithCode(errs.CodeNoBids).
 			WithHint("retry later, or close with type LIMIT once there are bids")
 	}
 	// The API's price floor (0.01) is above the tick on 0.001-tick markets,

@@ -76,7 +76,7 @@ func statusesFor(filter string) ([]string, error) {
 	case FilterAll:
 		return nil, nil
 	}
-	return nil, errs.Ef(errs.Invalid, "status must be one of open, settled, redeemable, all").WithCode("invalid_status")
+	return nil, errs.Ef(errs.Invalid, "status must be one of open, settled, redeemable, all").WithCode(errs.CodeInvalidStatus)
 }
 
 // List returns the agent's positions with status (open by default) valued

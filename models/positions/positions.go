@@ -242,11 +242,11 @@ func Fold(fills []store.TokenFill, redeemedMicro, payoutMicro int64) Folded {
 // positionFor loads agentID's position id; another agent's is NotFound.
 func (s *Service) positionFor(ctx context.Context, agentID, id string) (*models.Position, error) {
 	if !models.HasPrefix(id, models.PrefixPosition) {
-		return nil, errs.E(errs.NotFound, "position not found").WithCode("position_not_found")
+		return nil, errs.E(errs.NotFound, "position not found").WithCode(errs.CodePositionNotFound)
 	}
 	p, err := s.Store.PositionForAgent(ctx, agentID, id)
 	if errs.Is(err, errs.NotFound) {
-		return nil, errs.E(errs.NotFound, "position not found").WithCode("position_not_found")
+		return nil, errs.E(errs.NotFound, "position not found").WithCode(errs.CodePositionNotFound)
 	}
 	return p, err
 }

@@ -12,10 +12,6 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 )
 
-// CodeServerBusy is the error code of a password check refused because
-// too many are running.
-const CodeServerBusy = "server_busy"
-
 // DefaultHashWait is how long a password hash waits for room before it is
 // refused: long enough to ride out a burst of honest sign-ins, short
 // enough that a flood is turned away instead of queueing.
@@ -67,7 +63,7 @@ func (g *Gate) Do(ctx context.Context, kib uint32, fn func()) error {
 	wctx, cancel := context.WithTimeout(ctx, g.wait)
 	defer cancel()
 	if err := g.sem.Acquire(wctx, w); err != nil {
-		e := errs.E(errs.Transient, "the server is busy checking passwords; retry in a moment").WithCode(CodeServerBusy)
+		e := errs.E(errs.Transient, "the server is busy checking passwords; retry in a moment").WithCode(errs.CodeServerBusy)
 		e.RetryAfterSeconds = 1
 		return e
 	}

@@ -38,7 +38,7 @@ func TestGateBoundsConcurrentHashes(t *testing.T) {
 			})
 			switch {
 			case err == nil:
-			case errs.CodeOf(err) == CodeServerBusy && errs.Is(err, errs.Transient):
+			case errs.CodeOf(err) == errs.CodeServerBusy && errs.Is(err, errs.Transient):
 				busy.Add(1)
 			default:
 				t.Errorf("Do: %v", err)
@@ -74,7 +74,7 @@ func TestVerifyThroughFullGate(t *testing.T) {
 	<-held
 	t0 := time.Now()
 	ok, err := VerifyPasswordContext(context.Background(), g, h, "correct horse")
-	if ok || errs.CodeOf(err) != CodeServerBusy {
+	if ok || errs.CodeOf(err) != errs.CodeServerBusy {
 		t.Fatalf("verify with the gate full: %v %v", ok, err)
 	}
 	if e, _ := errs.As(err); e.RetryAfterSeconds != 1 || time.Since(t0) < 50*time.Millisecond {

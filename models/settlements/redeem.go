@@ -276,7 +276,7 @@ func (s *Service) RedeemOnChain(ctx context.Context, in RedeemExecution) ([]Chai
 	}
 	maker := w.Maker()
 	if maker.Hex() != in.Plan.Maker {
-		return out, errs.E(errs.Conflict, "the wallet changed while the redemption was running; redeem again").WithCode("wallet_changed")
+		return out, errs.E(errs.Conflict, "the wallet changed while the redemption was running; redeem again").WithCode(errs.CodeWalletChanged)
 	}
 	held := make([]bool, len(in.Plan.Conditions))
 	for i, c := range in.Plan.Conditions {
@@ -336,7 +336,7 @@ func (s *Service) checkRedeemApproval(ctx context.Context, maker common.Address,
 		return err
 	}
 	return errs.E(errs.VenueRejected, "the wallet has not approved the redeem contract to move its outcome tokens").
-		WithCode("approval_required").WithHint("call POST /wallet/approve with token " + selection + " (or all), then redeem again")
+		WithCode(errs.CodeApprovalRequired).WithHint("call POST /wallet/approve with token " + selection + " (or all), then redeem again")
 }
 
 // holdsPlanned reports whether the wallet still holds any planned token of

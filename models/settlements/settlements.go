@@ -113,10 +113,6 @@ type PositionRecomputer interface {
 // DefaultWait is the default of Service.Wait.
 const DefaultWait = 45 * time.Second
 
-// CodePending is the error code of an operation that outlived the wait:
-// it continues, and the same request sent again joins it.
-const CodePending = "settlement_pending"
-
 // run calls fn with the wait applied and turns an expired wait (the
 // caller's own context still alive) into a retryable "still running".
 func (s *Service) run(ctx context.Context, what string, fn func(context.Context) error) error {
@@ -129,7 +125,7 @@ func (s *Service) run(ctx context.Context, what string, fn func(context.Context)
 	err := fn(wctx)
 	if err != nil && ctx.Err() == nil && errors.Is(wctx.Err(), context.DeadlineExceeded) {
 		return &errs.Error{
-			Kind: errs.Transient, Code: CodePending, RetryAfterSeconds: 5,
+			Kind: errs.Transient, Code: errs.CodeSettlementPending, RetryAfterSeconds: 5,
 			Message: "the " + what + " is still running on chain; send the same request again to get its result",
 			Err:     err,
 		}
@@ -312,7 +308,7 @@ func (s *Service) Redeem(ctx context.Context, p orders.Principal, conditionID st
 	conditionID = strings.TrimSpace(conditionID)
 	if conditionID != "" {
 		if !conditionRE.MatchString(conditionID) {
-			return RedeemResult{}, errs.E(errs.Invalid, "conditionId must be 0x followed by 64 hex digits").WithCode("invalid_condition_id")
+			return RedeemResult{}, errs.E(errs.Invalid, "conditionId must be 0x followed by 64 hex digits").WithCode(errs.CodeInvalidConditionID)
 		}
 		conditionID = strings.ToLower(conditionID)
 	}

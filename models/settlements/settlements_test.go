@@ -66,17 +66,17 @@ func TestWaitBound(t *testing.T) {
 	e, ok := errs.As(err)
 	require.True(t, ok, "%v", err)
 	assert.Equal(t, errs.Transient, e.Kind)
-	assert.Equal(t, settlements.CodePending, e.Code)
+	assert.Equal(t, errs.CodeSettlementPending, e.Code)
 	assert.Equal(t, 5, e.RetryAfterSeconds)
 	assert.Contains(t, e.Message, "approval is still running")
 	_, err = s.Redeem(context.Background(), principal, "")
-	assert.Equal(t, settlements.CodePending, errs.CodeOf(err))
+	assert.Equal(t, errs.CodeSettlementPending, errs.CodeOf(err))
 
 	gone, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = s.Redeem(gone, principal, "")
 	require.Error(t, err)
-	assert.NotEqual(t, settlements.CodePending, errs.CodeOf(err))
+	assert.NotEqual(t, errs.CodeSettlementPending, errs.CodeOf(err))
 }
 
 var principal = orders.Principal{AgentID: "agt_1", UserID: "usr_1", ClientAddr: "10.0.0.1"}

@@ -95,7 +95,7 @@ func (s *Store) SetPendingTOTPSecret(ctx context.Context, userID string, ct, non
 		return mapErr(res.Error, "user")
 	}
 	if res.RowsAffected == 0 {
-		return errs.E(errs.Conflict, "two-factor authentication is already on").WithCode("two_factor_enabled")
+		return errs.E(errs.Conflict, "two-factor authentication is already on").WithCode(errs.CodeTwoFactorEnabled)
 	}
 	return nil
 }
@@ -110,7 +110,7 @@ func (s *Store) EnableTOTP(ctx context.Context, userID string, step int64) error
 		return mapErr(res.Error, "user")
 	}
 	if res.RowsAffected == 0 {
-		return errs.E(errs.Conflict, "two-factor authentication is already on, or was not set up").WithCode("two_factor_state")
+		return errs.E(errs.Conflict, "two-factor authentication is already on, or was not set up").WithCode(errs.CodeTwoFactorState)
 	}
 	return nil
 }
@@ -140,7 +140,7 @@ func (s *Store) AdvanceTOTPStep(ctx context.Context, userID string, step int64) 
 		return mapErr(res.Error, "user")
 	}
 	if res.RowsAffected == 0 {
-		return errs.E(errs.Conflict, "this code was already used").WithCode("totp_replayed")
+		return errs.E(errs.Conflict, "this code was already used").WithCode(errs.CodeTOTPReplayed)
 	}
 	return nil
 }

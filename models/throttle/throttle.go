@@ -36,9 +36,6 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 )
 
-// CodeTooManyAttempts is the error code of a refused attempt.
-const CodeTooManyAttempts = "too_many_attempts"
-
 // Counter counts failures per key in fixed windows, each started by the
 // key's first failure and lasting the window given then. left is the time
 // until the current window ends (0 without one). Errors mean the counter
@@ -80,7 +77,7 @@ func AccountKey(email string) string {
 
 // refused is the error of a refused attempt that may be retried after left.
 func refused(left time.Duration) error {
-	e := errs.E(errs.RateLimited, "too many failed attempts; wait before trying again").WithCode(CodeTooManyAttempts)
+	e := errs.E(errs.RateLimited, "too many failed attempts; wait before trying again").WithCode(errs.CodeTooManyAttempts)
 	e.RetryAfterSeconds = max(1, int(math.Ceil(left.Seconds())))
 	return e
 }

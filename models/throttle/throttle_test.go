@@ -18,8 +18,8 @@ func (c *clock) Advance(d time.Duration) { c.t = c.t.Add(d) }
 func retryAfter(t *testing.T, err error) int {
 	t.Helper()
 	e, ok := errs.As(err)
-	if !ok || e.Kind != errs.RateLimited || e.Code != throttle.CodeTooManyAttempts {
-		t.Fatalf("err %v, want RateLimited %s", err, throttle.CodeTooManyAttempts)
+	if !ok || e.Kind != errs.RateLimited || e.Code != errs.CodeTooManyAttempts {
+		t.Fatalf("err %v, want RateLimited %s", err, errs.CodeTooManyAttempts)
 	}
 	return e.RetryAfterSeconds
 }

@@ -81,7 +81,7 @@ func (s *Service) hash(ctx context.Context, pw string) (string, error) {
 // name) and returns it normalised.
 func ValidateEmail(email string) (string, error) {
 	e := store.NormalizeEmail(email)
-	bad := errs.E(errs.Invalid, "a valid email address is required").WithCode("invalid_email")
+	bad := errs.E(errs.Invalid, "a valid email address is required").WithCode(errs.CodeInvalidEmail)
 	if e == "" || len(e) > maxEmailLen {
 		return "", bad
 	}
@@ -100,7 +100,7 @@ func ValidateEmail(email string) (string, error) {
 func ValidatePassword(password string) error {
 	n := utf8.RuneCountInString(password)
 	if n < MinPasswordLen || n > MaxPasswordLen || len(password) > secret.MaxPasswordBytes || !utf8.ValidString(password) {
-		return errs.Ef(errs.Invalid, "the password must be %d to %d characters long", MinPasswordLen, MaxPasswordLen).WithCode("invalid_password")
+		return errs.Ef(errs.Invalid, "the password must be %d to %d characters long", MinPasswordLen, MaxPasswordLen).WithCode(errs.CodeInvalidPassword)
 	}
 	return nil
 }
@@ -124,7 +124,7 @@ func (s *Service) Create(ctx context.Context, email, password string) (User, err
 	err = s.Store.Tx(ctx, func(tx *store.Store) error {
 		if err := tx.CreateUser(ctx, u); err != nil {
 			if errs.Is(err, errs.Conflict) {
-				return errs.E(errs.Conflict, "a user with this email already exists").WithCode("email_taken").WithCause(err)
+				return errs.E(errs.Conflict, "a user with this email already exists").WithCode(errs.CodeEmailTaken).WithCause(err)
 			}
 			return err
 		}
@@ -149,7 +149,7 @@ func (s *Service) Get(ctx context.Context, id string) (User, error) {
 
 // errBadLogin is the one answer to every failed sign-in, so responses don't
 // reveal whether an email is registered.
-var errBadLogin = errs.E(errs.Unauthorized, "invalid email or password").WithCode("invalid_credentials")
+var errBadLogin = errs.E(errs.Unauthorized, "invalid email or password").WithCode(errs.CodeInvalidCredentials)
 
 // Authenticate checks an email and password and writes one audit entry per
 // attempt (never containing the password). It returns errs.Unauthorized for

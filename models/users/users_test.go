@@ -250,7 +250,7 @@ func TestSignInLimitsGuessing(t *testing.T) {
 		limited := func(t *testing.T, err error) int {
 			t.Helper()
 			e, ok := errs.As(err)
-			require.True(t, ok && e.Kind == errs.RateLimited && e.Code == throttle.CodeTooManyAttempts, "err %v, want too_many_attempts", err)
+			require.True(t, ok && e.Kind == errs.RateLimited && e.Code == errs.CodeTooManyAttempts, "err %v, want too_many_attempts", err)
 			return e.RetryAfterSeconds
 		}
 
@@ -303,7 +303,7 @@ func TestAuthenticateBusy(t *testing.T) {
 	<-held
 	_, err = svc.Authenticate(ctx, "busy@example.com", "correct horse battery", "192.0.2.1")
 	assert.Equal(t, errs.Transient, errs.KindOf(err))
-	assert.Equal(t, secret.CodeServerBusy, errs.CodeOf(err))
+	assert.Equal(t, errs.CodeServerBusy, errs.CodeOf(err))
 	close(hold)
 	_, err = svc.Authenticate(ctx, "busy@example.com", "correct horse battery", "192.0.2.1")
 	require.NoError(t, err)

@@ -71,7 +71,7 @@ func (g *Signer) withKey(ctx context.Context, fn func(*secp256k1.PrivateKey) err
 	w, err := g.svc.Store.WalletByUser(ctx, g.userID)
 	if errs.Is(err, errs.NotFound) || (err == nil && w.ID != g.walletID) {
 		return errs.E(errs.Conflict, "the wallet was replaced or removed; retry with the current wallet").
-			WithCode("wallet_changed")
+			WithCode(errs.CodeWalletChanged)
 	}
 	if err != nil {
 		return err

@@ -345,7 +345,7 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 	// The real order path's bounds, so a caller pricing outside them fails
 	// here as it would in production.
 	if !r.Size.IsPositive() || r.Price.LessThan(orders.MinPrice) || r.Price.GreaterThan(orders.MaxPrice) {
-		return orders.PlaceResult{}, errs.E(errs.Invalid, "price must be 0.01 to 0.99 and size positive").WithCode("invalid_price")
+		return orders.PlaceResult{}, errs.E(errs.Invalid, "price must be 0.01 to 0.99 and size positive").WithCode(errs.CodeInvalidPrice)
 	}
 	if r.DryRun {
 		pv := &orders.Preview{TokenID: r.TokenID, Side: r.Side, Type: r.Type, Price: r.Price, Size: r.Size,
