@@ -206,15 +206,20 @@ const maxBudgetMicro = int64(1_000_000_000) * models.MicroPerUnit
 
 // SetBudget sets the agent's three budget limits; nil clears a limit.
 // Amounts must be positive (at most 1e9 USDC), the percentage 1–10000 bps.
+// It is UpdateBudget naming every limit, so both paths (the dashboard's
+// form, the admin command) audit a change alike.
 func (s *Service) SetBudget(ctx context.Context, userID, idOrName, clientAddr string, b Budget) (Agent, error) {
-	if err := b.validate(); err != nil {
-		return Agent{}, err
+	ch := BudgetChange{FixedLimitMicro: b.FixedLimitMicro, PercentBps: b.PercentBps, MaxPositionValueMicro: b.MaxPositionValueMicro}
+	if b.FixedLimitMicro == nil {
+		ch.Clear = append(ch.Clear, LimitFixed)
 	}
-	return s.update(ctx, userID, idOrName, clientAddr, "budget", func(tx *store.Store, id string) error {
-		return tx.UpdateAgentBudget(ctx, userID, id, store.AgentSettings{
-			BudgetLimitMicro: b.FixedLimitMicro, BudgetPercentBps: b.PercentBps, MaxPositionValueMicro: b.MaxPositionValueMicro,
-		})
-	}, map[string]any{"fixed_limit_micro": b.FixedLimitMicro, "percent_bps": b.PercentBps, "max_position_value_micro": b.MaxPositionValueMicro})
+	if b.PercentBps == nil {
+		ch.Clear = append(ch.Clear, LimitBudgetPercent)
+	}
+	if b.MaxPositionValueMicro == nil {
+		ch.Clear = append(ch.Clear, LimitMaxPositionValue)
+	}
+	return s.UpdateBudget(ctx, userID, idOrName, clientAddr, ch)
 }
 
 // Heartbeat interval bounds: one minute to one week.
