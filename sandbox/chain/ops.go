@@ -106,6 +106,9 @@ const (
 	CodeReverted              = "reverted"
 )
 
+// maxTxGas is the most gas one transaction may take (EIP-7825).
+const maxTxGas = 1 << 24
+
 // address returns the address of a key.
 func address(k *ecdsa.PrivateKey) common.Address { return crypto.PubkeyToAddress(k.PublicKey) }
 
@@ -151,14 +154,19 @@ func (c *Chain) send(ctx context.Context, key *ecdsa.PrivateKey, value *big.Int,
 	opts.Nonce = new(big.Int).SetUint64(nonce)
 	// First pass: estimate (this is where reverts surface) and sign without
 	// sending. The estimate runs on the latest block, which may lack this
-	// sender's earlier pending transactions, so the real send gets a margin.
+	// sender's earlier pending transactions and whatever other senders get
+	// mined first. Those can change what the call costs: a write that
+	// creates state (a balance going from zero, e.g. the CTF's collateral
+	// once every market it held was redeemed) costs ~100k gas more than
+	// one that updates it, a third more for a split. Gas is free on the
+	// sandbox chain, so the real send gets twice the estimate.
 	opts.NoSend = true
 	tx, err := fn(opts)
 	if err != nil {
 		return nil, classifyTxError(err)
 	}
 	opts.NoSend = false
-	opts.GasLimit = tx.Gas() + tx.Gas()/4
+	opts.GasLimit = min(2*tx.Gas(), maxTxGas)
 	tx, err = fn(opts)
 	if err != nil {
 		return nil, classifyTxError(err)
