@@ -243,6 +243,9 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 		return err
 	}
 	startPriceFeed(c, st, vc, svc, log)
+	if err := svc.pacePosts(c, st); err != nil {
+		return err
+	}
 	if err := startWorker(ctx, st, tc, workerDeps(s, svc), log); err != nil {
 		return err
 	}
@@ -343,7 +346,7 @@ func apiCommand() *cli.Command {
 
 func workerCommand() *cli.Command {
 	flags := []cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
-		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag()}
+		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag(), redisFlag()}
 	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
 		Name:  "worker",
@@ -358,6 +361,9 @@ func workerCommand() *cli.Command {
 				st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
 				svc, err := newServices(s, tc, vc, st.keys, "", st.log)
 				if err != nil {
+					return err
+				}
+				if err := svc.pacePosts(c, st); err != nil {
 					return err
 				}
 				return startWorker(ctx, st, tc, workerDeps(s, svc), st.log)

@@ -74,6 +74,18 @@ type Runner interface {
 	Resume(ctx context.Context, orderID, userID, agentID, tokenID string) error
 }
 
+// Pacer paces venue posts per wallet; *pacing.Pacer implements it.
+type Pacer interface {
+	// Wait blocks until wallet (the signer address) may post once more
+	// for agent; the error is Transient when ctx ends first.
+	Wait(ctx context.Context, wallet, agent string) error
+}
+
+// paceWait bounds the wait for a wallet's turn inside one placement
+// attempt (whose activity has 20 s): a longer queue fails the attempt
+// transiently, and the retry queues again.
+const paceWait = 10 * time.Second
+
 // Service is the order service. Place, Get, List and Cancel serve the API;
 // Submit, Sync, CancelAtVenue, CancelPending and Abandon are the lifecycle
 // steps the order workflow runs as activities. It is safe for concurrent
@@ -89,6 +101,9 @@ type Service struct {
 	Positions PositionRecomputer
 	// Runner is nil in processes that only run activities.
 	Runner Runner
+	// Pacer queues the venue posts of each wallet (models/pacing); nil
+	// posts at once.
+	Pacer Pacer
 	Logger *slog.Logger
 	// PlaceTimeout bounds how long Place waits for the placement result
 	// before answering with the order still PENDING (default 20s).
