@@ -178,6 +178,9 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 	} else if !errs.Is(err, errs.NotFound) {
 		return Order{}, s.venueErr(ctx, o.UserID, err)
 	}
+	if s.Listen != nil {
+		s.Listen.Watch()
+	}
 	// Wait for the wallet's turn to post (the venue throttles posts per
 	// signer): before the claim, so a cancel of the PENDING order is not
 	// held up by the queue.

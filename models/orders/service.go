@@ -104,6 +104,9 @@ type Service struct {
 	// Pacer queues the venue posts of each wallet (models/pacing); nil
 	// posts at once.
 	Pacer Pacer
+	// Listen, in a worker, is told before each post so the wallet's
+	// venue events are listened to (*Listener); nil in other processes.
+	Listen interface{ Watch() }
 	Logger *slog.Logger
 	// PlaceTimeout bounds how long Place waits for the placement result
 	// before answering with the order still PENDING (default 20s).
