@@ -466,8 +466,18 @@ var orderHistoriesV1 = []string{
 	"testdata/order_proof.json",
 }
 
+// orderHistoriesSignals are histories of the event-hints version
+// (orderSignalsChange 1), recorded the same way:
+//
+//   - order_signals.json: TestRestingOrderFillReachesItsWorkflow in
+//     cmd/ats (ATS_RECORD_ORDER_HISTORY=...), a resting order filled by
+//     another trader's sell, told by the user channel and the chain.
+var orderHistoriesSignals = []string{
+	"testdata/order_signals.json",
+}
+
 func TestOrderReplays(t *testing.T) {
-	for _, h := range append([]string{orderHistory}, orderHistoriesV1...) {
+	for _, h := range append(append([]string{orderHistory}, orderHistoriesV1...), orderHistoriesSignals...) {
 		t.Run(h, func(t *testing.T) {
 			replaytest.ReplayFileWithOptions(t, h, replayOptions(t), workflows.All()...)
 		})
@@ -568,5 +578,30 @@ func TestOrderWorkflowContinuesAsNewAfterHints(t *testing.T) {
 	}
 	if f.submits != 1 || f.syncs != 200 {
 		t.Fatalf("%d submits %d syncs", f.submits, f.syncs)
+	}
+}
+
+// The recorded signal-driven history does not replay on the polling
+// version: the replay test of the new version can fail.
+func TestOrderSignalsReplayDetectsPolling(t *testing.T) {
+	polling := func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
+		var a *activities.Orders
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+		var st activities.OrderState
+		if err := workflow.ExecuteActivity(ctx, a.SubmitOrder, in.OrderID).Get(ctx, &st); err != nil {
+			return st, err
+		}
+		for !orders.TerminalStatus(st.Status) {
+			if err := workflow.Sleep(ctx, 2*time.Second); err != nil {
+				return st, err
+			}
+			if err := workflow.ExecuteActivity(ctx, a.SyncOrder, in.OrderID).Get(ctx, &st); err != nil {
+				return st, err
+			}
+		}
+		return st, nil
+	}
+	if err := replaytest.Replay(orderHistoriesSignals[0], replayOptions(t), replaytest.Named{Name: "Order", Func: polling}); err == nil {
+		t.Fatal("replay of the polling version succeeded")
 	}
 }

@@ -246,6 +246,9 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err := svc.pacePosts(c, st); err != nil {
 		return err
 	}
+	if err := startOrderListener(c, st, s, tc, vc, svc, log); err != nil {
+		return err
+	}
 	if err := startWorker(ctx, st, tc, workerDeps(s, svc), log); err != nil {
 		return err
 	}
@@ -346,7 +349,7 @@ func apiCommand() *cli.Command {
 
 func workerCommand() *cli.Command {
 	flags := []cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
-		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag(), redisFlag()}
+		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag(), redisFlag(), venueWSFlag()}
 	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
 		Name:  "worker",
@@ -364,6 +367,9 @@ func workerCommand() *cli.Command {
 					return err
 				}
 				if err := svc.pacePosts(c, st); err != nil {
+					return err
+				}
+				if err := startOrderListener(c, st, s, tc, vc, svc, st.log); err != nil {
 					return err
 				}
 				return startWorker(ctx, st, tc, workerDeps(s, svc), st.log)

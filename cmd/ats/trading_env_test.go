@@ -60,6 +60,10 @@ type tradingEnv struct {
 	dataDir   string
 	log       *slog.Logger
 	worker    sdkworker.Worker
+	vc        *venueClients
+	// events tells the order workflows of venue events (started with the
+	// first worker).
+	events *orderEvents
 }
 
 type tradingOpts struct {
@@ -147,6 +151,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(vc.close)
+	e.vc = vc
 	e.api = httptest.NewUnstartedServer(nil)
 	e.publicURL = loopbackAsLocalhost("http://" + e.api.Listener.Addr().String())
 	e.svc, err = newServices(e.store, e.tc, vc, masterKeys{current: e.master}, e.publicURL, log)
@@ -185,6 +190,16 @@ func (e *tradingEnv) startWorker(t testing.TB) {
 	}
 	e.worker = w
 	t.Cleanup(w.Stop)
+	if e.events == nil {
+		oe, err := newOrderEvents(e.store, e.tc, e.vc, e.svc, "", "", e.log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := oe.run(ctx)
+		e.events = oe
+		t.Cleanup(func() { cancel(); <-done })
+	}
 }
 
 // trader is a user with a funded, approved sandbox wallet and a linked

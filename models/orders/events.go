@@ -5,6 +5,9 @@ import (
 	"errors"
 	"log/slog"
 	"strings"
+	"sync"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
@@ -77,7 +80,16 @@ type Router struct {
 	}
 	Signaler Signaler
 	Logger   *slog.Logger
+
+	once sync.Once
+	// told remembers the (order, trade) pairs signalled lately: a trade is
+	// re-sent at each settlement status (MATCHED, MINED, CONFIRMED) and
+	// the first signal is all the workflow needs.
+	told *lru.Cache[string, struct{}]
 }
+
+// routerMemory bounds the (order, trade) pairs the router remembers.
+const routerMemory = 10_000
 
 func (r *Router) log() *slog.Logger {
 	if r.Logger != nil {
@@ -104,6 +116,10 @@ func (r *Router) route(ctx context.Context, hash, tradeID string, h EventHint) e
 		return nil
 	}
 	if tradeID != "" {
+		r.once.Do(func() { r.told, _ = lru.New[string, struct{}](routerMemory) })
+		if r.told.Contains(o.ID + "/" + tradeID) {
+			return nil
+		}
 		fills, err := r.Store.ListFills(ctx, o.ID)
 		if err != nil {
 			return err
@@ -116,6 +132,9 @@ func (r *Router) route(ctx context.Context, hash, tradeID string, h EventHint) e
 	}
 	if err := r.Signaler.SignalOrder(ctx, o.ID, h); err != nil {
 		return err
+	}
+	if tradeID != "" {
+		r.told.Add(o.ID+"/"+tradeID, struct{}{})
 	}
 	r.log().DebugContext(ctx, "order event routed", "order_id", o.ID, "kind", h.Kind, "source", h.Source)
 	return nil
