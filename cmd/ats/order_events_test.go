@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"net/http"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -10,6 +12,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/workflows"
 )
 
@@ -115,4 +118,74 @@ func TestRestingOrderFillReachesItsWorkflow(t *testing.T) {
 		t.Fatal("the order was filled without a signal")
 	}
 	e.recordHistory(t, wid)
+}
+
+// recordedHints records the hints a listener sends.
+type recordedHints struct {
+	mu  sync.Mutex
+	ids []string
+}
+
+func (r *recordedHints) SignalOrder(_ context.Context, id string, h orders.EventHint) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.ids = append(r.ids, id+":"+h.Kind)
+	return nil
+}
+
+// TestSweepFindsAMissedFill: with no event reaching the workflows (the
+// worker runs without its listener), a resting order that fills stays
+// OPEN in the store; one sweep of the wallet — one REST call — finds it
+// and hints its workflow, which records the fill. An order still resting
+// untouched gets no hint.
+func TestSweepFindsAMissedFill(t *testing.T) {
+	e, maker, m := newTradingTest(t, tradingOpts{noEvents: true}, "Will the sweep find it")
+	taker := e.newTrader(t, 0)
+	id, sell := e.crossingOrders(t, maker, taker, m.TokenIDs[0])
+	status, body := e.call(t, maker.key, "POST", "/orders", map[string]any{"tokenId": m.TokenIDs[0], "side": "BUY", "price": 0.01, "size": 5})
+	if status != http.StatusOK {
+		t.Fatalf("untouched order: %d %s", status, body)
+	}
+	untouched := dataOrder(t, body).ID
+	sell()
+	time.Sleep(time.Second)
+	if o, err := e.store.OrderByID(context.Background(), id); err != nil || o.Status != models.OrderOpen {
+		t.Fatalf("without events the order should still read OPEN: %+v %v", o, err)
+	}
+
+	rec := &recordedHints{}
+	l := &orders.Listener{Store: e.store, Wallets: e.svc.wallets, CLOB: e.vc.clob, StreamsURL: e.vc.net.StreamsURL,
+		Router: &orders.Router{Store: e.store, Signaler: rec}, Refresh: time.Hour, SweepEvery: time.Hour}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = l.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	for l.Listening() == 0 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	l.Sweep(ctx)
+	rec.mu.Lock()
+	got := append([]string(nil), rec.ids...)
+	rec.mu.Unlock()
+	// The sweep's hint and, maybe, the new stream's replay of the trade.
+	swept := false
+	for _, h := range got {
+		if strings.HasPrefix(h, untouched) {
+			t.Fatalf("the untouched order was hinted: %v", got)
+		}
+		swept = swept || h == id+":"+orders.HintSweep
+	}
+	if !swept {
+		t.Fatalf("hints %v, want a sweep hint for %s", got, id)
+	}
+
+	// Sent for real, the hint has the workflow record the fill.
+	oc := workflows.OrderClient{Client: e.tc, Intents: e.svc.intents}
+	if err := oc.SignalOrder(ctx, id, orders.EventHint{Kind: orders.HintSweep, Source: orders.SourceSweep}); err != nil {
+		t.Fatal(err)
+	}
+	e.awaitWorkflowDone(t, workflows.WorkflowID(workflows.KindOrder, id))
+	if o, err := e.store.OrderByID(context.Background(), id); err != nil || o.Status != models.OrderFilled {
+		t.Fatalf("after the sweep: %+v %v", o, err)
+	}
 }

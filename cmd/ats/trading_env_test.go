@@ -63,12 +63,16 @@ type tradingEnv struct {
 	vc        *venueClients
 	// events tells the order workflows of venue events (started with the
 	// first worker).
-	events *orderEvents
+	events   *orderEvents
+	noEvents bool
 }
 
 type tradingOpts struct {
 	// noWorker leaves the worker out (a separate process runs it).
 	noWorker bool
+	// noEvents runs the worker without its order events (listener and
+	// fill watcher): venue events then reach no workflow.
+	noEvents bool
 	// placeTimeout overrides how long POST /orders waits for placement.
 	placeTimeout time.Duration
 	// dashboard serves the web dashboard too, at publicURL (localhost, so
@@ -168,6 +172,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	if o.placeTimeout > 0 {
 		e.svc.orders.PlaceTimeout = o.placeTimeout
 	}
+	e.noEvents = o.noEvents
 	if !o.noWorker {
 		e.startWorker(t)
 	}
@@ -190,7 +195,7 @@ func (e *tradingEnv) startWorker(t testing.TB) {
 	}
 	e.worker = w
 	t.Cleanup(w.Stop)
-	if e.events == nil {
+	if e.events == nil && !e.noEvents {
 		oe, err := newOrderEvents(e.store, e.tc, e.vc, e.svc, "", "", e.log)
 		if err != nil {
 			t.Fatal(err)
