@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
+	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/venue/clob"
 )
 
@@ -110,4 +111,85 @@ func reportLatency(b *testing.B, lat []time.Duration) {
 	}
 	b.ReportMetric(q(0.50), "p50-ms")
 	b.ReportMetric(q(0.99), "p99-ms")
+}
+
+// BenchmarkFillVisible measures how long a fill takes to be recorded: a
+// resting BUY of one trader is filled by another trader's SELL posted
+// directly to the sandbox venue (the match happens inside that post);
+// the clock runs from just before that post until the stored order reads
+// FILLED — the user channel's event, the router, the signal, a workflow
+// task, the SyncOrder activity (venue read, fill, budget, position) and
+// its write. GET /orders and positions read the stored order. Reports p50
+// and p95.
+//
+//	go test -run '^$' -bench BenchmarkFillVisible -benchtime 50x ./cmd/ats/
+func BenchmarkFillVisible(b *testing.B) {
+	e := newTradingEnv(b, tradingOpts{})
+	maker, taker := e.newTrader(b, 0), e.newTrader(b, 0)
+	m := e.newMarket(b, "Will the fill be quick", "0.5")
+	token := m.TokenIDs[0]
+	ctx := context.Background()
+	size := decimal.NewFromInt(5)
+	status, body := e.call(b, taker.key, "POST", "/orders", map[string]any{"tokenId": token, "side": "BUY", "price": 0.99, "size": 5 * (b.N + 1), "type": "MARKET"})
+	if status != http.StatusOK {
+		b.Fatalf("the taker's buy: %d %s", status, body)
+	}
+	signer, err := e.svc.wallets.Signer(ctx, taker.userID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	creds, err := e.svc.wallets.Creds(ctx, taker.userID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	direct := &clob.Trader{
+		Client: clob.NewClient(clob.ConfigFor(e.sb.Network())).WithCreds(creds, signer.Address()), Network: e.sb.Network(),
+		Signer: signer, SignatureType: clob.SignatureType(taker.wallet.SignatureType), Funder: common.HexToAddress(taker.wallet.Address),
+	}
+	one := func() time.Duration {
+		book, err := e.svc.orders.CLOB.OrderBook(ctx, token)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bestBid := decimal.Zero
+		for _, l := range book.Bids {
+			bestBid = decimal.Max(bestBid, l.Price)
+		}
+		price := bestBid.Add(decimal.RequireFromString("0.01"))
+		status, body := e.call(b, maker.key, "POST", "/orders", map[string]any{"tokenId": token, "side": "BUY", "price": price, "size": 5})
+		if status != http.StatusOK || dataOrder(b, body).Status != models.OrderOpen {
+			b.Fatalf("the maker's resting buy: %d %s", status, body)
+		}
+		id := dataOrder(b, body).ID
+		time.Sleep(50 * time.Millisecond) // the order rests before it is hit, as a real one would
+		t0 := time.Now()
+		if _, err := direct.PlaceLimitOrder(ctx, clob.LimitOrderArgs{TokenID: token, Side: clob.Sell, Price: price, Size: size}); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			o, err := e.store.OrderByID(ctx, id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if o.Status == models.OrderFilled {
+				return time.Since(t0)
+			}
+			if time.Since(t0) > 90*time.Second {
+				b.Fatalf("order %s never filled: %s", id, o.Status)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	one() // warm: the maker's stream comes up
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		lat = append(lat, one())
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	q := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(q(0.50), "p50-ms")
+	b.ReportMetric(q(0.95), "p95-ms")
+	b.ReportMetric(q(1), "max-ms")
 }
