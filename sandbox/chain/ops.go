@@ -555,11 +555,9 @@ func (c *Chain) Resolve(ctx context.Context, conditionID [32]byte, winnerIndex i
 	if winnerIndex != 0 && winnerIndex != 1 {
 		return errs.E(errs.Invalid, "winner index must be 0 (YES) or 1 (NO)")
 	}
-	c.marketsMu.RLock()
-	info, ok := c.markets[conditionID]
-	c.marketsMu.RUnlock()
-	if !ok {
-		return errs.E(errs.NotFound, "market not prepared on the sandbox chain")
+	info, err := c.preparedMarket(ctx, conditionID)
+	if err != nil {
+		return err
 	}
 	ctf, err := contracts.NewConditionalTokens(c.net.ConditionalTokens, c.client)
 	if err != nil {
