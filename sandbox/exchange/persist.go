@@ -1,0 +1,358 @@
+package exchange
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/agent-trading/ats/models/errs"
+)
+
+// Journal is where the engine keeps what must survive a restart
+// (sandbox/persist.Store): orders that rest or have traded, trades, and
+// matches whose settlement is in flight. Put and Delete are called with the
+// engine's lock held, in the order the changes happen: they queue the
+// change and return its sequence number without waiting for the disk (the
+// value is encoded later and is not changed after the call). Wait returns
+// once every change up to seq is durable; the engine waits after releasing
+// its lock and before it answers. Scan reads what was kept (Restore).
+type Journal interface {
+	Put(key string, value any) uint64
+	Delete(key string) uint64
+	Wait(seq uint64) error
+	Scan(prefix string, fn func(key string, value []byte) error) error
+}
+
+// SettlementFinder looks for a match's settlement on chain after a
+// restart: the match was recorded before its settlement was sent, and the
+// process stopped before the outcome was recorded.
+type SettlementFinder interface {
+	FindSettlement(ctx context.Context, negRisk bool, takerOrderID string, since time.Time) (Settlement, bool, error)
+}
+
+// Journal keys. Trades are keyed by their place in the engine's history so
+// a scan returns them in order.
+const (
+	keyOrder = "x/o/"
+	keyTrade = "x/t/"
+	keyMatch = "x/m/"
+)
+
+// savedOrder is an order as kept: Filled counts settled shares only (a
+// match in flight is kept apart, as a savedMatch).
+type savedOrder struct {
+	ID          string         `json:"id"`
+	Owner       string         `json:"owner"`
+	Maker       common.Address `json:"maker"`
+	Signer      common.Address `json:"signer"`
+	TokenID     string         `json:"tokenId"`
+	Side        Side           `json:"side"`
+	MakerAmount uint64         `json:"makerAmount"`
+	TakerAmount uint64         `json:"takerAmount"`
+	Type        OrderType      `json:"type"`
+	Expiration  int64          `json:"expiration,omitempty"`
+	PostOnly    bool           `json:"postOnly,omitempty"`
+	Signed      signedJSON     `json:"signed"`
+	Price       uint64         `json:"price"`
+	Shares      uint64         `json:"shares"`
+	Filled      uint64         `json:"filled"`
+	Status      Status         `json:"status"`
+	Created     time.Time      `json:"created"`
+	Seq         uint64         `json:"seq"`
+	TradeIDs    []string       `json:"tradeIds,omitempty"`
+}
+
+// signedJSON carries Order.Signed: encoded from the value (the venue's wire
+// order marshals itself), decoded to raw JSON for Config.DecodeSigned.
+type signedJSON struct {
+	v   any
+	raw json.RawMessage
+}
+
+func (s signedJSON) MarshalJSON() ([]byte, error) {
+	if s.v == nil {
+		return []byte("null"), nil
+	}
+	return json.Marshal(s.v)
+}
+
+func (s *signedJSON) UnmarshalJSON(b []byte) error {
+	s.raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// savedMatch is a match whose settlement was sent: enough to finish it
+// (or forget it) when the engine reopens.
+type savedMatch struct {
+	NegRisk bool       `json:"negRisk"`
+	Taker   savedOrder `json:"taker"`
+	// Trade is the match as its MATCHED trade (maker orders, amounts).
+	Trade  Trade        `json:"trade"`
+	Makers []savedShare `json:"makers"`
+}
+
+type savedShare struct {
+	OrderID string `json:"orderId"`
+	Shares  uint64 `json:"shares"`
+}
+
+func (e *Engine) keeps(owner string) bool {
+	return e.cfg.Journal != nil && (e.cfg.Ephemeral == nil || !e.cfg.Ephemeral(owner))
+}
+
+func (en *entry) saved() savedOrder {
+	o := en.o
+	return savedOrder{
+		ID: o.ID, Owner: o.Owner, Maker: o.Maker, Signer: o.Signer, TokenID: o.TokenID, Side: o.Side,
+		MakerAmount: o.MakerAmount, TakerAmount: o.TakerAmount, Type: o.Type, Expiration: o.Expiration,
+		PostOnly: o.PostOnly, Signed: signedJSON{v: o.Signed}, Price: en.price, Shares: en.shares,
+		Filled: en.filled - en.pending, Status: en.status, Created: en.created, Seq: en.seq,
+		TradeIDs: append([]string(nil), en.tradeIDs...),
+	}
+}
+
+// saveOrderLocked keeps an order's current state.
+func (e *Engine) saveOrderLocked(en *entry) {
+	if e.keeps(en.o.Owner) {
+		e.jseq = e.cfg.Journal.Put(keyOrder+en.o.ID, en.saved())
+	}
+}
+
+// saveMatchLocked keeps a match before its settlement is sent.
+func (e *Engine) saveMatchLocked(p *pending) {
+	if e.cfg.Journal == nil {
+		return
+	}
+	sm := savedMatch{NegRisk: p.b.market.NegRisk, Taker: p.en.saved(), Trade: e.tradeOf(p, TradeMatched, Settlement{})}
+	for _, f := range p.plan {
+		sm.Makers = append(sm.Makers, savedShare{OrderID: f.en.o.ID, Shares: f.shares})
+	}
+	e.jseq = e.cfg.Journal.Put(keyMatch+p.en.o.ID, sm)
+}
+
+func (e *Engine) dropMatchLocked(takerID string) {
+	if e.cfg.Journal != nil {
+		e.jseq = e.cfg.Journal.Delete(keyMatch + takerID)
+	}
+}
+
+// saveTradeLocked keeps a settled trade, after the ones before it.
+func (e *Engine) saveTradeLocked(t *Trade) {
+	if e.cfg.Journal == nil {
+		return
+	}
+	e.tradeSeq++
+	e.jseq = e.cfg.Journal.Put(fmt.Sprintf("%s%016x", keyTrade, e.tradeSeq), *t)
+}
+
+// durable waits until the changes of a locked section are on disk.
+func (e *Engine) durable(seq uint64) error {
+	if seq == 0 || e.cfg.Journal == nil {
+		return nil
+	}
+	if err := e.cfg.Journal.Wait(seq); err != nil {
+		return errs.Wrap(errs.Internal, err, "the venue could not record the change")
+	}
+	return nil
+}
+
+// Restore rebuilds the engine from its journal when the venue reopens:
+// orders (resting ones go back on their books at their time priority,
+// with their funds reserved), trades (and each book's last trade), and
+// matches whose settlement was in flight, looked up on chain with finder
+// and finished as they settled, or dropped when they did not. The markets
+// must be listed first (AddMarket, and CloseMarket for closed ones); call
+// Restore before the engine serves.
+func (e *Engine) Restore(ctx context.Context, finder SettlementFinder) error {
+	if e.cfg.Journal == nil {
+		return nil
+	}
+	var orders []savedOrder
+	if err := e.cfg.Journal.Scan(keyOrder, func(_ string, v []byte) error {
+		var so savedOrder
+		if err := json.Unmarshal(v, &so); err != nil {
+			return err
+		}
+		orders = append(orders, so)
+		return nil
+	}); err != nil {
+		return errs.Wrap(errs.Internal, err, "read the venue's orders")
+	}
+	var trades []*Trade
+	if err := e.cfg.Journal.Scan(keyTrade, func(k string, v []byte) error {
+		t := new(Trade)
+		if err := json.Unmarshal(v, t); err != nil {
+			return err
+		}
+		var seq uint64
+		if _, err := fmt.Sscanf(strings.TrimPrefix(k, keyTrade), "%x", &seq); err != nil {
+			return err
+		}
+		e.tradeSeq = max(e.tradeSeq, seq)
+		trades = append(trades, t)
+		return nil
+	}); err != nil {
+		return errs.Wrap(errs.Internal, err, "read the venue's trades")
+	}
+	var matches []savedMatch
+	if err := e.cfg.Journal.Scan(keyMatch, func(_ string, v []byte) error {
+		var sm savedMatch
+		if err := json.Unmarshal(v, &sm); err != nil {
+			return err
+		}
+		matches = append(matches, sm)
+		return nil
+	}); err != nil {
+		return errs.Wrap(errs.Internal, err, "read the venue's matches in flight")
+	}
+	// Settlements are looked up before taking the lock: they read the chain.
+	settled := make([]*Settlement, len(matches))
+	for i, sm := range matches {
+		if finder == nil {
+			return errs.E(errs.Internal, "the venue has a match in flight and no way to look up its settlement")
+		}
+		st, found, err := finder.FindSettlement(ctx, sm.NegRisk, sm.Taker.ID, sm.Trade.MatchTime.Add(-time.Minute))
+		if err != nil {
+			return errs.Wrap(errs.Transient, err, "look up a settlement that was in flight")
+		}
+		if found {
+			settled[i] = &st
+		}
+	}
+
+	e.mu.Lock()
+	sort.Slice(orders, func(i, j int) bool { return orders[i].Seq < orders[j].Seq })
+	for _, so := range orders {
+		if _, err := e.restoreOrderLocked(so); err != nil {
+			e.unlock()
+			return err
+		}
+	}
+	for _, t := range trades {
+		e.restoreTradeLocked(t)
+	}
+	for i, sm := range matches {
+		if settled[i] != nil {
+			if err := e.finishSavedMatchLocked(sm, *settled[i]); err != nil {
+				e.unlock()
+				return err
+			}
+			e.log.Info("a match in flight at the last stop had settled; recorded", "taker", sm.Taker.ID, "tx", settled[i].TxHash)
+		} else {
+			e.log.Info("a match in flight at the last stop never settled; dropped", "taker", sm.Taker.ID)
+		}
+		e.dropMatchLocked(sm.Taker.ID)
+	}
+	seq := e.unlock()
+	return e.durable(seq)
+}
+
+// restoreOrderLocked puts a kept order back (resting it when it is live).
+func (e *Engine) restoreOrderLocked(so savedOrder) (*entry, error) {
+	b, ok := e.tokens[so.TokenID]
+	if !ok {
+		return nil, errs.Ef(errs.Internal, "the venue kept order %s of token %s, which no listed market has", so.ID, so.TokenID)
+	}
+	o := Order{
+		ID: so.ID, Owner: so.Owner, Maker: so.Maker, Signer: so.Signer, TokenID: so.TokenID, Side: so.Side,
+		MakerAmount: so.MakerAmount, TakerAmount: so.TakerAmount, Type: so.Type, Expiration: so.Expiration,
+		PostOnly: so.PostOnly,
+	}
+	if raw := so.Signed.raw; len(raw) > 0 && string(raw) != "null" && e.cfg.DecodeSigned != nil {
+		s, err := e.cfg.DecodeSigned(raw)
+		if err != nil {
+			return nil, errs.Ef(errs.Internal, "the venue's order %s is unreadable", so.ID).WithCause(err)
+		}
+		o.Signed = s
+	}
+	en := &entry{o: o, price: so.Price, shares: so.Shares, filled: so.Filled, status: so.Status,
+		created: so.Created, seq: so.Seq, tradeIDs: so.TradeIDs, book: b}
+	e.orders[o.ID] = en
+	e.seq = max(e.seq, en.seq)
+	e.restLocked(en)
+	return en, nil
+}
+
+// restLocked puts a live order with shares left on its book; one whose
+// market has closed meanwhile is cancelled, as CloseMarket would have.
+func (e *Engine) restLocked(en *entry) {
+	if en.status != StatusLive {
+		return
+	}
+	if en.filled >= en.shares {
+		en.status = StatusMatched
+		e.saveOrderLocked(en)
+		return
+	}
+	if !en.book.market.accepting || !en.o.Type.Resting() {
+		en.status = StatusCanceled
+		e.saveOrderLocked(en)
+		return
+	}
+	e.reserve(en.o.Maker, assetOf(&en.o), int64(en.remainingMaker()))
+	e.insertLocked(en.book, en)
+}
+
+func (e *Engine) restoreTradeLocked(t *Trade) {
+	e.trades = append(e.trades, t)
+	e.tradeIdx[t.ID] = t
+	if b, ok := e.tokens[t.TokenID]; ok && len(t.MakerOrders) > 0 {
+		b.last, b.lastSide, b.hasLast = t.MakerOrders[len(t.MakerOrders)-1].PriceMicro, t.Side, true
+	}
+}
+
+// finishSavedMatchLocked records a match that settled while the venue was
+// stopping: the maker orders' fills, the taker order (resting what is left
+// of a GTC/GTD order), and the trade.
+func (e *Engine) finishSavedMatchLocked(sm savedMatch, st Settlement) error {
+	t := sm.Trade
+	t.Status, t.TxHash, t.LastUpdate = TradeMined, st.TxHash, t.MatchTime
+	for _, ms := range sm.Makers {
+		mk, ok := e.orders[ms.OrderID]
+		if !ok {
+			continue // a market maker's quote: not kept, nothing to fill
+		}
+		resting := mk.status == StatusLive && mk.filled < mk.shares
+		before := mk.remainingMaker()
+		mk.filled = min(mk.shares, mk.filled+ms.Shares)
+		mk.tradeIDs = append(mk.tradeIDs, t.ID)
+		if resting {
+			e.reserve(mk.o.Maker, assetOf(&mk.o), -int64(before-mk.remainingMaker()))
+			if mk.filled == mk.shares {
+				e.removeLocked(mk)
+			}
+		}
+		if mk.filled == mk.shares && mk.status == StatusLive {
+			mk.status = StatusMatched
+		}
+		e.saveOrderLocked(mk)
+	}
+	if _, dup := e.orders[sm.Taker.ID]; !dup && e.keeps(sm.Taker.Owner) {
+		sm.Taker.Filled = t.SizeMicro
+		sm.Taker.TradeIDs = []string{t.ID}
+		en, err := e.restoreOrderLocked(sm.Taker) // rests a GTC/GTD remainder, cancels an FAK's
+		if err != nil {
+			return err
+		}
+		e.saveOrderLocked(en)
+	}
+	stored := t
+	e.restoreTradeLocked(&stored)
+	e.saveTradeLocked(&stored)
+	return nil
+}
+
+// unlockDurable is unlock followed by durable, for calls that answer
+// nothing the caller could act on if the disk failed: the failure is
+// logged (and the journal refuses every later change, so the venue's
+// next answer is an error).
+func (e *Engine) unlockDurable() {
+	if err := e.durable(e.unlock()); err != nil {
+		e.log.Error("the venue could not record a change", "err", err)
+	}
+}
