@@ -511,8 +511,7 @@ func (c *Chain) PrepareMarket(ctx context.Context, questionID [32]byte, negRisk 
 	if negRisk {
 		oracle = c.net.NegRiskAdapter
 	}
-	m := Market{ConditionID: conditionID(oracle, questionID), QuestionID: questionID, NegRisk: negRisk}
-	m.TokenIDs = c.positionIDs(m.ConditionID)
+	m := c.MarketFor(questionID, negRisk)
 	ctf, err := contracts.NewConditionalTokens(c.net.ConditionalTokens, c.client)
 	if err != nil {
 		return Market{}, errs.Wrap(errs.Internal, err, "bind conditional tokens")

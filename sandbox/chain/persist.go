@@ -199,3 +199,16 @@ func (c *Chain) firstBlockSince(ctx context.Context, t time.Time) (uint64, error
 	}
 	return lo, nil
 }
+
+// MarketFor is the market PrepareMarket prepares (or prepared) for a
+// question: its condition and token ids follow from the question, the
+// oracle and the collateral alone.
+func (c *Chain) MarketFor(questionID [32]byte, negRisk bool) Market {
+	oracle := address(c.operator)
+	if negRisk {
+		oracle = c.net.NegRiskAdapter
+	}
+	m := Market{ConditionID: conditionID(oracle, questionID), QuestionID: questionID, NegRisk: negRisk}
+	m.TokenIDs = c.positionIDs(m.ConditionID)
+	return m
+}

@@ -66,9 +66,8 @@ type Config struct {
 	// RefuseEOAMakers rejects signature-type-0 orders, as the live venue
 	// can be configured to.
 	RefuseEOAMakers bool
-	// KeySecret makes derived API credentials deterministic per
-	// (address, nonce) for one sandbox instance.
-	KeySecret []byte
+	// Journal, when set, keeps the API keys on disk (Restore loads them).
+	Journal exchange.Journal
 	Clock     func() time.Time
 	Logger    *slog.Logger
 }
@@ -103,7 +102,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{
 		cfg: cfg, log: cfg.Logger, v: cfg.Venue, e: cfg.Venue.Engine(),
-		keys: newKeyStore(cfg.KeySecret), hb: map[string]heartbeat{},
+		keys: newKeyStore(cfg.Journal), hb: map[string]heartbeat{},
 	}
 	s.streams = newStreams(s)
 	s.e.SetEventSink(s.streams)
@@ -148,6 +147,9 @@ func (s *Server) Handler() http.Handler {
 		s.mux.ServeHTTP(w, r)
 	})
 }
+
+// Restore loads the kept API keys; call it before serving.
+func (s *Server) Restore() error { return s.keys.restore() }
 
 // CloseStreams closes every WebSocket of the /ws channels (hijacked
 // connections outlive http.Server.Shutdown).
