@@ -68,8 +68,8 @@ type Config struct {
 	RefuseEOAMakers bool
 	// Journal, when set, keeps the API keys on disk (Restore loads them).
 	Journal exchange.Journal
-	Clock     func() time.Time
-	Logger    *slog.Logger
+	Clock   func() time.Time
+	Logger  *slog.Logger
 }
 
 // Server is the sandbox HTTP surface.
