@@ -619,7 +619,9 @@ func (v *Venue) resolveIdx(ctx context.Context, m Info, idx int) (Info, error) {
 		return Info{}, errs.E(errs.Conflict, "market already resolved")
 	}
 	v.engine.CloseMarket(m.ConditionID)
-	if err := v.chain.Resolve(ctx, common.HexToHash(m.ConditionID), m.NegRisk, idx); err != nil {
+	// Conflict: resolved on chain by a run that stopped before recording
+	// it; the venue records it now.
+	if err := v.chain.Resolve(ctx, common.HexToHash(m.ConditionID), m.NegRisk, idx); err != nil && !errs.Is(err, errs.Conflict) {
 		return Info{}, errs.Wrap(errs.KindOf(err), err, "could not resolve the market on chain")
 	}
 	v.engine.MarkResolved(m.ConditionID, idx)
