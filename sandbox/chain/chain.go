@@ -1,6 +1,7 @@
 // Package chain runs the sandbox venue's blockchain: a real EVM (go-ethereum's
-// simulated beacon on an in-memory node) with chain id 80002 and the sandbox
-// contracts (venue/contracts) at the addresses of network.Sandbox.
+// simulated beacon on an in-process node, in memory or kept in a data dir:
+// persist.go) with chain id 80002 and the sandbox contracts
+// (venue/contracts) at the addresses of network.Sandbox.
 //
 // Contracts are placed by the genesis allocation as runtime code; their
 // configuration (operator, collateral and CTF addresses, implementation and
