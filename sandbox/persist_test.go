@@ -1,7 +1,6 @@
 package sandbox_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/ecdsa"
@@ -10,7 +9,6 @@ import (
 	"math/big"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agent-trading/ats/sandbox"
+	"github.com/agent-trading/ats/sandbox/internal/childtest"
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/venue/chain"
 	"github.com/agent-trading/ats/venue/clob"
@@ -274,16 +273,9 @@ func TestSandboxSurvivesKill(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSandboxSurvivesKill$")
-	cmd.Env = append(os.Environ(), killChildEnv+"="+dir)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	child := childtest.Start(t, "TestSandboxSurvivesKill", killChildEnv, dir)
 	var url string
-	sc := bufio.NewScanner(out)
-	for url == "" && sc.Scan() {
+	for sc := child.Lines(); url == "" && sc.Scan(); {
 		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "listening" {
 			url = f[1]
 		}
@@ -356,8 +348,7 @@ func TestSandboxSurvivesKill(t *testing.T) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	require.NoError(t, cmd.Process.Kill())
-	_ = cmd.Wait()
+	child.Kill()
 	close(stop)
 	wg.Wait()
 

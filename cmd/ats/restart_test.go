@@ -98,6 +98,7 @@ func sharesOnChain(t *testing.T, sandboxURL string, wallet common.Address, token
 	return bal
 }
 
+// agentOrder is the agent API's answer about one order.
 type agentOrder struct {
 	Data struct {
 		Order struct {

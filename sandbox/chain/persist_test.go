@@ -1,12 +1,10 @@
 package chain
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/big"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/sandbox/internal/childtest"
 )
 
 func openChain(t *testing.T, dir string, interval time.Duration) *Chain {
@@ -157,21 +156,11 @@ func TestChainSurvivesKill(t *testing.T) {
 		return
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestChainSurvivesKill$", "-test.v=false")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	child := childtest.Start(t, "TestChainSurvivesKill", crashChildEnv, dir)
 	funded := map[common.Address]int64{}
 	var head uint64
-	sc := bufio.NewScanner(out)
-	for sc.Scan() && len(funded) < crashFundings {
+	sc := child.Lines()
+	for len(funded) < crashFundings && sc.Scan() {
 		f := strings.Fields(sc.Text())
 		if len(f) != 4 || f[0] != "funded" {
 			continue
@@ -183,11 +172,7 @@ func TestChainSurvivesKill(t *testing.T) {
 	if len(funded) < crashFundings {
 		t.Fatalf("the child stopped after %d fundings", len(funded))
 	}
-	// Killed while it keeps sealing blocks and funding.
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	child.Kill() // while it keeps sealing blocks and funding
 
 	c := openChain(t, dir, 0)
 	t.Cleanup(func() { _ = c.Close() })

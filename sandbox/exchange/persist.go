@@ -28,6 +28,18 @@ type Journal interface {
 	Scan(prefix string, fn func(key string, value []byte) error) error
 }
 
+// ScanJournal calls fn with every value the journal keeps under prefix, in
+// key order, decoded.
+func ScanJournal[T any](j Journal, prefix string, fn func(key string, v T) error) error {
+	return j.Scan(prefix, func(k string, raw []byte) error {
+		var v T
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return fmt.Errorf("%s: %w", k, err)
+		}
+		return fn(k, v)
+	})
+}
+
 // SettlementFinder looks for a match's settlement on chain after a
 // restart: the match was recorded before its settlement was sent, and the
 // process stopped before the outcome was recorded.
@@ -151,11 +163,15 @@ func (e *Engine) saveTradeLocked(t *Trade) {
 }
 
 // durable waits until the changes of a locked section are on disk.
-func (e *Engine) durable(seq uint64) error {
-	if seq == 0 || e.cfg.Journal == nil {
+func (e *Engine) durable(seq uint64) error { return WaitDurable(e.cfg.Journal, seq) }
+
+// WaitDurable waits until the journal's changes up to seq are on disk
+// (nothing to wait for when seq is 0 or there is no journal).
+func WaitDurable(j Journal, seq uint64) error {
+	if seq == 0 || j == nil {
 		return nil
 	}
-	if err := e.cfg.Journal.Wait(seq); err != nil {
+	if err := j.Wait(seq); err != nil {
 		return errs.Wrap(errs.Internal, err, "the venue could not record the change")
 	}
 	return nil
@@ -173,38 +189,26 @@ func (e *Engine) Restore(ctx context.Context, finder SettlementFinder) error {
 		return nil
 	}
 	var orders []savedOrder
-	if err := e.cfg.Journal.Scan(keyOrder, func(_ string, v []byte) error {
-		var so savedOrder
-		if err := json.Unmarshal(v, &so); err != nil {
-			return err
-		}
+	if err := ScanJournal(e.cfg.Journal, keyOrder, func(_ string, so savedOrder) error {
 		orders = append(orders, so)
 		return nil
 	}); err != nil {
 		return errs.Wrap(errs.Internal, err, "read the venue's orders")
 	}
 	var trades []*Trade
-	if err := e.cfg.Journal.Scan(keyTrade, func(k string, v []byte) error {
-		t := new(Trade)
-		if err := json.Unmarshal(v, t); err != nil {
-			return err
-		}
+	if err := ScanJournal(e.cfg.Journal, keyTrade, func(k string, t Trade) error {
 		var seq uint64
 		if _, err := fmt.Sscanf(strings.TrimPrefix(k, keyTrade), "%x", &seq); err != nil {
 			return err
 		}
 		e.tradeSeq = max(e.tradeSeq, seq)
-		trades = append(trades, t)
+		trades = append(trades, &t)
 		return nil
 	}); err != nil {
 		return errs.Wrap(errs.Internal, err, "read the venue's trades")
 	}
 	var matches []savedMatch
-	if err := e.cfg.Journal.Scan(keyMatch, func(_ string, v []byte) error {
-		var sm savedMatch
-		if err := json.Unmarshal(v, &sm); err != nil {
-			return err
-		}
+	if err := ScanJournal(e.cfg.Journal, keyMatch, func(_ string, sm savedMatch) error {
 		matches = append(matches, sm)
 		return nil
 	}); err != nil {

@@ -77,13 +77,10 @@ func (v *Venue) saveFairLocked(info *Info) uint64 {
 
 // durable waits until the changes up to seq are on disk.
 func (v *Venue) durable(seq uint64) error {
-	if seq == 0 || v.cfg.Journal == nil {
+	if v.cfg.Journal == nil {
 		return nil
 	}
-	if err := v.cfg.Journal.Wait(seq); err != nil {
-		return errs.Wrap(errs.Internal, err, "the venue could not record the change")
-	}
-	return nil
+	return exchange.WaitDurable(v.cfg.Journal, seq)
 }
 
 // Restored reports whether Start reopened the venue from its journal.
@@ -99,12 +96,8 @@ func (v *Venue) restore(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	var infos []*Info
-	if err := j.Scan(keyMarket, func(_ string, raw []byte) error {
-		info := new(Info)
-		if err := json.Unmarshal(raw, info); err != nil {
-			return err
-		}
-		infos = append(infos, info)
+	if err := exchange.ScanJournal(j, keyMarket, func(_ string, info Info) error {
+		infos = append(infos, &info)
 		return nil
 	}); err != nil {
 		return false, errs.Wrap(errs.Internal, err, "read the venue's markets")
@@ -113,26 +106,18 @@ func (v *Venue) restore(ctx context.Context) (bool, error) {
 		return false, nil
 	}
 	fair := map[string]uint64{}
-	if err := j.Scan(keyFair, func(k string, raw []byte) error {
-		var f uint64
-		if err := json.Unmarshal(raw, &f); err != nil {
-			return err
-		}
+	if err := exchange.ScanJournal(j, keyFair, func(k string, f uint64) error {
 		fair[strings.TrimPrefix(k, keyFair)] = f
 		return nil
 	}); err != nil {
 		return false, errs.Wrap(errs.Internal, err, "read the venue's prices")
 	}
 	history := map[string][]PricePoint{}
-	if err := j.Scan(keyHistory, func(k string, raw []byte) error {
+	if err := exchange.ScanJournal(j, keyHistory, func(k string, p uint64) error {
 		cond, ts, ok := strings.Cut(strings.TrimPrefix(k, keyHistory), "/")
 		ms, err := strconv.ParseInt(ts, 16, 64)
 		if !ok || err != nil {
 			return fmt.Errorf("bad price history key %q", k)
-		}
-		var p uint64
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return err
 		}
 		history[cond] = append(history[cond], PricePoint{Time: time.UnixMilli(ms), Micro: p})
 		return nil

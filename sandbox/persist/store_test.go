@@ -1,15 +1,15 @@
 package persist
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agent-trading/ats/sandbox/internal/childtest"
 )
 
 type rec struct {
@@ -159,19 +159,9 @@ func TestStoreSurvivesKill(t *testing.T) {
 		return
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestStoreSurvivesKill$")
-	cmd.Env = append(os.Environ(), storeChildEnv+"="+dir)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	child := childtest.Start(t, "TestStoreSurvivesKill", storeChildEnv, dir)
 	acked := 0
-	sc := bufio.NewScanner(out)
+	sc := child.Lines()
 	for acked < 2000 && sc.Scan() {
 		if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "durable" {
 			n, _ := strconv.Atoi(f[1])
@@ -181,10 +171,7 @@ func TestStoreSurvivesKill(t *testing.T) {
 	if acked < 2000 {
 		t.Fatalf("the child stopped after %d changes", acked)
 	}
-	if err := cmd.Process.Kill(); err != nil { // mid-write: it never stops writing
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	child.Kill() // mid-write: it never stops writing
 
 	s := open(t, dir)
 	defer s.Close()

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"io"
 	"net/http"
 	"sort"
@@ -63,11 +62,7 @@ func (k *keyStore) restore() error {
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return k.journal.Scan(keyPrefix, func(_ string, raw []byte) error {
-		var sk savedKey
-		if err := json.Unmarshal(raw, &sk); err != nil {
-			return err
-		}
+	return exchange.ScanJournal(k.journal, keyPrefix, func(_ string, sk savedKey) error {
 		k.addLocked(&apiKey{creds: clob.Creds{Key: sk.Key, Secret: sk.Secret, Passphrase: sk.Passphrase},
 			address: sk.Address, nonce: sk.Nonce, created: sk.Created})
 		return nil
@@ -169,15 +164,7 @@ func (k *keyStore) remove(key string) error {
 	return k.durable(seq)
 }
 
-func (k *keyStore) durable(seq uint64) error {
-	if seq == 0 {
-		return nil
-	}
-	if err := k.journal.Wait(seq); err != nil {
-		return errs.Wrap(errs.Internal, err, "the venue could not record the change")
-	}
-	return nil
-}
+func (k *keyStore) durable(seq uint64) error { return exchange.WaitDurable(k.journal, seq) }
 
 func errL2() error { return errs.E(errs.Unauthorized, "Unauthorized/Invalid api key") }
 
