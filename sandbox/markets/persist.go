@@ -76,12 +76,7 @@ func (v *Venue) saveFairLocked(info *Info) uint64 {
 }
 
 // durable waits until the changes up to seq are on disk.
-func (v *Venue) durable(seq uint64) error {
-	if v.cfg.Journal == nil {
-		return nil
-	}
-	return exchange.WaitDurable(v.cfg.Journal, seq)
-}
+func (v *Venue) durable(seq uint64) error { return exchange.WaitDurable(v.cfg.Journal, seq) }
 
 // Restored reports whether Start reopened the venue from its journal.
 func (v *Venue) Restored() bool { return v.restored }
