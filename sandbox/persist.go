@@ -24,7 +24,9 @@ import (
 // is sent once the change is on disk, synced; a block is on disk before any
 // RPC answer shows it; a match is recorded before its settlement is sent,
 // so after a crash the venue finishes it from the chain (it settled) or
-// drops it (it did not). Reads and WebSocket events may show a change up
+// drops it (it did not: the chain keeps no transaction pool across a
+// restart, no local-transaction journal, so a settlement not mined before
+// the crash can never be mined after it). Reads and WebSocket events may show a change up
 // to one disk sync (a few milliseconds) before it is durable: a crash in
 // that window loses the change as if its request had failed unanswered,
 // which the service's reconciliation (order status by hash) already
