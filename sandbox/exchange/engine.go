@@ -85,9 +85,10 @@ type Engine struct {
 	reserved map[common.Address]map[string]uint64 // maker → asset ("" = collateral) → micro
 	inflight map[string]bool                      // order ids between admission and finish
 	seq      uint64
-	// jseq is the journal sequence number of the locked section's last
-	// change (0: none), tradeSeq the number of the last kept trade.
-	jseq     uint64
+	// jkeys and jvals are the locked section's changes for the journal
+	// (persist.go), tradeSeq the number of the last kept trade.
+	jkeys    []string
+	jvals    []any
 	tradeSeq uint64
 
 	// The event hook (events.go): what a locked section touched and

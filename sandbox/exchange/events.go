@@ -155,8 +155,7 @@ func (e *Engine) unlock() uint64 {
 	if len(e.touched) > 0 || len(e.queued) > 0 {
 		e.flushLocked()
 	}
-	seq := e.jseq
-	e.jseq = 0
+	seq := e.journalLocked()
 	e.mu.Unlock()
 	return seq
 }

@@ -15,15 +15,17 @@ import (
 
 // Journal is where the engine keeps what must survive a restart
 // (sandbox/persist.Store): orders that rest or have traded, trades, and
-// matches whose settlement is in flight. Put and Delete are called with the
-// engine's lock held, in the order the changes happen: they queue the
-// change and return its sequence number without waiting for the disk (the
-// value is encoded later and is not changed after the call). Wait returns
-// once every change up to seq is durable; the engine waits after releasing
-// its lock and before it answers. Scan reads what was kept (Restore).
+// matches whose settlement is in flight. Apply is called with the engine's
+// lock held, once per locked section, with the section's changes in the
+// order they happened (keys[i] gets values[i], or is deleted when it is
+// nil): it queues them as one, to reach the disk together or not at all,
+// after everything queued before, and returns the last one's sequence
+// number without waiting for the disk (the values are encoded later and
+// are not changed after the call). Wait returns once every change up to
+// seq is durable; the engine waits after releasing its lock and before it
+// answers. Scan reads what was kept (Restore).
 type Journal interface {
-	Put(key string, value any) uint64
-	Delete(key string) uint64
+	Apply(keys []string, values []any) uint64
 	Wait(seq uint64) error
 	Scan(prefix string, fn func(key string, value []byte) error) error
 }
@@ -128,10 +130,29 @@ func (en *entry) saved() savedOrder {
 	}
 }
 
+// keepLocked adds a change to the locked section's journal entry (value
+// nil deletes the key); unlock hands the entry to the journal.
+func (e *Engine) keepLocked(key string, value any) {
+	e.jkeys = append(e.jkeys, key)
+	e.jvals = append(e.jvals, value)
+}
+
+// journalLocked queues the locked section's changes as one and returns the
+// sequence number to wait for (0: none).
+func (e *Engine) journalLocked() uint64 {
+	if len(e.jkeys) == 0 {
+		return 0
+	}
+	seq := e.cfg.Journal.Apply(e.jkeys, e.jvals)
+	clear(e.jvals) // Apply copied them
+	e.jkeys, e.jvals = e.jkeys[:0], e.jvals[:0]
+	return seq
+}
+
 // saveOrderLocked keeps an order's current state.
 func (e *Engine) saveOrderLocked(en *entry) {
 	if e.keeps(en.o.Owner) {
-		e.jseq = e.cfg.Journal.Put(keyOrder+en.o.ID, en.saved())
+		e.keepLocked(keyOrder+en.o.ID, en.saved())
 	}
 }
 
@@ -144,12 +165,12 @@ func (e *Engine) saveMatchLocked(p *pending) {
 	for _, f := range p.plan {
 		sm.Makers = append(sm.Makers, savedShare{OrderID: f.en.o.ID, Shares: f.shares})
 	}
-	e.jseq = e.cfg.Journal.Put(keyMatch+p.en.o.ID, sm)
+	e.keepLocked(keyMatch+p.en.o.ID, sm)
 }
 
 func (e *Engine) dropMatchLocked(takerID string) {
 	if e.cfg.Journal != nil {
-		e.jseq = e.cfg.Journal.Delete(keyMatch + takerID)
+		e.keepLocked(keyMatch+takerID, nil)
 	}
 }
 
@@ -159,7 +180,7 @@ func (e *Engine) saveTradeLocked(t *Trade) {
 		return
 	}
 	e.tradeSeq++
-	e.jseq = e.cfg.Journal.Put(fmt.Sprintf("%s%016x", keyTrade, e.tradeSeq), *t)
+	e.keepLocked(fmt.Sprintf("%s%016x", keyTrade, e.tradeSeq), *t)
 }
 
 // durable waits until the changes of a locked section are on disk.
@@ -315,6 +336,9 @@ func (e *Engine) restoreTradeLocked(t *Trade) {
 // of a GTC/GTD order), and the trade.
 func (e *Engine) finishSavedMatchLocked(sm savedMatch, st Settlement) error {
 	t := sm.Trade
+	if _, done := e.tradeIdx[t.ID]; done {
+		return nil // recorded already: only the match's record was left
+	}
 	t.Status, t.TxHash, t.LastUpdate = TradeMined, st.TxHash, t.MatchTime
 	for _, ms := range sm.Makers {
 		mk, ok := e.orders[ms.OrderID]

@@ -26,9 +26,11 @@ const (
 )
 
 // Journal is where the venue keeps its state (sandbox/persist.Store): the
-// engine's journal, with range deletion to trim the price history.
+// engine's journal, with single changes and range deletion (to trim the
+// price history).
 type Journal interface {
 	exchange.Journal
+	Put(key string, value any) uint64
 	DeleteRange(start, end string) uint64
 }
 

@@ -102,11 +102,25 @@ func (s *Store) DeleteRange(start, end string) uint64 {
 	return s.enqueue(change{key: []byte(start), end: []byte(end), delete: true})
 }
 
-func (s *Store) enqueue(c change) uint64 {
+// Apply queues changes made together, as one: keys[i] gets values[i], or
+// is deleted when values[i] is nil. They reach the disk in the same write
+// or not at all. It returns the sequence number of the last.
+func (s *Store) Apply(keys []string, values []any) uint64 {
+	cs := make([]change, len(keys))
+	for i, k := range keys {
+		cs[i] = change{key: []byte(k), value: values[i], delete: values[i] == nil}
+	}
+	return s.enqueue(cs...)
+}
+
+// enqueue appends changes to the queue under one lock: the writer takes
+// the whole queue at once, so changes queued together are written in the
+// same batch (pebble applies a batch atomically).
+func (s *Store) enqueue(cs ...change) uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.queue = append(s.queue, c)
-	s.queued++
+	s.queue = append(s.queue, cs...)
+	s.queued += uint64(len(cs))
 	s.work.Signal()
 	return s.queued
 }

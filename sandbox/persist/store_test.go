@@ -54,7 +54,10 @@ func TestStoreWritesInOrderAndReopens(t *testing.T) {
 	s.Put("h/x/1", rec{N: 5})
 	s.Put("h/x/2", rec{N: 6})
 	s.Put("h/x/3", rec{N: 7})
-	seq := s.DeleteRange("h/x/", "h/x/3")
+	s.DeleteRange("h/x/", "h/x/3")
+	// Changes applied together: a put, a delete of an earlier key, another put.
+	s.Put("m/1", rec{N: 8})
+	seq := s.Apply([]string{"t/2", "m/1", "t/3"}, []any{rec{N: 9}, nil, rec{N: 10}})
 	if err := s.Wait(seq); err != nil {
 		t.Fatal(err)
 	}
@@ -74,8 +77,11 @@ func TestStoreWritesInOrderAndReopens(t *testing.T) {
 	if ok, err := s.Get("t/1", &r); !ok || err != nil || r.N != 4 {
 		t.Errorf("Get t/1 = %v %v %+v", ok, err, r)
 	}
-	if ok, err := s.Get("t/2", &r); ok || err != nil {
-		t.Errorf("Get of a missing key = %v %v", ok, err)
+	if got := scanAll(t, s, "t/"); len(got) != 3 || got["t/2"] != 9 || got["t/3"] != 10 {
+		t.Errorf("t/ = %v", got)
+	}
+	if ok, err := s.Get("m/1", &r); ok || err != nil {
+		t.Errorf("Get of a deleted key = %v %v", ok, err)
 	}
 }
 

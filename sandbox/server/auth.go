@@ -32,13 +32,13 @@ type apiKey struct {
 // has one), derive-api-key returns the existing one (and refuses when there
 // is none), delete removes it. With a journal the keys are kept on disk.
 type keyStore struct {
-	journal exchange.Journal // nil: in memory only
+	journal Journal // nil: in memory only
 	mu      sync.Mutex
 	byKey   map[string]*apiKey
 	byAddr  map[common.Address]map[uint64]*apiKey
 }
 
-func newKeyStore(j exchange.Journal) *keyStore {
+func newKeyStore(j Journal) *keyStore {
 	return &keyStore{journal: j, byKey: map[string]*apiKey{}, byAddr: map[common.Address]map[uint64]*apiKey{}}
 }
 

@@ -67,7 +67,7 @@ type Config struct {
 	// can be configured to.
 	RefuseEOAMakers bool
 	// Journal, when set, keeps the API keys on disk (Restore loads them).
-	Journal exchange.Journal
+	Journal Journal
 	Clock   func() time.Time
 	Logger  *slog.Logger
 }
@@ -146,6 +146,13 @@ func (s *Server) Handler() http.Handler {
 		}
 		s.mux.ServeHTTP(w, r)
 	})
+}
+
+// Journal is where the server keeps the API keys (sandbox/persist.Store).
+type Journal interface {
+	exchange.Journal
+	Put(key string, value any) uint64
+	Delete(key string) uint64
 }
 
 // Restore loads the kept API keys; call it before serving.
