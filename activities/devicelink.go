@@ -9,19 +9,22 @@ import (
 // DeviceLinkRecorder is the storage side of the device-link workflow;
 // models/agents.Recorder implements it. Its methods must be idempotent.
 type DeviceLinkRecorder interface {
-	ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr string) (agentID string, err error)
-	DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr string) error
+	ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr, proof string) (agentID string, err error)
+	DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr, proof string) error
 	ExpireDeviceLink(ctx context.Context, linkID string) error
 	ExpireUnissuedDeviceLink(ctx context.Context, linkID string) (expired bool, err error)
 }
 
 // DeviceDecision is the input of the approve and deny activities: who
-// decided and from where. It holds no secret — the device code and the
-// API key never enter Temporal.
+// decided and from where, and the proof that the authenticated approval
+// path made this decision (models/agents.DecisionProof), without which the
+// recorder refuses it. It holds no secret — the device code and the API
+// key never enter Temporal, and the proof vouches for this decision only.
 type DeviceDecision struct {
 	LinkID     string `json:"link_id"`
 	UserID     string `json:"user_id"`
 	ClientAddr string `json:"client_addr"`
+	Proof      string `json:"proof,omitempty"`
 }
 
 // DeviceLinks holds the device-link activities. Workflows reference its
@@ -32,7 +35,7 @@ type DeviceLinks struct {
 
 // ApproveDeviceLink records an approval and returns the new agent's ID.
 func (d *DeviceLinks) ApproveDeviceLink(ctx context.Context, in DeviceDecision) (string, error) {
-	id, err := d.Recorder.ApproveDeviceLink(ctx, in.LinkID, in.UserID, in.ClientAddr)
+	id, err := d.Recorder.ApproveDeviceLink(ctx, in.LinkID, in.UserID, in.ClientAddr, in.Proof)
 	if err != nil {
 		return "", ToTemporal(err)
 	}
@@ -42,7 +45,7 @@ func (d *DeviceLinks) ApproveDeviceLink(ctx context.Context, in DeviceDecision) 
 
 // DenyDeviceLink records a denial.
 func (d *DeviceLinks) DenyDeviceLink(ctx context.Context, in DeviceDecision) error {
-	if err := d.Recorder.DenyDeviceLink(ctx, in.LinkID, in.UserID, in.ClientAddr); err != nil {
+	if err := d.Recorder.DenyDeviceLink(ctx, in.LinkID, in.UserID, in.ClientAddr, in.Proof); err != nil {
 		return ToTemporal(err)
 	}
 	activity.GetLogger(ctx).Info("device link denied", "link_id", in.LinkID)

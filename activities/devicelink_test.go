@@ -13,6 +13,8 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/store/storetest"
 )
 
@@ -35,11 +37,17 @@ func TestDeviceLinkActivities(t *testing.T) {
 	}
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestActivityEnvironment()
-	env.RegisterActivity(&activities.DeviceLinks{Recorder: &agents.Recorder{Store: s}})
+	keys := intenttest.Keys(t)
+	env.RegisterActivity(&activities.DeviceLinks{Recorder: &agents.Recorder{Store: s, Intents: keys}})
 	var dl *activities.DeviceLinks
+	// decision is a decision as the approval page makes it, with its proof.
+	decision := func(kind, linkID, userID string) activities.DeviceDecision {
+		return activities.DeviceDecision{LinkID: linkID, UserID: userID, ClientAddr: "10.1.1.1",
+			Proof: agents.DecisionProof(keys, kind, linkID, userID, "10.1.1.1")}
+	}
 
 	approved := newLink("BCDF-BCDF")
-	dec := activities.DeviceDecision{LinkID: approved.ID, UserID: u.ID, ClientAddr: "10.1.1.1"}
+	dec := decision(intent.DeviceApprove, approved.ID, u.ID)
 	var ids [2]string
 	for i := range ids {
 		v, err := env.ExecuteActivity(dl.ApproveDeviceLink, dec)
@@ -59,13 +67,16 @@ func TestDeviceLinkActivities(t *testing.T) {
 		run  func() error
 		kind errs.Kind
 	}{
-		{"deny an approved link", func() error { _, err := env.ExecuteActivity(dl.DenyDeviceLink, dec); return err }, errs.Conflict},
+		{"deny an approved link", func() error {
+			_, err := env.ExecuteActivity(dl.DenyDeviceLink, decision(intent.DeviceDeny, approved.ID, u.ID))
+			return err
+		}, errs.Conflict},
 		{"approve for another user", func() error {
-			_, err := env.ExecuteActivity(dl.ApproveDeviceLink, activities.DeviceDecision{LinkID: approved.ID, UserID: "usr_other"})
+			_, err := env.ExecuteActivity(dl.ApproveDeviceLink, decision(intent.DeviceApprove, approved.ID, "usr_other"))
 			return err
 		}, errs.Conflict},
 		{"unknown link", func() error {
-			_, err := env.ExecuteActivity(dl.ApproveDeviceLink, activities.DeviceDecision{LinkID: "dl_missing", UserID: u.ID})
+			_, err := env.ExecuteActivity(dl.ApproveDeviceLink, decision(intent.DeviceApprove, "dl_missing", u.ID))
 			return err
 		}, errs.NotFound},
 		{"expire a decided link is a no-op", func() error { _, err := env.ExecuteActivity(dl.ExpireDeviceLink, approved.ID); return err }, 0},
@@ -86,11 +97,12 @@ func TestDeviceLinkActivities(t *testing.T) {
 
 	denied := newLink("CDFG-CDFG")
 	for range 2 {
-		if _, err := env.ExecuteActivity(dl.DenyDeviceLink, activities.DeviceDecision{LinkID: denied.ID, UserID: u.ID}); err != nil {
+		if _, err := env.ExecuteActivity(dl.DenyDeviceLink, decision(intent.DeviceDeny, denied.ID, u.ID)); err != nil {
 			t.Fatalf("deny (idempotent): %v", err)
 		}
 	}
 	expired := newLink("DFGH-DFGH")
+	s.SetClock(func() time.Time { return time.Now().Add(2 * time.Hour) }) // past every link's expiry
 	if _, err := env.ExecuteActivity(dl.ExpireDeviceLink, expired.ID); err != nil {
 		t.Fatal(err)
 	}

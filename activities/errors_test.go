@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 func TestToTemporal(t *testing.T) {
@@ -41,6 +42,9 @@ func TestToTemporal(t *testing.T) {
 		{"unclassified is internal", cause, "internal", "internal error", false, 0, ErrorDetails{}},
 		{"wrapped classified keeps outer kind", fmt.Errorf("placing: %w", errs.E(errs.Transient, "venue timeout")), "transient", "venue timeout", true, 0, ErrorDetails{}},
 		{"empty message uses kind", &errs.Error{Kind: errs.Conflict}, "conflict", "conflict", false, 0, ErrorDetails{}},
+		// Venue errors are classified by models/errs on the way out.
+		{"venue unavailable retries", venue.E(venue.Unavailable, "venue unreachable").WithCode("venue_unreachable"), "transient", "venue unreachable", true, 0, ErrorDetails{Code: "venue_unreachable"}},
+		{"venue 401 is not retried", venue.E(venue.Unauthorized, "Unauthorized/Invalid api key").WithCode("unauthorized"), "venue_denied", "the venue refused the service's credentials: Unauthorized/Invalid api key", false, 0, ErrorDetails{Code: "venue_unauthorized"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

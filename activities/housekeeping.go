@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
 )
 
 // Housekeeper is the storage side of periodic housekeeping. The store
@@ -35,6 +36,7 @@ type Housekeeping struct {
 // (workflow.Now) so a retried or replayed run purges against the same
 // instant instead of the worker's clock.
 func (h *Housekeeping) PurgeExpiredIdempotency(ctx context.Context, now time.Time) (int64, error) {
+	now = notAfterNow(now)
 	n, err := h.Store.PurgeExpiredIdempotency(ctx, now)
 	if err != nil {
 		return 0, ToTemporal(err)
@@ -46,12 +48,23 @@ func (h *Housekeeping) PurgeExpiredIdempotency(ctx context.Context, now time.Tim
 // ExpireDeviceLinks is the activity wrapping Housekeeper.ExpireDeviceLinks;
 // see PurgeExpiredIdempotency for why now is an argument.
 func (h *Housekeeping) ExpireDeviceLinks(ctx context.Context, now time.Time) (int64, error) {
+	now = notAfterNow(now)
 	n, err := h.Store.ExpireDeviceLinks(ctx, now)
 	if err != nil {
 		return 0, ToTemporal(err)
 	}
 	activity.GetLogger(ctx).Info("expired device links", "count", n, "now", now)
 	return n, nil
+}
+
+// notAfterNow caps the workflow's instant at the worker's clock: the
+// argument arrives through Temporal, and a forged far-future "now" would
+// otherwise purge live idempotency records and expire live links.
+func notAfterNow(now time.Time) time.Time {
+	if wall := time.Now(); now.After(wall) {
+		return wall
+	}
+	return now
 }
 
 // Deps are the dependencies of all activities. Each later feature adds its
@@ -70,6 +83,9 @@ type Deps struct {
 	// Settlements backs the approve and redeem activities
 	// (*settlements.Service); when nil they are not registered.
 	Settlements SettlementSteps
+	// Intents verifies the proofs of the requests that act for a user
+	// (cancels, approvals, redemptions); without it those are refused.
+	Intents *intent.Keys
 }
 
 // Registry is the part of a Temporal worker (or test environment) that
@@ -93,10 +109,10 @@ func Register(r Registry, deps Deps) error {
 		r.RegisterActivity(&DeviceLinks{Recorder: deps.DeviceLinks})
 	}
 	if deps.Settlements != nil {
-		r.RegisterActivity(&Settlements{Steps: deps.Settlements})
+		r.RegisterActivity(&Settlements{Steps: deps.Settlements, Intents: deps.Intents})
 	}
 	if deps.Orders != nil {
-		r.RegisterActivity(&Orders{Steps: deps.Orders})
+		r.RegisterActivity(&Orders{Steps: deps.Orders, Intents: deps.Intents})
 	}
 	return nil
 }

@@ -5,7 +5,9 @@ import (
 
 	"go.temporal.io/sdk/activity"
 
+	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // OrderSteps are the lifecycle steps of an order; models/orders.Service
@@ -30,13 +32,32 @@ type OrderState struct {
 }
 
 func stateOf(o orders.Order) OrderState {
-	return OrderState{Status: o.Status, FilledMicro: o.FilledSize.Shift(6).IntPart()}
+	return OrderState{Status: o.Status, FilledMicro: micro.Truncate(o.FilledSize)}
 }
 
 // Orders holds the order activities. Workflows reference its methods
 // through a nil *Orders.
+//
+// Every step takes the order id only and loads the order — its user,
+// agent, wallet and terms — from the database, where the API stored it
+// after authenticating the agent: a forged workflow can name an order but
+// never act for anyone else, nor change what the order is. Cancelling is
+// the one step a request starts, so it needs that request's proof.
 type Orders struct {
-	Steps OrderSteps
+	Steps   OrderSteps
+	Intents *intent.Keys
+}
+
+// OrderCancel is the input of the cancel steps: the order and the proof
+// that its agent asked to cancel it (intent.OrderCancel, made by the API
+// after checking that the order is the agent's).
+type OrderCancel struct {
+	OrderID string `json:"order_id"`
+	Proof   string `json:"proof,omitempty"`
+}
+
+func (a *Orders) verifyCancel(in OrderCancel) error {
+	return a.Intents.Verify(in.Proof, intent.OrderCancel, in.OrderID)
 }
 
 // SubmitOrder signs (once) and posts a PENDING order, reconciling with
@@ -60,7 +81,11 @@ func (a *Orders) SyncOrder(ctx context.Context, orderID string) (OrderState, err
 }
 
 // CancelOrder cancels the order on the venue.
-func (a *Orders) CancelOrder(ctx context.Context, orderID string) (OrderState, error) {
+func (a *Orders) CancelOrder(ctx context.Context, in OrderCancel) (OrderState, error) {
+	if err := a.verifyCancel(in); err != nil {
+		return OrderState{}, ToTemporal(err)
+	}
+	orderID := in.OrderID
 	prev, o, err := a.Steps.CancelAtVenue(ctx, orderID)
 	if err != nil {
 		return OrderState{}, ToTemporal(err)
@@ -73,7 +98,11 @@ func (a *Orders) CancelOrder(ctx context.Context, orderID string) (OrderState, e
 
 // CancelPendingOrder cancels an order that is not placed yet: at once when
 // no post of it is in flight, else after the post's outcome, on the venue.
-func (a *Orders) CancelPendingOrder(ctx context.Context, orderID string) (OrderState, error) {
+func (a *Orders) CancelPendingOrder(ctx context.Context, in OrderCancel) (OrderState, error) {
+	if err := a.verifyCancel(in); err != nil {
+		return OrderState{}, ToTemporal(err)
+	}
+	orderID := in.OrderID
 	prev, o, err := a.Steps.CancelPending(ctx, orderID)
 	if err != nil {
 		return OrderState{}, ToTemporal(err)

@@ -5,6 +5,8 @@ import (
 
 	"go.temporal.io/sdk/activity"
 
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/settlements"
 )
 
@@ -24,12 +26,29 @@ type SettlementSteps interface {
 // reference its methods through a nil *Settlements. Inputs carry ids and
 // public data only: each step loads the wallet, whose key stays in the
 // vault, itself.
+//
+// A workflow's input names a user and an agent, but anyone who reaches
+// Temporal can start a workflow: the steps that act on a wallet (approve,
+// plan the redemption) and the one that records it verify the input's
+// proof, made only for an authenticated agent request (models/intent).
 type Settlements struct {
-	Steps SettlementSteps
+	Steps   SettlementSteps
+	Intents *intent.Keys
+}
+
+func (s *Settlements) verifyApprove(in settlements.ApproveInput) error {
+	return s.Intents.Verify(in.Proof, intent.WalletApprove, in.UserID, in.AgentID, in.Token, in.ClientAddr)
+}
+
+func (s *Settlements) verifyRedeem(in settlements.RedeemInput) error {
+	return s.Intents.Verify(in.Proof, intent.Redeem, in.UserID, in.AgentID, in.ConditionID, in.ClientAddr)
 }
 
 // ApproveWallet grants the wallet's approvals (sends transactions).
 func (s *Settlements) ApproveWallet(ctx context.Context, in settlements.ApproveInput) (settlements.ApproveResult, error) {
+	if err := s.verifyApprove(in); err != nil {
+		return settlements.ApproveResult{}, ToTemporal(err)
+	}
 	res, err := s.Steps.ApproveWallet(ctx, in)
 	if err != nil {
 		return res, ToTemporal(err)
@@ -40,6 +59,9 @@ func (s *Settlements) ApproveWallet(ctx context.Context, in settlements.ApproveI
 
 // PlanRedeem selects the positions to redeem (reads only).
 func (s *Settlements) PlanRedeem(ctx context.Context, in settlements.RedeemInput) (settlements.RedeemPlan, error) {
+	if err := s.verifyRedeem(in); err != nil {
+		return settlements.RedeemPlan{}, ToTemporal(err)
+	}
 	plan, err := s.Steps.PlanRedeem(ctx, in)
 	if err != nil {
 		return plan, ToTemporal(err)
@@ -62,6 +84,9 @@ func (s *Settlements) RedeemOnChain(ctx context.Context, in settlements.RedeemEx
 // RecordRedemptions records the redeemed positions, of every agent of the
 // user, as settled.
 func (s *Settlements) RecordRedemptions(ctx context.Context, in settlements.RedeemRecord) (settlements.RedeemResult, error) {
+	if err := s.verifyRedeem(in.Input); err != nil {
+		return settlements.RedeemResult{}, ToTemporal(err)
+	}
 	res, err := s.Steps.RecordRedemptions(ctx, in)
 	if err != nil {
 		return res, ToTemporal(err)
@@ -69,7 +94,15 @@ func (s *Settlements) RecordRedemptions(ctx context.Context, in settlements.Rede
 	return res, nil
 }
 
-// RecordSettlementAudit writes the audit entry of an approval or redemption.
+// RecordSettlementAudit writes the audit entry of an approval or
+// redemption. A request refused for lacking its proof is not the named
+// user's or agent's doing, so it goes to the log, not to their audit trail
+// (which anyone reaching Temporal could otherwise fill).
 func (s *Settlements) RecordSettlementAudit(ctx context.Context, r settlements.AuditRecord) error {
+	if r.ErrorCode == errs.CodeUnvouchedRequest {
+		activity.GetLogger(ctx).Warn("settlement request without a valid proof refused; not audited as the user's",
+			"action", r.Action, "claimed_user_id", r.UserID, "claimed_agent_id", r.AgentID)
+		return nil
+	}
 	return ToTemporal(s.Steps.RecordAudit(ctx, r))
 }

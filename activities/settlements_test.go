@@ -12,6 +12,8 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/settlements/settlementstest"
 )
@@ -24,11 +26,21 @@ func TestSettlementActivities(t *testing.T) {
 	e := settlementstest.New(t)
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestActivityEnvironment()
-	env.RegisterActivity(&activities.Settlements{Steps: e.Service})
+	keys := intenttest.Keys(t)
+	env.RegisterActivity(&activities.Settlements{Steps: e.Service, Intents: keys})
 	var a *activities.Settlements
+	// vouched inputs, as workflows.SettlementsClient sends them.
+	approve := func(in settlements.ApproveInput) settlements.ApproveInput {
+		in.Proof = keys.Sign(intent.WalletApprove, in.UserID, in.AgentID, in.Token, in.ClientAddr)
+		return in
+	}
+	redeem := func(in settlements.RedeemInput) settlements.RedeemInput {
+		in.Proof = keys.Sign(intent.Redeem, in.UserID, in.AgentID, in.ConditionID, in.ClientAddr)
+		return in
+	}
 
 	u := e.User(t, 0)
-	v, err := env.ExecuteActivity(a.ApproveWallet, settlements.ApproveInput{UserID: u.UserID, AgentID: u.AgentID, Token: "CTF"})
+	v, err := env.ExecuteActivity(a.ApproveWallet, approve(settlements.ApproveInput{UserID: u.UserID, AgentID: u.AgentID, Token: "CTF"}))
 	require.NoError(t, err)
 	var res settlements.ApproveResult
 	require.NoError(t, v.Get(&res))
@@ -46,7 +58,7 @@ func TestSettlementActivities(t *testing.T) {
 		{"bad token", settlements.ApproveInput{UserID: u.UserID, Token: "DAI"}, errs.Invalid, "invalid_token"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := env.ExecuteActivity(a.ApproveWallet, tc.in)
+			_, err := env.ExecuteActivity(a.ApproveWallet, approve(tc.in))
 			var appErr *temporal.ApplicationError
 			require.True(t, errors.As(err, &appErr), "%v", err)
 			assert.True(t, appErr.NonRetryable())
@@ -58,7 +70,7 @@ func TestSettlementActivities(t *testing.T) {
 
 	// Planning with nothing held is an empty plan; the chain step of an
 	// empty plan sends nothing.
-	v, err = env.ExecuteActivity(a.PlanRedeem, settlements.RedeemInput{UserID: u.UserID, AgentID: u.AgentID})
+	v, err = env.ExecuteActivity(a.PlanRedeem, redeem(settlements.RedeemInput{UserID: u.UserID, AgentID: u.AgentID}))
 	require.NoError(t, err)
 	var plan settlements.RedeemPlan
 	require.NoError(t, v.Get(&plan))

@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 
 	"github.com/agent-trading/ats/api/logging"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // syncBuffer is a log sink safe for the goroutines of a test server.
@@ -136,18 +138,18 @@ func TestBindJSON(t *testing.T) {
 		{"valid", `{"tokenId":"123","side":"BUY","price":"0.42","size":10}`, "application/json", false, 201, "", "", ""},
 		{"valid with charset", `{"side":"SELL","price":0.5}`, "application/json; charset=utf-8", false, 201, "", "", ""},
 		{"valid +json type", `{"side":"SELL"}`, "application/vnd.ats+json", false, 201, "", "", ""},
-		{"malformed", `{"tokenId": "1",}`, "application/json", false, 400, "Bad Request", "malformed JSON at line 1, column 17", CodeInvalidJSON},
-		{"malformed second line", "{\n  \"side\": BUY\n}", "application/json", false, 400, "Bad Request", "line 2, column 11", CodeInvalidJSON},
-		{"truncated", `{"tokenId": "1"`, "application/json", false, 400, "Bad Request", "unexpected end of input", CodeInvalidJSON},
-		{"empty body", ``, "application/json", false, 400, "Bad Request", "request body is required", CodeInvalidJSON},
-		{"whitespace body", "  \n ", "application/json", false, 400, "Bad Request", "request body is required", CodeInvalidJSON},
-		{"null body", `null`, "application/json", false, 400, "Bad Request", "not null", CodeInvalidJSON},
-		{"two values", `{"side":"BUY"} {"side":"SELL"}`, "application/json", false, 400, "Bad Request", "single JSON value", CodeInvalidJSON},
-		{"array instead of object", `[1,2]`, "application/json", false, 400, "Bad Request", "request body must be an object, got array", CodeInvalidJSON},
-		{"unknown field", `{"side":"BUY","pirce":"0.4"}`, "application/json", false, 400, "Bad Request", `unknown field "pirce"`, CodeUnknownField},
-		{"wrong type", `{"side":"BUY","size":"ten"}`, "application/json", false, 400, "Bad Request", `field "size" must be an integer, got string`, CodeInvalidField},
-		{"wrong nested type", `{"side":"BUY","limits":{"expiryMinutes":true}}`, "application/json", false, 400, "Bad Request", `field "limits.expiryMinutes" must be an integer, got bool`, CodeInvalidField},
-		{"bad decimal", `{"side":"BUY","price":"abc"}`, "application/json", false, 400, "Bad Request", "invalid value", CodeInvalidField},
+		{"malformed", `{"tokenId": "1",}`, "application/json", false, 400, "Bad Request", "malformed JSON at line 1, column 17", errs.CodeInvalidJSON},
+		{"malformed second line", "{\n  \"side\": BUY\n}", "application/json", false, 400, "Bad Request", "line 2, column 11", errs.CodeInvalidJSON},
+		{"truncated", `{"tokenId": "1"`, "application/json", false, 400, "Bad Request", "unexpected end of input", errs.CodeInvalidJSON},
+		{"empty body", ``, "application/json", false, 400, "Bad Request", "request body is required", errs.CodeInvalidJSON},
+		{"whitespace body", "  \n ", "application/json", false, 400, "Bad Request", "request body is required", errs.CodeInvalidJSON},
+		{"null body", `null`, "application/json", false, 400, "Bad Request", "not null", errs.CodeInvalidJSON},
+		{"two values", `{"side":"BUY"} {"side":"SELL"}`, "application/json", false, 400, "Bad Request", "single JSON value", errs.CodeInvalidJSON},
+		{"array instead of object", `[1,2]`, "application/json", false, 400, "Bad Request", "request body must be an object, got array", errs.CodeInvalidJSON},
+		{"unknown field", `{"side":"BUY","pirce":"0.4"}`, "application/json", false, 400, "Bad Request", `unknown field "pirce"`, errs.CodeUnknownField},
+		{"wrong type", `{"side":"BUY","size":"ten"}`, "application/json", false, 400, "Bad Request", `field "size" must be an integer, got string`, errs.CodeInvalidField},
+		{"wrong nested type", `{"side":"BUY","limits":{"expiryMinutes":true}}`, "application/json", false, 400, "Bad Request", `field "limits.expiryMinutes" must be an integer, got bool`, errs.CodeInvalidField},
+		{"bad decimal", `{"side":"BUY","price":"abc"}`, "application/json", false, 400, "Bad Request", "invalid value", errs.CodeInvalidField},
 		{"validate classified", `{"side":"HOLD"}`, "application/json", false, 400, "Bad Request", `side must be "BUY" or "SELL"`, "invalid_side"},
 		{"validate unclassified", `{"side":"BUY","size":42}`, "application/json", false, 400, "Bad Request", "the request body is invalid", ""},
 		{"wrong content type", `{"side":"BUY"}`, "text/plain", false, 415, "Unsupported Media Type", "Content-Type must be application/json", ""},
@@ -286,6 +288,13 @@ func TestFailMapsEveryKind(t *testing.T) {
 		{"internal hides message", errs.E(errs.Internal, "nil map in budget calc").WithCode("bug"), 500, "Internal Server Error", "internal error; quote request id", "", "", 0},
 		{"unclassified hides text", cause, 500, "Internal Server Error", "internal error; quote request id", "", "", 0},
 		{"deadline", fmt.Errorf("calling venue: %w", context.DeadlineExceeded), 503, "Service Unavailable", "timed out", "", "", 0},
+		// Venue errors arrive as the venue classified them and answer as
+		// models/errs maps them; the venue refusing the service's
+		// credentials is a 502, never the agent's own 401/403.
+		{"venue 401", fmt.Errorf("post order: %w", venue.E(venue.Unauthorized, "Unauthorized/Invalid api key").WithCode("unauthorized").WithCause(cause)), 502, "Bad Gateway", "the venue refused the service's credentials", "venue_unauthorized", "", 0},
+		{"venue 403", venue.E(venue.Forbidden, "Access restricted. Regional restrictions").WithCode("geoblocked"), 502, "Bad Gateway", "Access restricted", "geoblocked", "", 0},
+		{"venue rejected", &venue.Error{Category: venue.Rejected, Code: "insufficient_balance_or_allowance", Message: "not enough balance / allowance", Asset: venue.AssetConditional}, 422, "Venue Rejected", "not enough balance / allowance", "insufficient_balance_or_allowance", "POST /wallet/approve with token CTF", 0},
+		{"venue unavailable", &venue.Error{Category: venue.Unavailable, Code: "trading_disabled", Message: "Trading is currently disabled", RetryAfterSeconds: 30}, 503, "Service Unavailable", "Trading is currently disabled", "trading_disabled", "", 30},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -584,22 +593,96 @@ func TestReadyz(t *testing.T) {
 	}
 }
 
+// readyzCounter is a readiness check that counts its probes; each probe
+// takes a while, so concurrent /readyz calls overlap it.
+type readyzCounter struct{ n atomic.Int64 }
+
+func (c *readyzCounter) check(ctx context.Context) error {
+	c.n.Add(1)
+	select {
+	case <-time.After(20 * time.Millisecond):
+	case <-ctx.Done():
+	}
+	return nil
+}
+
+// A hundred /readyz calls within a second cost the dependencies one probe
+// (the issue's amplification finding): the result is reused for about a
+// second and concurrent calls share the probe in flight.
+func TestReadyzCostsOneProbePerSecond(t *testing.T) {
+	var now atomic.Int64 // nanoseconds since start, moved by the test
+	start := time.Now()
+	clock := func() time.Time { return start.Add(time.Duration(now.Load())) }
+	var probes readyzCounter
+	ts := newTestServer(t, Config{Now: clock}, Deps{Checks: []Check{{"database", probes.check}}})
+	call := func() {
+		w := ts.do(t, httptest.NewRequest(http.MethodGet, "/readyz", nil))
+		if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"database":"ok"`) {
+			t.Errorf("readyz %d %s", w.Code, w.Body)
+		}
+	}
+	var wg sync.WaitGroup
+	for i := range 100 {
+		// Half at once, half one after another, spread over 0.99 s.
+		if i%2 == 0 {
+			wg.Go(call)
+			continue
+		}
+		now.Store(int64(time.Duration(i) * 10 * time.Millisecond))
+		call()
+	}
+	wg.Wait()
+	if got := probes.n.Load(); got != 1 {
+		t.Fatalf("100 calls within a second ran %d probes, want 1", got)
+	}
+	now.Store(int64(1100 * time.Millisecond))
+	call()
+	if got := probes.n.Load(); got != 2 {
+		t.Fatalf("after the cache aged: %d probes, want 2", got)
+	}
+}
+
+// The cache keeps a failure too, and never blocks: a dependency that is
+// down is reported down to every caller of the second.
+func TestReadyzCachesFailures(t *testing.T) {
+	var probes atomic.Int64
+	down := func(context.Context) error {
+		probes.Add(1)
+		return errs.E(errs.Transient, "venue unreachable")
+	}
+	ts := newTestServer(t, Config{}, Deps{Checks: []Check{{"venue", down}}})
+	for range 20 {
+		w := ts.do(t, httptest.NewRequest(http.MethodGet, "/readyz", nil))
+		if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "venue unreachable") {
+			t.Fatalf("readyz %d %s", w.Code, w.Body)
+		}
+	}
+	if probes.Load() != 1 {
+		t.Fatalf("%d probes, want 1", probes.Load())
+	}
+}
+
 func TestMetricsEndpoint(t *testing.T) {
 	ts := newTestServer(t, Config{}, Deps{Routes: []Routes{orderRoutes}})
 	for _, p := range []string{"/api/agent/v1/orders/ord_1", "/api/agent/v1/orders/ord_2", "/random/probe"} {
 		ts.do(t, httptest.NewRequest(http.MethodGet, p, nil))
 	}
-	w := ts.do(t, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	// Metrics are the operator listener's: the API does not serve them.
+	if w := ts.do(t, httptest.NewRequest(http.MethodGet, "/metrics", nil)); w.Code != http.StatusNotFound {
+		t.Fatalf("GET /metrics on the API: %d, want 404", w.Code)
+	}
+	w := httptest.NewRecorder()
+	MetricsHandler(ts.reg).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	if w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
 		t.Fatalf("metrics %d %q", w.Code, w.Header().Get("Content-Type"))
 	}
 	body := w.Body.String()
 	for _, want := range []string{
 		`ats_http_requests_total{method="GET",route="/api/agent/v1/orders/:id",status="200"} 2`,
-		`ats_http_requests_total{method="GET",route="unmatched",status="404"} 1`,
+		`ats_http_requests_total{method="GET",route="unmatched",status="404"} 2`, // /random/probe and /metrics
 		`ats_http_request_duration_seconds_count{method="GET",route="/api/agent/v1/orders/:id"} 2`,
 		`ats_http_request_duration_seconds_bucket{method="GET",route="/api/agent/v1/orders/:id",le="+Inf"} 2`,
-		`ats_http_requests_in_flight 1`, // the scrape itself
+		`ats_http_requests_in_flight 0`, // the scrape no longer passes through the API
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %q:\n%s", want, body)
@@ -618,7 +701,7 @@ func TestTwoServersShareRegistry(t *testing.T) {
 		s.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/healthz", nil))
 	}
 	w := httptest.NewRecorder()
-	a.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	MetricsHandler(reg).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	if !strings.Contains(w.Body.String(), `ats_http_requests_total{method="GET",route="/healthz",status="200"} 2`) {
 		t.Fatalf("shared counters wrong:\n%s", w.Body)
 	}
@@ -626,8 +709,9 @@ func TestTwoServersShareRegistry(t *testing.T) {
 
 func TestDefaultRegistryExposesProcessMetrics(t *testing.T) {
 	s := NewServer(Config{}, Deps{})
+	s.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/healthz", nil))
 	w := httptest.NewRecorder()
-	s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	MetricsHandler(nil).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/metrics", nil))
 	if !strings.Contains(w.Body.String(), "go_goroutines") || !strings.Contains(w.Body.String(), "ats_http_requests_in_flight") {
 		t.Fatalf("default registry lacks runtime or HTTP metrics:\n%.2000s", w.Body)
 	}

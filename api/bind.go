@@ -82,15 +82,8 @@ func isJSONContentType(ct string) bool {
 	return mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
 }
 
-// Codes of the 400s BindJSON produces, for clients that branch on "code".
-const (
-	CodeInvalidJSON  = "invalid_json"  // empty, malformed or multiple JSON values
-	CodeInvalidField = "invalid_field" // a value of the wrong JSON type or refused by its decoder
-	CodeUnknownField = "unknown_field" // a field the endpoint does not accept
-)
-
 func invalid(format string, args ...any) error {
-	return errs.Ef(errs.Invalid, format, args...).WithCode(CodeInvalidJSON)
+	return errs.Ef(errs.Invalid, format, args...).WithCode(errs.CodeInvalidJSON)
 }
 
 // bodyErr classifies a decoding failure as Invalid with code.
@@ -142,26 +135,26 @@ func jsonError(raw []byte, err error) error {
 	switch {
 	case errors.As(err, &syn):
 		line, col := position(raw, syn.Offset)
-		return bodyErr(CodeInvalidJSON, err,
+		return bodyErr(errs.CodeInvalidJSON, err,
 			fmt.Sprintf("malformed JSON at line %d, column %d: %s", line, col, syntaxReason(syn)))
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return bodyErr(CodeInvalidJSON, err, "malformed JSON: unexpected end of input")
+		return bodyErr(errs.CodeInvalidJSON, err, "malformed JSON: unexpected end of input")
 	case errors.As(err, &typ):
 		want := jsonTypeName(typ.Type)
 		if typ.Field == "" {
-			return bodyErr(CodeInvalidJSON, err, fmt.Sprintf("request body must be %s, got %s", want, typ.Value))
+			return bodyErr(errs.CodeInvalidJSON, err, fmt.Sprintf("request body must be %s, got %s", want, typ.Value))
 		}
-		return bodyErr(CodeInvalidField, err, fmt.Sprintf("field %q must be %s, got %s", typ.Field, want, typ.Value))
+		return bodyErr(errs.CodeInvalidField, err, fmt.Sprintf("field %q must be %s, got %s", typ.Field, want, typ.Value))
 	case errors.As(err, &inv):
 		// dst was not a non-nil pointer: a bug in the handler.
 		return errs.Wrap(errs.Internal, err, "decoding into an invalid destination")
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
-		return bodyErr(CodeUnknownField, err, "unknown field "+name)
+		return bodyErr(errs.CodeUnknownField, err, "unknown field "+name)
 	}
 	// A field's own UnmarshalJSON (decimals, enums, times) refused the value;
 	// its text may mention Go types, so keep it for the log only.
-	return bodyErr(CodeInvalidField, err, "request body contains an invalid value")
+	return bodyErr(errs.CodeInvalidField, err, "request body contains an invalid value")
 }
 
 // syntaxReason keeps encoding/json's description (which speaks of JSON

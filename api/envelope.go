@@ -74,6 +74,10 @@ func OKWith(c *gin.Context, status int, data any, extra map[string]any) {
 // chain refused it (insufficient balance or allowance, price off the tick,
 // market closed). It is neither the client's syntax error (400) nor our
 // failure (5xx), and agents must not retry it unchanged, which 422 conveys.
+//
+// VenueDenied is 502 Bad Gateway: the venue refused the service's own
+// credentials or access. It must not be 401/403, which tell the agent its
+// own key or scope is wrong.
 func StatusFor(k errs.Kind) (status int, label string) {
 	switch k {
 	case errs.Invalid:
@@ -92,6 +96,8 @@ func StatusFor(k errs.Kind) (status int, label string) {
 		return http.StatusUnprocessableEntity, "Venue Rejected"
 	case errs.Transient:
 		return http.StatusServiceUnavailable, "Service Unavailable"
+	case errs.VenueDenied:
+		return http.StatusBadGateway, "Bad Gateway"
 	default:
 		return http.StatusInternalServerError, "Internal Server Error"
 	}
@@ -107,6 +113,7 @@ var defaultMessages = map[errs.Kind]string{
 	errs.RateLimited:   "too many requests; wait before retrying",
 	errs.VenueRejected: "the venue rejected the request",
 	errs.Transient:     "a dependency is temporarily unavailable; retry later",
+	errs.VenueDenied:   "the venue refused the service's request",
 }
 
 // httpError is a failure of the HTTP layer itself (body too large, wrong

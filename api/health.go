@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/gin-gonic/gin"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/agent-trading/ats/models/errs"
 )
@@ -28,15 +30,61 @@ func (s *Server) healthz(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"status": "ok"})
 }
 
-// readyz runs every check concurrently under one deadline and answers 200
-// only when all pass.
+// readyz answers the readiness report, 200 only when every check passes.
+// The report is reused for Config.ReadyCacheTTL, and concurrent callers
+// share one probe, so /readyz costs the dependencies about one probe per
+// TTL however often it is called.
 func (s *Server) readyz(c *gin.Context) {
-	rep := s.Ready(c.Request.Context())
+	rep := s.cachedReady(c.Request.Context())
 	status := http.StatusOK
 	if rep.Status != "ready" {
 		status = http.StatusServiceUnavailable
 	}
 	c.JSON(status, rep)
+}
+
+// readyCache holds the last readiness report and joins concurrent probes.
+type readyCache struct {
+	flight singleflight.Group
+	mu     sync.Mutex
+	at     time.Time
+	rep    *ReadyReport
+}
+
+func (s *Server) cachedReady(ctx context.Context) ReadyReport {
+	ttl := s.cfg.ReadyCacheTTL
+	if ttl < 0 {
+		return s.Ready(ctx)
+	}
+	fresh := func() (ReadyReport, bool) {
+		s.ready.mu.Lock()
+		defer s.ready.mu.Unlock()
+		if s.ready.rep != nil && s.cfg.Now().Sub(s.ready.at) < ttl {
+			return *s.ready.rep, true
+		}
+		return ReadyReport{}, false
+	}
+	if rep, ok := fresh(); ok {
+		return rep
+	}
+	ch := s.ready.flight.DoChan("ready", func() (any, error) {
+		if rep, ok := fresh(); ok {
+			return rep, nil
+		}
+		// Shared by every caller waiting now: one of them hanging up
+		// must not fail the others' probe.
+		rep := s.Ready(context.WithoutCancel(ctx))
+		s.ready.mu.Lock()
+		s.ready.rep, s.ready.at = &rep, s.cfg.Now()
+		s.ready.mu.Unlock()
+		return rep, nil
+	})
+	select {
+	case r := <-ch:
+		return r.Val.(ReadyReport)
+	case <-ctx.Done():
+		return ReadyReport{Status: "unavailable", Down: []string{"request"}, Checks: map[string]string{"request": "cancelled"}}
+	}
 }
 
 // Ready runs the readiness checks concurrently, each bounded by the

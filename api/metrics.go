@@ -95,8 +95,15 @@ func defaultRegistry() Registry {
 	}{prometheus.DefaultRegisterer, prometheus.DefaultGatherer}
 }
 
-func metricsHandler(g prometheus.Gatherer) http.Handler {
-	return promhttp.HandlerFor(g, promhttp.HandlerOpts{
+// MetricsHandler serves reg (nil: the process-wide default registry, the
+// one a Server uses by default) in the Prometheus text format. It belongs
+// on the operator listener: metrics describe the whole service and cost a
+// gather per scrape, neither of which agents should get.
+func MetricsHandler(reg Registry) http.Handler {
+	if reg == nil {
+		reg = defaultRegistry()
+	}
+	return promhttp.HandlerFor(reg, promhttp.HandlerOpts{
 		// A collector failing must not take the whole scrape down.
 		ErrorHandling: promhttp.ContinueOnError,
 	})

@@ -21,7 +21,7 @@ func QueryInt(c *gin.Context, name string, def, lo, hi int) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(raw))
 	if err != nil || n < lo || n > hi {
 		return 0, errs.Ef(errs.Invalid, "query parameter %q must be an integer between %d and %d", name, lo, hi).
-			WithCode("invalid_query")
+			WithCode(errs.CodeInvalidQuery)
 	}
 	return n, nil
 }
@@ -35,7 +35,7 @@ func QueryBool(c *gin.Context, name string, def bool) (bool, error) {
 	}
 	b, err := strconv.ParseBool(strings.ToLower(strings.TrimSpace(raw)))
 	if err != nil {
-		return false, errs.Ef(errs.Invalid, "query parameter %q must be true or false", name).WithCode("invalid_query")
+		return false, errs.Ef(errs.Invalid, "query parameter %q must be true or false", name).WithCode(errs.CodeInvalidQuery)
 	}
 	return b, nil
 }

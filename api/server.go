@@ -1,6 +1,7 @@
 // Package api is the HTTP conventions layer of the Agent Trading Service:
 // one gin engine with the cross-cutting middleware (request ids, access
-// logs, panic recovery, body limits, Prometheus metrics), the response
+// logs, panic recovery, body limits, Prometheus metrics, served on the
+// operator listener by MetricsHandler), the response
 // envelope, the single errs.Kind → HTTP status mapping, JSON decoding rules
 // and the health endpoints. Feature packages (api/agentapi, api/device, the
 // dashboard) add their routes through the Routes hook and answer with
@@ -28,6 +29,12 @@ const DefaultMaxBodyBytes int64 = 1 << 20
 // DefaultReadyTimeout bounds /readyz when Config.ReadyTimeout is zero.
 const DefaultReadyTimeout = 2 * time.Second
 
+// DefaultReadyCacheTTL is how long a /readyz result is reused when
+// Config.ReadyCacheTTL is zero. A probe costs a database ping, three
+// Temporal calls and a venue request; anyone may call /readyz, so however
+// often they do, the dependencies see about one probe a second.
+const DefaultReadyCacheTTL = time.Second
+
 // Registry is what the HTTP layer needs from a Prometheus registry: a place
 // to register its collectors and a source for /metrics.
 type Registry interface {
@@ -42,10 +49,16 @@ type Config struct {
 	// ReadyTimeout bounds all readiness checks together; 0 means
 	// DefaultReadyTimeout.
 	ReadyTimeout time.Duration
-	// Registry receives the HTTP metrics and is served on /metrics. Nil
-	// means the process-wide default registry (which also carries the Go
-	// runtime and process collectors and whatever other packages register).
-	// Tests inject prometheus.NewRegistry() to stay isolated.
+	// ReadyCacheTTL is how long a /readyz result is reused; 0 means
+	// DefaultReadyCacheTTL, negative disables the cache.
+	ReadyCacheTTL time.Duration
+	// Now is the clock of the readiness cache; nil means time.Now.
+	Now func() time.Time
+	// Registry receives the HTTP metrics, which MetricsHandler serves (on
+	// the operator listener, never on this server). Nil means the
+	// process-wide default registry (which also carries the Go runtime and
+	// process collectors and whatever other packages register). Tests
+	// inject prometheus.NewRegistry() to stay isolated.
 	Registry Registry
 	// TrustedProxies lists the proxy addresses or CIDRs whose
 	// X-Forwarded-For is believed when computing the client IP. Empty means
@@ -97,14 +110,15 @@ type Server struct {
 	log     *slog.Logger
 	metrics *httpMetrics
 	checks  []Check
+	ready   readyCache
 }
 
 // New builds the HTTP handler: NewServer(cfg, deps).Engine().
 func New(cfg Config, deps Deps) *gin.Engine { return NewServer(cfg, deps).Engine() }
 
 // NewServer builds the engine with the middleware chain, the built-in
-// routes (/healthz, /readyz, /metrics), the 404/405 envelopes, and then
-// applies deps.Routes.
+// routes (/healthz, /readyz), the 404/405 envelopes, and then applies
+// deps.Routes.
 //
 // It panics when the metrics cannot be registered on cfg.Registry for a
 // reason other than being registered already, which is a programming error
@@ -117,6 +131,12 @@ func NewServer(cfg Config, deps Deps) *Server {
 	}
 	if cfg.ReadyTimeout <= 0 {
 		cfg.ReadyTimeout = DefaultReadyTimeout
+	}
+	if cfg.ReadyCacheTTL == 0 {
+		cfg.ReadyCacheTTL = DefaultReadyCacheTTL
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
 	if cfg.Registry == nil {
 		cfg.Registry = defaultRegistry()
@@ -161,7 +181,6 @@ func NewServer(cfg Config, deps Deps) *Server {
 
 	e.GET("/healthz", s.healthz)
 	e.GET("/readyz", s.readyz)
-	e.GET("/metrics", gin.WrapH(metricsHandler(cfg.Registry)))
 
 	for _, r := range deps.Routes {
 		if r != nil {
@@ -188,18 +207,41 @@ func (s *Server) Group(prefix string, mw ...gin.HandlerFunc) *gin.RouterGroup {
 // (logger.InfoContext(c.Request.Context(), ...)) to get the request id.
 func (s *Server) Logger() *slog.Logger { return s.log }
 
-// HTTPServer wraps the engine in an *http.Server with timeouts suited to a
-// JSON API behind no proxy: slow-header and idle connections are cut, and
-// the write timeout leaves room for a venue round trip.
-func (s *Server) HTTPServer(addr string) *http.Server {
-	return &http.Server{
-		Addr:              addr,
-		Handler:           s.engine,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+// MaxHeaderBytes caps the request headers of every listener the service
+// serves (net/http's default is 1 MiB).
+const MaxHeaderBytes = 64 << 10
+
+// Timeouts are an http.Server's deadlines, chosen per listener.
+type Timeouts struct {
+	ReadHeader, Read, Write, Idle time.Duration
+}
+
+// APITimeouts suit the agent-facing JSON API: slow-header and idle
+// connections are cut, and the write timeout leaves room for an order's
+// placement (a venue round trip through Temporal).
+var APITimeouts = Timeouts{ReadHeader: 10 * time.Second, Read: 30 * time.Second, Write: 60 * time.Second, Idle: 120 * time.Second}
+
+// HardenedServer is the http.Server every listener of the service uses:
+// headers capped at MaxHeaderBytes, the given deadlines, and net/http's own
+// errors (TLS handshakes, malformed requests) logged at warn.
+func HardenedServer(h http.Handler, t Timeouts, log *slog.Logger) *http.Server {
+	if log == nil {
+		log = logging.Discard()
 	}
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: t.ReadHeader,
+		ReadTimeout:       t.Read,
+		WriteTimeout:      t.Write,
+		IdleTimeout:       t.Idle,
+		MaxHeaderBytes:    MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+}
+
+// HTTPServer wraps the engine in HardenedServer with APITimeouts.
+func (s *Server) HTTPServer(addr string) *http.Server {
+	srv := HardenedServer(s.engine, APITimeouts, s.log)
+	srv.Addr = addr
+	return srv
 }

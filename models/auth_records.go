@@ -34,17 +34,6 @@ type UserSession struct {
 // TableName implements gorm's tabler.
 func (UserSession) TableName() string { return "user_sessions" }
 
-// AuthThrottle counts failed sign-in attempts under one key.
-type AuthThrottle struct {
-	Key           string     `gorm:"column:key;primaryKey"`
-	Failures      int        `gorm:"column:failures"`
-	LastFailureAt time.Time  `gorm:"column:last_failure_at"`
-	LockedUntil   *time.Time `gorm:"column:locked_until"`
-}
-
-// TableName implements gorm's tabler.
-func (AuthThrottle) TableName() string { return "auth_throttle" }
-
 // BackupCode is one of a user's one-time 2FA backup codes, stored hashed.
 type BackupCode struct {
 	ID        string     `gorm:"column:id;primaryKey"`

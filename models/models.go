@@ -3,11 +3,13 @@ package models
 import (
 	"strings"
 	"time"
+
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // MicroPerUnit is the scale of every *Micro field: 6 decimals, the USDC and
 // conditional-token precision on the venue.
-const MicroPerUnit int64 = 1_000_000
+const MicroPerUnit int64 = micro.PerUnit
 
 // User is a dashboard account.
 type User struct {
@@ -193,7 +195,10 @@ type DeviceLink struct {
 	// UserCode is the short code the user types; unique.
 	UserCode  string `gorm:"column:user_code"`
 	AgentName string `gorm:"column:agent_name"`
-	Status    string `gorm:"column:status"`
+	// RequestAddr is the client address that asked for the code, shown
+	// on the confirmation page ("" for links older than the column).
+	RequestAddr string `gorm:"column:request_addr"`
+	Status      string `gorm:"column:status"`
 	// UserID is the approving (or denying) user, AgentID the agent created
 	// on approval.
 	UserID          *string    `gorm:"column:user_id"`

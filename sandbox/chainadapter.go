@@ -8,10 +8,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/agent-trading/ats/models/errs"
 	schain "github.com/agent-trading/ats/sandbox/chain"
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
+	"github.com/agent-trading/ats/venue"
 	vchain "github.com/agent-trading/ats/venue/chain"
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/network"
@@ -50,7 +50,7 @@ func (a *evmChain) Funds(ctx context.Context, owner common.Address, tokenID stri
 	}
 	id, ok := new(big.Int).SetString(tokenID, 10)
 	if !ok {
-		return nil, nil, errs.E(errs.Invalid, "Invalid token id")
+		return nil, nil, venue.E(venue.Invalid, "Invalid token id")
 	}
 	bal, err := a.cl.OutcomeBalance(ctx, owner, id)
 	if err != nil {
@@ -69,7 +69,7 @@ func (a *evmChain) Funds(ctx context.Context, owner common.Address, tokenID stri
 func fillOf(o *exchange.Order, side exchange.Side, makerAmount, takerAmount uint64) (schain.Fill, error) {
 	tok, ok := new(big.Int).SetString(o.TokenID, 10)
 	if !ok {
-		return schain.Fill{}, errs.E(errs.Invalid, "Invalid token id")
+		return schain.Fill{}, venue.E(venue.Invalid, "Invalid token id")
 	}
 	f := schain.Fill{
 		OrderHash: common.HexToHash(o.ID), Maker: o.Maker, Side: schain.Side(side), TokenID: tok,
@@ -110,7 +110,7 @@ func (a *evmChain) Settle(ctx context.Context, m exchange.Match) (exchange.Settl
 // PrepareMarket implements markets.Chain.
 func (a *evmChain) PrepareMarket(ctx context.Context, questionID common.Hash, negRisk bool) (markets.PreparedMarket, error) {
 	m, err := a.c.PrepareMarket(ctx, questionID, negRisk)
-	if errs.Is(err, errs.Conflict) && a.c.Restored() {
+	if venue.Is(err, venue.Conflict) && a.c.Restored() {
 		// Prepared by an earlier run that stopped before it recorded the
 		// listing: the venue lists it now.
 		m, err = a.c.MarketFor(questionID, negRisk), nil

@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/sandbox/persist"
+	"github.com/agent-trading/ats/venue"
 )
 
 // A sandbox kept in a data dir (Config.DataDir):
@@ -65,7 +65,7 @@ func openState(cfg Config, chainRestored bool) (*persist.Store, error) {
 	if err == nil && !chainRestored {
 		var markets bool
 		if markets, err = hasMarkets(st); err == nil && markets {
-			err = errs.Ef(errs.Invalid, "the sandbox data dir %s holds venue state but no chain; remove it for a clean slate", cfg.DataDir)
+			err = venue.Ef(venue.Invalid, "the sandbox data dir %s holds venue state but no chain; remove it for a clean slate", cfg.DataDir)
 		}
 	}
 	switch {
@@ -73,7 +73,7 @@ func openState(cfg Config, chainRestored bool) (*persist.Store, error) {
 	case !found:
 		err = st.Wait(st.Put(metaKey, stateMeta{Seed: cfg.Seed, Created: time.Now().UTC()}))
 	case meta.Seed != cfg.Seed:
-		err = errs.Ef(errs.Invalid, "the sandbox data dir %s was made with seed %d, not %d; use that seed or remove the directory", cfg.DataDir, meta.Seed, cfg.Seed)
+		err = venue.Ef(venue.Invalid, "the sandbox data dir %s was made with seed %d, not %d; use that seed or remove the directory", cfg.DataDir, meta.Seed, cfg.Seed)
 	}
 	if err != nil {
 		_ = st.Close()

@@ -15,15 +15,16 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/agent-trading/ats/models/errs"
 	schain "github.com/agent-trading/ats/sandbox/chain"
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
 	"github.com/agent-trading/ats/sandbox/persist"
 	"github.com/agent-trading/ats/sandbox/server"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -92,7 +93,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return nil, errs.Wrap(errs.Conflict, err, "the sandbox address is not available")
+		return nil, venue.Wrap(venue.Conflict, err, "the sandbox address is not available")
 	}
 	base := "http://" + ln.Addr().String()
 	sb := &Sandbox{cfg: cfg, ln: ln, url: base, net: network.Sandbox(base)}
@@ -110,7 +111,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		return nil, err
 	}
 	if cfg.DataDir != "" && cfg.PaperChain {
-		return fail(errs.E(errs.Invalid, "a paper-chain sandbox cannot be kept in a data dir"))
+		return fail(venue.E(venue.Invalid, "a paper-chain sandbox cannot be kept in a data dir"))
 	}
 
 	var rpcHandler http.Handler
@@ -123,7 +124,7 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		c, err := schain.New(schain.Config{BlockInterval: bi, Logger: cfg.Logger.With("component", "sandbox-chain"),
 			DataDir: chainDir(cfg.DataDir)})
 		if err != nil {
-			return fail(errs.Wrap(errs.Internal, err, "could not start the sandbox chain"))
+			return fail(venue.Wrap(venue.Internal, err, "could not start the sandbox chain"))
 		}
 		c.Start(runCtx)
 		sb.evm = c
@@ -164,17 +165,22 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 	}
 	sb.api = server.New(scfg)
 	if err := sb.api.Restore(); err != nil {
-		return fail(errs.Wrap(errs.Internal, err, "could not read the sandbox's API keys"))
+		return fail(venue.Wrap(venue.Internal, err, "could not read the sandbox's API keys"))
 	}
 	op, err := oidcprovider.New(oidcprovider.Config{Issuer: base + "/oidc", Clients: cfg.OIDCClients})
 	if err != nil {
-		return fail(errs.Wrap(errs.Internal, err, "could not start the sandbox OpenID provider"))
+		return fail(venue.Wrap(venue.Internal, err, "could not start the sandbox OpenID provider"))
 	}
 	sb.oidc = op
 	mux := http.NewServeMux()
 	mux.Handle("/oidc/", http.StripPrefix("/oidc", op.Handler()))
 	mux.Handle("/", sb.api.Handler())
-	sb.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	// Headers capped at 64 KiB like every listener of the service; no
+	// read or write deadline, because the WebSocket channels (/ws/…,
+	// /rpc/ws) stay open for hours, but slow headers and idle keep-alive
+	// connections are cut.
+	sb.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		MaxHeaderBytes: 64 << 10, ErrorLog: slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn)}
 
 	sb.wg.Add(3)
 	go func() {
@@ -248,19 +254,18 @@ func (s *Sandbox) Close() error {
 // after start geth reports "transaction indexing is in progress" instead of
 // "not found", which transaction waits would take for a failure.
 func waitIndexed(ctx context.Context, c *schain.Chain) error {
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	_, err := backoff.Retry(ctx, func() (struct{}, error) {
 		_, err := c.Client().TransactionReceipt(ctx, common.Hash{})
 		if err == nil || errors.Is(err, ethereum.NotFound) || !strings.Contains(err.Error(), "indexing") {
-			return nil
+			return struct{}{}, nil
 		}
-		if time.Now().After(deadline) {
-			return errs.Wrap(errs.Transient, err, "the sandbox chain did not finish indexing")
-		}
-		select {
-		case <-ctx.Done():
-			return errs.Wrap(errs.Transient, ctx.Err(), "waiting for the sandbox chain")
-		case <-time.After(20 * time.Millisecond):
-		}
+		return struct{}{}, err
+	}, backoff.WithBackOff(backoff.NewConstantBackOff(20*time.Millisecond)), backoff.WithMaxElapsedTime(30*time.Second))
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return venue.Wrap(venue.Unavailable, ctx.Err(), "waiting for the sandbox chain")
 	}
+	return venue.Wrap(venue.Unavailable, err, "the sandbox chain did not finish indexing")
 }

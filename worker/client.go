@@ -5,6 +5,7 @@ package worker
 
 import (
 	"context"
+	"crypto/tls"
 	"log/slog"
 	"time"
 
@@ -34,6 +35,16 @@ type ClientConfig struct {
 	// PreviousCodecKeys still decrypt payloads written before a key
 	// rotation.
 	PreviousCodecKeys [][]byte
+	// Codec, when set, is used instead of CodecKey and PreviousCodecKeys
+	// (codec.FromMasterKeys).
+	Codec *codec.Codec
+	// TLS, when set, connects over TLS (with a client certificate for
+	// mTLS when it has one).
+	TLS *tls.Config
+	// APIKey, when set, is sent as a bearer token with every call
+	// (Temporal Cloud API keys). It implies TLS: a key is never sent in
+	// clear.
+	APIKey string
 	// Logger receives the SDK's logs; slog.Default() when nil.
 	Logger *slog.Logger
 }
@@ -47,12 +58,39 @@ func Converters(key []byte, previous ...[]byte) (converter.DataConverter, conver
 	if err != nil {
 		return nil, nil, err
 	}
-	dc := c.DataConverter()
-	fc := temporal.NewDefaultFailureConverter(temporal.DefaultFailureConverterOptions{
-		DataConverter:          dc,
-		EncodeCommonAttributes: true,
-	})
+	dc, fc := ConvertersFor(c)
 	return dc, fc, nil
+}
+
+// ConvertersFor is Converters for a codec built already.
+func ConvertersFor(c *codec.Codec) (converter.DataConverter, converter.FailureConverter) {
+	dc := c.DataConverter()
+	return dc, newFailureConverter(dc)
+}
+
+// failureConverter is the default failure converter made aware of the
+// serialization context, so failure messages and details are bound to
+// their workflow (and activity) like every other payload: the SDK's own
+// failure converter encodes them without a context.
+type failureConverter struct {
+	*temporal.DefaultFailureConverter
+	dc converter.DataConverter
+}
+
+func newFailureConverter(dc converter.DataConverter) *failureConverter {
+	return &failureConverter{
+		DefaultFailureConverter: temporal.NewDefaultFailureConverter(temporal.DefaultFailureConverterOptions{
+			DataConverter:          dc,
+			EncodeCommonAttributes: true,
+		}),
+		dc: dc,
+	}
+}
+
+// WithSerializationContext implements
+// converter.FailureConverterWithSerializationContext.
+func (f *failureConverter) WithSerializationContext(sc converter.SerializationContext) converter.FailureConverter {
+	return newFailureConverter(converter.WithDataConverterSerializationContext(f.dc, sc))
 }
 
 // Dial connects to Temporal and verifies the connection. Call it once per
@@ -62,21 +100,33 @@ func Dial(ctx context.Context, cfg ClientConfig) (client.Client, error) {
 	if cfg.HostPort == "" {
 		return nil, errs.E(errs.Invalid, "temporal host:port is required")
 	}
-	dc, fc, err := Converters(cfg.CodecKey, cfg.PreviousCodecKeys...)
-	if err != nil {
-		return nil, err
+	cd := cfg.Codec
+	if cd == nil {
+		var err error
+		if cd, err = codec.New(cfg.CodecKey, cfg.PreviousCodecKeys...); err != nil {
+			return nil, err
+		}
 	}
+	dc, fc := ConvertersFor(cd)
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.Default()
 	}
-	c, err := client.DialContext(ctx, client.Options{
+	opts := client.Options{
 		HostPort:         cfg.HostPort,
 		Namespace:        cfg.Namespace,
 		Logger:           log.NewStructuredLogger(logger),
 		DataConverter:    dc,
 		FailureConverter: fc,
-	})
+	}
+	opts.ConnectionOptions.TLS = cfg.TLS
+	if cfg.APIKey != "" {
+		if opts.ConnectionOptions.TLS == nil {
+			opts.ConnectionOptions.TLS = &tls.Config{MinVersion: tls.VersionTLS12}
+		}
+		opts.Credentials = client.NewAPIKeyStaticCredentials(cfg.APIKey)
+	}
+	c, err := client.DialContext(ctx, opts)
 	if err != nil {
 		return nil, errs.Wrap(errs.Transient, err, "cannot connect to Temporal")
 	}

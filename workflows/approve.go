@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -15,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/settlements"
 )
 
@@ -88,8 +90,12 @@ func recordSettlementAudit(ctx workflow.Context, rec settlements.AuditRecord) {
 
 // SettlementsClient runs the approve and redeem workflows over a Temporal
 // client and waits for their results; it implements settlements.Runner.
+// Its caller, the settlements service, acts for an authenticated agent,
+// so it attaches the proof of each request, made with Intents; the
+// activities refuse an input without it.
 type SettlementsClient struct {
-	Client client.Client
+	Client  client.Client
+	Intents *intent.Keys
 }
 
 // maxJoins bounds how often a request waits for another request's
@@ -100,6 +106,10 @@ const maxJoins = 3
 // running one when it approves the same token, and returns its result. A
 // running approval of another token is waited for first.
 func (c SettlementsClient) RunApprove(ctx context.Context, in settlements.ApproveInput) (settlements.ApproveResult, error) {
+	if c.Intents == nil {
+		return settlements.ApproveResult{}, errs.E(errs.Internal, "the settlements client has no intent keys")
+	}
+	in.Proof = c.Intents.Sign(intent.WalletApprove, in.UserID, in.AgentID, in.Token, in.ClientAddr)
 	spec := StartSpec{
 		Kind: KindApprove, BusinessID: in.UserID, Summary: "approve " + in.Token + " for user " + in.UserID,
 		SearchAttributes: []temporal.SearchAttributeUpdate{SAUserID.ValueSet(in.UserID), SAAgentID.ValueSet(in.AgentID)},
@@ -150,23 +160,19 @@ func runJoined[I any](ctx context.Context, c client.Client, spec StartSpec, wf a
 		// Another request's workflow: it has finished, so the next start
 		// runs ours.
 	}
-	return errs.E(errs.Conflict, "another operation on this wallet is running; retry shortly").WithCode("settlement_in_progress")
+	return errs.E(errs.Conflict, "another operation on this wallet is running; retry shortly").WithCode(errs.CodeSettlementInProgress)
 }
 
 // queryWhenReady asks a settlement workflow for its input. A workflow
 // whose first task has not completed yet (it was started a moment ago)
 // may be refused as not ready; the query is then repeated briefly.
 func queryWhenReady(ctx context.Context, c client.Client, id, runID string) (converter.EncodedValue, error) {
-	for {
+	return backoff.Retry(ctx, func() (converter.EncodedValue, error) {
 		v, err := c.QueryWorkflow(ctx, id, runID, QuerySettlementInput)
 		var notReady *serviceerror.WorkflowNotReady
-		if err == nil || !errors.As(err, &notReady) {
-			return v, err
+		if err != nil && !errors.As(err, &notReady) {
+			return v, backoff.Permanent(err)
 		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
+		return v, err
+	}, backoff.WithBackOff(backoff.NewConstantBackOff(50*time.Millisecond)), backoff.WithMaxElapsedTime(0))
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/settlements/settlementstest"
 	"github.com/agent-trading/ats/venue/chain"
@@ -103,7 +105,7 @@ func newSettleEnv(t *testing.T, e *settlementstest.Env, steps activities.Settlem
 	// environment allows a workflow task (its activities run inside it).
 	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: time.Minute})
 	workflows.Register(env)
-	if err := activities.Register(env, activities.Deps{Housekeeper: e.Store, Settlements: steps}); err != nil {
+	if err := activities.Register(env, activities.Deps{Housekeeper: e.Store, Settlements: steps, Intents: intenttest.Keys(t)}); err != nil {
 		t.Fatal(err)
 	}
 	return env
@@ -119,6 +121,7 @@ func auditOf(t *testing.T, e *settlementstest.Env, userID, action string) []audi
 func runApprove(t *testing.T, e *settlementstest.Env, steps activities.SettlementSteps, in settlements.ApproveInput) (settlements.ApproveResult, error) {
 	t.Helper()
 	env := newSettleEnv(t, e, steps)
+	in.Proof = intenttest.Keys(t).Sign(intent.WalletApprove, in.UserID, in.AgentID, in.Token, in.ClientAddr)
 	env.ExecuteWorkflow(workflows.Approve, in)
 	require.True(t, env.IsWorkflowCompleted())
 	var res settlements.ApproveResult

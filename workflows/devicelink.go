@@ -9,7 +9,9 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/agent-trading/ats/activities"
+	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
 )
 
 // Update names of the device-link workflow.
@@ -45,10 +47,15 @@ type DeviceLinkInput struct {
 	ExpiresAt time.Time `json:"expires_at"`
 }
 
-// DeviceLinkDecision is the argument of the approve and deny updates.
+// DeviceLinkDecision is the argument of the approve and deny updates. The
+// user id is a claim: anyone who reaches Temporal can send an update, so
+// the decision counts only with Proof (models/agents.DecisionProof), made
+// by the authenticated approval path and verified by the activity before
+// anything is recorded.
 type DeviceLinkDecision struct {
 	UserID     string `json:"user_id"`
 	ClientAddr string `json:"client_addr"`
+	Proof      string `json:"proof,omitempty"`
 }
 
 // DeviceLinkResult is the workflow's outcome. State "expired" with an
@@ -108,17 +115,23 @@ func DeviceLink(ctx workflow.Context, in DeviceLinkInput) (DeviceLinkResult, err
 		}
 		switch state {
 		case DeviceLinkStatePending:
+			// Only the activity can verify a proof (the workflow holds no
+			// key); one without any is turned away before it enters
+			// history.
+			if d.Proof == "" {
+				return activities.ToTemporal(errs.E(errs.Forbidden, "a decision needs the proof of the approval page").WithCode(errs.CodeUnvouchedRequest))
+			}
 			return nil
 		case DeviceLinkStateExpired:
-			return activities.ToTemporal(errs.E(errs.Conflict, "this code has expired; ask your agent to start linking again").WithCode("expired_token"))
+			return activities.ToTemporal(errs.E(errs.Conflict, "this code has expired; ask your agent to start linking again").WithCode(errs.CodeExpiredToken))
 		case DeviceLinkStateDeciding:
-			return activities.ToTemporal(errs.E(errs.Conflict, "this code is being decided right now").WithCode("code_already_used"))
+			return activities.ToTemporal(errs.E(errs.Conflict, "this code is being decided right now").WithCode(errs.CodeCodeAlreadyUsed))
 		default:
-			return activities.ToTemporal(errs.E(errs.Conflict, "this code has already been used").WithCode("code_already_used"))
+			return activities.ToTemporal(errs.E(errs.Conflict, "this code has already been used").WithCode(errs.CodeCodeAlreadyUsed))
 		}
 	}
 	decision := func(d DeviceLinkDecision) activities.DeviceDecision {
-		return activities.DeviceDecision{LinkID: in.LinkID, UserID: d.UserID, ClientAddr: d.ClientAddr}
+		return activities.DeviceDecision{LinkID: in.LinkID, UserID: d.UserID, ClientAddr: d.ClientAddr, Proof: d.Proof}
 	}
 	approve := func(ctx workflow.Context, d DeviceLinkDecision) (string, error) {
 		state = DeviceLinkStateDeciding
@@ -221,9 +234,12 @@ func awaitKeyOrRevoke(ctx workflow.Context, in DeviceLinkInput, res *DeviceLinkR
 }
 
 // DeviceLinkClient drives device-link workflows over a Temporal client; it
-// implements models/agents.Linker.
+// implements models/agents.Linker. Its callers are the authenticated
+// approval paths (the /link page after the password check, the admin
+// command), so it attaches the proof of each decision, made with Intents.
 type DeviceLinkClient struct {
-	Client client.Client
+	Client  client.Client
+	Intents *intent.Keys
 }
 
 // StartDeviceLink starts the workflow of link linkID.
@@ -240,13 +256,23 @@ func (d DeviceLinkClient) StartDeviceLink(ctx context.Context, linkID string, ex
 // new agent's ID.
 func (d DeviceLinkClient) ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr string) (string, error) {
 	var agentID string
-	err := d.update(ctx, linkID, DeviceLinkUpdateApprove, DeviceLinkDecision{UserID: userID, ClientAddr: clientAddr}, &agentID)
+	err := d.decide(ctx, linkID, DeviceLinkUpdateApprove, intent.DeviceApprove, userID, clientAddr, &agentID)
 	return agentID, err
 }
 
 // DenyDeviceLink sends the deny update and waits for it to complete.
 func (d DeviceLinkClient) DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr string) error {
-	return d.update(ctx, linkID, DeviceLinkUpdateDeny, DeviceLinkDecision{UserID: userID, ClientAddr: clientAddr}, nil)
+	return d.decide(ctx, linkID, DeviceLinkUpdateDeny, intent.DeviceDeny, userID, clientAddr, nil)
+}
+
+// decide sends the decision update name with its proof of kind.
+func (d DeviceLinkClient) decide(ctx context.Context, linkID, name, kind, userID, clientAddr string, out any) error {
+	if d.Intents == nil {
+		return errs.E(errs.Internal, "the device-link client has no intent keys")
+	}
+	arg := DeviceLinkDecision{UserID: userID, ClientAddr: clientAddr,
+		Proof: agents.DecisionProof(d.Intents, kind, linkID, userID, clientAddr)}
+	return d.update(ctx, linkID, name, arg, out)
 }
 
 // DeviceKeyIssued signals the workflow of link linkID that its agent

@@ -15,6 +15,8 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -23,6 +25,7 @@ import (
 )
 
 type linkFixture struct {
+	keys   *intent.Keys // the approval path's
 	env    *testsuite.TestWorkflowEnvironment
 	store  *store.Store
 	svc    *agents.Service
@@ -71,7 +74,7 @@ func newLinkFixture(t *testing.T) *linkFixture {
 	env.SetStartTime(start)
 	s := storetest.NewSQLite(t)
 	s.SetClock(env.Now)
-	if err := activities.Register(env, activities.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s}}); err != nil {
+	if err := activities.Register(env, activities.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s, Intents: intenttest.Keys(t)}}); err != nil {
 		t.Fatal(err)
 	}
 	workflows.Register(env)
@@ -93,7 +96,7 @@ func newLinkFixture(t *testing.T) *linkFixture {
 	if !l.ExpiresAt.Equal(start.Add(agents.DefaultDeviceCodeTTL)) || l.IntervalSeconds != 5 {
 		t.Fatalf("link %+v", l)
 	}
-	return &linkFixture{env: env, store: s, svc: svc, linker: lk, userID: u.ID, link: l, deviceCode: auth.DeviceCode}
+	return &linkFixture{keys: intenttest.Keys(t), env: env, store: s, svc: svc, linker: lk, userID: u.ID, link: l, deviceCode: auth.DeviceCode}
 }
 
 // pollOutcome is what one token poll answered.
@@ -127,6 +130,14 @@ type updateOutcome struct {
 	err       error
 }
 
+// decision is the argument of update name by userID as the approval page
+// sends it, with its proof.
+func (f *linkFixture) decision(name, userID string) workflows.DeviceLinkDecision {
+	kind := map[string]string{workflows.DeviceLinkUpdateApprove: intent.DeviceApprove, workflows.DeviceLinkUpdateDeny: intent.DeviceDeny}[name]
+	return workflows.DeviceLinkDecision{UserID: userID, ClientAddr: "10.0.0.9",
+		Proof: agents.DecisionProof(f.keys, kind, f.link.ID, userID, "10.0.0.9")}
+}
+
 // update sends name after delay and records what happened to it.
 func (f *linkFixture) update(name string, delay time.Duration, userID string) *updateOutcome {
 	out := &updateOutcome{}
@@ -137,7 +148,7 @@ func (f *linkFixture) update(name string, delay time.Duration, userID string) *u
 			OnComplete: func(r any, err error) {
 				out.completed, out.result, out.err = true, r, err
 			},
-		}, workflows.DeviceLinkDecision{UserID: userID, ClientAddr: "10.0.0.9"})
+		}, f.decision(name, userID))
 	}, delay)
 	return out
 }
@@ -227,6 +238,42 @@ func TestDeviceLinkWorkflow(t *testing.T) {
 			t.Fatalf("%d agents created, want 1 (%v)", len(agentsOf), err)
 		}
 	})
+	// A decision without its proof never enters history; one with a forged
+	// proof is refused by the activity and leaves the link pending for the
+	// real approval.
+	t.Run("forged approvals", func(t *testing.T) {
+		f := newLinkFixture(t)
+		send := func(delay time.Duration, d workflows.DeviceLinkDecision) *updateOutcome {
+			out := &updateOutcome{}
+			f.env.RegisterDelayedCallback(func() {
+				f.env.UpdateWorkflow(workflows.DeviceLinkUpdateApprove, "", &testsuite.TestUpdateCallback{
+					OnAccept: func() {}, OnReject: func(err error) { out.rejected = err },
+					OnComplete: func(r any, err error) { out.completed, out.result, out.err = true, r, err },
+				}, d)
+			}, delay)
+			return out
+		}
+		noProof := send(time.Minute, workflows.DeviceLinkDecision{UserID: f.userID})
+		foreign := send(2*time.Minute, workflows.DeviceLinkDecision{UserID: f.userID,
+			Proof: agents.DecisionProof(intenttest.Keys(t, 0x66), intent.DeviceApprove, f.link.ID, f.userID, "")})
+		pending := f.pollAt(3 * time.Minute)
+		approved := f.update(workflows.DeviceLinkUpdateApprove, 4*time.Minute, f.userID)
+		f.pollAt(5 * time.Minute)
+		res := f.run(t)
+		if errs.KindOf(activities.FromTemporal(noProof.rejected)) != errs.Forbidden {
+			t.Fatalf("without a proof: %+v", noProof)
+		}
+		if !foreign.completed || errs.KindOf(activities.FromTemporal(foreign.err)) != errs.Forbidden {
+			t.Fatalf("with a foreign proof: %+v", foreign)
+		}
+		wantPoll(t, pending, errs.CodeAuthorizationPending, "after the forgeries")
+		if !approved.completed || approved.err != nil || res.State != workflows.DeviceLinkStateApproved || res.UserID != f.userID {
+			t.Fatalf("the real approval: %+v, result %+v", approved, res)
+		}
+		if list, _ := f.store.ListAgentsByUser(context.Background(), f.userID); len(list) != 1 {
+			t.Fatalf("%d agents, want the one really approved", len(list))
+		}
+	})
 	t.Run("approve after expiry", func(t *testing.T) {
 		f := newLinkFixture(t)
 		// The workflow completes at expiry; an update sent in the same
@@ -278,42 +325,42 @@ func TestDeviceLinkTokenAnswers(t *testing.T) {
 	}{
 		{
 			name:  "pending until the expiry timer fires, then expired_token",
-			polls: []step{{time.Minute, agents.CodeAuthorizationPending}, {ttl - time.Second, agents.CodeAuthorizationPending}},
-			after: []string{agents.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
+			polls: []step{{time.Minute, errs.CodeAuthorizationPending}, {ttl - time.Second, errs.CodeAuthorizationPending}},
+			after: []string{errs.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
 		},
 		{
 			name: "slow_down when polled faster than the interval",
 			polls: []step{
-				{time.Minute, agents.CodeAuthorizationPending},
-				{time.Minute + time.Second, agents.CodeSlowDown},
-				{time.Minute + 4*time.Second, agents.CodeSlowDown},
-				{time.Minute + 10*time.Second, agents.CodeAuthorizationPending},
+				{time.Minute, errs.CodeAuthorizationPending},
+				{time.Minute + time.Second, errs.CodeSlowDown},
+				{time.Minute + 4*time.Second, errs.CodeSlowDown},
+				{time.Minute + 10*time.Second, errs.CodeAuthorizationPending},
 			},
-			after: []string{agents.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
+			after: []string{errs.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
 		},
 		{
 			name:  "expired_token after the expiry timer fired",
-			after: []string{agents.CodeExpiredToken, agents.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
+			after: []string{errs.CodeExpiredToken, errs.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired, linkStatus: models.DeviceLinkExpired,
 		},
 		{
 			name:     "access_denied after a denial",
 			decision: workflows.DeviceLinkUpdateDeny, decideAt: 2 * time.Minute,
-			polls: []step{{time.Minute, agents.CodeAuthorizationPending}},
-			after: []string{agents.CodeAccessDenied, agents.CodeAccessDenied}, state: workflows.DeviceLinkStateDenied,
+			polls: []step{{time.Minute, errs.CodeAuthorizationPending}},
+			after: []string{errs.CodeAccessDenied, errs.CodeAccessDenied}, state: workflows.DeviceLinkStateDenied,
 			linkStatus: models.DeviceLinkDenied, endBefore: true,
 		},
 		{
 			name:     "the key exactly once, then already_issued",
 			decision: workflows.DeviceLinkUpdateApprove, decideAt: 2 * time.Minute,
-			polls: []step{{time.Minute, agents.CodeAuthorizationPending}, {3 * time.Minute, "key"}},
-			after: []string{agents.CodeAlreadyIssued, agents.CodeAlreadyIssued}, state: workflows.DeviceLinkStateApproved,
+			polls: []step{{time.Minute, errs.CodeAuthorizationPending}, {3 * time.Minute, "key"}},
+			after: []string{errs.CodeAlreadyIssued, errs.CodeAlreadyIssued}, state: workflows.DeviceLinkStateApproved,
 			agentStatus: models.AgentActive, linkStatus: models.DeviceLinkIssued, endBefore: true,
 		},
 		{
 			name:     "approved but never collected: expired_token and the agent revoked",
 			decision: workflows.DeviceLinkUpdateApprove, decideAt: 2 * time.Minute,
-			polls: []step{{time.Minute, agents.CodeAuthorizationPending}},
-			after: []string{agents.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired,
+			polls: []step{{time.Minute, errs.CodeAuthorizationPending}},
+			after: []string{errs.CodeExpiredToken}, state: workflows.DeviceLinkStateExpired,
 			agentStatus: models.AgentRevoked, linkStatus: models.DeviceLinkExpired,
 		},
 	} {
@@ -395,7 +442,7 @@ func wantPoll(t *testing.T, o *pollOutcome, code, when string) {
 	}
 }
 
-// deviceLinkHistory was recorded on the Temporal dev server// deviceLinkHistory was recorded on the Temporal dev server (CLI v1.5.1):
+// deviceLinkHistory was recorded on the Temporal dev server (CLI v1.5.1):
 // the end-to-end link (approve update, approval activity, completion) of
 // api/device's integration test:
 //
@@ -403,10 +450,16 @@ func wantPoll(t *testing.T, o *pollOutcome, code, when string) {
 //	  go test -run TestDeviceFlowOnDevServer ./api/device/
 //
 // Its payloads are encrypted with replaytest.HistoryCodecKey.
+// devicelink_proof.json was recorded the same way after decisions began to
+// carry their proof and payloads to be bound to their workflow.
 const deviceLinkHistory = "testdata/devicelink.json"
 
 func TestDeviceLinkReplays(t *testing.T) {
-	replaytest.ReplayFileWithOptions(t, deviceLinkHistory, replayOptions(t), workflows.All()...)
+	for _, h := range []string{deviceLinkHistory, "testdata/devicelink_proof.json"} {
+		t.Run(h, func(t *testing.T) {
+			replaytest.ReplayFileWithOptions(t, h, replayOptions(t), workflows.All()...)
+		})
+	}
 }
 
 // The replay must be able to fail: a version that skips the expiry timer

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/orders"
 )
 
@@ -22,14 +23,17 @@ const (
 	// and returns its state; the API sends it with update-with-start.
 	OrderUpdatePlacement = "placement"
 	// OrderUpdateCancel cancels the order and returns the state before
-	// and after.
+	// and after. Its argument is an OrderCancelRequest.
 	OrderUpdateCancel = "cancel"
 	// OrderQueryState returns the current state.
 	OrderQueryState = "state"
 )
 
 // OrderInput starts an order workflow (id "order/<order id>"). Placed and
-// Status carry the state across continue-as-new.
+// Status carry the state across continue-as-new. UserID, AgentID and
+// TokenID only label the run (search attributes, summary): every activity
+// takes the order id and loads the order — whose it is and what it is —
+// from the database, so a forged start names an order but acts for no one.
 type OrderInput struct {
 	OrderID string `json:"order_id"`
 	UserID  string `json:"user_id"`
@@ -37,6 +41,17 @@ type OrderInput struct {
 	TokenID string `json:"token_id"`
 	Placed  bool   `json:"placed,omitempty"`
 	Status  string `json:"status,omitempty"`
+}
+
+// OrderCancelRequest is the argument of the cancel update: the proof that
+// the order's agent asked to cancel it (models/intent, kind
+// intent.OrderCancel), made by the API after it checked the order is the
+// agent's. The cancel activities refuse a cancel without it, so reaching
+// Temporal is not enough to cancel someone's order. (Updates recorded
+// before the proof existed carry none; replaying them schedules the same
+// activities, whose input is not replayed.)
+type OrderCancelRequest struct {
+	Proof string `json:"proof,omitempty"`
 }
 
 // Polling of a resting order: quick at first (most fills of a marketable
@@ -166,7 +181,10 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 	}); err != nil {
 		return state, err
 	}
-	cancelPending := func(ctx workflow.Context) (activities.OrderState, error) {
+	cancelInput := func(req OrderCancelRequest) activities.OrderCancel {
+		return activities.OrderCancel{OrderID: in.OrderID, Proof: req.Proof}
+	}
+	cancelPending := func(ctx workflow.Context, req OrderCancelRequest) (activities.OrderState, error) {
 		cancelling = true
 		defer func() { cancelling = false }()
 		if stopPlacement != nil {
@@ -175,7 +193,7 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 			stopPlacement()
 		}
 		var st activities.OrderState
-		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, cancelPendingOptions), a.CancelPendingOrder, in.OrderID).Get(ctx, &st)
+		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, cancelPendingOptions), a.CancelPendingOrder, cancelInput(req)).Get(ctx, &st)
 		if err != nil {
 			return state, err
 		}
@@ -183,7 +201,7 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 		st.Status = state.Status
 		return st, nil
 	}
-	cancel := func(ctx workflow.Context) (activities.OrderState, error) {
+	cancel := func(ctx workflow.Context, req OrderCancelRequest) (activities.OrderState, error) {
 		opts := cancelOptions
 		if v1 {
 			opts = cancelOptionsV1
@@ -194,7 +212,7 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 				return state, activities.ToTemporal(orders.NotCancellable(state.Status))
 			}
 			if !placed {
-				return cancelPending(ctx)
+				return cancelPending(ctx, req)
 			}
 		}
 		if err := workflow.Await(ctx, func() bool { return placed && !cancelling }); err != nil {
@@ -206,7 +224,7 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 		cancelling = true
 		defer func() { cancelling = false }()
 		var st activities.OrderState
-		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), a.CancelOrder, in.OrderID).Get(ctx, &st)
+		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), a.CancelOrder, cancelInput(req)).Get(ctx, &st)
 		if err != nil {
 			return state, err
 		}
@@ -214,9 +232,15 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 		st.Status = state.Status
 		return st, nil
 	}
-	validateCancel := func(_ workflow.Context) error {
+	validateCancel := func(_ workflow.Context, req OrderCancelRequest) error {
 		if (placed || v1) && orders.TerminalStatus(state.Status) {
 			return activities.ToTemporal(orders.NotCancellable(state.Status))
+		}
+		// Only the activity can verify the proof; a cancel without any
+		// is turned away before it enters history. (Validators do not
+		// run on replay, so older histories are unaffected.)
+		if req.Proof == "" {
+			return activities.ToTemporal(errs.E(errs.Forbidden, "a cancel needs the proof of the agent's request").WithCode(errs.CodeUnvouchedRequest))
 		}
 		return nil
 	}
@@ -315,9 +339,12 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 }
 
 // OrderClient drives order workflows over a Temporal client; it
-// implements models/orders.Runner.
+// implements models/orders.Runner. Its caller, the order service, has
+// checked that the order is the requesting agent's, so it attaches the
+// proof of a cancel, made with Intents.
 type OrderClient struct {
-	Client client.Client
+	Client  client.Client
+	Intents *intent.Keys
 }
 
 func (c OrderClient) startOptions(orderID, userID, agentID, tokenID string) (client.StartWorkflowOptions, error) {
@@ -378,14 +405,18 @@ func (c OrderClient) Resume(ctx context.Context, orderID, userID, agentID, token
 
 // Cancel sends the cancel update and returns the statuses before and
 // after. An order without a running workflow (never started, or ended) is
-// NotFound with code orders.CodeNoWorkflow, for the caller to cancel it
+// NotFound with code errs.CodeOrderWorkflowNotFound, for the caller to cancel it
 // directly.
 func (c OrderClient) Cancel(ctx context.Context, orderID string) (string, string, error) {
+	if c.Intents == nil {
+		return "", "", errs.E(errs.Internal, "the order client has no intent keys")
+	}
 	h, err := c.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID: WorkflowID(KindOrder, orderID), UpdateName: OrderUpdateCancel, WaitForStage: client.WorkflowUpdateStageCompleted,
+		Args: []any{OrderCancelRequest{Proof: c.Intents.Sign(intent.OrderCancel, orderID)}},
 	})
 	if nf := (*serviceerror.NotFound)(nil); errors.As(err, &nf) {
-		return "", "", errs.E(errs.NotFound, "the order has no running workflow").WithCode(orders.CodeNoWorkflow).WithCause(err)
+		return "", "", errs.E(errs.NotFound, "the order has no running workflow").WithCode(errs.CodeOrderWorkflowNotFound).WithCause(err)
 	}
 	if err != nil {
 		return "", "", activities.FromTemporal(err)

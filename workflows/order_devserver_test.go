@@ -13,7 +13,7 @@ import (
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/errs"
-	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/devserver"
 	"github.com/agent-trading/ats/worker/devserver/devservertest"
@@ -27,7 +27,7 @@ import (
 // is cancelled while the placement backs off. The cancel answers at once
 // (previousStatus PENDING), the placement is stopped (no further attempt)
 // and the workflow ends CANCELLED. An order without a workflow, and one
-// whose workflow ended, answer orders.CodeNoWorkflow, for the service to
+// whose workflow ended, answer errs.CodeOrderWorkflowNotFound, for the service to
 // cancel them directly. With ATS_RECORD_HISTORY=<path> it writes the
 // history for the replay tests:
 //
@@ -54,14 +54,14 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, failSubmits: 1 << 30}
 	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
 	workflows.Register(w)
-	w.RegisterActivity(&activities.Orders{Steps: f})
+	w.RegisterActivity(&activities.Orders{Steps: f, Intents: intenttest.Keys(t)})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
 
-	oc := workflows.OrderClient{Client: c}
-	if _, _, err := oc.Cancel(ctx, "ord_none"); errs.CodeOf(err) != orders.CodeNoWorkflow {
+	oc := workflows.OrderClient{Client: c, Intents: intenttest.Keys(t)}
+	if _, _, err := oc.Cancel(ctx, "ord_none"); errs.CodeOf(err) != errs.CodeOrderWorkflowNotFound {
 		t.Fatalf("cancel without a workflow: %v", err)
 	}
 	if err := oc.Resume(ctx, "ord_1", "usr_1", "agt_1", "123"); err != nil {
@@ -93,7 +93,7 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 	if submits() != n || n > 4 {
 		t.Fatalf("%d placement attempts by the cancel, %d after it", n, submits())
 	}
-	if _, _, err := oc.Cancel(ctx, "ord_1"); errs.CodeOf(err) != orders.CodeNoWorkflow {
+	if _, _, err := oc.Cancel(ctx, "ord_1"); errs.CodeOf(err) != errs.CodeOrderWorkflowNotFound {
 		t.Fatalf("cancel after the workflow ended: %v", err)
 	}
 

@@ -15,6 +15,8 @@ import (
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/worker/replaytest"
 	"github.com/agent-trading/ats/workflows"
@@ -155,9 +157,15 @@ func orderEnv(t *testing.T, f *fakeVenueOrder) *testsuite.TestWorkflowEnvironmen
 	var suite testsuite.WorkflowTestSuite
 	env := suite.NewTestWorkflowEnvironment()
 	env.SetStartTime(time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC))
-	env.RegisterActivity(&activities.Orders{Steps: f})
+	env.RegisterActivity(&activities.Orders{Steps: f, Intents: intenttest.Keys(t)})
 	env.RegisterWorkflow(workflows.Order)
 	return env
+}
+
+// cancelRequest is the cancel update's argument as the API sends it for
+// order orderID.
+func cancelRequest(t *testing.T, orderID string) workflows.OrderCancelRequest {
+	return workflows.OrderCancelRequest{Proof: intenttest.Keys(t).Sign(intent.OrderCancel, orderID)}
 }
 
 var orderIn = workflows.OrderInput{OrderID: "ord_1", UserID: "usr_1", AgentID: "agt_1", TokenID: "123"}
@@ -252,7 +260,7 @@ func sendCancel(t *testing.T, env *testsuite.TestWorkflowEnvironment, delay time
 					r.state = res.(activities.OrderState)
 				}
 			},
-		})
+		}, cancelRequest(t, orderIn.OrderID))
 	}, delay)
 }
 
@@ -430,11 +438,15 @@ const orderHistory = "testdata/order.json"
 //     in cmd/ats (ATS_RECORD_ORDER_HISTORY=...), an order cancelled while
 //     its workflow waited for a worker;
 //   - order_cancel_backoff.json: TestOrderCancelDuringPlacementBackoffOnDevServer
-//     (ATS_RECORD_HISTORY=...), a placement stopped in its retry backoff.
+//     (ATS_RECORD_HISTORY=...), a placement stopped in its retry backoff;
+//   - order_proof.json: the lifecycle test again, after the cancel update
+//     began to carry its proof (OrderCancelRequest, the cancel activities'
+//     OrderCancel input) and payloads to be bound to their workflow.
 var orderHistoriesV1 = []string{
 	"testdata/order_v1.json",
 	"testdata/order_cancel_pending.json",
 	"testdata/order_cancel_backoff.json",
+	"testdata/order_proof.json",
 }
 
 func TestOrderReplays(t *testing.T) {

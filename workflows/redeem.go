@@ -8,6 +8,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/agent-trading/ats/activities"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/settlements"
 )
 
@@ -107,6 +109,10 @@ func Redeem(ctx workflow.Context, in settlements.RedeemInput) (settlements.Redee
 // or all), and returns its result. Any other running redemption of the
 // wallet is waited for first.
 func (c SettlementsClient) RunRedeem(ctx context.Context, in settlements.RedeemInput) (settlements.RedeemResult, error) {
+	if c.Intents == nil {
+		return settlements.RedeemResult{}, errs.E(errs.Internal, "the settlements client has no intent keys")
+	}
+	in.Proof = c.Intents.Sign(intent.Redeem, in.UserID, in.AgentID, in.ConditionID, in.ClientAddr)
 	scope := in.ConditionID
 	if scope == "" {
 		scope = "all markets"

@@ -12,6 +12,8 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/settlements/settlementstest"
 	"github.com/agent-trading/ats/worker/replaytest"
@@ -21,6 +23,7 @@ import (
 func runRedeem(t *testing.T, e *settlementstest.Env, steps activities.SettlementSteps, in settlements.RedeemInput) (settlements.RedeemResult, error) {
 	t.Helper()
 	env := newSettleEnv(t, e, steps)
+	in.Proof = intenttest.Keys(t).Sign(intent.Redeem, in.UserID, in.AgentID, in.ConditionID, in.ClientAddr)
 	env.ExecuteWorkflow(workflows.Redeem, in)
 	require.True(t, env.IsWorkflowCompleted())
 	var res settlements.RedeemResult

@@ -66,3 +66,18 @@ func TestHousekeepingHistoryNeedsKey(t *testing.T) {
 		t.Log(err)
 	}
 }
+
+// Payloads written since they are bound to their workflow decode only in
+// it: replayed under the SDK's made-up execution (another namespace and
+// workflow id) the history's payloads are refused, so the replay fails.
+func TestBoundHistoryReplaysOnlyAsItsWorkflow(t *testing.T) {
+	r, err := sdkworker.NewWorkflowReplayerWithOptions(replayOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.RegisterWorkflow(workflows.Order)
+	if err := r.ReplayWorkflowHistoryFromJSONFile(nil, "testdata/order_proof.json"); err == nil {
+		t.Fatal("a bound history replayed under another workflow")
+	}
+	replaytest.ReplayFileWithOptions(t, "testdata/order_proof.json", replayOptions(t), workflows.All()...)
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/models/budget"
 	"github.com/agent-trading/ats/models/stats"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // WalletReader reads the user's trading wallet with its live balance; a
@@ -89,7 +90,7 @@ func (d Deps) balance(c *gin.Context) {
 		api.Fail(c, err)
 		return
 	}
-	api.OK(c, Balance{USDC: num(budget.Micro(w.CollateralMicro)), Address: w.Address.Hex(), WalletType: w.Type})
+	api.OK(c, Balance{USDC: num(micro.Decimal(w.CollateralMicro)), Address: w.Address.Hex(), WalletType: w.Type})
 }
 
 func (d Deps) budget(c *gin.Context) {

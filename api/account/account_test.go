@@ -19,6 +19,7 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/account"
 	"github.com/agent-trading/ats/api/agentauth"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/budget"
 	"github.com/agent-trading/ats/models/secret"
@@ -112,7 +113,7 @@ func (e *env) get(t testing.TB, key, path string) (int, map[string]json.RawMessa
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	rec := httptest.NewRecorder()
-	e.srv.ServeHTTP(rec, req)
+	openapitest.Handler(t, e.srv).ServeHTTP(rec, req)
 	var body map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &body), rec.Body.String())
 	return rec.Code, body

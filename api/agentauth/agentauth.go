@@ -20,6 +20,7 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/secret"
+	"github.com/agent-trading/ats/models/throttle"
 )
 
 // Keys is what the middleware needs from the store; *store.Store
@@ -61,23 +62,73 @@ const touchEvery = time.Minute
 // owner is told about pause and revoke, which they can see in the
 // dashboard anyway.
 var (
-	errMissing = errs.E(errs.Unauthorized, "missing API key: send Authorization: Bearer ll_…").WithCode("missing_api_key")
-	errInvalid = errs.E(errs.Unauthorized, "invalid API key").WithCode("invalid_api_key")
-	errRevoked = errs.E(errs.Unauthorized, "this API key has been revoked").WithCode("key_revoked")
-	errPaused  = errs.E(errs.Unauthorized, "this agent is paused; resume it in the dashboard").WithCode("agent_paused")
+	errMissing = errs.E(errs.Unauthorized, "missing API key: send Authorization: Bearer ll_…").WithCode(errs.CodeMissingAPIKey)
+	errInvalid = errs.E(errs.Unauthorized, "invalid API key").WithCode(errs.CodeInvalidAPIKey)
+	errRevoked = errs.E(errs.Unauthorized, "this API key has been revoked").WithCode(errs.CodeKeyRevoked)
+	errPaused  = errs.E(errs.Unauthorized, "this agent is paused; resume it in the dashboard").WithCode(errs.CodeAgentPaused)
 )
 
-// Middleware authenticates the request's bearer key. Missing, malformed,
-// unknown and revoked keys and keys of paused or revoked agents are
-// answered 401. On success the Identity is stored for From, the rate
-// limiter's identity (key id and the agent's per-minute limit) is set for
-// ratelimit.PerKey, and the key's last-used time is refreshed.
-// now is the clock (nil = time.Now).
+// Limits on failed authentication per client address (see Options).
+const (
+	MaxKeyFailures   = 10
+	KeyFailureWindow = 5 * time.Minute
+)
+
+// KeyFailures is the per-address limit on invalid keys over c.
+func KeyFailures(c throttle.Counter) *throttle.Limit {
+	return &throttle.Limit{Counter: c, Max: MaxKeyFailures, Window: KeyFailureWindow}
+}
+
+// Options configure MiddlewareWith.
+type Options struct {
+	// Now is the clock (nil = time.Now).
+	Now func() time.Time
+	// Failures, when set, limits invalid keys (malformed or unknown) per
+	// client address (IPv6 per /64): once an address has used them up,
+	// its requests are answered 429 before any key is looked at, valid
+	// keys included, until the window ends. Keys of other addresses are
+	// unaffected. A counter that cannot be reached lets requests through
+	// (logged), as the per-key limiter does.
+	Failures *throttle.Limit
+}
+
+// Middleware is MiddlewareWith without a failure limit.
 func Middleware(keys Keys, now func() time.Time) gin.HandlerFunc {
+	return MiddlewareWith(keys, Options{Now: now})
+}
+
+// MiddlewareWith authenticates the request's bearer key. Missing,
+// malformed, unknown and revoked keys and keys of paused or revoked agents
+// are answered 401 (and, with Options.Failures, a client address that sent
+// too many invalid keys 429). On success the Identity is stored for From,
+// the rate limiter's identity (key id and the agent's per-minute limit) is
+// set for ratelimit.PerKey, and the key's last-used time is refreshed.
+func MiddlewareWith(keys Keys, o Options) gin.HandlerFunc {
+	now := o.Now
 	if now == nil {
 		now = time.Now
 	}
 	return func(c *gin.Context) {
+		ctx := c.Request.Context()
+		addr := throttle.AddrKey(c.ClientIP())
+		if o.Failures != nil {
+			if err := o.Failures.Check(ctx, addr); err != nil {
+				if errs.Is(err, errs.RateLimited) {
+					api.Fail(c, err)
+					return
+				}
+				api.LoggerFrom(c).WarnContext(ctx, "key failure limiter unavailable; request let through", "error", err)
+			}
+		}
+		invalid := func() {
+			if o.Failures != nil {
+				if err := o.Failures.Fail(ctx, addr); err != nil {
+					api.LoggerFrom(c).WarnContext(ctx, "cannot count a failed key", "error", err)
+				}
+			}
+			c.Header("WWW-Authenticate", `Bearer realm="ats", error="invalid_token"`)
+			api.Fail(c, errInvalid)
+		}
 		tok, ok := bearer(c.GetHeader("Authorization"))
 		if !ok {
 			c.Header("WWW-Authenticate", `Bearer realm="ats"`)
@@ -85,17 +136,15 @@ func Middleware(keys Keys, now func() time.Time) gin.HandlerFunc {
 			return
 		}
 		if !secret.ValidAPIKeyFormat(tok) {
-			c.Header("WWW-Authenticate", `Bearer realm="ats", error="invalid_token"`)
-			api.Fail(c, errInvalid)
+			invalid()
 			return
 		}
-		ctx := c.Request.Context()
 		k, a, err := keys.AgentKeyByHash(ctx, secret.HashAPIKey(tok))
+		if errs.Is(err, errs.NotFound) {
+			invalid()
+			return
+		}
 		if err != nil {
-			if errs.Is(err, errs.NotFound) {
-				c.Header("WWW-Authenticate", `Bearer realm="ats", error="invalid_token"`)
-				err = errInvalid
-			}
 			api.Fail(c, err)
 			return
 		}
@@ -145,7 +194,7 @@ func Require(scope string) gin.HandlerFunc {
 			return
 		}
 		if !id.HasScope(scope) {
-			api.Fail(c, errs.Ef(errs.Forbidden, "this API key lacks the %q scope", scope).WithCode("insufficient_scope"))
+			api.Fail(c, errs.Ef(errs.Forbidden, "this API key lacks the %q scope", scope).WithCode(errs.CodeInsufficientScope))
 			return
 		}
 		c.Next()
@@ -181,14 +230,14 @@ type Me struct {
 	Scopes  []string `json:"scopes"`
 }
 
-// Routes mounts GET /api/agent/v1/me (scope read) behind Middleware and
-// then extra (e.g. ratelimit.PerKey). The endpoint is ours, not in the
-// spec: it lets an agent (and our tests) check its key before the rest of
-// the agent API exists, and returns {agentId, name, status, scopes}.
-func Routes(keys Keys, extra ...gin.HandlerFunc) api.Routes {
+// Routes mounts GET /api/agent/v1/me (scope read) behind auth: the key
+// middleware (Middleware or MiddlewareWith) and what follows it (e.g.
+// ratelimit.PerKey). The endpoint is ours, not in the spec: it lets an
+// agent (and our tests) check its key before the rest of the agent API
+// exists, and returns {agentId, name, status, scopes}.
+func Routes(auth ...gin.HandlerFunc) api.Routes {
 	return func(s *api.Server) {
-		mw := append([]gin.HandlerFunc{Middleware(keys, nil)}, extra...)
-		g := s.Group("/api/agent/v1", mw...)
+		g := s.Group("/api/agent/v1", auth...)
 		g.GET("/me", Require("read"), func(c *gin.Context) {
 			id, _ := From(c)
 			api.OK(c, Me{AgentID: id.AgentID, Name: id.AgentName, Status: id.AgentStatus, Scopes: id.Scopes})

@@ -3,6 +3,8 @@ package agentauth_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
@@ -56,7 +59,7 @@ func TestMiddleware(t *testing.T) {
 		var rlKey string
 		var rlLimit int
 		srv := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
-			agentauth.Routes(s),
+			agentauth.Routes(agentauth.Middleware(s, nil)),
 			func(sv *api.Server) {
 				g := sv.Group("/api/agent/v1", agentauth.Middleware(s, nil))
 				g.POST("/orders", agentauth.Require("trade"), func(c *gin.Context) {
@@ -139,7 +142,7 @@ func BenchmarkAuthenticatedRequest(b *testing.B) {
 	if err := s.CreateAgentWithKey(ctx, &models.Agent{UserID: u.ID, Name: "bench", Scopes: "read"}, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
 		b.Fatal(err)
 	}
-	srv := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{agentauth.Routes(s)}})
+	srv := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{agentauth.Routes(agentauth.Middleware(s, nil))}})
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -177,9 +180,9 @@ func TestKeyAuthWithRateLimit(t *testing.T) {
 	busy, busyAgent := key("busy")
 	other, _ := key("other")
 	l := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
-	srv := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
-		agentauth.Routes(s, ratelimit.PerKey(l, nil)),
-	}})
+	srv := openapitest.Handler(t, api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
+		agentauth.Routes(agentauth.Middleware(s, nil), ratelimit.PerKey(l, nil)),
+	}}))
 	mgmt := &agents.Service{Store: s}
 	do := func(k string) (*httptest.ResponseRecorder, map[string]any) {
 		req := httptest.NewRequest("GET", "/api/agent/v1/me", nil)
@@ -252,5 +255,82 @@ func TestKeyAuthWithRateLimit(t *testing.T) {
 	}
 	if w, _ := do(busy); w.Code != 429 || w.Header().Get(ratelimit.HeaderLimit) != "50" {
 		t.Fatalf("after lowering: %d %v", w.Code, w.Header())
+	}
+}
+
+// TestKeyGuessingLimitedPerAddress performs API-key guessing: an address
+// sending invalid keys (unknown or malformed) gets 429 with Retry-After
+// once it has used up MaxKeyFailures, for valid keys too, rotating IPv6
+// addresses within its /64 included; a valid key from another address is
+// unaffected. Missing keys, and keys of paused agents, are not guesses and
+// count nothing.
+func TestKeyGuessingLimitedPerAddress(t *testing.T) {
+	s := storetest.NewSQLite(t)
+	ctx := context.Background()
+	u := &models.User{Email: "guess@example.com", PasswordHash: "x"}
+	if err := s.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	valid, _ := newAgent(t, s, u.ID, "valid", "read")
+	paused, pausedAgent := newAgent(t, s, u.ID, "paused", "read")
+	if err := s.UpdateAgentStatus(ctx, u.ID, pausedAgent.ID, models.AgentPaused); err != nil {
+		t.Fatal(err)
+	}
+	l := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
+	srv := openapitest.Handler(t, api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
+		agentauth.Routes(agentauth.MiddlewareWith(s, agentauth.Options{Failures: agentauth.KeyFailures(l.Scope("keys").Failures())})),
+	}}))
+	do := func(addr, key string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", "/api/agent/v1/me", nil)
+		req.RemoteAddr = net.JoinHostPort(addr, "5555")
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		return w
+	}
+	guess := func(i int) string {
+		_, hash, _ := secret.NewAPIKey()
+		return "ll_" + hash[:40] + strconv.Itoa(i) // well-formed or not, never a key
+	}
+
+	// Neither a missing key nor a paused agent's key is a guess.
+	for range agentauth.MaxKeyFailures + 1 {
+		if w := do("192.0.2.10", ""); w.Code != 401 {
+			t.Fatalf("missing key: %d", w.Code)
+		}
+		if w := do("192.0.2.10", paused); w.Code != 401 {
+			t.Fatalf("paused agent: %d", w.Code)
+		}
+	}
+	if w := do("192.0.2.10", valid); w.Code != 200 {
+		t.Fatalf("valid key after missing and paused ones: %d %s", w.Code, w.Body)
+	}
+
+	for _, tc := range []struct{ name, guesser, sameNet, otherNet string }{
+		{"IPv4", "192.0.2.20", "192.0.2.20", "192.0.2.21"},
+		{"IPv6 rotating within a /64", "2001:db8:9:1::%x", "2001:db8:9:1:ffff::1", "2001:db8:9:2::1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i := range agentauth.MaxKeyFailures {
+				addr := tc.guesser
+				if strings.Contains(addr, "%") {
+					addr = fmt.Sprintf(addr, i+1)
+				}
+				if w := do(addr, guess(i)); w.Code != 401 {
+					t.Fatalf("guess %d: %d", i+1, w.Code)
+				}
+			}
+			for _, key := range []string{guess(99), valid} {
+				w := do(tc.sameNet, key)
+				if w.Code != 429 || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), "too_many_attempts") {
+					t.Fatalf("after %d guesses: %d %v %s", agentauth.MaxKeyFailures, w.Code, w.Header(), w.Body)
+				}
+			}
+			if w := do(tc.otherNet, valid); w.Code != 200 {
+				t.Fatalf("a valid key from another address: %d %s", w.Code, w.Body)
+			}
+		})
 	}
 }

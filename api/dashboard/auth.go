@@ -38,11 +38,7 @@ func (h *handler) signin(c *gin.Context) {
 	ctx, ip := c.Request.Context(), c.ClientIP()
 	email, password, next := c.PostForm("email"), c.PostForm("password"), safeNext(c.PostForm("next"))
 	v := view{Title: "Sign in", Narrow: true, Data: signinData{Email: email, Next: next, SignupOpen: h.cfg.Signup != users.SignupClosed}}
-	var u users.User
-	err := h.d.Throttle.Guard(ctx, "password", email, ip, func() (err error) {
-		u, err = h.d.Users.Authenticate(ctx, email, password, ip)
-		return err
-	})
+	u, err := h.d.Users.SignIn(ctx, email, password, ip)
 	if err != nil {
 		h.formError(c, "signin", v, err)
 		return
@@ -178,7 +174,7 @@ func (h *handler) secondFactor(c *gin.Context) {
 		h.fail(c, err)
 		return
 	}
-	err = h.d.Throttle.Guard(ctx, "second_factor", u.Email, ip, func() error {
+	err = h.d.Users.Guard(ctx, users.MethodSecondFactor, u.Email, ip, func() error {
 		_, err := h.d.Users.VerifySecondFactor(ctx, uid, c.PostForm("code"), "sign_in", ip)
 		return err
 	})
@@ -258,7 +254,7 @@ func (h *handler) takeCeremony(c *gin.Context, sess *sessions.Session, purposes 
 		ok = ok || p == purpose
 	}
 	if len(raw) == 0 || !ok {
-		return nil, "", errs.E(errs.Invalid, "no passkey request in progress; try again").WithCode("no_ceremony")
+		return nil, "", errs.E(errs.Invalid, "no passkey request in progress; try again").WithCode(errs.CodeNoCeremony)
 	}
 	sess.State.WebAuthn, sess.State.WebAuthnPurpose = nil, ""
 	return raw, purpose, h.d.Sessions.Save(c.Request.Context(), sess)
@@ -288,7 +284,7 @@ func (h *handler) passkeySignin(c *gin.Context) {
 		}
 	}
 	var owner string
-	err = h.d.Throttle.Guard(ctx, "passkey", "", ip, func() (err error) {
+	err = h.d.Users.Guard(ctx, users.MethodPasskey, "", ip, func() (err error) {
 		owner, err = h.d.Passkeys.FinishLogin(ctx, uid, raw, cred, purpose, ip)
 		return err
 	})
@@ -336,7 +332,7 @@ func (h *handler) signup(c *gin.Context) {
 	v := view{Title: "Create an account", Narrow: true, Data: d}
 	// Wrong invites count like wrong passwords.
 	var u users.User
-	err := h.d.Throttle.Guard(ctx, "signup", "", ip, func() (err error) {
+	err := h.d.Users.Guard(ctx, users.MethodSignup, "", ip, func() (err error) {
 		u, err = h.d.Users.SignUp(ctx, h.cfg.Signup, email, c.PostForm("password"), d.Invite, ip)
 		return err
 	})
@@ -422,7 +418,7 @@ func (h *handler) reauth(c *gin.Context) {
 	}
 	d.Next = next
 	v := view{Title: "Confirm it's you", Narrow: true, Data: d}
-	err = h.d.Throttle.Guard(ctx, "second_factor", u.Email, ip, func() error {
+	err = h.d.Users.Guard(ctx, users.MethodSecondFactor, u.Email, ip, func() error {
 		_, err := h.d.Users.VerifySecondFactor(ctx, u.ID, c.PostForm("code"), "step_up", ip)
 		return err
 	})

@@ -85,7 +85,7 @@ func TestRefusalsInTheBrowser(t *testing.T) {
 	b.Click(".who form button", "/signin")
 
 	// Repeated wrong passwords lock the account, even for the right one.
-	for i := 0; i <= users.DefaultAccountThrottle.Free; i++ {
+	for i := 0; i < users.FreeAccountFailures; i++ {
 		b.Open("/signin")
 		b.Fill("email", "bob@example.com")
 		b.Fill("password", "wrong horse battery")
@@ -95,5 +95,5 @@ func TestRefusalsInTheBrowser(t *testing.T) {
 	b.Fill("email", "bob@example.com")
 	b.Fill("password", "correct horse battery")
 	b.Do(chromedp.Click(chromedp.ID("signin-submit")), chromedp.WaitVisible(chromedp.ID("form-error")))
-	b.See("too many failed sign-in attempts")
+	b.See("too many failed attempts")
 }

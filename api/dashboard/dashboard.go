@@ -50,8 +50,9 @@ type Config struct {
 // Deps are the services behind the pages. Wallets, Positions and Orders
 // are nil when no venue is configured; their pages then say so.
 type Deps struct {
+	// Users signs people in; its Guard limits guessing on every sign-in
+	// form (the same counter as the /link page's).
 	Users      *users.Service
-	Throttle   *users.Throttle
 	Sessions   *sessions.Service
 	Passkeys   *passkeys.Service
 	Identities *identities.Service

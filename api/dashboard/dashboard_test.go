@@ -31,6 +31,7 @@ import (
 	"github.com/agent-trading/ats/models/sessions"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
+	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/users"
 	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
@@ -71,7 +72,9 @@ func newEnv(t *testing.T, mode users.SignupMode) *env {
 	require.NoError(t, err)
 	clk := &clock{t: time.Now()}
 	au := &audit.Service{Store: st}
-	us := &users.Service{Store: st, Audit: au, Argon2: cheap, Vault: vlt, Now: clk.Now}
+	// Its own failure counter on the test's clock: no test shares
+	// attempts with another, and locks expire as the clock moves.
+	us := &users.Service{Store: st, Audit: au, Argon2: cheap, Vault: vlt, Now: clk.Now, Attempts: throttle.NewMemory(clk.Now)}
 
 	// The sandbox OpenID provider, as `ats dev` runs it.
 	idpSrv := httptest.NewUnstartedServer(nil)
@@ -93,7 +96,7 @@ func newEnv(t *testing.T, mode users.SignupMode) *env {
 	require.NoError(t, err)
 	ag := &agents.Service{Store: st, Users: us}
 	routes, err := dashboard.Routes(dashboard.Config{PublicURL: base, Signup: mode}, dashboard.Deps{
-		Users: us, Throttle: &users.Throttle{Store: st, Audit: au, Now: clk.Now}, Sessions: &sessions.Service{Store: st, Audit: au, Now: clk.Now},
+		Users: us, Sessions: &sessions.Service{Store: st, Audit: au, Now: clk.Now},
 		Passkeys: pk, Identities: ids, Agents: ag, Portfolio: &portfolio.Service{Store: st, Agents: ag}, Audit: au,
 	})
 	require.NoError(t, err)
@@ -237,7 +240,7 @@ func TestLockoutEngages(t *testing.T) {
 	e := newEnv(t, users.SignupOpen)
 	e.signUp("alice@example.com", "correct horse battery")
 	c := e.client()
-	for i := 0; i < users.DefaultAccountThrottle.Free; i++ {
+	for i := 0; i < users.FreeAccountFailures-1; i++ {
 		r := signIn(t, c, "alice@example.com", "wrong horse battery")
 		require.Equal(t, http.StatusUnauthorized, r.Status, "attempt %d", i+1)
 	}
@@ -245,15 +248,16 @@ func TestLockoutEngages(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, r.Status, "the failure that locks")
 	r = signIn(t, c, "alice@example.com", "correct horse battery")
 	assert.Equal(t, http.StatusTooManyRequests, r.Status, "locked even with the right password")
-	assert.Contains(t, r.Body, "too many failed sign-in attempts")
+	assert.Contains(t, r.Body, "too many failed attempts")
 	denied, err := (&audit.Service{Store: e.store}).List(context.Background(), audit.Filter{Action: audit.ActionUserLogin, Result: audit.Denied})
 	require.NoError(t, err)
 	require.Len(t, denied.Entries, 1, "the refused attempt is audited")
 	assert.Contains(t, string(denied.Entries[0].Detail), `"reason":"locked"`)
+	assert.Contains(t, string(denied.Entries[0].Detail), `"method":"password"`)
 	// Another address-less client for another account is not locked by it.
 	e.signUp("bob@example.com", "correct horse battery")
 
-	e.clock.Add(users.DefaultAccountThrottle.Base + time.Second)
+	e.clock.Add(users.AccountBackoffBase + time.Second)
 	r = signIn(t, c, "alice@example.com", "correct horse battery")
 	assert.Equal(t, http.StatusSeeOther, r.Status, "the lock expires")
 }
@@ -502,7 +506,7 @@ func TestAgentSettings(t *testing.T) {
 
 	r = c.Submit(page, page+"/budget", url.Values{"fixed_limit": {"-1"}})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
-	assert.Contains(t, r.Body, "must be positive")
+	assert.Contains(t, r.Body, "The fixed limit must be a positive USDC amount")
 
 	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_minutes": {"15"}, "start": {"09:00"}, "end": {"17:00"}, "timezone": {"Europe/Berlin"}})
 	require.Equal(t, page+"?done=heartbeat", r.Location, r.Body)

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 func init() {
@@ -19,7 +20,7 @@ func init() {
 
 var funcs = template.FuncMap{
 	"usd":           usd,
-	"usdMicro":      func(m int64) string { return usd(decimal.New(m, -6)) },
+	"usdMicro":      func(m int64) string { return usd(micro.Decimal(m)) },
 	"signedUSD":     signedUSD,
 	"dec":           func(d decimal.Decimal) string { return d.Round(4).String() },
 	"pct":           func(d decimal.Decimal) string { return d.Round(2).StringFixed(2) + "%" },
@@ -126,7 +127,7 @@ func microField(v *int64) string {
 	if v == nil {
 		return ""
 	}
-	return decimal.New(*v, -6).String()
+	return micro.Decimal(*v).String()
 }
 
 func bpsField(v *int32) string {
@@ -139,13 +140,13 @@ func bpsField(v *int32) string {
 func budgetSummary(b agents.Budget) string {
 	var parts []string
 	if b.FixedLimitMicro != nil {
-		parts = append(parts, usd(decimal.New(*b.FixedLimitMicro, -6))+" limit")
+		parts = append(parts, usd(micro.Decimal(*b.FixedLimitMicro))+" limit")
 	}
 	if b.PercentBps != nil {
 		parts = append(parts, bpsField(b.PercentBps)+"% of wallet")
 	}
 	if b.MaxPositionValueMicro != nil {
-		parts = append(parts, usd(decimal.New(*b.MaxPositionValueMicro, -6))+" max positions")
+		parts = append(parts, usd(micro.Decimal(*b.MaxPositionValueMicro))+" max positions")
 	}
 	if len(parts) == 0 {
 		return "wallet balance"

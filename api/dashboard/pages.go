@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
-	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
@@ -181,22 +180,18 @@ func (h *handler) agentSaved(c *gin.Context, err error, done string) {
 	c.Redirect(http.StatusSeeOther, "/agents/"+c.Param("id")+"?done="+done)
 }
 
-// parseMicro reads an optional USDC amount ("" = unset) as micro-USDC.
+// parseMicro reads an optional USDC amount ("" = unset; thousands
+// separators allowed) as micro-USDC, by the rules of the admin command.
 func parseMicro(field, v string) (*int64, error) {
 	v = strings.TrimSpace(strings.ReplaceAll(v, ",", ""))
 	if v == "" {
 		return nil, nil
 	}
-	d, err := decimal.NewFromString(v)
-	m := d.Shift(6)
-	if err != nil || !m.Equal(m.Truncate(0)) {
-		return nil, errs.Ef(errs.Invalid, "%s must be an amount in USDC with at most 6 decimals", field).WithCode("invalid_budget")
+	m, err := agents.ParseUSDC(field, v)
+	if err != nil {
+		return nil, err
 	}
-	if !m.IsPositive() || m.GreaterThan(decimal.New(1, 15)) {
-		return nil, errs.Ef(errs.Invalid, "%s must be positive and at most 1,000,000,000 USDC", field).WithCode("invalid_budget")
-	}
-	i := m.IntPart()
-	return &i, nil
+	return &m, nil
 }
 
 func (h *handler) agentBudget(c *gin.Context) {
@@ -213,20 +208,18 @@ func (h *handler) agentBudget(c *gin.Context) {
 	h.agentSaved(c, err, "budget")
 }
 
-// parsePercent reads an optional percentage with at most two decimals as
-// basis points.
+// parsePercent reads an optional percentage ("" = unset; a trailing "%"
+// allowed) as basis points, by the rules of the admin command.
 func parsePercent(v string) (*int32, error) {
 	v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "%"))
 	if v == "" {
 		return nil, nil
 	}
-	d, err := decimal.NewFromString(v)
-	bps := d.Shift(2)
-	if err != nil || !bps.Equal(bps.Truncate(0)) || !bps.IsPositive() || bps.GreaterThan(decimal.NewFromInt(10000)) {
-		return nil, errs.E(errs.Invalid, "the budget percent must be between 0.01 and 100, with at most two decimals").WithCode("invalid_budget")
+	bps, err := agents.ParsePercent("The budget percent", v)
+	if err != nil {
+		return nil, err
 	}
-	i := int32(bps.IntPart())
-	return &i, nil
+	return &bps, nil
 }
 
 func (h *handler) agentHeartbeat(c *gin.Context) {

@@ -71,7 +71,7 @@ func (h *handler) securityResult(c *gin.Context, ferr error) {
 
 func (h *handler) changePassword(c *gin.Context) {
 	ctx, u, ip := c.Request.Context(), userOf(c), c.ClientIP()
-	err := h.d.Throttle.Guard(ctx, "password_change", u.Email, ip, func() error {
+	err := h.d.Users.Guard(ctx, users.MethodPasswordChange, u.Email, ip, func() error {
 		return h.d.Users.ChangePassword(ctx, u.ID, c.PostForm("current"), c.PostForm("new"), ip)
 	})
 	if err != nil {
@@ -178,7 +178,7 @@ func (h *handler) passkeyRegisterOptions(c *gin.Context) {
 		return
 	}
 	if h.needStepUp(c) {
-		h.fail(c, errs.E(errs.Forbidden, "confirm it's you first: reload the page and use “Confirm it's you”").WithCode("step_up_required"))
+		h.fail(c, errs.E(errs.Forbidden, "confirm it's you first: reload the page and use “Confirm it's you”").WithCode(errs.CodeStepUpRequired))
 		return
 	}
 	sess := sessionOf(c)

@@ -76,12 +76,12 @@ func (h *handlers) request(c *gin.Context) {
 // code as the envelope's "error" member (status 400, as RFC 6749 section
 // 5.2 prescribes for token errors).
 var rfcCodes = map[string]bool{
-	agents.CodeAuthorizationPending: true,
-	agents.CodeSlowDown:             true,
-	agents.CodeExpiredToken:         true,
-	agents.CodeAccessDenied:         true,
-	agents.CodeInvalidGrant:         true,
-	agents.CodeAlreadyIssued:        true,
+	errs.CodeAuthorizationPending: true,
+	errs.CodeSlowDown:             true,
+	errs.CodeExpiredToken:         true,
+	errs.CodeAccessDenied:         true,
+	errs.CodeInvalidGrant:         true,
+	errs.CodeAlreadyIssued:        true,
 }
 
 func (h *handlers) token(c *gin.Context) {
@@ -91,7 +91,7 @@ func (h *handlers) token(c *gin.Context) {
 	c.Header("Pragma", "no-cache")
 	code := c.Query("device_code")
 	if code == "" {
-		rfcError(c, "invalid_request", "the device_code query parameter is required")
+		rfcError(c, errs.CodeInvalidRequest, "the device_code query parameter is required")
 		return
 	}
 	key, err := h.svc.PollDeviceToken(c.Request.Context(), code, c.ClientIP())

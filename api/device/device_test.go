@@ -30,10 +30,13 @@ import (
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/api/device"
 	"github.com/agent-trading/ats/api/logging"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/users"
@@ -125,7 +128,8 @@ func newEnv(t *testing.T) *env {
 	if _, err := st.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	w, err := worker.NewWithLogger(tc, worker.Deps{Housekeeper: st, DeviceLinks: &agents.Recorder{Store: st}}, logger)
+	keys := intenttest.Keys(t)
+	w, err := worker.NewWithLogger(tc, worker.Deps{Housekeeper: st, DeviceLinks: &agents.Recorder{Store: st, Intents: keys}}, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,12 +146,12 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	clk := &clock{t: time.Now().UTC()}
-	svc := &agents.Service{Store: st, Linker: workflows.DeviceLinkClient{Client: tc}, Users: us, Now: clk.Now}
+	svc := &agents.Service{Store: st, Linker: workflows.DeviceLinkClient{Client: tc, Intents: keys}, Users: us, Now: clk.Now}
 	server := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Logger: logger,
-		Routes: []api.Routes{device.Routes(svc, device.Config{}), agentauth.Routes(st)},
+		Routes: []api.Routes{device.Routes(svc, device.Config{}), agentauth.Routes(agentauth.Middleware(st, nil))},
 	})
-	hs := httptest.NewServer(server)
+	hs := httptest.NewServer(openapitest.Handler(t, server))
 	t.Cleanup(hs.Close)
 	svc.BaseURL = hs.URL
 	return &env{t: t, store: st, svc: svc, clk: clk, srv: hs, tc: tc, raw: raw, logs: logs, email: email, userID: u.ID}
@@ -233,7 +237,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 			}
 		}
 		wantRFC(t, e.do("GET", "/api/auth/device/token", "", nil, nil), "invalid_request")
-		wantRFC(t, e.poll("nope"), agents.CodeInvalidGrant)
+		wantRFC(t, e.poll("nope"), errs.CodeInvalidGrant)
 	})
 
 	t.Run("pending and slow_down", func(t *testing.T) {
@@ -241,16 +245,16 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		if a.ExpiresIn != 900 || a.Interval != 5 || a.VerificationURIComplete != e.srv.URL+"/link?code="+a.UserCode {
 			t.Fatalf("authorization %+v", a)
 		}
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeAuthorizationPending)
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeSlowDown)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeAuthorizationPending)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeSlowDown)
 		e.clk.Advance(5 * time.Second)
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeAuthorizationPending)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeAuthorizationPending)
 	})
 
 	t.Run("expired", func(t *testing.T) {
 		a := e.requestLink("late bot")
 		e.clk.Advance(agents.DefaultDeviceCodeTTL)
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeExpiredToken)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeExpiredToken)
 		if _, err := e.svc.ApproveDeviceByEmail(ctx, e.email, a.UserCode); err == nil || !strings.Contains(err.Error(), "expired") {
 			t.Fatalf("approval of an expired code: %v", err)
 		}
@@ -272,7 +276,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 			t.Fatalf("result %+v, link %s", res, l.Status)
 		}
 		_, err = short.PollDeviceToken(ctx, a.DeviceCode, "test")
-		if c := errs.CodeOf(err); c != agents.CodeExpiredToken {
+		if c := errs.CodeOf(err); c != errs.CodeExpiredToken {
 			t.Fatalf("poll after workflow expiry: %v", err)
 		}
 	})
@@ -299,45 +303,143 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		if ag, err := e.store.AgentByID(ctx, linked.AgentID); err != nil || ag.Status != models.AgentRevoked {
 			t.Fatalf("agent %+v %v, want revoked", ag, err)
 		}
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeExpiredToken)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeExpiredToken)
 	})
 
 	t.Run("link page denies", func(t *testing.T) {
 		a := e.requestLink("deny bot")
 		form := e.do("GET", "/link?code="+strings.ToLower(a.UserCode), "", nil, nil)
-		if form.status != 200 || !strings.Contains(form.raw, `value="`+a.UserCode+`"`) {
+		if form.status != 200 || !strings.Contains(form.raw, `value="`+a.UserCode+`"`) || !strings.Contains(form.raw, "deny bot") {
 			t.Fatalf("form %d %s", form.status, form.raw)
 		}
-		v := url.Values{"code": {a.UserCode}, "email": {e.email}, "password": {password}, "action": {"deny"}}
+		confirm := confirmOf(t, e.srv.URL, a.UserCode)
+		v := url.Values{"code": {a.UserCode}, "confirm": {confirm}, "email": {e.email}, "password": {password}, "action": {"deny"}}
 		if r := e.linkForm(v, ""); r.status != 403 {
 			t.Fatalf("POST without Origin = %d", r.status)
 		}
 		if r := e.linkForm(v, "https://evil.example"); r.status != 403 {
 			t.Fatalf("cross-origin POST = %d", r.status)
 		}
-		bad := url.Values{"code": {a.UserCode}, "email": {e.email}, "password": {"wrong password"}, "action": {"deny"}}
+		bad := url.Values{"code": {a.UserCode}, "confirm": {confirm}, "email": {e.email}, "password": {"wrong password"}, "action": {"deny"}}
 		if r := e.linkForm(bad, e.srv.URL); r.status != 401 || !strings.Contains(r.raw, "invalid email or password") {
 			t.Fatalf("wrong password = %d %s", r.status, r.raw)
 		}
-		wrong := url.Values{"code": {"BCDF-BCDF"}, "email": {e.email}, "password": {password}, "action": {"approve"}}
-		if r := e.linkForm(wrong, e.srv.URL); r.status != 404 || !strings.Contains(r.raw, "unknown code") {
+		if r := e.do("GET", "/link?code=BCDF-BCDF", "", nil, nil); r.status != 404 || !strings.Contains(r.raw, "unknown code") {
 			t.Fatalf("wrong code = %d %s", r.status, r.raw)
+		}
+		wrong := url.Values{"code": {"BCDF-BCDF"}, "confirm": {confirm}, "email": {e.email}, "password": {password}, "action": {"approve"}}
+		if r := e.linkForm(wrong, e.srv.URL); r.status != 400 || !strings.Contains(r.raw, "review the request") {
+			t.Fatalf("a decision on a code without its review = %d %s", r.status, r.raw)
 		}
 		if r := e.linkForm(v, e.srv.URL); r.status != 200 || !strings.Contains(r.raw, "Denied") {
 			t.Fatalf("deny = %d %s", r.status, r.raw)
 		}
 		e.clk.Advance(10 * time.Second)
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeAccessDenied)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeAccessDenied)
 		if r := e.linkForm(v, e.srv.URL); r.status != 409 || !strings.Contains(r.raw, "already been used") {
 			t.Fatalf("second decision = %d %s", r.status, r.raw)
 		}
+	})
+
+	// The issue's attack: anyone who reaches Temporal sends the approve
+	// update for a pending link, naming a user (user ids are readable from
+	// the UserId search attribute). However the update is made — plaintext
+	// as `temporal workflow update execute --input '{"user_id":…}'` sends
+	// it, through a client that has the payload codec, with a made-up or
+	// foreign proof, or with the victim's genuine approval of another link
+	// copied from history — no agent is created and the agent's poll never
+	// gets a key.
+	t.Run("forged approvals through Temporal never yield a key", func(t *testing.T) {
+		victim := e.userID
+		target := e.requestLink("attacker bot")
+		l, err := e.store.DeviceLinkByUserCode(ctx, target.UserCode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wfID := workflows.WorkflowID(workflows.KindDeviceLink, l.ID)
+		send := func(c client.Client, arg any) error {
+			h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+				WorkflowID: wfID, UpdateName: workflows.DeviceLinkUpdateApprove, Args: []any{arg},
+				WaitForStage: client.WorkflowUpdateStageCompleted,
+			})
+			if err != nil {
+				return err
+			}
+			var agentID string
+			if err := h.Get(ctx, &agentID); err != nil {
+				return err
+			}
+			return fmt.Errorf("approved: agent %s", agentID)
+		}
+
+		// The victim approves a link of their own; its history holds the
+		// approval (and its proof), which an operator with the codec — or
+		// anyone, still encrypted — can read.
+		own := e.requestLink("victim bot")
+		victimLink, err := e.svc.ApproveDeviceByEmail(ctx, e.email, own.UserCode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var copied *commonpb.Payload
+		hist := replaytest.History(t, ctx, e.raw, workflows.WorkflowID(workflows.KindDeviceLink, victimLink.LinkID), "")
+		for _, ev := range hist.Events {
+			if a := ev.GetWorkflowExecutionUpdateAcceptedEventAttributes(); a != nil {
+				copied = a.GetAcceptedRequest().GetInput().GetArgs().GetPayloads()[0]
+			}
+		}
+		if copied == nil {
+			t.Fatal("no approval in the victim link's history")
+		}
+		keys := intenttest.Keys(t) // the service's
+		genuine := agents.DecisionProof(keys, intent.DeviceApprove, victimLink.LinkID, victim, agents.ClientAddrCLI)
+		for _, f := range []struct {
+			name string
+			c    client.Client
+			arg  any
+		}{
+			{"plaintext user id (the reported attack)", e.raw, map[string]string{"user_id": victim}},
+			{"the victim's encrypted approval of another link, copied from history", e.raw, converter.NewRawValue(copied)},
+			{"user id through the codec", e.tc, workflows.DeviceLinkDecision{UserID: victim, ClientAddr: "203.0.113.9"}},
+			{"a made-up proof", e.tc, workflows.DeviceLinkDecision{UserID: victim, Proof: strings.Repeat("A", 43)}},
+			{"a proof under another key", e.tc, workflows.DeviceLinkDecision{UserID: victim,
+				Proof: agents.DecisionProof(intenttest.Keys(t, 0x66), intent.DeviceApprove, l.ID, victim, "")}},
+			{"the genuine proof of another link", e.tc, workflows.DeviceLinkDecision{UserID: victim, ClientAddr: agents.ClientAddrCLI, Proof: genuine}},
+			{"a deny proof of this link as an approval", e.tc, workflows.DeviceLinkDecision{UserID: victim,
+				Proof: agents.DecisionProof(keys, intent.DeviceDeny, l.ID, victim, "")}},
+		} {
+			err := send(f.c, f.arg)
+			if err == nil || strings.HasPrefix(err.Error(), "approved") {
+				t.Fatalf("%s: %v", f.name, err)
+			}
+			t.Logf("%s: refused: %v", f.name, err)
+			e.clk.Advance(5 * time.Second)
+			wantRFC(t, e.poll(target.DeviceCode), errs.CodeAuthorizationPending)
+		}
+		if l, err = e.store.DeviceLinkByID(ctx, l.ID); err != nil || l.Status != models.DeviceLinkPending || l.AgentID != nil {
+			t.Fatalf("link after the forgeries: %+v %v", l, err)
+		}
+		list, err := e.store.ListAgentsByUser(ctx, victim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range list {
+			if a.Name == "attacker bot" {
+				t.Fatalf("an agent was created for the forged approval: %+v", a)
+			}
+		}
+		// The link still works for its rightful decider.
+		if err := e.svc.DenyDeviceByEmail(ctx, e.email, target.UserCode); err != nil {
+			t.Fatal(err)
+		}
+		e.clk.Advance(5 * time.Second)
+		wantRFC(t, e.poll(target.DeviceCode), errs.CodeAccessDenied)
 	})
 
 	var issuedKey, agentID, linkID, deviceCode string
 	t.Run("end to end", func(t *testing.T) {
 		a := e.requestLink("e2e bot")
 		deviceCode = a.DeviceCode
-		wantRFC(t, e.poll(a.DeviceCode), agents.CodeAuthorizationPending)
+		wantRFC(t, e.poll(a.DeviceCode), errs.CodeAuthorizationPending)
 		linked, err := e.svc.ApproveDeviceByEmail(ctx, e.email, a.UserCode)
 		if err != nil {
 			t.Fatal(err)
@@ -354,7 +456,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		issuedKey = key
 		e.clk.Advance(5 * time.Second)
 		again := e.poll(a.DeviceCode)
-		wantRFC(t, again, agents.CodeAlreadyIssued)
+		wantRFC(t, again, errs.CodeAlreadyIssued)
 		if strings.Contains(again.raw, key) {
 			t.Fatal("second poll repeated the key")
 		}

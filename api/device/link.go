@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -14,19 +15,38 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 )
 
-var linkPage = template.Must(template.New("link").Parse(`<!doctype html>
+var linkPage = template.Must(template.New("link").Funcs(template.FuncMap{
+	"utc": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") },
+}).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Link an agent</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family: sans-serif; max-width: 28rem; margin: 3rem auto">
+<body style="font-family: sans-serif; max-width: 32rem; margin: 3rem auto">
 <h1>Link an agent</h1>
 {{if .Message}}<p role="alert" style="color: {{if .OK}}green{{else}}#b00{{end}}">{{.Message}}</p>{{end}}
-{{if not .Done}}
-<p>Enter the code your agent shows, then sign in to approve or deny it.</p>
+{{if .Review}}{{with .Review}}
+<p>An agent asks for access to your account. <strong>Approve only if you started linking this agent yourself,
+just now.</strong> If someone sent you this link or code, deny it: approving would let them trade with your wallet.</p>
+<table style="border-collapse: collapse; margin: 1rem 0">
+<tr><th scope="row" style="text-align: left; padding-right: 1rem">Agent</th><td><strong>{{.AgentName}}</strong></td></tr>
+<tr><th scope="row" style="text-align: left; padding-right: 1rem">Code</th><td>{{.UserCode}}</td></tr>
+<tr><th scope="row" style="text-align: left; padding-right: 1rem">Requested</th><td>{{utc .RequestedAt}} ({{$.Ago}})</td></tr>
+<tr><th scope="row" style="text-align: left; padding-right: 1rem">From address</th><td>{{if .RequestAddr}}{{.RequestAddr}}{{else}}unknown{{end}}{{if $.SameAddr}} (the address you are connecting from){{else}} (you are connecting from {{$.ClientAddr}}){{end}}</td></tr>
+<tr><th scope="row" style="text-align: left; padding-right: 1rem; vertical-align: top">It could</th><td><ul style="margin: 0; padding-left: 1.2rem">{{range $.Scopes}}<li><strong>{{.Name}}</strong>: {{.Text}}</li>{{end}}</ul></td></tr>
+<tr><th scope="row" style="text-align: left; padding-right: 1rem">Code expires</th><td>{{utc .ExpiresAt}}</td></tr>
+</table>
 <form method="post" action="/link">
-<p><label>Code<br><input name="code" value="{{.Code}}" autocomplete="off" required maxlength="16" placeholder="XXXX-XXXX"></label></p>
-<p><label>Email<br><input name="email" type="email" value="{{.Email}}" autocomplete="username" required></label></p>
+<input type="hidden" name="code" value="{{.UserCode}}">
+<input type="hidden" name="confirm" value="{{.Confirm}}">
+<p>Sign in to decide:</p>
+<p><label>Email<br><input name="email" type="email" value="{{$.Email}}" autocomplete="username" required></label></p>
 <p><label>Password<br><input name="password" type="password" autocomplete="current-password" required></label></p>
-<p><button name="action" value="approve">Approve</button> <button name="action" value="deny">Deny</button></p>
+<p><button name="action" value="approve">Approve {{.AgentName}}</button> <button name="action" value="deny">Deny</button></p>
+</form>
+{{end}}{{else if not .Done}}
+<p>Enter the code your agent shows. You will see which agent asks for access before you decide.</p>
+<form method="get" action="/link">
+<p><label>Code<br><input name="code" value="{{.Code}}" autocomplete="off" required maxlength="16" placeholder="XXXX-XXXX"></label></p>
+<p><button>Continue</button></p>
 </form>
 {{end}}
 </body></html>
@@ -35,7 +55,15 @@ var linkPage = template.Must(template.New("link").Parse(`<!doctype html>
 type linkView struct {
 	Code, Email, Message string
 	OK, Done             bool
+	// Review is set on the confirmation page, with what it shows
+	// alongside: how long ago, the viewer's own address, the scopes.
+	Review          *agents.LinkReview
+	Ago, ClientAddr string
+	SameAddr        bool
+	Scopes          []scopeView
 }
+
+type scopeView struct{ Name, Text string }
 
 func render(c *gin.Context, status int, v linkView) {
 	var buf bytes.Buffer
@@ -52,14 +80,54 @@ func render(c *gin.Context, status int, v linkView) {
 	c.Data(status, "text/html; charset=utf-8", buf.Bytes())
 }
 
+// linkForm serves GET /link. Without a code it asks for one; with a code
+// (typed, or pre-filled by verification_uri_complete) it shows the
+// confirmation page: which agent asks, when, from where and for what
+// (RFC 8628 section 5.4). Nothing is decided on a GET: the decision is
+// the form of that page, posted back with its confirm token.
 func (h *handlers) linkForm(c *gin.Context) {
 	code := c.Query("code")
-	if n, ok := agents.NormalizeUserCode(code); ok {
-		code = n
-	} else if len(code) > 16 {
+	if code == "" {
+		render(c, http.StatusOK, linkView{})
+		return
+	}
+	if _, ok := agents.NormalizeUserCode(code); !ok && len(code) > 16 {
 		code = ""
 	}
-	render(c, http.StatusOK, linkView{Code: code})
+	v := linkView{Code: code}
+	if err := h.review(c, &v, code); err != nil {
+		h.fail(c, v, err)
+		return
+	}
+	render(c, http.StatusOK, v)
+}
+
+// review puts the confirmation page of code on v, or returns why there is
+// none.
+func (h *handlers) review(c *gin.Context, v *linkView, code string) error {
+	ip := c.ClientIP()
+	r, err := h.svc.ReviewDevice(c.Request.Context(), code, ip)
+	if err != nil {
+		return err
+	}
+	v.Review, v.ClientAddr, v.SameAddr = &r, ip, r.RequestAddr == ip
+	v.Ago = ago(h.svc.Clock().Sub(r.RequestedAt))
+	for _, s := range r.Scopes {
+		v.Scopes = append(v.Scopes, scopeView{Name: s, Text: agents.ScopeDescriptions[s]})
+	}
+	return nil
+}
+
+// ago says how long ago a link was requested, in words.
+func ago(d time.Duration) string {
+	switch m := int(d / time.Minute); {
+	case m < 1:
+		return "just now"
+	case m == 1:
+		return "1 minute ago"
+	default:
+		return strconv.Itoa(m) + " minutes ago"
+	}
 }
 
 // sameOrigin is the CSRF defence of the form: a browser sends Origin on
@@ -81,6 +149,9 @@ func sameOrigin(r *http.Request) bool {
 	return err == nil && u.Host != "" && u.Host == r.Host
 }
 
+// linkSubmit serves POST /link: the decision posted by the confirmation
+// page. It must come from that page (same origin, and the confirm token
+// only the page of this very link carries), then the user signs in.
 func (h *handlers) linkSubmit(c *gin.Context) {
 	if !sameOrigin(c.Request) {
 		render(c, http.StatusForbidden, linkView{Message: "This form must be submitted from the link page itself."})
@@ -88,24 +159,20 @@ func (h *handlers) linkSubmit(c *gin.Context) {
 	}
 	code, email, password, action := c.PostForm("code"), c.PostForm("email"), c.PostForm("password"), c.PostForm("action")
 	v := linkView{Code: code, Email: email}
+	ctx := c.Request.Context()
+	if err := h.svc.Confirmed(ctx, code, c.PostForm("confirm")); err != nil {
+		h.fail(c, v, err)
+		return
+	}
 	if action != "approve" && action != "deny" {
-		v.Message = "Choose Approve or Deny."
-		render(c, http.StatusBadRequest, v)
+		h.failReview(c, v, code, errs.E(errs.Invalid, "Choose Approve or Deny."))
 		return
 	}
 	ip := c.ClientIP()
-	ctx := c.Request.Context()
-	lim := h.svc.GuessLimiter()
-	if err := lim.Check(h.svc.Clock(), "addr:"+ip); err != nil {
-		h.fail(c, v, err)
-		return
-	}
-	u, err := h.svc.Users.Authenticate(ctx, email, password, ip)
+	// SignIn limits guessing per address and per account.
+	u, err := h.svc.Users.SignIn(ctx, email, password, ip)
 	if err != nil {
-		if errs.Is(err, errs.Unauthorized) {
-			lim.Fail(h.svc.Clock(), "addr:"+ip)
-		}
-		h.fail(c, v, err)
+		h.failReview(c, v, code, err)
 		return
 	}
 	if u.TwoFactorEnabled {
@@ -117,7 +184,7 @@ func (h *handlers) linkSubmit(c *gin.Context) {
 	}
 	if action == "deny" {
 		if err := h.svc.DenyDevice(ctx, u.ID, code, ip); err != nil {
-			h.fail(c, v, err)
+			h.failReview(c, v, code, err)
 			return
 		}
 		render(c, http.StatusOK, linkView{OK: true, Done: true, Message: "Denied. The agent will not get access."})
@@ -125,7 +192,7 @@ func (h *handlers) linkSubmit(c *gin.Context) {
 	}
 	linked, err := h.svc.ApproveDevice(ctx, u.ID, code, ip)
 	if err != nil {
-		h.fail(c, v, err)
+		h.failReview(c, v, code, err)
 		return
 	}
 	render(c, http.StatusOK, linkView{OK: true, Done: true,
@@ -134,17 +201,37 @@ func (h *handlers) linkSubmit(c *gin.Context) {
 
 // fail renders a classified error's client-safe message with its status.
 func (h *handlers) fail(c *gin.Context, v linkView, err error) {
+	if status, ok := h.message(c, &v, err); ok {
+		render(c, status, v)
+	}
+}
+
+// failReview is fail on the confirmation page of code: the user sees the
+// message next to the request it is about, and can try again (the plain
+// page when the link can no longer be shown).
+func (h *handlers) failReview(c *gin.Context, v linkView, code string, err error) {
+	if status, ok := h.message(c, &v, err); ok {
+		if h.review(c, &v, code) != nil {
+			v.Review = nil
+		}
+		render(c, status, v)
+	}
+}
+
+// message puts err's client-safe message on v and returns its status; an
+// internal error is answered here (ok false).
+func (h *handlers) message(c *gin.Context, v *linkView, err error) (int, bool) {
 	e, ok := errs.As(err)
 	if !ok || e.Kind == errs.Internal {
 		api.LoggerFrom(c).ErrorContext(c.Request.Context(), "link page failed", "error", err)
 		v.Message = "Something went wrong; please try again. Request id: " + api.RequestID(c)
-		render(c, http.StatusInternalServerError, v)
-		return
+		render(c, http.StatusInternalServerError, *v)
+		return 0, false
 	}
 	status, _ := api.StatusFor(e.Kind)
-	if e.Kind == errs.RateLimited && e.RetryAfterSeconds > 0 {
+	if e.RetryAfterSeconds > 0 {
 		c.Header("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
 	}
 	v.Message = errs.PublicMessage(err)
-	render(c, status, v)
+	return status, true
 }

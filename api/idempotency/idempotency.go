@@ -33,13 +33,6 @@ const (
 	HeaderReplayed = "Idempotent-Replayed"
 )
 
-// Error codes clients can branch on.
-const (
-	CodeInvalidKey = "invalid_idempotency_key"
-	CodeKeyReused  = "idempotency_key_reused"
-	CodeInFlight   = "idempotency_in_flight"
-)
-
 // MaxKeyLen is the longest accepted key, in bytes.
 const MaxKeyLen = 255
 
@@ -145,7 +138,7 @@ func Middleware(st *store.Store, opts Options) gin.HandlerFunc {
 // characters; anything else is a client bug better reported than guessed.
 func validKey(values []string) (string, error) {
 	invalid := func(msg string) error {
-		return errs.E(errs.Invalid, msg).WithCode(CodeInvalidKey)
+		return errs.E(errs.Invalid, msg).WithCode(errs.CodeInvalidIdempotencyKey)
 	}
 	if len(values) != 1 {
 		return "", invalid("send exactly one Idempotency-Key header")
@@ -206,14 +199,14 @@ func answerExisting(c *gin.Context, st *store.Store, rec *models.IdempotencyReco
 		c.AbortWithStatusJSON(http.StatusUnprocessableEntity, api.ErrorBody{
 			Error:     "Unprocessable Entity",
 			Message:   "this Idempotency-Key was used with a different request",
-			Code:      CodeKeyReused,
+			Code:      errs.CodeIdempotencyKeyReused,
 			Hint:      "use a new Idempotency-Key for a different request",
 			RequestID: api.RequestID(c),
 		})
 	case rec.ResponseStatus == store.IdempotencyPending:
 		c.Header("Retry-After", strconv.Itoa(inFlightRetryAfter))
 		api.Fail(c, errs.E(errs.Conflict, "a request with this Idempotency-Key is still in progress").
-			WithCode(CodeInFlight).WithHint("retry after a moment to get its response"))
+			WithCode(errs.CodeIdempotencyInFlight).WithHint("retry after a moment to get its response"))
 		c.Abort()
 	case rec.ResponseStatus == http.StatusAccepted:
 		// "Accepted, still in progress" describes a moment: the retry asks

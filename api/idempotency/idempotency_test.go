@@ -165,7 +165,7 @@ func TestReplayAndReuse(t *testing.T) {
 					{"/api/agent/v1/positions/p1/close", `{"side":"BUY","size":10}`},
 				} {
 					w := h.do(t, "agent-a", p.path, key, p.body)
-					if w.Code != http.StatusUnprocessableEntity || code(t, w) != idempotency.CodeKeyReused {
+					if w.Code != http.StatusUnprocessableEntity || code(t, w) != errs.CodeIdempotencyKeyReused {
 						t.Fatalf("reuse on %s: %d %s", p.path, w.Code, w.Body)
 					}
 				}
@@ -223,9 +223,9 @@ func TestAcceptedIsNotFinal(t *testing.T) {
 		}{
 			{"first answer is 202", http.StatusAccepted, body, http.StatusAccepted, "", false, 1},
 			{"retry runs the handler again", http.StatusAccepted, body, http.StatusAccepted, "", false, 2},
-			{"another request with the key is refused", http.StatusOK, `{"side":"BUY","size":11}`, http.StatusUnprocessableEntity, idempotency.CodeKeyReused, false, 2},
+			{"another request with the key is refused", http.StatusOK, `{"side":"BUY","size":11}`, http.StatusUnprocessableEntity, errs.CodeIdempotencyKeyReused, false, 2},
 			{"a failed re-run is not stored", http.StatusServiceUnavailable, body, http.StatusServiceUnavailable, "", false, 3},
-			{"the key stays guarded after it", http.StatusOK, `{"side":"SELL","size":10}`, http.StatusUnprocessableEntity, idempotency.CodeKeyReused, false, 3},
+			{"the key stays guarded after it", http.StatusOK, `{"side":"SELL","size":10}`, http.StatusUnprocessableEntity, errs.CodeIdempotencyKeyReused, false, 3},
 			{"the final answer comes from the handler", http.StatusOK, body, http.StatusOK, "", false, 4},
 			{"and is replayed from then on", http.StatusAccepted, body, http.StatusOK, "", true, 4},
 		}
@@ -285,7 +285,7 @@ func TestConcurrentDuplicates(t *testing.T) {
 			switch {
 			case w.Code == http.StatusCreated && w.Body.String() == original:
 				counts["created"]++
-			case w.Code == http.StatusConflict && code(t, w) == idempotency.CodeInFlight && w.Header().Get("Retry-After") != "":
+			case w.Code == http.StatusConflict && code(t, w) == errs.CodeIdempotencyInFlight && w.Header().Get("Retry-After") != "":
 				counts["in flight"]++
 			default:
 				t.Fatalf("unexpected response %d %s", w.Code, w.Body)
@@ -328,7 +328,7 @@ func TestExpiryAndLease(t *testing.T) {
 		if err != nil || !won {
 			t.Fatalf("claim: %v %v", won, err)
 		}
-		if w := h.do(t, "agent-a", orders, "crash", `{}`); w.Code != http.StatusConflict || code(t, w) != idempotency.CodeInFlight {
+		if w := h.do(t, "agent-a", orders, "crash", `{}`); w.Code != http.StatusConflict || code(t, w) != errs.CodeIdempotencyInFlight {
 			t.Fatalf("within lease: %d %s", w.Code, w.Body)
 		}
 		advance(time.Minute)
@@ -378,7 +378,7 @@ func TestMalformedKey(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			w := h.do(t, "agent-a", orders, key, `{}`)
-			if w.Code != http.StatusBadRequest || code(t, w) != idempotency.CodeInvalidKey {
+			if w.Code != http.StatusBadRequest || code(t, w) != errs.CodeInvalidIdempotencyKey {
 				t.Fatalf("%d %s", w.Code, w.Body)
 			}
 		})
@@ -393,7 +393,7 @@ func TestMalformedKey(t *testing.T) {
 	r.Header.Add(idempotency.HeaderKey, "two")
 	w := httptest.NewRecorder()
 	h.srv.ServeHTTP(w, r)
-	if w.Code != http.StatusBadRequest || code(t, w) != idempotency.CodeInvalidKey {
+	if w.Code != http.StatusBadRequest || code(t, w) != errs.CodeInvalidIdempotencyKey {
 		t.Fatalf("two headers: %d %s", w.Code, w.Body)
 	}
 	if n := h.runs.Load(); n != 1 {

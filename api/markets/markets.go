@@ -331,7 +331,7 @@ func spreadOf(q markets.Quote) Spread {
 func text(c *gin.Context, name string) (string, error) {
 	v := strings.TrimSpace(c.Query(name))
 	if len(v) > maxText {
-		return "", errs.Ef(errs.Invalid, "query parameter %q must be at most %d characters", name, maxText).WithCode("invalid_query")
+		return "", errs.Ef(errs.Invalid, "query parameter %q must be at most %d characters", name, maxText).WithCode(errs.CodeInvalidQuery)
 	}
 	return v, nil
 }
@@ -350,17 +350,17 @@ func tokens(c *gin.Context, allowBatch bool) (ids []string, batch bool, err erro
 	}
 	switch {
 	case hasOne && hasMany:
-		return nil, false, errs.E(errs.Invalid, `use either query parameter "token_id" or "token_ids", not both`).WithCode("invalid_query")
+		return nil, false, errs.E(errs.Invalid, `use either query parameter "token_id" or "token_ids", not both`).WithCode(errs.CodeInvalidQuery)
 	case hasMany:
 		ids, err = markets.ParseTokenIDs("token_ids", many)
 		return ids, true, err
 	}
 	one = strings.TrimSpace(one)
 	if one == "" {
-		return nil, false, errs.Ef(errs.Invalid, "query parameter %q is required", "token_id").WithCode("invalid_query")
+		return nil, false, errs.Ef(errs.Invalid, "query parameter %q is required", "token_id").WithCode(errs.CodeInvalidQuery)
 	}
 	if !markets.ValidTokenID(one) {
-		return nil, false, errs.Ef(errs.Invalid, "query parameter %q must be a decimal token id", "token_id").WithCode("invalid_query")
+		return nil, false, errs.Ef(errs.Invalid, "query parameter %q must be a decimal token id", "token_id").WithCode(errs.CodeInvalidQuery)
 	}
 	return []string{one}, false, nil
 }

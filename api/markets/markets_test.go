@@ -24,6 +24,7 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
 	apimarkets "github.com/agent-trading/ats/api/markets"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/markets"
@@ -139,7 +140,7 @@ func call(t testing.TB, e http.Handler, key, path string) reply {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
 	w := httptest.NewRecorder()
-	e.ServeHTTP(w, req)
+	openapitest.Handler(t, e).ServeHTTP(w, req)
 	var r reply
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &r), w.Body.String())
 	r.Status = w.Code

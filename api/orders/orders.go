@@ -43,13 +43,13 @@ type PlaceBody struct {
 func (b *PlaceBody) Validate() error {
 	switch {
 	case b.TokenID == "":
-		return errs.E(errs.Invalid, "tokenId is required").WithCode("invalid_token_id")
+		return errs.E(errs.Invalid, "tokenId is required").WithCode(errs.CodeInvalidTokenID)
 	case b.Side == "":
-		return errs.E(errs.Invalid, "side is required (BUY or SELL)").WithCode("invalid_side")
+		return errs.E(errs.Invalid, "side is required (BUY or SELL)").WithCode(errs.CodeInvalidSide)
 	case b.Price == nil:
-		return errs.E(errs.Invalid, "price is required (0.01 to 0.99)").WithCode("invalid_price")
+		return errs.E(errs.Invalid, "price is required (0.01 to 0.99)").WithCode(errs.CodeInvalidPrice)
 	case b.Size == nil:
-		return errs.E(errs.Invalid, "size is required (number of shares)").WithCode("invalid_size")
+		return errs.E(errs.Invalid, "size is required (number of shares)").WithCode(errs.CodeInvalidSize)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	orderapi "github.com/agent-trading/ats/api/orders"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
@@ -133,7 +134,7 @@ func (f *fixture) do(t *testing.T, method, path, body string) (int, map[string]j
 		req.Header.Set("Content-Type", "application/json")
 	}
 	rec := httptest.NewRecorder()
-	f.srv.ServeHTTP(rec, req)
+	openapitest.Handler(t, f.srv).ServeHTTP(rec, req)
 	var out map[string]json.RawMessage
 	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
 		t.Fatalf("%s %s: %d %s", method, path, rec.Code, rec.Body)

@@ -157,7 +157,7 @@ func (d Deps) list(c *gin.Context) {
 	case "clob":
 		fresh = true
 	default:
-		api.Fail(c, errs.E(errs.Invalid, `query parameter "source" must be clob`).WithCode("invalid_query"))
+		api.Fail(c, errs.E(errs.Invalid, `query parameter "source" must be clob`).WithCode(errs.CodeInvalidQuery))
 		return
 	}
 	l, err := d.Positions.List(c.Request.Context(), id.AgentID, c.Query("status"), fresh)

@@ -16,8 +16,10 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/api/idempotency"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	apipositions "github.com/agent-trading/ats/api/positions"
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/positions"
 	"github.com/agent-trading/ats/models/positions/positionstest"
@@ -101,7 +103,7 @@ func (e *env) do(t *testing.T, method, key, path, body string, headers ...string
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	rec := httptest.NewRecorder()
-	e.srv.ServeHTTP(rec, req)
+	openapitest.Handler(t, e.srv).ServeHTTP(rec, req)
 	var out map[string]json.RawMessage
 	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &out), rec.Body.String())
 	return response{status: rec.Code, header: rec.Header(), body: out, rawBody: rec.Body.String()}
@@ -260,13 +262,13 @@ func TestClosePosition(t *testing.T) {
 			status                int
 			code                  string
 		}{
-			{"no bids", a.key, "/positions/" + id + "/close", "", 409, positions.CodeNoBids},
-			{"unknown position", a.key, "/positions/pos_nope/close", "", 404, positions.CodePositionNotFound},
+			{"no bids", a.key, "/positions/" + id + "/close", "", 409, errs.CodeNoBids},
+			{"unknown position", a.key, "/positions/pos_nope/close", "", 404, errs.CodePositionNotFound},
 			{"no trade scope", readOnly.key, "/positions/" + id + "/close", "", 403, "insufficient_scope"},
-			{"unknown field", a.key, "/positions/" + id + "/close", `{"kind":"MARKET"}`, 400, api.CodeUnknownField},
-			{"bad type", a.key, "/positions/" + id + "/close", `{"type":"GTD"}`, 400, positions.CodeInvalidClose},
-			{"bad slippage", a.key, "/positions/" + id + "/close", `{"type":"LIMIT","slippage":2}`, 400, positions.CodeInvalidClose},
-			{"slippage not a number", a.key, "/positions/" + id + "/close", `{"slippage":true}`, 400, api.CodeInvalidField},
+			{"unknown field", a.key, "/positions/" + id + "/close", `{"kind":"MARKET"}`, 400, errs.CodeUnknownField},
+			{"bad type", a.key, "/positions/" + id + "/close", `{"type":"GTD"}`, 400, errs.CodeInvalidClose},
+			{"bad slippage", a.key, "/positions/" + id + "/close", `{"type":"LIMIT","slippage":2}`, 400, errs.CodeInvalidClose},
+			{"slippage not a number", a.key, "/positions/" + id + "/close", `{"slippage":true}`, 400, errs.CodeInvalidField},
 			{"no key", "", "/positions/" + id + "/close", "", 401, "missing_api_key"},
 		}
 		for _, tt := range tests {

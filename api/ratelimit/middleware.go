@@ -97,7 +97,7 @@ func enforce(c *gin.Context, l *Limiter, key string, limit int) {
 	if err != nil {
 		if l.opts.FailClosed {
 			e, _ := errs.As(err)
-			e = e.WithCode("rate_limiter_unavailable")
+			e = e.WithCode(errs.CodeRateLimiterUnavailable)
 			e.RetryAfterSeconds = 1
 			api.Fail(c, e)
 			return

@@ -64,13 +64,13 @@ package ratelimit
 import (
 	"context"
 	"fmt"
-	"net/netip"
 	"sync"
 	"time"
 
 	"github.com/ulule/limiter/v3"
 
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/throttle"
 )
 
 // DefaultLimit is the per-window budget of an API key without a custom limit
@@ -230,19 +230,6 @@ func (r *resetMemo) stable(key string, est time.Time) time.Time {
 }
 
 // clientKey is the per-address key of ip: the address itself for IPv4, and
-// its /64 network for IPv6, because one subscriber usually holds a whole
-// /64 and could otherwise rotate addresses to multiply its budget.
-func clientKey(ip string) string {
-	addr, err := netip.ParseAddr(ip)
-	if err != nil {
-		return ip
-	}
-	addr = addr.Unmap()
-	if addr.Is6() {
-		p, err := addr.Prefix(64)
-		if err == nil {
-			return p.String()
-		}
-	}
-	return addr.String()
-}
+// its /64 network for IPv6, because one subscriber usually holds a whole /64
+// and could otherwise rotate addresses to multiply its budget.
+func clientKey(ip string) string { return throttle.ClientNet(ip) }

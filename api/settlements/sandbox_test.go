@@ -24,9 +24,11 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/api/idempotency"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	apisettlements "github.com/agent-trading/ats/api/settlements"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/settlements/settlementstest"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -77,18 +79,18 @@ func TestSettlementsEndToEnd(t *testing.T) {
 	e := settlementstest.NewOn(t, sb.EVM(), st)
 	svc := e.Service
 	svc.Markets = clob.NewClient(clob.ConfigFor(sb.Network())) // the sandbox's real CLOB
-	svc.Runner = workflows.SettlementsClient{Client: tc}
+	svc.Runner = workflows.SettlementsClient{Client: tc, Intents: intenttest.Keys(t)}
 	svc.Logger = logger
-	w, err := worker.NewWithLogger(tc, worker.Deps{Housekeeper: st, Settlements: svc}, logger)
+	w, err := worker.NewWithLogger(tc, worker.Deps{Housekeeper: st, Settlements: svc, Intents: intenttest.Keys(t)}, logger)
 	require.NoError(t, err)
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
 
-	hs := httptest.NewServer(api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
+	hs := httptest.NewServer(openapitest.Handler(t, api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Logger: logger,
 		Routes: []api.Routes{apisettlements.Routes(apisettlements.Deps{Settlements: svc},
 			idempotency.Middleware(st, idempotency.Options{}), agentauth.Middleware(st, nil))},
-	}))
+	})))
 	t.Cleanup(hs.Close)
 	post := func(key, path, body string) reply {
 		t.Helper()
@@ -232,14 +234,15 @@ func TestSettlementsEndToEnd(t *testing.T) {
 		Shares: "10", Payout: "10", TxHash: rr.TransactionHashes[0],
 	}, rr.Redeemed[0])
 	assert.Equal(t, "10", rr.TotalPayout.String())
-	assert.Equal(t, []apisettlements.OtherRedemption{{AgentID: b.AgentID, Redemption: apisettlements.Redemption{
-		PositionID: posB.ID, TokenID: posB.TokenID, ConditionID: strings.ToLower(m.ConditionID), Outcome: m.Outcomes[0],
-		Shares: "4", Payout: "4", TxHash: rr.TransactionHashes[0],
-	}}}, rr.OtherAgents)
+	// The other agent's redemption shows as totals only: its agent and
+	// position ids are not in the answer.
+	assert.Equal(t, apisettlements.OtherAgentsTotal{Shares: "4", Payout: "4"}, rr.OtherAgents)
+	assert.NotContains(t, redeemed.raw, b.AgentID)
+	assert.NotContains(t, redeemed.raw, posB.ID)
 	assert.Empty(t, rr.Unattributed, "every share in the wallet was an agent's")
 	assert.Equal(t, "14", rr.WalletShares.String())
 	assert.Equal(t, "14", rr.WalletPayout.String())
-	assert.Contains(t, redeemed.raw, "settled 1 position(s) of 1 other agent(s)")
+	assert.Contains(t, redeemed.raw, "the same redemption paid 4 USDC for 4 share(s) other agents of this wallet held")
 	rcpt, err := sb.EVM().Client().TransactionReceipt(ctx, common.HexToHash(rr.TransactionHashes[0]))
 	require.NoError(t, err)
 	assert.Equal(t, uint64(1), rcpt.Status)
@@ -280,7 +283,7 @@ func TestSettlementsEndToEnd(t *testing.T) {
 	var rrB apisettlements.RedeemResponse
 	require.NoError(t, json.Unmarshal(forB.body["data"], &rrB))
 	assert.Empty(t, rrB.Redeemed)
-	assert.Empty(t, rrB.OtherAgents)
+	assert.Equal(t, apisettlements.OtherAgentsTotal{Shares: "0", Payout: "0"}, rrB.OtherAgents)
 	assert.Equal(t, "0", rrB.WalletPayout.String())
 	assert.Equal(t, nonce, e.Nonce(t, u.Maker))
 	assert.Equal(t, before+shares+sharesB, e.Collateral(t, u.Maker))

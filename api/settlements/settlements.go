@@ -19,13 +19,13 @@ import (
 	"io"
 
 	"github.com/gin-gonic/gin"
-	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/settlements"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // Settler is the service behind the endpoints; *settlements.Service
@@ -49,7 +49,7 @@ type ApproveRequest struct {
 // Validate implements api.Validator.
 func (r ApproveRequest) Validate() error {
 	if r.Token == "" {
-		return errs.E(errs.Invalid, "token is required: USDC, CTF, NEG_RISK or all").WithCode("invalid_token")
+		return errs.E(errs.Invalid, "token is required: USDC, CTF, NEG_RISK or all").WithCode(errs.CodeInvalidToken)
 	}
 	return nil
 }
@@ -94,11 +94,12 @@ type Redemption struct {
 	TxHash string `json:"txHash,omitempty"`
 }
 
-// OtherRedemption is a position of another agent of the same user (the
-// agents share the wallet) that the redemption settled.
-type OtherRedemption struct {
-	AgentID string `json:"agentId"`
-	Redemption
+// OtherAgentsTotal is what the redemption burned of and paid for the
+// positions of the user's other agents (the agents share the wallet): totals
+// only, never which agents, positions or markets.
+type OtherAgentsTotal struct {
+	Shares json.Number `json:"shares"`
+	Payout json.Number `json:"payout"`
 }
 
 // Unattributed is the part of the wallet's balance of one outcome token
@@ -120,13 +121,13 @@ type RedeemResponse struct {
 	TransactionHashes []string     `json:"transactionHashes"`
 	// Unresolved counts positions whose market has not resolved yet.
 	Unresolved int `json:"unresolved"`
-	// OtherAgents are the other agents' positions the same redemption
-	// settled, Unattributed the shares no agent recorded; WalletShares
-	// and WalletPayout add up everything the wallet redeemed.
-	OtherAgents  []OtherRedemption `json:"otherAgents"`
-	Unattributed []Unattributed    `json:"unattributed"`
-	WalletShares json.Number       `json:"walletShares"`
-	WalletPayout json.Number       `json:"walletPayout"`
+	// OtherAgents totals what the same redemption settled of the other
+	// agents' positions, Unattributed the shares no agent recorded;
+	// WalletShares and WalletPayout add up everything the wallet redeemed.
+	OtherAgents  OtherAgentsTotal `json:"otherAgents"`
+	Unattributed []Unattributed   `json:"unattributed"`
+	WalletShares json.Number      `json:"walletShares"`
+	WalletPayout json.Number      `json:"walletPayout"`
 }
 
 // Routes mounts the endpoints on /api/agent/v1 behind auth (the lead
@@ -206,22 +207,21 @@ func (d Deps) redeem(c *gin.Context) {
 		api.Fail(c, err)
 		return
 	}
+	othersShares, othersPayout := res.OtherAgentsTotals()
 	out := RedeemResponse{
-		Redeemed: make([]Redemption, 0, len(res.Redemptions)), TotalPayout: micro(res.TotalPayoutMicro),
+		Redeemed: make([]Redemption, 0, len(res.Redemptions)), TotalPayout: amount(res.TotalPayoutMicro),
 		TransactionHashes: nonNil(res.TransactionHashes), Unresolved: res.Unresolved,
-		OtherAgents: make([]OtherRedemption, 0, len(res.OtherAgents)), Unattributed: make([]Unattributed, 0, len(res.Unattributed)),
-		WalletShares: micro(res.WalletSharesMicro), WalletPayout: micro(res.WalletPayoutMicro),
+		OtherAgents:  OtherAgentsTotal{Shares: amount(othersShares), Payout: amount(othersPayout)},
+		Unattributed: make([]Unattributed, 0, len(res.Unattributed)),
+		WalletShares: amount(res.WalletSharesMicro), WalletPayout: amount(res.WalletPayoutMicro),
 	}
 	for _, r := range res.Redemptions {
 		out.Redeemed = append(out.Redeemed, redemption(r))
 	}
-	for _, r := range res.OtherAgents {
-		out.OtherAgents = append(out.OtherAgents, OtherRedemption{AgentID: r.AgentID, Redemption: redemption(r)})
-	}
 	for _, u := range res.Unattributed {
 		out.Unattributed = append(out.Unattributed, Unattributed{
 			TokenID: u.TokenID, ConditionID: u.ConditionID, Outcome: u.Outcome,
-			Shares: micro(u.SharesMicro), Payout: micro(u.PayoutMicro), TxHash: u.TxHash,
+			Shares: amount(u.SharesMicro), Payout: amount(u.PayoutMicro), TxHash: u.TxHash,
 		})
 	}
 	api.OKMessage(c, res.Message, out)
@@ -230,12 +230,12 @@ func (d Deps) redeem(c *gin.Context) {
 func redemption(r settlements.Redemption) Redemption {
 	return Redemption{
 		PositionID: r.PositionID, TokenID: r.TokenID, ConditionID: r.ConditionID, Outcome: r.Outcome,
-		Shares: micro(r.SharesMicro), Payout: micro(r.PayoutMicro), TxHash: r.TxHash,
+		Shares: amount(r.SharesMicro), Payout: amount(r.PayoutMicro), TxHash: r.TxHash,
 	}
 }
 
 // micro renders micro-units as an exact JSON number.
-func micro(v int64) json.Number { return json.Number(decimal.New(v, -6).String()) }
+func amount(v int64) json.Number { return json.Number(micro.Decimal(v).String()) }
 
 func nonNil(s []string) []string {
 	if s == nil {

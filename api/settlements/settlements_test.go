@@ -17,6 +17,7 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/api/idempotency"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	apisettlements "github.com/agent-trading/ats/api/settlements"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
@@ -102,7 +103,7 @@ func (e *env) post(t *testing.T, key, path string, body io.Reader, hdr map[strin
 		req.Header.Set(k, v)
 	}
 	rec := httptest.NewRecorder()
-	e.srv.ServeHTTP(rec, req)
+	openapitest.Handler(t, e.srv).ServeHTTP(rec, req)
 	r := reply{status: rec.Code, raw: rec.Body.String()}
 	require.NoError(t, json.Unmarshal(rec.Body.Bytes(), &r.body), r.raw)
 	return r
@@ -199,11 +200,12 @@ func TestRedeemEndpoint(t *testing.T) {
 		TotalPayoutMicro: 10_500_000, TransactionHashes: []string{"0xbb"}, Unresolved: 2,
 		OtherAgents: []settlements.Redemption{
 			{AgentID: "agt_2", PositionID: "pos_3", TokenID: "123", ConditionID: cond, Outcome: "Yes", SharesMicro: 2_000_000, PayoutMicro: 2_000_000, TxHash: "0xbb"},
+			{AgentID: "agt_3", PositionID: "pos_4", TokenID: "456", ConditionID: cond, Outcome: "No", SharesMicro: 500_000, PayoutMicro: 0, TxHash: "0xbb"},
 		},
 		Unattributed: []settlements.UnattributedRedemption{
 			{TokenID: "123", ConditionID: cond, Outcome: "Yes", SharesMicro: 1_250_000, PayoutMicro: 1_250_000, TxHash: "0xbb"},
 		},
-		WalletSharesMicro: 16_750_001, WalletPayoutMicro: 13_750_000,
+		WalletSharesMicro: 17_250_001, WalletPayoutMicro: 13_750_000,
 		Message: "redeemed 2 position(s) in 1 market(s) for 10.5 USDC; 2 position(s) wait for their market to resolve",
 	}
 	r := e.post(t, a.key, "/settlements/redeem", nil, nil)
@@ -213,9 +215,12 @@ func TestRedeemEndpoint(t *testing.T) {
 		{"positionId":"pos_1","tokenId":"123","conditionId":"`+cond+`","outcome":"Yes","shares":10.5,"payout":10.5,"txHash":"0xbb"},
 		{"positionId":"pos_2","tokenId":"456","conditionId":"`+cond+`","outcome":"No","shares":3.000001,"payout":0,"txHash":"0xbb"}],
 		"totalPayout":10.5,"transactionHashes":["0xbb"],"unresolved":2,
-		"otherAgents":[{"agentId":"agt_2","positionId":"pos_3","tokenId":"123","conditionId":"`+cond+`","outcome":"Yes","shares":2,"payout":2,"txHash":"0xbb"}],
+		"otherAgents":{"shares":2.5,"payout":2},
 		"unattributed":[{"tokenId":"123","conditionId":"`+cond+`","outcome":"Yes","shares":1.25,"payout":1.25,"txHash":"0xbb"}],
-		"walletShares":16.750001,"walletPayout":13.75}`, string(r.body["data"]))
+		"walletShares":17.250001,"walletPayout":13.75}`, string(r.body["data"]))
+	for _, foreign := range []string{"agt_2", "pos_3", "agt_3", "pos_4"} {
+		assert.NotContains(t, r.raw, foreign, "the answer names another agent's agent or position")
+	}
 	require.Len(t, e.run.redeem, 1)
 	assert.Equal(t, settlements.RedeemInput{UserID: a.userID, AgentID: a.agentID, ClientAddr: "192.0.2.1"}, e.run.redeem[0])
 
@@ -264,6 +269,6 @@ func TestRedeemEndpoint(t *testing.T) {
 		require.Equal(t, http.StatusOK, r.status, r.raw)
 		assert.Equal(t, "nothing to redeem: no positions in resolved markets", str(t, r, "message"))
 		assert.JSONEq(t, `{"redeemed":[],"totalPayout":0,"transactionHashes":[],"unresolved":0,
-			"otherAgents":[],"unattributed":[],"walletShares":0,"walletPayout":0}`, string(r.body["data"]))
+			"otherAgents":{"shares":0,"payout":0},"unattributed":[],"walletShares":0,"walletPayout":0}`, string(r.body["data"]))
 	})
 }

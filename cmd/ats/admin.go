@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -9,12 +10,16 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/shopspring/decimal"
 	"github.com/urfave/cli/v2"
 
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/rotation"
 	"github.com/agent-trading/ats/models/users"
+	"github.com/agent-trading/ats/models/vault"
+	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -86,6 +91,20 @@ func adminCommand() *cli.Command {
 				}},
 			},
 			{
+				Name:  "master-key",
+				Usage: "the master key that seals wallet keys, venue credentials, 2FA secrets and Temporal payloads",
+				Subcommands: []*cli.Command{{
+					Name: "rotate",
+					Usage: "re-seal every stored secret under a new master key. The current key is --master-key-file or ATS_MASTER_KEY " +
+						"(or the `ats dev` data dir's); afterwards run every process with the new key and --previous-master-key-file <old key>",
+					Flags: append([]cli.Flag{
+						&cli.StringFlag{Name: "new-key-file", Required: true, Usage: "file holding the new 32-byte master key (base64), e.g. head -c32 /dev/urandom | base64 > new.key"},
+						dataDirFlag(), databaseFlag(), masterKeyFlag(), previousMasterKeyFlag(),
+					}, logFlags()...),
+					Action: adminMasterKeyRotate,
+				}},
+			},
+			{
 				Name:  "agent",
 				Usage: "a user's linked agents (same service as the dashboard)",
 				Subcommands: []*cli.Command{
@@ -99,6 +118,19 @@ func adminCommand() *cli.Command {
 						Flags: adminDBFlags(agentFlag(), &cli.IntFlag{Name: "per-minute", Required: true,
 							Usage: fmt.Sprintf("requests per minute, %d to %d", agents.MinRateLimitPerMinute, agents.MaxRateLimitPerMinute)}),
 						Action: adminAgentRateLimit,
+					},
+					{
+						Name: "budget",
+						Usage: "set or clear the agent's spending controls (same service as the dashboard); " +
+							"limits not named stay as they are, and orders are checked against the new ones from the next order on",
+						Flags: adminDBFlags(agentFlag(),
+							&cli.StringFlag{Name: "fixed-limit", Usage: "the most USDC the agent may spend in all (a decimal, e.g. 25 or 12.5)"},
+							&cli.StringFlag{Name: "budget-percent", Usage: "the share of the wallet balance the agent may use, in percent (above 0, at most 100)"},
+							&cli.StringFlag{Name: "max-position-value", Usage: "the most USDC the agent's open positions may be worth"},
+							&cli.StringSliceFlag{Name: "clear", Usage: "remove a limit: " + agents.LimitFixed + ", " +
+								agents.LimitBudgetPercent + " or " + agents.LimitMaxPositionValue + " (repeatable)"},
+						),
+						Action: adminAgentBudget,
 					},
 				},
 			},
@@ -121,7 +153,8 @@ func adminDBFlags(extra ...cli.Flag) []cli.Flag {
 }
 
 func adminTemporalFlags(extra ...cli.Flag) []cli.Flag {
-	return append(adminDBFlags(extra...), temporalFlag(false), temporalNamespaceFlag(), masterKeyFlag())
+	fs := append(adminDBFlags(extra...), temporalFlag(false), temporalNamespaceFlag(), masterKeyFlag())
+	return append(fs, temporalSecurityFlags()...)
 }
 
 // withAgents opens the database and runs fn with the agent service and the
@@ -132,7 +165,7 @@ func withAgents(c *cli.Context, fn func(svc *agents.Service, userID string) erro
 		return err
 	}
 	defer env.close()
-	svc := agentService(env.store, env.tc, "")
+	svc := agentService(env.store, env.tc, env.intents, "")
 	userID, err := svc.UserIDByEmail(c.Context, c.String("email"))
 	if err != nil {
 		return err
@@ -148,7 +181,7 @@ func adminDeviceApprove(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	linked, err := agentService(env.store, env.tc, "").ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"))
+	linked, err := agentService(env.store, env.tc, env.intents, "").ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"))
 	if err != nil {
 		return err
 	}
@@ -162,7 +195,7 @@ func adminDeviceDeny(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	if err := agentService(env.store, env.tc, "").DenyDeviceByEmail(c.Context, c.String("email"), c.String("code")); err != nil {
+	if err := agentService(env.store, env.tc, env.intents, "").DenyDeviceByEmail(c.Context, c.String("email"), c.String("code")); err != nil {
 		return err
 	}
 	fmt.Fprintln(c.App.Writer, "denied")
@@ -208,6 +241,61 @@ func adminAgentRateLimit(c *cli.Context) error {
 		fmt.Fprintf(c.App.Writer, "agent %s (%s) may now make %d requests per minute\n", a.Name, a.ID, a.RateLimit)
 		return nil
 	})
+}
+
+func adminAgentBudget(c *cli.Context) error {
+	var ch agents.BudgetChange
+	if v := c.String("fixed-limit"); c.IsSet("fixed-limit") {
+		micro, err := agents.ParseUSDC("--fixed-limit", v)
+		if err != nil {
+			return err
+		}
+		ch.FixedLimitMicro = &micro
+	}
+	if v := c.String("budget-percent"); c.IsSet("budget-percent") {
+		bps, err := agents.ParsePercent("--budget-percent", v)
+		if err != nil {
+			return err
+		}
+		ch.PercentBps = &bps
+	}
+	if v := c.String("max-position-value"); c.IsSet("max-position-value") {
+		micro, err := agents.ParseUSDC("--max-position-value", v)
+		if err != nil {
+			return err
+		}
+		ch.MaxPositionValueMicro = &micro
+	}
+	for _, v := range c.StringSlice("clear") {
+		for _, name := range strings.Split(v, ",") {
+			ch.Clear = append(ch.Clear, strings.TrimSpace(name))
+		}
+	}
+	return withAgents(c, func(svc *agents.Service, userID string) error {
+		a, err := svc.UpdateBudget(c.Context, userID, c.String("agent"), agents.ClientAddrCLI, ch)
+		if err != nil {
+			return err
+		}
+		b := a.Budget
+		fmt.Fprintf(c.App.Writer, "agent %s (%s) budget: %s %s, %s %s, %s %s\n", a.Name, a.ID,
+			agents.LimitFixed, usdcOrUnset(b.FixedLimitMicro), agents.LimitBudgetPercent, percentOrUnset(b.PercentBps),
+			agents.LimitMaxPositionValue, usdcOrUnset(b.MaxPositionValueMicro))
+		return nil
+	})
+}
+
+func usdcOrUnset(m *int64) string {
+	if m == nil {
+		return "unset"
+	}
+	return micro.Decimal(*m).String() + " USDC"
+}
+
+func percentOrUnset(bps *int32) string {
+	if bps == nil {
+		return "unset"
+	}
+	return decimal.New(int64(*bps), -2).String() + "%"
 }
 
 func adminUserCreate(c *cli.Context) error {
@@ -281,7 +369,7 @@ func adminWalletImport(c *cli.Context) error {
 	if err != nil {
 		return errs.Wrap(errs.Invalid, err, err.Error())
 	}
-	master, err := adminMasterKey(c)
+	keys, err := adminMasterKey(c)
 	if err != nil {
 		return err
 	}
@@ -295,7 +383,7 @@ func adminWalletImport(c *cli.Context) error {
 		return err
 	}
 	defer vc.close()
-	svc, err := newServices(env.store, nil, vc, master, "", env.log)
+	svc, err := newServices(env.store, nil, vc, keys, "", env.log)
 	if err != nil {
 		return err
 	}
@@ -308,5 +396,52 @@ func adminWalletImport(c *cli.Context) error {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "imported %s wallet %s: trading address %s, signer %s\n", w.Kind, w.ID, w.Address, w.EOAAddress)
+	return nil
+}
+
+// adminMasterKeyRotate re-seals every stored secret under the new key and
+// tells the operator what to do next. Secrets that changed while it ran
+// make it exit with a conflict: run it again.
+func adminMasterKeyRotate(c *cli.Context) error {
+	cur, err := adminMasterKey(c)
+	if err != nil {
+		return err
+	}
+	prev, err := previousMasterKeys(c)
+	if err != nil {
+		return err
+	}
+	next, err := vault.LoadMasterKey(c.String("new-key-file"), "")
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(next, cur.current) {
+		return errs.E(errs.Invalid, "the new master key is the current one")
+	}
+	v, err := vault.FromMasterKeys(next, append([][]byte{cur.current}, prev...)...)
+	if err != nil {
+		return err
+	}
+	env, err := openAdmin(c, false)
+	if err != nil {
+		return err
+	}
+	defer env.close()
+	rep, err := rotation.Rotate(c.Context, env.store, v, agents.ClientAddrCLI)
+	if err != nil {
+		return err
+	}
+	kinds := make([]string, 0, len(rep.Resealed))
+	for _, k := range []string{vault.BindWalletKey, vault.BindVenueCreds, vault.BindTOTPSecret} {
+		kinds = append(kinds, fmt.Sprintf("%s %d", k, rep.Resealed[k]))
+	}
+	fmt.Fprintf(c.App.Writer, "re-sealed %d secret(s) under the new master key (%s); %d already were\n",
+		rep.Total(), strings.Join(kinds, ", "), rep.Current)
+	if rep.Changed > 0 {
+		return errs.Ef(errs.Conflict, "%d secret(s) changed while they were re-sealed: run the command again", rep.Changed)
+	}
+	fmt.Fprintln(c.App.Writer, "next: run every ats process with the new key as --master-key-file (ATS_MASTER_KEY) and the old one as "+
+		"--previous-master-key-file (ATS_PREVIOUS_MASTER_KEY), which keeps Temporal payloads written under it readable; "+
+		"drop the old key once those workflow histories are past the namespace's retention")
 	return nil
 }

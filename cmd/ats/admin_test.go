@@ -16,38 +16,8 @@ import (
 // operator's change, out-of-range values and unknown agents are refused
 // with a clear message, and `agent list` shows the limit.
 func TestAdminAgentRateLimit(t *testing.T) {
-	bin := buildATS(t)
-	dir := t.TempDir()
-	ctx := context.Background()
-	open := func() *store.Store {
-		t.Helper()
-		s, err := store.Open(ctx, store.Config{DataDir: dir})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	s := open()
-	u := &models.User{Email: "limits@example.com", PasswordHash: "x"}
-	if err := s.CreateUser(ctx, u); err != nil {
-		t.Fatal(err)
-	}
-	a := &models.Agent{UserID: u.ID, Name: "busy bot", Scopes: "read"}
-	if err := s.CreateAgent(ctx, a); err != nil {
-		t.Fatal(err)
-	}
-	_ = s.Close()
-
-	admin := func(args ...string) (string, error) {
-		args = append(append([]string{"admin", "agent"}, args...), "--data-dir", dir, "--log-level", "error")
-		cmd := exec.Command(bin, args...)
-		cmd.Env = append(cmd.Environ(), "ATS_DATABASE_URL=")
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
+	f := newAdminFixture(t, "limits@example.com", "busy bot")
+	ctx, a, u := context.Background(), f.agent, f.user
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -62,13 +32,13 @@ func TestAdminAgentRateLimit(t *testing.T) {
 		{"missing value", []string{"rate-limit", "--email", "limits@example.com", "--agent", a.ID}, false, "per-minute"},
 		{"list shows it", []string{"list", "--email", "limits@example.com"}, true, "300"},
 	} {
-		out, err := admin(tc.args...)
+		out, err := f.admin(t, tc.args...)
 		if (err == nil) != tc.ok || !strings.Contains(out, tc.want) {
 			t.Errorf("%s: err %v, output %q; want ok=%v containing %q", tc.name, err, out, tc.ok, tc.want)
 		}
 	}
 
-	s = open()
+	s := f.open(t)
 	defer s.Close()
 	got, err := s.AgentByID(ctx, a.ID)
 	if err != nil || got.RateLimitPerMinute != 300 {
@@ -85,5 +55,92 @@ func TestAdminAgentRateLimit(t *testing.T) {
 		if e.ClientAddr != "cli" || e.UserID != u.ID || !strings.Contains(string(e.Detail), `"setting":"rate_limit"`) {
 			t.Fatalf("audit entry %+v %s", e, e.Detail)
 		}
+	}
+}
+
+// adminFixture is a data dir holding one user with one agent, for admin
+// commands run by the built binary.
+type adminFixture struct {
+	dir   string
+	user  *models.User
+	agent *models.Agent
+}
+
+func newAdminFixture(t *testing.T, email, agentName string) *adminFixture {
+	t.Helper()
+	f := &adminFixture{dir: t.TempDir()}
+	s := f.open(t)
+	f.user = &models.User{Email: email, PasswordHash: "x"}
+	if err := s.CreateUser(context.Background(), f.user); err != nil {
+		t.Fatal(err)
+	}
+	f.agent = &models.Agent{UserID: f.user.ID, Name: agentName, Scopes: "read"}
+	if err := s.CreateAgent(context.Background(), f.agent); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.Close()
+	return f
+}
+
+// open opens (and migrates) the fixture's database.
+func (f *adminFixture) open(t *testing.T) *store.Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := store.Open(ctx, store.Config{DataDir: f.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// admin runs `ats admin agent ARGS…` on the fixture's data dir.
+func (f *adminFixture) admin(t *testing.T, args ...string) (string, error) {
+	args = append(append([]string{"admin", "agent"}, args...), "--data-dir", f.dir, "--log-level", "error")
+	cmd := exec.Command(buildATS(t), args...)
+	cmd.Env = append(cmd.Environ(), "ATS_DATABASE_URL=")
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// TestAdminAgentBudget runs `ats admin agent budget`: limits are set and
+// cleared one at a time (the others kept), printed, stored; malformed
+// amounts, percentages out of (0, 100], unknown names and an empty change
+// are refused with a clear message and change nothing.
+func TestAdminAgentBudget(t *testing.T) {
+	f := newAdminFixture(t, "budget@example.com", "spender")
+	base := []string{"budget", "--email", "budget@example.com", "--agent", "spender"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		ok   bool
+		want string
+	}{
+		{"fixed limit", []string{"--fixed-limit", "25"}, true, "fixed_limit 25 USDC, budget_percent unset, max_position_value unset"},
+		{"percent and max position", []string{"--budget-percent", "12.5", "--max-position-value", "100.5"}, true,
+			"fixed_limit 25 USDC, budget_percent 12.5%, max_position_value 100.5 USDC"},
+		{"clear two", []string{"--clear", "fixed_limit", "--clear", "budget_percent"}, true,
+			"fixed_limit unset, budget_percent unset, max_position_value 100.5 USDC"},
+		{"amount not a number", []string{"--fixed-limit", "lots"}, false, "--fixed-limit must be a positive USDC amount"},
+		{"negative amount", []string{"--max-position-value", "-3"}, false, "--max-position-value must be a positive USDC amount"},
+		{"too many decimals", []string{"--fixed-limit", "1.0000001"}, false, "at most 6 decimals"},
+		{"percent zero", []string{"--budget-percent", "0"}, false, "above 0 and at most 100"},
+		{"percent above 100", []string{"--budget-percent", "101"}, false, "above 0 and at most 100"},
+		{"unknown name", []string{"--clear", "daily"}, false, `cannot clear "daily"`},
+		{"set and clear", []string{"--fixed-limit", "5", "--clear", "fixed_limit"}, false, "both set and cleared"},
+		{"nothing", nil, false, "nothing to change"},
+	} {
+		out, err := f.admin(t, append(append([]string{}, base...), tc.args...)...)
+		if (err == nil) != tc.ok || !strings.Contains(out, tc.want) {
+			t.Errorf("%s: err %v, output %q; want ok=%v containing %q", tc.name, err, out, tc.ok, tc.want)
+		}
+	}
+	s := f.open(t)
+	defer s.Close()
+	got, err := s.AgentByID(context.Background(), f.agent.ID)
+	if err != nil || got.BudgetLimitMicro != nil || got.BudgetPercentBps != nil || got.MaxPositionValueMicro == nil || *got.MaxPositionValueMicro != 100_500_000 {
+		t.Fatalf("stored agent %+v %v", got, err)
 	}
 }

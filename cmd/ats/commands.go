@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/api/ops"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/sandbox"
@@ -21,27 +23,36 @@ import (
 
 const shutdownTimeout = 30 * time.Second
 
+const flagLive = "live"
+
 func devCommand() *cli.Command {
+	flags := []cli.Flag{
+		httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(true),
+		&cli.StringFlag{Name: flagTemporalListen, EnvVars: []string{"ATS_TEMPORAL_LISTEN"}, Value: "127.0.0.1:7233",
+			Usage: "where the embedded Temporal frontend listens (\":0\" picks a free port)"},
+		&cli.StringFlag{Name: flagTemporalUIListen, EnvVars: []string{"ATS_TEMPORAL_UI_LISTEN"}, Value: "127.0.0.1:8233",
+			Usage: "where the embedded Temporal Web UI listens (\":0\" picks a free port)"},
+		&cli.StringFlag{Name: flagTemporalCLI, EnvVars: []string{"ATS_TEMPORAL_CLI"},
+			Usage: "path of the Temporal CLI v1.5.1 binary; default .bin/temporal, then PATH"},
+		temporalNamespaceFlag(), venueFlag("sandbox"),
+		&cli.BoolFlag{Name: flagLive, EnvVars: []string{"ATS_LIVE"},
+			Usage: "allow --venue polymarket: trade real funds on the live venue from a development stack"},
+		sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
+		venueWSFlag(),
+		trustedProxiesFlag(), signupFlag(), oidcFlag(),
+		&cli.BoolFlag{Name: flagDemo, EnvVars: []string{"ATS_DEMO"},
+			Usage: "create demo@example.com (password ATS_DEMO_PASSWORD, default demo-password) with a funded sandbox wallet"},
+		&cli.Int64Flag{Name: flagSeed, EnvVars: []string{"ATS_SANDBOX_SEED"}, Value: 1, Usage: "seed of the sandbox's synthetic markets"},
+		&cli.DurationFlag{Name: flagBlockInterval, EnvVars: []string{"ATS_SANDBOX_BLOCK_INTERVAL"}, Value: time.Second,
+			Usage: "block time of the sandbox chain"},
+	}
+	flags = append(flags, opsFlags(true)...)
+	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
-		Name:  "dev",
-		Usage: "everything in one process: API, worker, embedded Temporal with Web UI, SQLite, sandbox venue",
-		Flags: append([]cli.Flag{
-			httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(true),
-			&cli.StringFlag{Name: flagTemporalListen, EnvVars: []string{"ATS_TEMPORAL_LISTEN"}, Value: "127.0.0.1:7233",
-				Usage: "where the embedded Temporal frontend listens (\":0\" picks a free port)"},
-			&cli.StringFlag{Name: flagTemporalUIListen, EnvVars: []string{"ATS_TEMPORAL_UI_LISTEN"}, Value: "127.0.0.1:8233",
-				Usage: "where the embedded Temporal Web UI listens (\":0\" picks a free port)"},
-			&cli.StringFlag{Name: flagTemporalCLI, EnvVars: []string{"ATS_TEMPORAL_CLI"},
-				Usage: "path of the Temporal CLI v1.5.1 binary; default .bin/temporal, then PATH"},
-			temporalNamespaceFlag(), venueFlag("sandbox"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
-			venueWSFlag(),
-			trustedProxiesFlag(), signupFlag(), oidcFlag(),
-			&cli.BoolFlag{Name: flagDemo, EnvVars: []string{"ATS_DEMO"},
-				Usage: "create demo@example.com (password ATS_DEMO_PASSWORD, default demo-password) with a funded sandbox wallet"},
-			&cli.Int64Flag{Name: flagSeed, EnvVars: []string{"ATS_SANDBOX_SEED"}, Value: 1, Usage: "seed of the sandbox's synthetic markets"},
-			&cli.DurationFlag{Name: flagBlockInterval, EnvVars: []string{"ATS_SANDBOX_BLOCK_INTERVAL"}, Value: time.Second,
-				Usage: "block time of the sandbox chain"},
-		}, logFlags()...),
+		Name: "dev",
+		Usage: "everything in one process: API, worker, embedded Temporal with Web UI, SQLite, sandbox venue. " +
+			"A port-only address (\":8080\") binds loopback; binding every interface needs an explicit host (0.0.0.0:8080)",
+		Flags:  append(flags, logFlags()...),
 		Action: runDev,
 	}
 }
@@ -61,24 +72,73 @@ func runDev(c *cli.Context) error {
 	return err
 }
 
+// devAddr is where `ats dev` binds addr: a port-only address (":8080")
+// means loopback, because a development stack (its sandbox control API,
+// its unauthenticated embedded Temporal) must not be reachable from the
+// network unless the operator names the interface.
+func devAddr(addr string) string {
+	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
+		return net.JoinHostPort("127.0.0.1", port)
+	}
+	return addr
+}
+
+// devVenue refuses the live venue unless --live says the operator means
+// it: a development stack trading real funds by a typo is a loss.
+func devVenue(c *cli.Context) error {
+	if v := c.String(flagVenue); v != "sandbox" && !c.Bool(flagLive) {
+		return errs.Ef(errs.Invalid, "`ats dev --venue %s` trades real funds on the live venue: add --live if you mean it", v)
+	}
+	return nil
+}
+
 func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	log := st.log
-	master, err := loadMasterKey(c, true)
+	if err := devVenue(c); err != nil {
+		return err
+	}
+	keys, err := loadMasterKeys(c, true)
 	if err != nil {
 		return err
 	}
+	st.keys = keys
+	cd, err := keys.codec()
+	if err != nil {
+		return err
+	}
+	token, err := opsToken(c)
+	if err != nil {
+		return err
+	}
+	if token == "" {
+		token = keys.devOpsToken()
+	}
+	external := c.String(flagTemporal) != ""
+	conn, err := temporalConnFrom(c, c.String(flagTemporal))
+	if err != nil {
+		return err
+	}
+	if conn.secured() && !external {
+		return errs.Ef(errs.Invalid, "the --temporal-tls-* and --temporal-api-key flags apply to an external Temporal (--temporal); the embedded one listens on loopback without them")
+	}
 
-	// The API listener is bound first so its URL (the codec endpoint the
-	// Web UI uses) is known before Temporal starts.
-	apiLn, err := net.Listen("tcp", c.String(flagHTTP))
+	// The API and operator listeners are bound first: the operator
+	// listener's URL is the codec endpoint the embedded Web UI is given.
+	apiLn, err := net.Listen("tcp", devAddr(c.String(flagHTTP)))
 	if err != nil {
 		return fmt.Errorf("api listener: %w", err)
 	}
 	apiURL := "http://" + apiLn.Addr().String()
-	// Until the server owns it, the listener is closed on any failure.
+	opsLn, err := net.Listen("tcp", devAddr(c.String(flagOpsListen)))
+	if err != nil {
+		apiLn.Close()
+		return fmt.Errorf("ops listener: %w", err)
+	}
+	// Until the servers own them, the listeners are closed on any failure.
 	defer func() {
 		if err != nil {
 			apiLn.Close()
+			opsLn.Close()
 		}
 	}()
 
@@ -87,7 +147,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	switch c.String(flagVenue) {
 	case "sandbox":
 		sb, err = sandbox.Start(ctx, sandbox.Config{
-			Addr:          c.String(flagSandboxAddr),
+			Addr:          devAddr(c.String(flagSandboxAddr)),
 			Seed:          c.Int64(flagSeed),
 			BlockInterval: c.Duration(flagBlockInterval),
 			Logger:        log.With("component", "sandbox"),
@@ -108,8 +168,8 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	}
 	venueCheck := venueProbe(venueNet)
 
-	hostPort, uiURL := c.String(flagTemporal), ""
-	if hostPort == "" {
+	var uiOrigins []string
+	if !external {
 		bin, err := devserver.FindBinary(c.String(flagTemporalCLI))
 		if err != nil {
 			return err
@@ -123,13 +183,15 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 			return err
 		}
 		srv, err := devserver.Start(ctx, devserver.Options{
-			Binary:          bin,
-			IP:              ip,
-			Port:            port,
-			UIPort:          uiPort,
-			DBFile:          filepath.Join(c.String(flagDataDir), "temporal.db"),
-			Namespace:       c.String(flagTemporalNS),
-			UICodecEndpoint: apiURL + "/codec",
+			Binary:    bin,
+			IP:        ip,
+			Port:      port,
+			UIPort:    uiPort,
+			DBFile:    filepath.Join(c.String(flagDataDir), "temporal.db"),
+			Namespace: c.String(flagTemporalNS),
+			// The Web UI's codec setting is a URL, so the operator
+			// token travels in it (see api/ops).
+			UICodecEndpoint: reachableURL(opsLn.Addr().String()) + "/codec/" + token,
 		})
 		if err != nil {
 			return fmt.Errorf("embedded temporal: %w", err)
@@ -142,9 +204,14 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 			case <-ctx.Done():
 			}
 		}()
-		hostPort, uiURL = srv.FrontendAddr(), srv.UIURL()
-		st.listening("temporal", hostPort)
+		conn.hostPort = srv.FrontendAddr()
+		st.listening("temporal", conn.hostPort)
 		st.listening("temporal-ui", srv.UIURL())
+		if u, err := url.Parse(srv.UIURL()); err == nil {
+			for _, h := range ops.LoopbackHosts(u.Host) {
+				uiOrigins = append(uiOrigins, "http://"+h)
+			}
+		}
 	}
 
 	s, err := openStore(ctx, c, log)
@@ -153,7 +220,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	}
 	st.onStop("database", func(context.Context) error { return s.Close() })
 
-	tc, err := dialTemporal(ctx, hostPort, c.String(flagTemporalNS), master, log)
+	tc, err := dialTemporal(ctx, conn, keys, log)
 	if err != nil {
 		return err
 	}
@@ -165,7 +232,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	}
 	st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
 	publicURL := baseURL(c, apiURL)
-	svc, err := newServices(s, tc, vc, master, publicURL, log)
+	svc, err := newServices(s, tc, vc, keys, publicURL, log)
 	if err != nil {
 		return err
 	}
@@ -187,10 +254,6 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 		}
 	}
 
-	codecHandler, err := codecHTTPHandler(master, uiURL)
-	if err != nil {
-		return err
-	}
 	limiter, err := rateLimiter(c, st)
 	if err != nil {
 		return err
@@ -202,50 +265,68 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	srv := api.NewServer(cfg, api.Deps{
 		Logger: log,
 		Checks: readinessChecks(s, tc, venueCheck),
-		Routes: append(svc.routes(limiter), codecRoutes(codecHandler)),
+		Routes: svc.routes(limiter),
 	})
-	serveListener(st, "api", apiLn, srv)
+	serveOps(st, c, opsLn, opsSetup{token: token, origins: uiOrigins, codec: cd, namespace: c.String(flagTemporalNS)})
+	serveListener(st, "api", apiLn, srv, api.APITimeouts)
 	return nil
 }
 
 func apiCommand() *cli.Command {
+	flags := []cli.Flag{httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
+		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
+		trustedProxiesFlag(), venueWSFlag(), signupFlag(), oidcFlag()}
+	flags = append(flags, opsFlags(false)...)
+	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
 		Name:  "api",
-		Usage: "the API server alone (production)",
-		Flags: append([]cli.Flag{httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
-			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
-			trustedProxiesFlag(), venueWSFlag(), signupFlag(), oidcFlag()}, logFlags()...),
+		Usage: "the API server alone (production), with its operator listener",
+		Flags: append(flags, logFlags()...),
 		Action: func(c *cli.Context) error {
-			return runProcess(c, func(ctx context.Context, st *stack, s *store.Store, tc tclient, n network.Network) error {
+			return runProcess(c, func(ctx context.Context, st *stack, s *store.Store, tc tclient, n network.Network) (err error) {
+				token, err := opsToken(c)
+				if err != nil {
+					return err
+				}
+				cd, err := st.keys.codec()
+				if err != nil {
+					return err
+				}
 				ln, err := net.Listen("tcp", c.String(flagHTTP))
 				if err != nil {
 					return err
 				}
-				limiter, err := rateLimiter(c, st)
+				opsLn, err := net.Listen("tcp", c.String(flagOpsListen))
 				if err != nil {
 					ln.Close()
+					return fmt.Errorf("ops listener: %w", err)
+				}
+				defer func() {
+					if err != nil {
+						ln.Close()
+						opsLn.Close()
+					}
+				}()
+				limiter, err := rateLimiter(c, st)
+				if err != nil {
 					return err
 				}
 				vc, err := connectVenue(ctx, n, nil, c.String(flagChainRPC))
 				if err != nil {
-					ln.Close()
 					return err
 				}
 				st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
 				publicURL := baseURL(c, "http://"+ln.Addr().String())
-				svc, err := newServices(s, tc, vc, st.master, publicURL, st.log)
+				svc, err := newServices(s, tc, vc, st.keys, publicURL, st.log)
 				if err != nil {
-					ln.Close()
 					return err
 				}
 				if err := svc.dashboardFromFlags(c, publicURL, ""); err != nil {
-					ln.Close()
 					return err
 				}
 				startPriceFeed(c, st, vc, svc, st.log)
 				cfg, err := apiConfig(c)
 				if err != nil {
-					ln.Close()
 					return err
 				}
 				srv := api.NewServer(cfg, api.Deps{
@@ -253,7 +334,8 @@ func apiCommand() *cli.Command {
 					Checks: readinessChecks(s, tc, venueProbe(n)),
 					Routes: svc.routes(limiter),
 				})
-				serveListener(st, "api", ln, srv)
+				serveOps(st, c, opsLn, opsSetup{token: token, codec: cd, namespace: c.String(flagTemporalNS)})
+				serveListener(st, "api", ln, srv, api.APITimeouts)
 				return nil
 			})
 		},
@@ -261,11 +343,13 @@ func apiCommand() *cli.Command {
 }
 
 func workerCommand() *cli.Command {
+	flags := []cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
+		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag()}
+	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
 		Name:  "worker",
 		Usage: "the Temporal worker alone (production)",
-		Flags: append([]cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
-			venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), chainRPCFlag()}, logFlags()...),
+		Flags: append(flags, logFlags()...),
 		Action: func(c *cli.Context) error {
 			return runProcess(c, func(ctx context.Context, st *stack, s *store.Store, tc tclient, n network.Network) error {
 				vc, err := connectVenue(ctx, n, nil, c.String(flagChainRPC))
@@ -273,7 +357,7 @@ func workerCommand() *cli.Command {
 					return err
 				}
 				st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
-				svc, err := newServices(s, tc, vc, st.master, "", st.log)
+				svc, err := newServices(s, tc, vc, st.keys, "", st.log)
 				if err != nil {
 					return err
 				}
@@ -290,11 +374,15 @@ func runProcess(c *cli.Context, body func(context.Context, *stack, *store.Store,
 	log := newLogger(c)
 	st := newStack(log)
 	err := func() error {
-		master, err := loadMasterKey(c, false)
+		keys, err := loadMasterKeys(c, false)
 		if err != nil {
 			return err
 		}
-		st.master = master
+		st.keys = keys
+		conn, err := temporalConnFrom(c, c.String(flagTemporal))
+		if err != nil {
+			return err
+		}
 		n, err := network.ByName(c.String(flagVenue), "http://"+c.String(flagSandboxAddr))
 		if err != nil {
 			return errs.Wrap(errs.Invalid, err, err.Error())
@@ -304,7 +392,7 @@ func runProcess(c *cli.Context, body func(context.Context, *stack, *store.Store,
 			return err
 		}
 		st.onStop("database", func(context.Context) error { return s.Close() })
-		tc, err := dialTemporal(ctx, c.String(flagTemporal), c.String(flagTemporalNS), master, log)
+		tc, err := dialTemporal(ctx, conn, keys, log)
 		if err != nil {
 			return err
 		}

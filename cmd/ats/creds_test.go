@@ -15,8 +15,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/agent-trading/ats/models"
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/vault"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob"
 )
 
@@ -65,7 +65,7 @@ func TestOrderPathRederivesRejectedCredentials(t *testing.T) {
 
 	t.Run("deleted at the venue", func(t *testing.T) {
 		deleteAPIKey(t, e.sb.Network().CLOBURL, creds, owner)
-		if err := venueAccepts(creds, owner); !errs.Is(err, errs.Unauthorized) {
+		if err := venueAccepts(creds, owner); !venue.Is(err, venue.Unauthorized) {
 			t.Fatalf("the venue still accepts the deleted credentials: %v", err)
 		}
 		place()

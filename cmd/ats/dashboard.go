@@ -101,7 +101,7 @@ func (svc *services) enableDashboard(o dashboardOptions) error {
 		pf.Wallet = svc.balance
 	}
 	routes, err := dashboard.Routes(dashboard.Config{PublicURL: o.publicURL, Signup: o.signup}, dashboard.Deps{
-		Users: svc.agents.Users, Throttle: &users.Throttle{Store: svc.store, Audit: au}, Sessions: sess, Passkeys: pk,
+		Users: svc.agents.Users, Sessions: sess, Passkeys: pk,
 		Identities: ids, Agents: svc.agents, Wallets: svc.wallets, Portfolio: pf, Orders: svc.orders,
 		Positions: svc.positions, Audit: au,
 	})

@@ -3,41 +3,15 @@ package main
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"os"
 
-	"github.com/gin-gonic/gin"
 	"go.temporal.io/sdk/client"
 
-	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/models/errs"
-	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/sandbox"
-	"github.com/agent-trading/ats/worker/codec"
 )
 
 type tclient = client.Client
-
-// codecHTTPHandler decodes Temporal payloads for the Web UI. It is mounted
-// only by `ats dev`, whose API listens on loopback: a codec endpoint decrypts
-// whatever it is given, so production runs it behind operator auth instead.
-func codecHTTPHandler(master []byte, uiOrigin string) (http.Handler, error) {
-	cd, err := codec.New(vault.DeriveKey(master, purposeTemporalCodec))
-	if err != nil {
-		return nil, err
-	}
-	var origins []string
-	if uiOrigin != "" {
-		origins = append(origins, uiOrigin)
-	}
-	return codec.NewHTTPHandler(cd, origins...), nil
-}
-
-func codecRoutes(h http.Handler) api.Routes {
-	return func(s *api.Server) {
-		s.Engine().Any("/codec/*path", gin.WrapH(http.StripPrefix("/codec", h)))
-	}
-}
 
 // demoEmail is the user `ats dev --demo` creates.
 const demoEmail = "demo@example.com"

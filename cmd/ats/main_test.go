@@ -19,6 +19,11 @@ import (
 	"testing"
 	"time"
 
+	commonpb "go.temporal.io/api/common/v1"
+	"go.temporal.io/sdk/converter"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/worker/codec"
 	"github.com/agent-trading/ats/worker/devserver/devservertest"
@@ -132,9 +137,10 @@ func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
 	bin := buildATS(t)
 	// A data dir that does not exist yet, like ./.ats on a fresh clone.
 	dir := filepath.Join(t.TempDir(), "fresh", ".ats")
+	// Port-only addresses: `ats dev` binds them on loopback.
 	cmd := exec.Command(bin, "dev", "--demo", "--data-dir", dir,
-		"--http", "127.0.0.1:0", "--temporal-listen", "127.0.0.1:0", "--temporal-ui-listen", "127.0.0.1:0",
-		"--sandbox-addr", "127.0.0.1:0", "--temporal-cli", temporal, "--log-format", "text")
+		"--http", ":0", "--ops-listen", ":0", "--temporal-listen", ":0", "--temporal-ui-listen", ":0",
+		"--sandbox-addr", ":0", "--temporal-cli", temporal, "--log-format", "text")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -155,8 +161,13 @@ func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
 	}()
 
 	var stdoutLog syncBuffer // scanned for secrets with stderr
-	urls := readListening(t, io.TeeReader(stdout, &stdoutLog), []string{"sandbox", "temporal", "temporal-ui", "api"}, 90*time.Second)
+	urls := readListening(t, io.TeeReader(stdout, &stdoutLog), []string{"sandbox", "temporal", "temporal-ui", "api", "ops"}, 90*time.Second)
 	api := urls["api"]
+	for name, u := range urls {
+		if !strings.HasPrefix(strings.TrimPrefix(u, "http://"), "127.0.0.1:") {
+			t.Errorf("listener %s at %s: a port-only address must bind loopback in dev", name, u)
+		}
+	}
 
 	waitStatus(t, api+"/readyz", http.StatusOK, 60*time.Second)
 	waitStatus(t, urls["temporal-ui"]+"/", http.StatusOK, 10*time.Second)
@@ -171,7 +182,10 @@ func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
 	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), `"success":false`) {
 		t.Fatalf("unknown route: %d %s", resp.StatusCode, body)
 	}
+	// The OpenAPI document, public, validated against itself.
+	getJSON(t, api+"/api/agent/v1/openapi.json", "", http.StatusOK, nil)
 
+	checkOperatorListener(t, dir, urls)
 	adminOut := linkAgentThroughTheCLI(t, bin, dir, urls)
 	tradeOut, orderID := tradeWithBothWallets(t, bin, dir, urls)
 	adminOut += tradeOut
@@ -206,6 +220,117 @@ func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
 			t.Errorf("%s still answers at %s after shutdown", name, u)
 		}
 	}
+}
+
+// checkOperatorListener: metrics are on the operator listener, not the
+// API; the embedded Web UI is configured with a codec endpoint that
+// decodes for the UI's origin as a browser calls it; nobody else gets
+// anything from /codec.
+func checkOperatorListener(t *testing.T, dataDir string, urls map[string]string) {
+	t.Helper()
+	opsURL := urls["ops"]
+	if resp, err := http.Get(urls["api"] + "/metrics"); err != nil || resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("GET {api}/metrics: %v %v, want 404", resp, err)
+	}
+	resp, err := http.Get(opsURL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !bytes.Contains(b, []byte("ats_http_requests_total")) {
+		t.Fatalf("GET {ops}/metrics: %d %.300s", resp.StatusCode, b)
+	}
+
+	// The Web UI's own settings name the codec endpoint its browser calls.
+	var settings struct{ Codec struct{ Endpoint string } }
+	getJSON(t, urls["temporal-ui"]+"/api/v1/settings", "", http.StatusOK, &settings)
+	endpoint := settings.Codec.Endpoint
+	if !strings.HasPrefix(endpoint, opsURL+"/codec/") {
+		t.Fatalf("the Web UI's codec endpoint %q is not the operator listener's", endpoint)
+	}
+	cd := dataDirCodec(t, dataDir)
+	// A payload as the worker writes it into a workflow's history.
+	p, err := converter.WithDataConverterSerializationContext(cd.DataConverter(),
+		converter.WorkflowSerializationContext{Namespace: "default", WorkflowID: "order/ord_ui"}).ToPayloads("shown to the operator")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := protojson.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	origin := strings.TrimSuffix(urls["temporal-ui"], "/")
+	post := func(url, origin, host string) (int, http.Header, string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("X-Namespace", "default")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		if host != "" {
+			req.Host = host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header, string(b)
+	}
+	// The browser's preflight and request, exactly as the UI makes them.
+	pre, _ := http.NewRequest(http.MethodOptions, endpoint+"/decode", nil)
+	pre.Header.Set("Origin", origin)
+	pre.Header.Set("Access-Control-Request-Method", "POST")
+	pre.Header.Set("Access-Control-Request-Headers", "content-type,x-namespace")
+	resp, err = http.DefaultClient.Do(pre)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != origin {
+		t.Fatalf("preflight from the Web UI: %d %v", resp.StatusCode, resp.Header)
+	}
+	status, hdr, got := post(endpoint+"/decode", origin, "")
+	if status != http.StatusOK || hdr.Get("Access-Control-Allow-Origin") != origin {
+		t.Fatalf("decode from the Web UI: %d %v %s", status, hdr, got)
+	}
+	var dec commonpb.Payloads
+	var shown string
+	if err := protojson.Unmarshal([]byte(got), &dec); err != nil || converter.GetDefaultDataConverter().FromPayloads(&dec, &shown) != nil || shown != "shown to the operator" {
+		t.Fatalf("the Web UI would show %q (%v) from %s", shown, err, got)
+	}
+	// Nobody else.
+	host := strings.TrimPrefix(opsURL, "http://")
+	for name, c := range map[string]struct{ url, origin, host string }{
+		"no token":                    {opsURL + "/codec/decode", "", ""},
+		"another origin":              {endpoint + "/decode", "http://evil.example", ""},
+		"a rebound host name":         {endpoint + "/decode", "", "evil.example:" + host[strings.LastIndexByte(host, ':')+1:]},
+		"the API port instead of ops": {urls["api"] + "/codec/decode", "", ""},
+		"the token on the API's port": {urls["api"] + strings.TrimPrefix(endpoint, opsURL) + "/decode", origin, ""},
+	} {
+		status, _, got := post(c.url, c.origin, c.host)
+		if status == http.StatusOK || strings.Contains(got, "shown to the operator") {
+			t.Errorf("%s: %d %s", name, status, got)
+		}
+	}
+}
+
+// dataDirCodec is the payload codec of the `ats dev` whose data dir is
+// dataDir.
+func dataDirCodec(t *testing.T, dataDir string) *codec.Codec {
+	t.Helper()
+	master, err := vault.LoadMasterKey(filepath.Join(dataDir, masterKeyFileName), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cd, err := codec.FromMasterKeys(master)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cd
 }
 
 func readListening(t *testing.T, r io.Reader, names []string, timeout time.Duration) map[string]string {
@@ -402,15 +527,7 @@ func scanForWalletSecrets(t *testing.T, frontend, dataDir string, logs []byte, o
 		}
 	}
 
-	master, err := vault.LoadMasterKey(filepath.Join(dataDir, masterKeyFileName), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cd, err := codec.New(vault.DeriveKey(master, purposeTemporalCodec))
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := readHistories(t, frontend, cd)
+	hs := readHistories(t, frontend, dataDirCodec(t, dataDir))
 	for _, kind := range []string{"order/", "approve/", "redeem/", "device-link/"} {
 		if !slices.ContainsFunc(hs.workflows, func(id string) bool { return strings.HasPrefix(id, kind) }) {
 			t.Fatalf("no %s workflow ran: the histories would not show what signing leaves behind (%v)", kind, hs.workflows)
@@ -438,7 +555,7 @@ func scanForWalletSecrets(t *testing.T, frontend, dataDir string, logs []byte, o
 
 func postJSON(t *testing.T, url, body string, want int, into any) {
 	t.Helper()
-	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	resp, err := openapitest.Client(t, nil).Post(url, "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,7 +568,7 @@ func getJSON(t *testing.T, url, key string, want int, into any) {
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := openapitest.Client(t, nil).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,4 +611,36 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// A development stack never trades real funds by accident: the live venue
+// needs --live, and the refusal comes before anything starts.
+func TestDevRefusesTheLiveVenueWithoutLive(t *testing.T) {
+	bin := buildATS(t)
+	dir := t.TempDir()
+	cmd := exec.Command(bin, "dev", "--venue", "polymarket", "--data-dir", dir,
+		"--http", ":0", "--ops-listen", ":0", "--temporal-cli", "/nonexistent/temporal")
+	out, err := cmd.CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 2 {
+		t.Fatalf("exit %v, want 2: %s", err, out)
+	}
+	if !strings.Contains(string(out), "--live") || strings.Contains(string(out), "listening ") {
+		t.Fatalf("want a refusal naming --live before any listener: %s", out)
+	}
+}
+
+func TestDevAddrBindsLoopbackForPortOnly(t *testing.T) {
+	for in, want := range map[string]string{
+		":8080":          "127.0.0.1:8080",
+		":0":             "127.0.0.1:0",
+		"0.0.0.0:8080":   "0.0.0.0:8080",
+		"[::]:8080":      "[::]:8080",
+		"127.0.0.1:9090": "127.0.0.1:9090",
+		"10.0.0.5:8080":  "10.0.0.5:8080",
+	} {
+		if got := devAddr(in); got != want {
+			t.Errorf("devAddr(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -16,7 +15,6 @@ import (
 	"github.com/agent-trading/ats/api/logging"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
-	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/devserver"
 	"github.com/agent-trading/ats/workflows"
@@ -25,33 +23,13 @@ import (
 // The store is the production Housekeeper.
 var _ activities.Housekeeper = (*store.Store)(nil)
 
-// Key purposes derived from the master key; each subsystem gets its own key
-// so one leaking never exposes another's data.
-const (
-	purposeTemporalCodec = "temporal-payload-codec-v1"
-	masterKeyFileName    = "master.key"
-)
+// masterKeyFileName is the key `ats dev` generates into its data dir.
+const masterKeyFileName = "master.key"
 
 func newLogger(c *cli.Context) *slog.Logger {
 	log := logging.NewLogger(os.Stderr, parseLevel(c.String(flagLogLevel)), c.String(flagLogFormat) != "text")
 	slog.SetDefault(log)
 	return log
-}
-
-// loadMasterKey reads the key from --master-key-file or ATS_MASTER_KEY. In
-// dev mode a missing key is generated into the data dir.
-func loadMasterKey(c *cli.Context, dev bool) ([]byte, error) {
-	if f := c.String(flagMasterKeyFile); f != "" || masterKeyEnv() != "" {
-		return vault.LoadMasterKey(f, masterKeyEnv())
-	}
-	if !dev {
-		return nil, errs.E(errs.Invalid, "no master key: set --master-key-file or ATS_MASTER_KEY (base64 of 32 random bytes)")
-	}
-	dir := c.String(flagDataDir)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("create data dir: %w", err)
-	}
-	return vault.EnsureMasterKeyFile(filepath.Join(dir, masterKeyFileName))
 }
 
 // openStore opens the database and applies pending migrations (every
@@ -74,13 +52,20 @@ func openStore(ctx context.Context, c *cli.Context, log *slog.Logger) (*store.St
 	return s, nil
 }
 
-// dialTemporal connects to the frontend with the payload codec keyed from
-// the master key and makes sure the search attributes exist.
-func dialTemporal(ctx context.Context, hostPort, namespace string, master []byte, log *slog.Logger) (client.Client, error) {
+// dialTemporal connects to the frontend (over TLS or with an API key when
+// configured) with the payload codec keyed from the master keys and makes
+// sure the search attributes exist.
+func dialTemporal(ctx context.Context, conn temporalConn, keys masterKeys, log *slog.Logger) (client.Client, error) {
+	cd, err := keys.codec()
+	if err != nil {
+		return nil, err
+	}
 	tc, err := worker.Dial(ctx, worker.ClientConfig{
-		HostPort:  hostPort,
-		Namespace: namespace,
-		CodecKey:  vault.DeriveKey(master, purposeTemporalCodec),
+		HostPort:  conn.hostPort,
+		Namespace: conn.namespace,
+		Codec:     cd,
+		TLS:       conn.tls,
+		APIKey:    conn.apiKey,
 		Logger:    log,
 	})
 	if err != nil {
@@ -88,7 +73,7 @@ func dialTemporal(ctx context.Context, hostPort, namespace string, master []byte
 	}
 	saCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := devserver.EnsureSearchAttributes(saCtx, tc, namespace); err != nil {
+	if err := devserver.EnsureSearchAttributes(saCtx, tc, conn.namespace); err != nil {
 		tc.Close()
 		return nil, err
 	}

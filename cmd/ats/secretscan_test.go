@@ -32,6 +32,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/worker/codec"
 	"github.com/agent-trading/ats/worker/replaytest"
@@ -145,6 +146,9 @@ func payloadData(ctx context.Context, h *historypb.History) ([]byte, int, error)
 func decodeHistory(ctx context.Context, h *historypb.History, cd *codec.Codec) (*historypb.History, error) {
 	d := proto.Clone(h).(*historypb.History)
 	err := proxy.VisitPayloads(ctx, d, proxy.VisitPayloadsOptions{
+		// Search attributes are plaintext by design (the server indexes
+		// them) and never pass a codec; the raw scan covers them.
+		SkipSearchAttributes: true,
 		Visitor: func(_ *proxy.VisitPayloadsContext, ps []*commonpb.Payload) ([]*commonpb.Payload, error) {
 			return cd.Decode(ps)
 		},
@@ -297,7 +301,7 @@ func TestSecretScanFindsPlantedSecrets(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cd, err := codec.New(vault.DeriveKey(master, purposeTemporalCodec))
+	cd, err := codec.FromMasterKeys(master)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -468,7 +472,7 @@ func agentJSON(t *testing.T, api, key, method, path, body string, want int, into
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := openapitest.Client(t, nil).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,19 +5,15 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"time"
+
+	"github.com/agent-trading/ats/api"
 )
 
-// serveListener serves h on an already bound listener and returns its URL.
-func serveListener(st *stack, name string, ln net.Listener, h http.Handler) string {
+// serveListener serves h on an already bound listener, with the hardened
+// server and the listener's deadlines, and returns its URL.
+func serveListener(st *stack, name string, ln net.Listener, h http.Handler, t api.Timeouts) string {
 	url := "http://" + ln.Addr().String()
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-	}
+	srv := api.HardenedServer(h, t, st.log.With("listener", name))
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			st.fail(name, err)

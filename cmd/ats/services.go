@@ -14,6 +14,7 @@ import (
 	"github.com/agent-trading/ats/api/device"
 	"github.com/agent-trading/ats/api/idempotency"
 	"github.com/agent-trading/ats/api/markets"
+	"github.com/agent-trading/ats/api/openapi"
 	orderapi "github.com/agent-trading/ats/api/orders"
 	positionapi "github.com/agent-trading/ats/api/positions"
 	"github.com/agent-trading/ats/api/ratelimit"
@@ -21,13 +22,13 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/budget"
+	"github.com/agent-trading/ats/models/intent"
 	marketsvc "github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/positions"
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/stats"
 	"github.com/agent-trading/ats/models/store"
-	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/models/wallets"
 	"github.com/agent-trading/ats/sandbox"
 	"github.com/agent-trading/ats/venue/chain"
@@ -79,6 +80,9 @@ func (v *venueClients) close() {
 // runs admin commands. Built in one place so every entry point (HTTP,
 // admin CLI, demo seeding) uses the same code paths.
 type services struct {
+	// intents make the proofs the API attaches to what it hands Temporal,
+	// and verify them in the activities.
+	intents     *intent.Keys
 	store       *store.Store
 	audit       *audit.Service
 	agents      *agents.Service
@@ -94,15 +98,20 @@ type services struct {
 	dashboard api.Routes
 }
 
-func newServices(s *store.Store, tc client.Client, v *venueClients, master []byte, baseURL string, log *slog.Logger) (*services, error) {
-	vlt, err := vault.FromMasterKey(master)
+func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterKeys, baseURL string, log *slog.Logger) (*services, error) {
+	vlt, err := keys.vault()
 	if err != nil {
 		return nil, err
 	}
-	ag := agentService(s, tc, baseURL)
+	intents, err := keys.intents()
+	if err != nil {
+		return nil, err
+	}
+	ag := agentService(s, tc, intents, baseURL)
 	ag.Users.Vault = vlt
+	ag.Intents = intents
 	au := &audit.Service{Store: s}
-	svc := &services{store: s, audit: au, agents: ag}
+	svc := &services{intents: intents, store: s, audit: au, agents: ag}
 	if v != nil {
 		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log}
 		svc.markets = &marketsvc.Service{Gamma: v.gamma, CLOB: v.clob}
@@ -115,7 +124,7 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, master []byt
 			Audit: au, Logger: log,
 		}
 		if tc != nil {
-			svc.orders.Runner = workflows.OrderClient{Client: tc}
+			svc.orders.Runner = workflows.OrderClient{Client: tc, Intents: intents}
 		}
 		svc.positions = &positions.Service{
 			Store: s, Prices: &positions.MidpointPrices{Source: v.clob}, Resolutions: v.chain,
@@ -126,20 +135,29 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, master []byt
 			Store: s, Wallets: svc.wallets, Chain: v.chain, Markets: v.clob, Audit: au, Logger: log, Positions: svc.positions,
 		}
 		if tc != nil {
-			svc.settlements.Runner = workflows.SettlementsClient{Client: tc}
+			svc.settlements.Runner = workflows.SettlementsClient{Client: tc, Intents: intents}
 		}
 	}
 	return svc, nil
 }
 
-// routes are the agent-facing routes: device linking, then every
-// /api/agent/v1 endpoint behind the key middleware and the per-key limit.
+// routes are the agent-facing routes: device linking, the OpenAPI
+// document, then every /api/agent/v1 endpoint behind the key middleware and
+// the per-key limit (and the dashboard's routes, once enabled). Failed
+// attempts (passwords and device codes on /link, every sign-in form of the
+// dashboard, which shares svc.agents.Users, and invalid API keys) are
+// counted in l's store too, so API instances sharing a Redis share those
+// limits as well.
 func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
-	auth := []gin.HandlerFunc{agentauth.Middleware(svc.store, nil), ratelimit.PerKey(l, nil)}
+	attempts := l.Scope("attempts").Failures()
+	svc.agents.Attempts, svc.agents.Users.Attempts = attempts, attempts
+	keyAuth := agentauth.MiddlewareWith(svc.store, agentauth.Options{Failures: agentauth.KeyFailures(l.Scope("keys").Failures())})
+	auth := []gin.HandlerFunc{keyAuth, ratelimit.PerKey(l, nil)}
 	idem := idempotency.Middleware(svc.store, idempotency.Options{})
 	rs := []api.Routes{
 		device.Routes(svc.agents, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
-		agentauth.Routes(svc.store, auth[1:]...),
+		openapi.Routes(),
+		agentauth.Routes(auth...),
 	}
 	if svc.markets != nil {
 		rs = append(rs,

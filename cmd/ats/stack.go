@@ -20,8 +20,8 @@ type stack struct {
 	mu      sync.Mutex
 	closers []namedCloser
 	failed  chan error
-	// master is the process's master key once loaded.
-	master []byte
+	// keys are the process's master keys once loaded.
+	keys masterKeys
 }
 
 type namedCloser struct {

@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,6 +23,7 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/identities"
@@ -67,6 +70,9 @@ type tradingOpts struct {
 	// dashboard serves the web dashboard too, at publicURL (localhost, so
 	// passkeys work), with the sandbox OpenID provider registered.
 	dashboard bool
+	// wrapCLOB, when set, puts a handler in front of the sandbox for the
+	// service's CLOB client (to count or alter its venue requests).
+	wrapCLOB func(http.Handler) http.Handler
 }
 
 // newTradingTest skips t in -short mode (it starts the sandbox and
@@ -120,20 +126,30 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		e.tc, err = worker.Dial(ctx, worker.ClientConfig{HostPort: e.dev.FrontendAddr(), Namespace: "default",
 			CodecKey: replaytest.HistoryCodecKey, Logger: log})
 	} else {
-		e.tc, err = dialTemporal(ctx, e.dev.FrontendAddr(), "default", e.master, log)
+		e.tc, err = dialTemporal(ctx, temporalConn{hostPort: e.dev.FrontendAddr(), namespace: "default"}, masterKeys{current: e.master}, log)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(e.tc.Close)
-	vc, err := connectVenue(ctx, e.sb.Network(), e.sb, "")
+	n := e.sb.Network()
+	if o.wrapCLOB != nil {
+		target, err := url.Parse(e.sb.URL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		front := httptest.NewServer(o.wrapCLOB(httputil.NewSingleHostReverseProxy(target)))
+		t.Cleanup(front.Close)
+		n.CLOBURL = front.URL + "/clob"
+	}
+	vc, err := connectVenue(ctx, n, e.sb, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(vc.close)
 	e.api = httptest.NewUnstartedServer(nil)
 	e.publicURL = loopbackAsLocalhost("http://" + e.api.Listener.Addr().String())
-	e.svc, err = newServices(e.store, e.tc, vc, e.master, e.publicURL, log)
+	e.svc, err = newServices(e.store, e.tc, vc, masterKeys{current: e.master}, e.publicURL, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +168,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	}
 	limiter := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
 	srv := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Logger: log, Routes: e.svc.routes(limiter)})
-	e.api.Config.Handler = srv
+	e.api.Config.Handler = openapitest.Handler(t, srv)
 	e.api.Start()
 	t.Cleanup(e.api.Close)
 	return e

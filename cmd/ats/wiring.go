@@ -16,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/users"
 	"github.com/agent-trading/ats/models/vault"
@@ -71,7 +72,7 @@ func redisFlag() cli.Flag {
 
 // workerDeps are the activities' dependencies in every worker process.
 func workerDeps(s *store.Store, svc *services) worker.Deps {
-	d := worker.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s}}
+	d := worker.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s, Intents: svc.intents}, Intents: svc.intents}
 	if svc != nil && svc.orders != nil {
 		d.Orders = svc.orders
 	}
@@ -83,14 +84,14 @@ func workerDeps(s *store.Store, svc *services) worker.Deps {
 
 // agentService is the one linking and agent-management service, shared by
 // the HTTP routes and the admin commands.
-func agentService(s *store.Store, tc client.Client, baseURL string) *agents.Service {
+func agentService(s *store.Store, tc client.Client, intents *intent.Keys, baseURL string) *agents.Service {
 	svc := &agents.Service{
 		Store:   s,
 		Users:   &users.Service{Store: s, Audit: &audit.Service{Store: s}},
 		BaseURL: baseURL,
 	}
 	if tc != nil {
-		svc.Linker = workflows.DeviceLinkClient{Client: tc}
+		svc.Linker = workflows.DeviceLinkClient{Client: tc, Intents: intents}
 	}
 	return svc
 }
@@ -121,26 +122,29 @@ func baseURL(c *cli.Context, boundURL string) string {
 	return loopbackAsLocalhost(boundURL)
 }
 
-// adminMasterKey finds the master key an admin command needs to talk to
-// Temporal: the flag or environment, else the key `ats dev` generated in the
-// data dir. It never generates one.
-func adminMasterKey(c *cli.Context) ([]byte, error) {
+// adminMasterKey finds the master key an admin command needs (for
+// Temporal, the vault, the proofs): the flag or environment, else the key
+// `ats dev` generated in the data dir. It never generates one.
+func adminMasterKey(c *cli.Context) (masterKeys, error) {
 	if f := c.String(flagMasterKeyFile); f != "" || masterKeyEnv() != "" {
-		return vault.LoadMasterKey(f, masterKeyEnv())
+		k, err := vault.LoadMasterKey(f, masterKeyEnv())
+		return masterKeys{current: k}, err
 	}
 	p := filepath.Join(c.String(flagDataDir), masterKeyFileName)
 	if _, err := os.Stat(p); err != nil {
-		return nil, errs.E(errs.Invalid, "no master key: set --master-key-file or ATS_MASTER_KEY, or run from the directory of `ats dev` (its key is in --data-dir)")
+		return masterKeys{}, errs.E(errs.Invalid, "no master key: set --master-key-file or ATS_MASTER_KEY, or run from the directory of `ats dev` (its key is in --data-dir)")
 	}
-	return vault.LoadMasterKey(p, "")
+	k, err := vault.LoadMasterKey(p, "")
+	return masterKeys{current: k}, err
 }
 
 // adminEnv opens what an admin command needs. withTemporal is false for
 // commands that only touch the database.
 type adminEnv struct {
-	log   *slog.Logger
-	store *store.Store
-	tc    client.Client
+	log     *slog.Logger
+	store   *store.Store
+	tc      client.Client
+	intents *intent.Keys
 }
 
 func openAdmin(c *cli.Context, withTemporal bool) (*adminEnv, error) {
@@ -151,17 +155,25 @@ func openAdmin(c *cli.Context, withTemporal bool) (*adminEnv, error) {
 	}
 	env := &adminEnv{log: log, store: s}
 	if withTemporal {
-		master, err := adminMasterKey(c)
+		err := func() error {
+			keys, err := adminMasterKey(c)
+			if err != nil {
+				return err
+			}
+			if env.intents, err = keys.intents(); err != nil {
+				return err
+			}
+			conn, err := temporalConnFrom(c, c.String(flagTemporal))
+			if err != nil {
+				return err
+			}
+			env.tc, err = dialTemporal(c.Context, conn, keys, log)
+			return err
+		}()
 		if err != nil {
 			s.Close()
 			return nil, err
 		}
-		tc, err := dialTemporal(c.Context, c.String(flagTemporal), c.String(flagTemporalNS), master, log)
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
-		env.tc = tc
 	}
 	return env, nil
 }

@@ -106,7 +106,7 @@ const maxAgentNameLen = 64
 // digits, space, '-', '_' and '.', not blank. It returns the trimmed name.
 func ValidateAgentName(name string) (string, error) {
 	n := strings.TrimSpace(name)
-	bad := errs.E(errs.Invalid, "agent_name must be 1 to 64 characters: letters, digits, spaces, '-', '_' or '.'").WithCode("invalid_agent_name")
+	bad := errs.E(errs.Invalid, "agent_name must be 1 to 64 characters: letters, digits, spaces, '-', '_' or '.'").WithCode(errs.CodeInvalidAgentName)
 	if n == "" || utf8.RuneCountInString(n) > maxAgentNameLen {
 		return "", bad
 	}
@@ -173,7 +173,7 @@ func (s *Service) Resolve(ctx context.Context, userID, idOrName string) (*models
 	case len(all) == 0:
 		return nil, errs.E(errs.NotFound, "agent not found")
 	default:
-		return nil, errs.Ef(errs.Conflict, "several agents are named %q; use the agent id", idOrName).WithCode("ambiguous_agent")
+		return nil, errs.Ef(errs.Conflict, "several agents are named %q; use the agent id", idOrName).WithCode(errs.CodeAmbiguousAgent)
 	}
 }
 
@@ -206,20 +206,20 @@ const maxBudgetMicro = int64(1_000_000_000) * models.MicroPerUnit
 
 // SetBudget sets the agent's three budget limits; nil clears a limit.
 // Amounts must be positive (at most 1e9 USDC), the percentage 1–10000 bps.
+// It is UpdateBudget naming every limit, so both paths (the dashboard's
+// form, the admin command) audit a change alike.
 func (s *Service) SetBudget(ctx context.Context, userID, idOrName, clientAddr string, b Budget) (Agent, error) {
-	for _, v := range []*int64{b.FixedLimitMicro, b.MaxPositionValueMicro} {
-		if v != nil && (*v <= 0 || *v > maxBudgetMicro) {
-			return Agent{}, errs.E(errs.Invalid, "budget amounts must be positive and at most 1,000,000,000 USDC").WithCode("invalid_budget")
-		}
+	ch := BudgetChange{FixedLimitMicro: b.FixedLimitMicro, PercentBps: b.PercentBps, MaxPositionValueMicro: b.MaxPositionValueMicro}
+	if b.FixedLimitMicro == nil {
+		ch.Clear = append(ch.Clear, LimitFixed)
 	}
-	if b.PercentBps != nil && (*b.PercentBps <= 0 || *b.PercentBps > 10000) {
-		return Agent{}, errs.E(errs.Invalid, "the budget percentage must be between 0.01% and 100%").WithCode("invalid_budget")
+	if b.PercentBps == nil {
+		ch.Clear = append(ch.Clear, LimitBudgetPercent)
 	}
-	return s.update(ctx, userID, idOrName, clientAddr, "budget", func(tx *store.Store, id string) error {
-		return tx.UpdateAgentBudget(ctx, userID, id, store.AgentSettings{
-			BudgetLimitMicro: b.FixedLimitMicro, BudgetPercentBps: b.PercentBps, MaxPositionValueMicro: b.MaxPositionValueMicro,
-		})
-	}, map[string]any{"fixed_limit_micro": b.FixedLimitMicro, "percent_bps": b.PercentBps, "max_position_value_micro": b.MaxPositionValueMicro})
+	if b.MaxPositionValueMicro == nil {
+		ch.Clear = append(ch.Clear, LimitMaxPositionValue)
+	}
+	return s.UpdateBudget(ctx, userID, idOrName, clientAddr, ch)
 }
 
 // Heartbeat interval bounds: one minute to one week.
@@ -233,16 +233,16 @@ const (
 // always active).
 func (s *Service) SetHeartbeat(ctx context.Context, userID, idOrName, clientAddr string, h Heartbeat) (Agent, error) {
 	if h.IntervalMs < MinHeartbeatIntervalMs || h.IntervalMs > MaxHeartbeatIntervalMs {
-		return Agent{}, errs.E(errs.Invalid, "interval_ms must be between 60000 (1 minute) and 604800000 (1 week)").WithCode("invalid_heartbeat")
+		return Agent{}, errs.E(errs.Invalid, "interval_ms must be between 60000 (1 minute) and 604800000 (1 week)").WithCode(errs.CodeInvalidHeartbeat)
 	}
 	set := store.AgentSettings{HeartbeatIntervalMs: h.IntervalMs}
 	detail := map[string]any{"interval_ms": h.IntervalMs}
 	if ah := h.ActiveHours; ah != nil {
 		if !validHHMM(ah.Start) || !validHHMM(ah.End) || ah.Start == ah.End {
-			return Agent{}, errs.E(errs.Invalid, "active hours need distinct start and end times as HH:MM").WithCode("invalid_heartbeat")
+			return Agent{}, errs.E(errs.Invalid, "active hours need distinct start and end times as HH:MM").WithCode(errs.CodeInvalidHeartbeat)
 		}
 		if _, err := time.LoadLocation(ah.Timezone); err != nil || ah.Timezone == "" || ah.Timezone == "Local" {
-			return Agent{}, errs.E(errs.Invalid, "active hours need an IANA time zone such as Europe/Paris").WithCode("invalid_heartbeat")
+			return Agent{}, errs.E(errs.Invalid, "active hours need an IANA time zone such as Europe/Paris").WithCode(errs.CodeInvalidHeartbeat)
 		}
 		start, end, tz := ah.Start, ah.End, ah.Timezone
 		set.ActiveHoursStart, set.ActiveHoursEnd, set.ActiveHoursTimezone = &start, &end, &tz
@@ -268,7 +268,7 @@ const (
 func (s *Service) SetRateLimit(ctx context.Context, userID, idOrName, clientAddr string, perMinute int) (Agent, error) {
 	if perMinute < MinRateLimitPerMinute || perMinute > MaxRateLimitPerMinute {
 		return Agent{}, errs.Ef(errs.Invalid, "the rate limit must be between %d and %d requests per minute",
-			MinRateLimitPerMinute, MaxRateLimitPerMinute).WithCode("invalid_rate_limit")
+			MinRateLimitPerMinute, MaxRateLimitPerMinute).WithCode(errs.CodeInvalidRateLimit)
 	}
 	return s.change(ctx, userID, idOrName, clientAddr, audit.ActionAgentUpdate, func(tx *store.Store, a *models.Agent) (map[string]any, error) {
 		detail := map[string]any{"setting": "rate_limit", "from_per_minute": a.RateLimitPerMinute, "per_minute": perMinute}

@@ -12,6 +12,8 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -43,11 +45,11 @@ func (l *inProcessLinker) StartDeviceLink(_ context.Context, linkID string, _ ti
 }
 
 func (l *inProcessLinker) ApproveDeviceLink(ctx context.Context, linkID, userID, addr string) (string, error) {
-	return l.rec.ApproveDeviceLink(ctx, linkID, userID, addr)
+	return l.rec.ApproveDeviceLink(ctx, linkID, userID, addr, agents.DecisionProof(l.rec.Intents, intent.DeviceApprove, linkID, userID, addr))
 }
 
 func (l *inProcessLinker) DenyDeviceLink(ctx context.Context, linkID, userID, addr string) error {
-	return l.rec.DenyDeviceLink(ctx, linkID, userID, addr)
+	return l.rec.DenyDeviceLink(ctx, linkID, userID, addr, agents.DecisionProof(l.rec.Intents, intent.DeviceDeny, linkID, userID, addr))
 }
 
 type clock struct {
@@ -70,7 +72,7 @@ func setup(t *testing.T, s *store.Store) (*agents.Service, *clock, string) {
 	if err := s.CreateUser(context.Background(), u); err != nil {
 		t.Fatal(err)
 	}
-	svc := &agents.Service{Store: s, Linker: &inProcessLinker{rec: &agents.Recorder{Store: s}}, BaseURL: "https://ats.example/", Now: clk.Now}
+	svc := &agents.Service{Store: s, Linker: &inProcessLinker{rec: &agents.Recorder{Store: s, Intents: intenttest.Keys(t)}}, BaseURL: "https://ats.example/", Now: clk.Now}
 	return svc, clk, u.ID
 }
 
@@ -103,17 +105,17 @@ func TestDeviceFlow(t *testing.T) {
 		}
 
 		_, err = svc.PollDeviceToken(ctx, auth.DeviceCode, "a")
-		wantCode(t, err, errs.Invalid, agents.CodeAuthorizationPending)
+		wantCode(t, err, errs.Invalid, errs.CodeAuthorizationPending)
 		clk.Advance(time.Second)
 		_, err = svc.PollDeviceToken(ctx, auth.DeviceCode, "a")
-		wantCode(t, err, errs.Invalid, agents.CodeSlowDown)
+		wantCode(t, err, errs.Invalid, errs.CodeSlowDown)
 		clk.Advance(6 * time.Second)
 		_, err = svc.PollDeviceToken(ctx, auth.DeviceCode, "a")
-		wantCode(t, err, errs.Invalid, agents.CodeAuthorizationPending)
+		wantCode(t, err, errs.Invalid, errs.CodeAuthorizationPending)
 		_, err = svc.PollDeviceToken(ctx, "not-a-code", "a")
-		wantCode(t, err, errs.Invalid, agents.CodeInvalidGrant)
+		wantCode(t, err, errs.Invalid, errs.CodeInvalidGrant)
 		_, err = svc.PollDeviceToken(ctx, strings.Repeat("A", len(auth.DeviceCode)), "a")
-		wantCode(t, err, errs.Invalid, agents.CodeInvalidGrant)
+		wantCode(t, err, errs.Invalid, errs.CodeInvalidGrant)
 
 		// Approve with a code typed sloppily.
 		typed := strings.ToLower(strings.ReplaceAll(auth.UserCode, "-", " "))
@@ -125,7 +127,7 @@ func TestDeviceFlow(t *testing.T) {
 			t.Fatalf("linked %+v", linked)
 		}
 		_, err = svc.ApproveDevice(ctx, userID, auth.UserCode, "10.0.0.2")
-		wantCode(t, err, errs.Conflict, agents.CodeCodeUsed)
+		wantCode(t, err, errs.Conflict, errs.CodeCodeAlreadyUsed)
 
 		// Concurrent polls: exactly one gets the key.
 		clk.Advance(10 * time.Second)
@@ -155,7 +157,7 @@ func TestDeviceFlow(t *testing.T) {
 			t.Fatalf("%d polls got a key, want 1", len(got))
 		}
 		for err := range errsCh {
-			if c := errs.CodeOf(err); c != agents.CodeAlreadyIssued && c != agents.CodeSlowDown {
+			if c := errs.CodeOf(err); c != errs.CodeAlreadyIssued && c != errs.CodeSlowDown {
 				t.Fatalf("losing poll: %v", err)
 			}
 		}
@@ -166,7 +168,7 @@ func TestDeviceFlow(t *testing.T) {
 		}
 		clk.Advance(10 * time.Second)
 		_, err = svc.PollDeviceToken(ctx, auth.DeviceCode, "a")
-		wantCode(t, err, errs.Invalid, agents.CodeAlreadyIssued)
+		wantCode(t, err, errs.Invalid, errs.CodeAlreadyIssued)
 		// The workflow is told once, by the one poll that issued the key.
 		if lk := svc.Linker.(*inProcessLinker); len(lk.issued) != 1 || lk.issued[0] != l.ID {
 			t.Fatalf("key-issued notices %v, want [%s]", lk.issued, l.ID)
@@ -213,9 +215,9 @@ func TestDeviceDenyExpireAndGuesses(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = svc.PollDeviceToken(ctx, denied.DeviceCode, "a")
-		wantCode(t, err, errs.Invalid, agents.CodeAccessDenied)
+		wantCode(t, err, errs.Invalid, errs.CodeAccessDenied)
 		_, err = svc.ApproveDevice(ctx, userID, denied.UserCode, "a")
-		wantCode(t, err, errs.Conflict, agents.CodeCodeUsed)
+		wantCode(t, err, errs.Conflict, errs.CodeCodeAlreadyUsed)
 
 		late, err := svc.RequestDevice(ctx, "late", "a")
 		if err != nil {
@@ -223,11 +225,11 @@ func TestDeviceDenyExpireAndGuesses(t *testing.T) {
 		}
 		clk.Advance(agents.DefaultDeviceCodeTTL)
 		_, err = svc.PollDeviceToken(ctx, late.DeviceCode, "a")
-		wantCode(t, err, errs.Invalid, agents.CodeExpiredToken)
+		wantCode(t, err, errs.Invalid, errs.CodeExpiredToken)
 		_, err = svc.ApproveDevice(ctx, userID, late.UserCode, "a")
-		wantCode(t, err, errs.Conflict, agents.CodeExpiredToken)
+		wantCode(t, err, errs.Conflict, errs.CodeExpiredToken)
 		// The workflow's expiry activity is idempotent and skips decided links.
-		rec := &agents.Recorder{Store: s}
+		rec := &agents.Recorder{Store: s, Intents: intenttest.Keys(t)}
 		for range 2 {
 			if err := rec.ExpireDeviceLink(ctx, mustLink(t, s, late.UserCode).ID); err != nil {
 				t.Fatal(err)
@@ -243,7 +245,7 @@ func TestDeviceDenyExpireAndGuesses(t *testing.T) {
 		// Wrong codes: 10 failures, then 429 for this user (any address).
 		for i := range agents.DefaultMaxGuessFailures {
 			_, err := svc.ApproveDevice(ctx, userID, "BCDF-GHJK", "addr-"+string(rune('a'+i)))
-			wantCode(t, err, errs.NotFound, agents.CodeInvalidUserCode)
+			wantCode(t, err, errs.NotFound, errs.CodeInvalidUserCode)
 		}
 		fresh, err := svc.RequestDevice(ctx, "fresh", "a")
 		if err != nil {
@@ -263,7 +265,7 @@ func TestDeviceDenyExpireAndGuesses(t *testing.T) {
 			t.Fatalf("after the window: %v", err)
 		}
 		_, err = svc.ApproveDevice(ctx, userID, "!!", "x")
-		wantCode(t, err, errs.NotFound, agents.CodeInvalidUserCode)
+		wantCode(t, err, errs.NotFound, errs.CodeInvalidUserCode)
 
 		// Admin path by email.
 		adm, err := svc.RequestDevice(ctx, "admin-linked", "a")
@@ -466,7 +468,7 @@ func TestExpireUnissuedDeviceLink(t *testing.T) {
 	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		svc, clk, userID := setup(t, s)
-		rec := &agents.Recorder{Store: s}
+		rec := &agents.Recorder{Store: s, Intents: intenttest.Keys(t)}
 		approved := func(name string) (agents.DeviceAuthorization, agents.LinkedAgent) {
 			t.Helper()
 			auth, err := svc.RequestDevice(ctx, name, "a")
@@ -547,7 +549,7 @@ func TestExpireUnissuedDeviceLink(t *testing.T) {
 					t.Fatalf("link %s, want %s", l.Status, want)
 				}
 				_, err = svc.PollDeviceToken(ctx, tc.auth.DeviceCode, "a")
-				want := map[bool]string{true: agents.CodeExpiredToken, false: agents.CodeAlreadyIssued}[tc.wantExpired]
+				want := map[bool]string{true: errs.CodeExpiredToken, false: errs.CodeAlreadyIssued}[tc.wantExpired]
 				wantCode(t, err, errs.Invalid, want)
 			})
 		}
@@ -556,7 +558,11 @@ func TestExpireUnissuedDeviceLink(t *testing.T) {
 		}
 
 		// The expiry racing the agent's last poll: exactly one wins, never
-		// a key for a revoked agent nor an active agent without a key.
+		// a key for a revoked agent nor an active agent without a key. The
+		// poll checks the link a moment before the expiry, the worker's
+		// timer fires at it.
+		atExpiry := &agents.Recorder{Store: s, Intents: rec.Intents,
+			Now: func() time.Time { return clk.Now().Add(agents.DefaultDeviceCodeTTL) }}
 		for i := range 5 {
 			auth, linked := approved(fmt.Sprintf("race-%d", i))
 			var wg sync.WaitGroup
@@ -565,13 +571,13 @@ func TestExpireUnissuedDeviceLink(t *testing.T) {
 			var expired bool
 			wg.Add(2)
 			go func() { defer wg.Done(); key, pollErr = svc.PollDeviceToken(ctx, auth.DeviceCode, "a") }()
-			go func() { defer wg.Done(); expired, expErr = rec.ExpireUnissuedDeviceLink(ctx, linked.LinkID) }()
+			go func() { defer wg.Done(); expired, expErr = atExpiry.ExpireUnissuedDeviceLink(ctx, linked.LinkID) }()
 			wg.Wait()
 			if expErr != nil {
 				t.Fatalf("race %d: expiry: %v", i, expErr)
 			}
 			issued := pollErr == nil && key.APIKey != ""
-			if issued == expired || (expired && errs.CodeOf(pollErr) != agents.CodeExpiredToken) {
+			if issued == expired || (expired && errs.CodeOf(pollErr) != errs.CodeExpiredToken) {
 				t.Fatalf("race %d: key issued %v (%v), expired %v", i, issued, pollErr, expired)
 			}
 			if want := map[bool]string{true: models.AgentActive, false: models.AgentRevoked}[issued]; agentStatus(linked.AgentID) != want {

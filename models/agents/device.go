@@ -13,8 +13,10 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/users"
 )
 
@@ -22,23 +24,6 @@ import (
 const (
 	DefaultDeviceCodeTTL = 15 * time.Minute
 	DefaultPollInterval  = 5 * time.Second
-)
-
-// RFC 8628 error codes (section 3.5) answered by the token endpoint, plus
-// AlreadyIssued for a poll after the key was handed out once.
-const (
-	CodeAuthorizationPending = "authorization_pending"
-	CodeSlowDown             = "slow_down"
-	CodeExpiredToken         = "expired_token"
-	CodeAccessDenied         = "access_denied"
-	CodeInvalidGrant         = "invalid_grant"
-	CodeAlreadyIssued        = "already_issued"
-)
-
-// Errors of the /link approval path.
-const (
-	CodeInvalidUserCode = "invalid_user_code"
-	CodeCodeUsed        = "code_already_used"
 )
 
 // userCodeAlphabet has no vowels (no accidental words) and no look-alikes
@@ -85,22 +70,34 @@ type Service struct {
 	// DefaultPollInterval.
 	DeviceCodeTTL time.Duration
 	PollInterval  time.Duration
-	// Guesses limits wrong user codes; nil means a DefaultGuessLimiter
-	// private to this Service.
-	Guesses *GuessLimiter
+	// Attempts counts wrong user codes per user and per client address
+	// (see codeGuesses); nil means a counter in memory private to this
+	// Service. Share one with Users (and, over Redis, with every API
+	// instance) so the limits hold across them.
+	Attempts throttle.Counter
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Intents sign the tokens that tie a /link decision to the review page
+	// that showed the link (see ReviewDevice, kind intent.DeviceReview).
+	// Give every API instance the keys of the one master key so each
+	// accepts the others' reviews (and, after a rotation, reviews signed
+	// under the previous key); nil means keys of a random master key of
+	// this process.
+	Intents *intent.Keys
 
 	once sync.Once
 }
 
 func (s *Service) init() {
 	s.once.Do(func() {
-		if s.Guesses == nil {
-			s.Guesses = NewGuessLimiter(DefaultMaxGuessFailures, DefaultGuessWindow)
-		}
 		if s.Now == nil {
 			s.Now = time.Now
+		}
+		if s.Attempts == nil {
+			s.Attempts = throttle.NewMemory(s.Now)
+		}
+		if s.Intents == nil {
+			s.Intents = randomIntents()
 		}
 		if s.DeviceCodeTTL <= 0 {
 			s.DeviceCodeTTL = DefaultDeviceCodeTTL
@@ -113,13 +110,9 @@ func (s *Service) init() {
 
 func (s *Service) now() time.Time { s.init(); return s.Now().UTC() }
 
-// Clock returns the service's current time (UTC), for handlers that share
-// its guess limiter.
+// Clock returns the service's current time (UTC), for the pages that show
+// its times.
 func (s *Service) Clock() time.Time { return s.now() }
-
-// GuessLimiter exposes the limiter so the /link page can count failed
-// password attempts against the same client-address budget.
-func (s *Service) GuessLimiter() *GuessLimiter { s.init(); return s.Guesses }
 
 // DeviceAuthorization is the answer to POST /api/auth/device (RFC 8628
 // section 3.2). DeviceCode is a secret of the agent: it is returned here
@@ -154,6 +147,7 @@ func (s *Service) RequestDevice(ctx context.Context, agentName, clientAddr strin
 			DeviceCodeHash:  HashDeviceCode(deviceCode),
 			UserCode:        newUserCode(),
 			AgentName:       name,
+			RequestAddr:     clientAddr,
 			ExpiresAt:       now.Add(s.DeviceCodeTTL),
 			IntervalSeconds: int(s.PollInterval / time.Second),
 		}
@@ -204,20 +198,20 @@ func deviceErr(code, msg string) error { return errs.E(errs.Invalid, msg).WithCo
 
 // PollDeviceToken answers the agent's poll (GET /api/auth/device/token).
 // Until the link is approved it returns errs.Invalid errors whose code is
-// the RFC 8628 error (CodeAuthorizationPending, CodeSlowDown when polled
-// faster than the interval, CodeExpiredToken, CodeAccessDenied,
-// CodeInvalidGrant for an unknown code) or CodeAlreadyIssued. On the first
-// poll after approval it mints the key: the link moves approved → issued
-// and the key's hash is inserted in one transaction, conditional on the
-// status, so concurrent polls cannot both get a key and the plaintext is
-// returned exactly once.
+// the RFC 8628 error (errs.CodeAuthorizationPending, errs.CodeSlowDown when
+// polled faster than the interval, errs.CodeExpiredToken,
+// errs.CodeAccessDenied, errs.CodeInvalidGrant for an unknown code) or
+// errs.CodeAlreadyIssued. On the first poll after approval it mints the
+// key: the link moves approved → issued and the key's hash is inserted in
+// one transaction, conditional on the status, so concurrent polls cannot
+// both get a key and the plaintext is returned exactly once.
 func (s *Service) PollDeviceToken(ctx context.Context, deviceCode, clientAddr string) (IssuedKey, error) {
 	if !validDeviceCode(deviceCode) {
-		return IssuedKey{}, deviceErr(CodeInvalidGrant, "unknown device_code")
+		return IssuedKey{}, deviceErr(errs.CodeInvalidGrant, "unknown device_code")
 	}
 	l, err := s.Store.DeviceLinkByDeviceCodeHash(ctx, HashDeviceCode(deviceCode))
 	if errs.Is(err, errs.NotFound) {
-		return IssuedKey{}, deviceErr(CodeInvalidGrant, "unknown device_code")
+		return IssuedKey{}, deviceErr(errs.CodeInvalidGrant, "unknown device_code")
 	}
 	if err != nil {
 		return IssuedKey{}, err
@@ -230,17 +224,17 @@ func (s *Service) PollDeviceToken(ctx context.Context, deviceCode, clientAddr st
 	expired := !now.Before(l.ExpiresAt)
 	switch {
 	case l.Status == models.DeviceLinkExpired, expired && (l.Status == models.DeviceLinkPending || l.Status == models.DeviceLinkApproved):
-		return IssuedKey{}, deviceErr(CodeExpiredToken, "the device code has expired; start linking again")
+		return IssuedKey{}, deviceErr(errs.CodeExpiredToken, "the device code has expired; start linking again")
 	case l.Status == models.DeviceLinkDenied:
-		return IssuedKey{}, deviceErr(CodeAccessDenied, "the user denied the link request")
+		return IssuedKey{}, deviceErr(errs.CodeAccessDenied, "the user denied the link request")
 	case l.Status == models.DeviceLinkIssued:
-		return IssuedKey{}, deviceErr(CodeAlreadyIssued, "the API key for this device code was already issued; it is never shown again")
+		return IssuedKey{}, deviceErr(errs.CodeAlreadyIssued, "the API key for this device code was already issued; it is never shown again")
 	case l.Status == models.DeviceLinkPending:
 		interval := time.Duration(l.IntervalSeconds) * time.Second
 		if prev != nil && now.Sub(*prev) < interval {
-			return IssuedKey{}, deviceErr(CodeSlowDown, "polling too fast; wait the interval between polls")
+			return IssuedKey{}, deviceErr(errs.CodeSlowDown, "polling too fast; wait the interval between polls")
 		}
-		return IssuedKey{}, deviceErr(CodeAuthorizationPending, "waiting for the user to approve the link")
+		return IssuedKey{}, deviceErr(errs.CodeAuthorizationPending, "waiting for the user to approve the link")
 	case l.Status == models.DeviceLinkApproved:
 		return s.issue(ctx, l, clientAddr)
 	}
@@ -257,9 +251,9 @@ func (s *Service) issue(ctx context.Context, l *models.DeviceLink, clientAddr st
 			if errs.Is(err, errs.Conflict) {
 				// Lost to a concurrent poll, or to the link's expiry.
 				if cur, rerr := tx.DeviceLinkByID(ctx, l.ID); rerr == nil && cur.Status == models.DeviceLinkExpired {
-					return deviceErr(CodeExpiredToken, "the device code has expired; start linking again")
+					return deviceErr(errs.CodeExpiredToken, "the device code has expired; start linking again")
 				}
-				return deviceErr(CodeAlreadyIssued, "the API key for this device code was already issued; it is never shown again")
+				return deviceErr(errs.CodeAlreadyIssued, "the API key for this device code was already issued; it is never shown again")
 			}
 			return err
 		}
@@ -269,7 +263,7 @@ func (s *Service) issue(ctx context.Context, l *models.DeviceLink, clientAddr st
 		}
 		if a.Status == models.AgentRevoked {
 			// The user revoked the agent between approval and the poll.
-			return deviceErr(CodeAccessDenied, "the agent was revoked before its key was issued")
+			return deviceErr(errs.CodeAccessDenied, "the agent was revoked before its key was issued")
 		}
 		plaintext, hash, prefix := secret.NewAPIKey()
 		k := &models.APIKey{AgentID: a.ID, UserID: a.UserID, Hash: hash, DisplayPrefix: prefix}
@@ -371,14 +365,14 @@ func (s *Service) DenyDeviceByEmail(ctx context.Context, email, userCode string)
 	return s.DenyDevice(ctx, userID, userCode, ClientAddrCLI)
 }
 
-var errBadUserCode = errs.E(errs.NotFound, "unknown code; check the code your agent shows").WithCode(CodeInvalidUserCode)
+var errBadUserCode = errs.E(errs.NotFound, "unknown code; check the code your agent shows").WithCode(errs.CodeInvalidUserCode)
 
 // pendingLink finds the live pending link for a typed user code, counting
 // unknown codes as failed guesses.
 func (s *Service) pendingLink(ctx context.Context, userID, userCode, clientAddr, action string) (*models.DeviceLink, error) {
-	lim := s.GuessLimiter()
-	now := s.now()
-	if err := lim.Check(now, "user:"+userID, "addr:"+clientAddr); err != nil {
+	lim, now := s.codeGuesses(), s.now()
+	keys := []string{"user:" + userID, throttle.AddrKey(clientAddr)}
+	if err := lim.Check(ctx, keys...); err != nil {
 		return nil, err
 	}
 	code, ok := NormalizeUserCode(userCode)
@@ -391,7 +385,9 @@ func (s *Service) pendingLink(ctx context.Context, userID, userCode, clientAddr,
 		}
 	}
 	if l == nil {
-		lim.Fail(now, "user:"+userID, "addr:"+clientAddr)
+		if err := lim.Fail(ctx, keys...); err != nil {
+			return nil, err
+		}
 		if err := audit.Append(ctx, s.Store, audit.Entry{
 			UserID: userID, Action: action, Result: audit.Failure, ClientAddr: clientAddr,
 			Detail: map[string]any{"reason": "unknown_code"},
@@ -408,9 +404,9 @@ func (s *Service) pendingLink(ctx context.Context, userID, userCode, clientAddr,
 func linkStateErr(l *models.DeviceLink, now time.Time) error {
 	switch {
 	case l.Status == models.DeviceLinkExpired || l.Status == models.DeviceLinkPending && !now.Before(l.ExpiresAt):
-		return errs.E(errs.Conflict, "this code has expired; ask your agent to start linking again").WithCode(CodeExpiredToken)
+		return errs.E(errs.Conflict, "this code has expired; ask your agent to start linking again").WithCode(errs.CodeExpiredToken)
 	case l.Status != models.DeviceLinkPending:
-		return errs.E(errs.Conflict, "this code has already been used").WithCode(CodeCodeUsed)
+		return errs.E(errs.Conflict, "this code has already been used").WithCode(errs.CodeCodeAlreadyUsed)
 	}
 	return nil
 }

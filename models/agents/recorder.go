@@ -3,10 +3,12 @@ package agents
 import (
 	"context"
 	"strings"
+	"time"
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/store"
 )
 
@@ -14,16 +16,50 @@ import (
 // The workflow's activities call it (activities.DeviceLinks); it never
 // sees a device code or an API key. Every method is idempotent, because
 // activities run at least once.
+//
+// A decision arrives through Temporal, where anyone who reaches the
+// frontend could have sent it, so the Recorder acts on none without its
+// proof (DecisionProof), which only the authenticated approval path makes:
+// the user id in a decision is a claim until the proof confirms it.
 type Recorder struct {
 	Store *store.Store
+	// Intents verifies the decisions' proofs; nil refuses every decision.
+	Intents *intent.Keys
+	// Now is the clock the expiries are checked against; nil means the
+	// store's.
+	Now func() time.Time
+}
+
+func (r *Recorder) now(tx *store.Store) time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return tx.Now()
+}
+
+// DecisionProof is the proof of a device-link decision (kind
+// intent.DeviceApprove or intent.DeviceDeny) for linkID by userID from
+// clientAddr. Link ids are never reused, so the proof is bound to the
+// link's one expiry too, and replayed it can only repeat this decision.
+func DecisionProof(k *intent.Keys, kind, linkID, userID, clientAddr string) string {
+	return k.Sign(kind, linkID, userID, clientAddr)
+}
+
+// verify checks a decision's proof before anything is read or written.
+func (r *Recorder) verify(kind, linkID, userID, clientAddr, proof string) error {
+	return r.Intents.Verify(proof, kind, linkID, userID, clientAddr)
 }
 
 // ApproveDeviceLink creates the agent of link linkID for userID (all four
 // scopes, no budget, a 5-minute heartbeat without active hours), moves the
 // link pending → approved and audits both, in one transaction, and returns
-// the agent's ID. A retry after success returns the same agent; a link in
+// the agent's ID. Without a valid proof it is errs.Forbidden and nothing
+// happens. A retry after success returns the same agent; a link in
 // another state is errs.Conflict.
-func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr string) (string, error) {
+func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr, proof string) (string, error) {
+	if err := r.verify(intent.DeviceApprove, linkID, userID, clientAddr, proof); err != nil {
+		return "", err
+	}
 	var agentID string
 	err := r.Store.Tx(ctx, func(tx *store.Store) error {
 		l, err := tx.DeviceLinkByID(ctx, linkID)
@@ -37,7 +73,7 @@ func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, client
 			}
 		}
 		if l.Status != models.DeviceLinkPending {
-			return errs.E(errs.Conflict, "the device link is no longer pending").WithCode("device_link_state")
+			return errs.E(errs.Conflict, "the device link is no longer pending").WithCode(errs.CodeDeviceLinkState)
 		}
 		a := &models.Agent{
 			UserID: userID, Name: l.AgentName, Status: models.AgentActive,
@@ -71,8 +107,12 @@ func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, client
 }
 
 // DenyDeviceLink moves link linkID pending → denied for userID and audits
-// it. Denying a denied link again is a no-op; other states are Conflict.
-func (r *Recorder) DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr string) error {
+// it, given the decision's proof (else errs.Forbidden). Denying a denied
+// link again is a no-op; other states are Conflict.
+func (r *Recorder) DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr, proof string) error {
+	if err := r.verify(intent.DeviceDeny, linkID, userID, clientAddr, proof); err != nil {
+		return err
+	}
 	return r.Store.Tx(ctx, func(tx *store.Store) error {
 		l, err := tx.DeviceLinkByID(ctx, linkID)
 		if err != nil {
@@ -93,12 +133,32 @@ func (r *Recorder) DenyDeviceLink(ctx context.Context, linkID, userID, clientAdd
 	})
 }
 
+// errNotExpiredYet refuses to expire a link before its deadline by the
+// database's clock: the workflow's timer fires at the deadline, so this
+// only delays a worker whose clock lags (the activity is retried), and a
+// forged expiry (a workflow started with an earlier deadline) changes
+// nothing.
+func errNotExpiredYet() error {
+	return errs.E(errs.Transient, "the device link has not reached its expiry yet").WithCode(errs.CodeDeviceLinkNotExpired)
+}
+
 // ExpireDeviceLink moves a pending link to expired when its workflow's
 // timer fires, and audits it. A link already decided or expired is left
-// alone (nil): the workflow only expires what nobody decided.
+// alone (nil): the workflow only expires what nobody decided. A link before
+// its expiry is errs.Transient (errNotExpiredYet).
 func (r *Recorder) ExpireDeviceLink(ctx context.Context, linkID string) error {
 	return r.Store.Tx(ctx, func(tx *store.Store) error {
-		err := tx.UpdateDeviceLinkStatus(ctx, linkID, models.DeviceLinkPending, store.DeviceLinkUpdate{Status: models.DeviceLinkExpired})
+		l, err := tx.DeviceLinkByID(ctx, linkID)
+		if err != nil {
+			return err
+		}
+		if l.Status != models.DeviceLinkPending {
+			return nil
+		}
+		if r.now(tx).Before(l.ExpiresAt) {
+			return errNotExpiredYet()
+		}
+		err = tx.UpdateDeviceLinkStatus(ctx, linkID, models.DeviceLinkPending, store.DeviceLinkUpdate{Status: models.DeviceLinkExpired})
 		if errs.Is(err, errs.Conflict) {
 			return nil
 		}
@@ -117,14 +177,18 @@ func (r *Recorder) ExpireDeviceLink(ctx context.Context, linkID string) error {
 // left behind. It returns whether the link ended that way. A link whose
 // key was issued is left alone (false); the status-conditional updates
 // decide a race with the agent's last poll, so exactly one of "key issued"
-// and "agent revoked" happens. Idempotent: a retry finds the link expired
-// and the agent revoked, and changes nothing.
+// and "agent revoked" happens. An approved link before its expiry is
+// errs.Transient (errNotExpiredYet). Idempotent: a retry finds the link
+// expired and the agent revoked, and changes nothing.
 func (r *Recorder) ExpireUnissuedDeviceLink(ctx context.Context, linkID string) (bool, error) {
 	var expired bool
 	err := r.Store.Tx(ctx, func(tx *store.Store) error {
 		l, err := tx.DeviceLinkByID(ctx, linkID)
 		if err != nil {
 			return err
+		}
+		if l.Status == models.DeviceLinkApproved && r.now(tx).Before(l.ExpiresAt) {
+			return errNotExpiredYet()
 		}
 		if l.Status == models.DeviceLinkApproved {
 			err := tx.UpdateDeviceLinkStatus(ctx, l.ID, models.DeviceLinkApproved, store.DeviceLinkUpdate{Status: models.DeviceLinkExpired})

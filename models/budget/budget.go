@@ -36,6 +36,7 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // Values of Budget.LimitedBy, as the API shows them.
@@ -98,9 +99,6 @@ type Service struct {
 func New(st *store.Store, wallet WalletBalancer, prices PriceSource) *Service {
 	return &Service{st: st, wallet: wallet, prices: prices}
 }
-
-// Micro converts micro-units to a decimal amount.
-func Micro(v int64) decimal.Decimal { return decimal.New(v, -6) }
 
 // Snapshot returns the agent's current budget. An unknown agent is
 // NotFound.
@@ -194,10 +192,10 @@ func (in inputs) budget() Budget {
 			avail, by = v, name
 		}
 	}
-	cfg := Config{Used: Micro(used)}
+	cfg := Config{Used: micro.Decimal(used)}
 	if a.BudgetLimitMicro != nil {
 		consider(*a.BudgetLimitMicro-used, LimitedByFixed)
-		d := Micro(*a.BudgetLimitMicro)
+		d := micro.Decimal(*a.BudgetLimitMicro)
 		cfg.FixedLimit = &d
 	}
 	if a.BudgetPercentBps != nil {
@@ -208,17 +206,17 @@ func (in inputs) budget() Budget {
 	}
 	if a.MaxPositionValueMicro != nil {
 		consider(*a.MaxPositionValueMicro-in.positionMicro-t.AgentHeldMicro, LimitedByPosition)
-		d := Micro(*a.MaxPositionValueMicro)
+		d := micro.Decimal(*a.MaxPositionValueMicro)
 		cfg.MaxPositionValue = &d
 	}
 	avail = max(avail, 0)
 	return Budget{
-		Available:      Micro(avail),
+		Available:      micro.Decimal(avail),
 		AvailableMicro: avail,
 		LimitedBy:      by,
-		Wallet:         Micro(in.walletMicro),
-		Held:           Micro(t.AgentHeldMicro),
-		PositionValue:  Micro(in.positionMicro),
+		Wallet:         micro.Decimal(in.walletMicro),
+		Held:           micro.Decimal(t.AgentHeldMicro),
+		PositionValue:  micro.Decimal(in.positionMicro),
 		Config:         cfg,
 	}
 }
@@ -279,7 +277,7 @@ func (s *Service) ReserveWith(ctx context.Context, agentID, userID string, amoun
 			return err
 		}
 		if a.Status != models.AgentActive {
-			return errs.Ef(errs.Conflict, "the agent is %s", a.Status).WithCode("agent_inactive")
+			return errs.Ef(errs.Conflict, "the agent is %s", a.Status).WithCode(errs.CodeAgentInactive)
 		}
 		if a.MaxPositionValueMicro != nil && !in.positionKnown {
 			if in.positionMicro, err = s.positionValue(ctx, a.ID); err != nil {
@@ -293,8 +291,8 @@ func (s *Service) ReserveWith(ctx context.Context, agentID, userID string, amoun
 		b := in.budget()
 		if amountMicro > b.AvailableMicro {
 			return errs.Ef(errs.Conflict, "budget exceeded: the order needs %s USDC but %s USDC is available (limited by %s)",
-				Micro(amountMicro).String(), b.Available.String(), b.LimitedBy).
-				WithCode("budget_exceeded").WithHint("GET /budget shows the limits; lower the order size")
+				micro.Decimal(amountMicro).String(), b.Available.String(), b.LimitedBy).
+				WithCode(errs.CodeBudgetExceeded).WithHint("GET /budget shows the limits; lower the order size")
 		}
 		out = models.BudgetReservation{Ref: ref, AgentID: agentID, UserID: userID, AmountMicro: amountMicro}
 		if err := tx.CreateBudgetReservation(ctx, &out); err != nil {
@@ -313,7 +311,7 @@ func (s *Service) ReserveWith(ctx context.Context, agentID, userID string, amoun
 
 func sameAgent(r *models.BudgetReservation, agentID string) (models.BudgetReservation, error) {
 	if r.AgentID != agentID {
-		return models.BudgetReservation{}, errs.E(errs.Conflict, "the reservation reference is already used").WithCode("reservation_ref")
+		return models.BudgetReservation{}, errs.E(errs.Conflict, "the reservation reference is already used").WithCode(errs.CodeReservationRef)
 	}
 	return *r, nil
 }

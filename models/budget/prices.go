@@ -6,6 +6,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // Midpointer gives a token's mid price; venue/clob.Client implements it.
@@ -37,7 +38,7 @@ func (m MidpointPrices) Prices(ctx context.Context, tokenIDs []string) (map[stri
 		if mid.IsNegative() || mid.GreaterThan(decimal.NewFromInt(1)) {
 			return nil, errs.Ef(errs.Transient, "the venue returned an invalid price for token %s", id)
 		}
-		out[id] = mid.Shift(6).IntPart()
+		out[id] = micro.Truncate(mid)
 	}
 	return out, nil
 }

@@ -40,12 +40,12 @@ type ChainWallets struct {
 }
 
 // errNoWallet is the one answer for a user without a trading wallet.
-var errNoWallet = errs.E(errs.NotFound, "no trading wallet: import a wallet in the dashboard first").WithCode("no_wallet")
+var errNoWallet = errs.E(errs.NotFound, "no trading wallet: import a wallet in the dashboard first").WithCode(errs.CodeNoWallet)
 
 // Wallet returns the user's trading wallet and its balance.
 func (w ChainWallets) Wallet(ctx context.Context, userID string) (WalletInfo, error) {
 	addr, kind, err := w.Wallets.TradingWallet(ctx, userID)
-	if e, ok := errs.As(err); ok && e.Kind == errs.NotFound && e.Code != "no_wallet" {
+	if e, ok := errs.As(err); ok && e.Kind == errs.NotFound && e.Code != errs.CodeNoWallet {
 		// A finder's generic "not found": say what the user has to do.
 		return WalletInfo{}, errNoWallet
 	}

@@ -11,6 +11,8 @@ package errs
 import (
 	"errors"
 	"fmt"
+
+	"github.com/agent-trading/ats/venue"
 )
 
 // Kind classifies an error by what the caller can do about it.
@@ -28,6 +30,11 @@ const (
 	RateLimited               // too many requests; retry later
 	VenueRejected             // the venue (exchange or chain) refused the operation
 	Transient                 // a dependency is down or timed out; retrying may succeed
+	// VenueDenied: the venue refused the service's own credentials or
+	// access (its 401/403: credentials, banned address, region). The
+	// caller's request is not at fault and retrying will not help until an
+	// operator acts; it must never read as the caller's own 401/403.
+	VenueDenied
 )
 
 var kindNames = [...]string{
@@ -40,6 +47,7 @@ var kindNames = [...]string{
 	RateLimited:   "rate_limited",
 	VenueRejected: "venue_rejected",
 	Transient:     "transient",
+	VenueDenied:   "venue_denied",
 }
 
 func (k Kind) String() string {
@@ -118,12 +126,11 @@ func (e *Error) WithHint(h string) *Error { c := *e; c.Hint = h; return &c }
 // WithCause returns a copy of e wrapping err.
 func (e *Error) WithCause(err error) *Error { c := *e; c.Err = err; return &c }
 
-// KindOf returns the kind of the outermost *Error in err's chain, or
-// Internal when there is none. A nil error has no kind; KindOf(nil) is
-// Internal and callers check for nil first.
+// KindOf returns the kind of the outermost *Error (or venue error, see
+// As) in err's chain, or Internal when there is none. A nil error has no
+// kind; KindOf(nil) is Internal and callers check for nil first.
 func KindOf(err error) Kind {
-	var e *Error
-	if errors.As(err, &e) {
+	if e, ok := As(err); ok {
 		return e.Kind
 	}
 	return Internal
@@ -132,18 +139,27 @@ func KindOf(err error) Kind {
 // Is reports whether err is classified as kind.
 func Is(err error, kind Kind) bool { return err != nil && KindOf(err) == kind }
 
-// As returns the outermost *Error in err's chain.
+// As returns the outermost classified error in err's chain: an *Error, or
+// a venue error (*venue.Error) classified by FromVenue. So a venue failure
+// has its kind, code and hint wherever the service looks at an error,
+// without every caller of the venue converting it.
 func As(err error) (*Error, bool) {
 	var e *Error
-	ok := errors.As(err, &e)
-	return e, ok
+	found := errors.As(err, &e)
+	var v *venue.Error
+	if errors.As(err, &v) && (!found || errors.Is(v, e)) {
+		// The venue error is the outer one (an *Error below it, if any,
+		// is its cause).
+		return FromVenue(v), true
+	}
+	return e, found
 }
 
 // CodeOf returns the Code of the outermost *Error carrying one.
 func CodeOf(err error) string {
 	for err != nil {
-		var e *Error
-		if !errors.As(err, &e) {
+		e, ok := As(err)
+		if !ok {
 			return ""
 		}
 		if e.Code != "" {
@@ -157,8 +173,7 @@ func CodeOf(err error) string {
 // PublicMessage is the text a client may see for err: the Message of its
 // classification, or a generic sentence for unclassified errors.
 func PublicMessage(err error) string {
-	var e *Error
-	if errors.As(err, &e) && e.Message != "" {
+	if e, ok := As(err); ok && e.Message != "" {
 		if e.Kind == Internal {
 			return "internal error"
 		}

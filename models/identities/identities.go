@@ -136,7 +136,7 @@ func (s *Service) get(ctx context.Context, name string) (*provider, error) {
 	defer s.mu.Unlock()
 	p, ok := s.providers[name]
 	if !ok {
-		return nil, errs.E(errs.NotFound, "unknown sign-in provider").WithCode("unknown_provider")
+		return nil, errs.E(errs.NotFound, "unknown sign-in provider").WithCode(errs.CodeUnknownProvider)
 	}
 	if p.oidc != nil {
 		return p, nil
@@ -180,7 +180,7 @@ type Identity struct {
 	Name          string
 }
 
-var errBadCallback = errs.E(errs.Unauthorized, "the sign-in could not be completed; start again").WithCode("oidc_failed")
+var errBadCallback = errs.E(errs.Unauthorized, "the sign-in could not be completed; start again").WithCode(errs.CodeOIDCFailed)
 
 // Finish completes the round trip: it checks the returned state against
 // the session's, redeems the code with the PKCE verifier, verifies the ID
@@ -264,7 +264,7 @@ func (s *Service) Resolve(ctx context.Context, id Identity) (Outcome, string, er
 	}
 	if !id.EmailVerified || id.Email == "" {
 		return 0, "", errs.E(errs.Forbidden, "the provider did not confirm your email address, so it cannot be used to sign in here").
-			WithCode("email_not_verified")
+			WithCode(errs.CodeEmailNotVerified)
 	}
 	u, err := s.Store.UserByEmail(ctx, id.Email)
 	switch {
@@ -290,21 +290,21 @@ func credential(id Identity) *models.UserCredential {
 // sign-in prompted by the identity's email.
 func (s *Service) Link(ctx context.Context, userID string, id Identity, requireSameEmail bool, clientAddr string) error {
 	if !id.EmailVerified {
-		return errs.E(errs.Forbidden, "the provider did not confirm this identity's email address").WithCode("email_not_verified")
+		return errs.E(errs.Forbidden, "the provider did not confirm this identity's email address").WithCode(errs.CodeEmailNotVerified)
 	}
 	u, err := s.Store.UserByID(ctx, userID)
 	if err != nil {
 		return err
 	}
 	if requireSameEmail && u.Email != id.Email {
-		return errs.E(errs.Forbidden, "you signed in to a different account than the identity's email").WithCode("email_mismatch")
+		return errs.E(errs.Forbidden, "you signed in to a different account than the identity's email").WithCode(errs.CodeEmailMismatch)
 	}
 	c := credential(id)
 	c.UserID = userID
 	return s.Store.Tx(ctx, func(tx *store.Store) error {
 		if err := tx.CreateCredential(ctx, c); err != nil {
 			if errs.Is(err, errs.Conflict) {
-				return errs.E(errs.Conflict, "this identity is already linked to an account").WithCode("identity_linked")
+				return errs.E(errs.Conflict, "this identity is already linked to an account").WithCode(errs.CodeIdentityLinked)
 			}
 			return err
 		}
@@ -320,7 +320,7 @@ func (s *Service) CreateAccount(ctx context.Context, mode users.SignupMode, id I
 		return "", err
 	}
 	if !id.EmailVerified || id.Email == "" {
-		return "", errs.E(errs.Forbidden, "the provider did not confirm your email address").WithCode("email_not_verified")
+		return "", errs.E(errs.Forbidden, "the provider did not confirm your email address").WithCode(errs.CodeEmailNotVerified)
 	}
 	email, err := users.ValidateEmail(id.Email)
 	if err != nil {
@@ -331,7 +331,7 @@ func (s *Service) CreateAccount(ctx context.Context, mode users.SignupMode, id I
 	err = s.Store.Tx(ctx, func(tx *store.Store) error {
 		if err := tx.CreateUserWithCredential(ctx, u, c); err != nil {
 			if errs.Is(err, errs.Conflict) {
-				return errs.E(errs.Conflict, "an account with this email or identity already exists").WithCode("email_taken")
+				return errs.E(errs.Conflict, "an account with this email or identity already exists").WithCode(errs.CodeEmailTaken)
 			}
 			return err
 		}
@@ -381,7 +381,7 @@ func (s *Service) Unlink(ctx context.Context, userID, id, clientAddr string) err
 		return err
 	}
 	if u.PasswordHash == "" && len(keys) == 0 && len(ids) <= 1 {
-		return errs.E(errs.Conflict, "this is your only way to sign in: set a password or add a passkey first").WithCode("last_sign_in_method")
+		return errs.E(errs.Conflict, "this is your only way to sign in: set a password or add a passkey first").WithCode(errs.CodeLastSignInMethod)
 	}
 	return s.Store.Tx(ctx, func(tx *store.Store) error {
 		c, err := tx.DeleteCredential(ctx, userID, models.CredentialOAuth, id)

@@ -6,7 +6,7 @@ import (
 
 	"github.com/agent-trading/ats/models/pricefeed"
 	"github.com/agent-trading/ats/venue/clob"
-	"github.com/agent-trading/ats/venue/clob/rest"
+	"github.com/agent-trading/ats/venue/wire"
 )
 
 // LiveBooks is the process's price feed as the market-data reads use it:
@@ -34,12 +34,12 @@ func (s *Service) liveBook(ctx context.Context, token string) (*clob.OrderBook, 
 	}
 	b := &clob.OrderBook{Market: fb.Market, AssetID: token, Hash: fb.Hash,
 		Timestamp: strconv.FormatInt(fb.Timestamp.UnixMilli(), 10), TickSize: info.TickSize, NegRisk: info.NegRisk,
-		MinOrderSize: rest.LooseDecimal{Decimal: info.MinOrderSize}}
+		MinOrderSize: wire.LooseDecimal{Decimal: info.MinOrderSize}}
 	if t, err := clob.TickSizeFromDecimal(fb.TickSize); err == nil {
 		b.TickSize = t
 	}
 	if fb.Last.Valid {
-		b.LastTradePrice = rest.LooseDecimal{Decimal: fb.Last.Decimal}
+		b.LastTradePrice = wire.LooseDecimal{Decimal: fb.Last.Decimal}
 	}
 	for _, l := range fb.Bids { // best first, as normalise leaves REST books
 		b.Bids = append(b.Bids, clob.PriceLevel{Price: l.Price, Size: l.Size})

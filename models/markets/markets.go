@@ -17,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue/cache"
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/gamma"
 	"github.com/agent-trading/ats/venue/updown"
@@ -29,6 +30,10 @@ const (
 	DefaultMarketTTL = 5 * time.Second
 	DefaultBookTTL   = 500 * time.Millisecond
 )
+
+// maxCacheEntries bounds each cache, so a stream of distinct keys cannot
+// grow memory without limit.
+const maxCacheEntries = 10_000
 
 // Limits of the search and batch endpoints.
 const (
@@ -63,9 +68,9 @@ type Service struct {
 	Live LiveBooks
 
 	once    sync.Once
-	markets *ttlCache[*gamma.Market]
-	books   *ttlCache[*clob.OrderBook]
-	batches *ttlCache[map[string]*clob.OrderBook] // keyed by the token list
+	markets *cache.Cache[*gamma.Market]
+	books   *cache.Cache[*clob.OrderBook]
+	batches *cache.Cache[map[string]*clob.OrderBook] // keyed by the token list
 }
 
 func (s *Service) init() {
@@ -80,9 +85,9 @@ func (s *Service) init() {
 		if bt == 0 {
 			bt = DefaultBookTTL
 		}
-		s.markets = newTTLCache[*gamma.Market](mt, s.Now)
-		s.books = newTTLCache[*clob.OrderBook](bt, s.Now)
-		s.batches = newTTLCache[map[string]*clob.OrderBook](bt, s.Now)
+		s.markets = cache.New[*gamma.Market](maxCacheEntries, mt, s.Now)
+		s.books = cache.New[*clob.OrderBook](maxCacheEntries, bt, s.Now)
+		s.batches = cache.New[map[string]*clob.OrderBook](maxCacheEntries, bt, s.Now)
 	})
 }
 
@@ -107,7 +112,7 @@ type SearchParams struct {
 	Limit, Offset   int             // page
 	Sort            string          // one of the Sort constants; empty = volume
 	MinVolume       decimal.Decimal // minimum lifetime USD volume
-	AcceptingOrders bool            // only markets accepting orders
+	AcceptingOrders bool            // only markets accepting orders; false: closed ones too
 	EndingSoon      bool            // markets ending within 24 hours first
 }
 
@@ -124,19 +129,19 @@ func (p SearchParams) Validate() error {
 	switch p.Sort {
 	case "", SortVolume, SortLiquidity, SortEndDate, SortRecent:
 	default:
-		return errs.Ef(errs.Invalid, "query parameter %q must be one of volume, liquidity, end_date, recent", "sort").WithCode("invalid_query")
+		return errs.Ef(errs.Invalid, "query parameter %q must be one of volume, liquidity, end_date, recent", "sort").WithCode(errs.CodeInvalidQuery)
 	}
 	if p.Tag != "" && !slices.Contains(Tags, p.Tag) {
-		return errs.Ef(errs.Invalid, "query parameter %q must be one of %s", "tag", strings.Join(Tags, ", ")).WithCode("invalid_query")
+		return errs.Ef(errs.Invalid, "query parameter %q must be one of %s", "tag", strings.Join(Tags, ", ")).WithCode(errs.CodeInvalidQuery)
 	}
 	if p.Limit < 1 || p.Limit > MaxSearchLimit {
-		return errs.Ef(errs.Invalid, "query parameter %q must be an integer between 1 and %d", "limit", MaxSearchLimit).WithCode("invalid_query")
+		return errs.Ef(errs.Invalid, "query parameter %q must be an integer between 1 and %d", "limit", MaxSearchLimit).WithCode(errs.CodeInvalidQuery)
 	}
 	if p.Offset < 0 {
-		return errs.Ef(errs.Invalid, "query parameter %q must not be negative", "offset").WithCode("invalid_query")
+		return errs.Ef(errs.Invalid, "query parameter %q must not be negative", "offset").WithCode(errs.CodeInvalidQuery)
 	}
 	if p.MinVolume.IsNegative() {
-		return errs.Ef(errs.Invalid, "query parameter %q must not be negative", "min_volume").WithCode("invalid_query")
+		return errs.Ef(errs.Invalid, "query parameter %q must not be negative", "min_volume").WithCode(errs.CodeInvalidQuery)
 	}
 	return nil
 }
@@ -174,9 +179,10 @@ func compareMarkets(sort string) func(a, b gamma.Market) int {
 }
 
 // Search finds markets. Text, tag, volume and accepting-orders filters are
-// applied here over Gamma's sorted market list (at most searchScan markets
-// are inspected per request), because the venue's list endpoint does not
-// filter on all of them; a slug is an exact Gamma lookup.
+// applied here over Gamma's sorted market lists (at most searchScan markets
+// of each list are inspected per request: the open markets, and with
+// AcceptingOrders false the closed ones too), because the venue's list
+// endpoint does not filter on all of them; a slug is an exact Gamma lookup.
 func (s *Service) Search(ctx context.Context, p SearchParams) (*SearchResult, error) {
 	s.init()
 	if err := p.Validate(); err != nil {
@@ -204,29 +210,27 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (*SearchResult, er
 
 	field, asc := gammaOrder(p.Sort)
 	base := gamma.MarketsParams{Order: field, Ascending: &asc, VolumeNumMin: p.MinVolume}
-	if p.AcceptingOrders {
-		f := false
-		base.Closed = &f
-	}
 	if p.Slug != "" {
 		base.Slugs = []string{p.Slug}
 	}
+	// Gamma lists open markets, or with closed=true only closed ones:
+	// markets that no longer accept orders because they closed (resolved)
+	// are a second list, scanned when the caller wants them too. Each list
+	// is in sort order, so the first need matches of each hold the first
+	// need of both.
+	lists := []bool{false}
+	if !p.AcceptingOrders {
+		lists = append(lists, true)
+	}
 	var matched []gamma.Market
-	for off := 0; off < searchScan; off += searchPage {
+	for _, closed := range lists {
 		q := base
-		q.Limit, q.Offset = searchPage, off
-		page, err := s.Gamma.Markets(ctx, q)
+		q.Closed = &closed
+		found, err := s.scan(ctx, q, keep, need, scanAll)
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range page {
-			if keep(m) {
-				matched = append(matched, m)
-			}
-		}
-		if len(page) < searchPage || (!scanAll && len(matched) >= need) {
-			break
-		}
+		matched = append(matched, found...)
 	}
 	slices.SortStableFunc(matched, compareMarkets(p.Sort))
 	if p.EndingSoon {
@@ -256,6 +260,29 @@ func (s *Service) Search(ctx context.Context, p SearchParams) (*SearchResult, er
 		res.Markets = matched[p.Offset:min(len(matched), need)]
 	}
 	return res, nil
+}
+
+// scan pages through Gamma's list q (at most searchScan markets) and
+// returns the markets keep accepts, stopping at need of them unless all
+// must be seen.
+func (s *Service) scan(ctx context.Context, q gamma.MarketsParams, keep func(gamma.Market) bool, need int, all bool) ([]gamma.Market, error) {
+	var matched []gamma.Market
+	for off := 0; off < searchScan; off += searchPage {
+		q.Limit, q.Offset = searchPage, off
+		page, err := s.Gamma.Markets(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range page {
+			if keep(m) {
+				matched = append(matched, m)
+			}
+		}
+		if len(page) < searchPage || (!all && len(matched) >= need) {
+			break
+		}
+	}
+	return matched, nil
 }
 
 // boolRank sorts true before false.
@@ -352,9 +379,9 @@ func ValidTokenID(s string) bool { return isDigits(s) && len(s) <= 78 }
 func (s *Service) MarketByID(ctx context.Context, id string) (*Detail, error) {
 	s.init()
 	if !validMarketID(id) {
-		return nil, errs.E(errs.Invalid, "market id must be a numeric market id or a 0x condition id").WithCode("invalid_id")
+		return nil, errs.E(errs.Invalid, "market id must be a numeric market id or a 0x condition id").WithCode(errs.CodeInvalidID)
 	}
-	m, err := s.markets.get(ctx, "id:"+strings.ToLower(id), func(ctx context.Context) (*gamma.Market, error) {
+	m, err := s.markets.Get(ctx, "id:"+strings.ToLower(id), func(ctx context.Context) (*gamma.Market, error) {
 		if isDigits(id) {
 			return s.Gamma.MarketByID(ctx, id)
 		}
@@ -368,7 +395,7 @@ func (s *Service) MarketByID(ctx context.Context, id string) (*Detail, error) {
 			return nil, err
 		}
 		if len(ms) == 0 {
-			return nil, errs.E(errs.NotFound, "market not found").WithCode("not_found")
+			return nil, errs.E(errs.NotFound, "market not found").WithCode(errs.CodeNotFound)
 		}
 		return &ms[0], nil
 	})
@@ -383,7 +410,7 @@ func (s *Service) MarketBySlug(ctx context.Context, slug string) (*Detail, error
 	s.init()
 	slug = strings.TrimSpace(slug)
 	if slug == "" {
-		return nil, errs.Ef(errs.Invalid, "query parameter %q is required", "slug").WithCode("invalid_query")
+		return nil, errs.Ef(errs.Invalid, "query parameter %q is required", "slug").WithCode(errs.CodeInvalidQuery)
 	}
 	m, err := s.marketBySlug(ctx, slug)
 	if err != nil {
@@ -393,7 +420,7 @@ func (s *Service) MarketBySlug(ctx context.Context, slug string) (*Detail, error
 }
 
 func (s *Service) marketBySlug(ctx context.Context, slug string) (*gamma.Market, error) {
-	return s.markets.get(ctx, "slug:"+slug, func(ctx context.Context) (*gamma.Market, error) {
+	return s.markets.Get(ctx, "slug:"+slug, func(ctx context.Context) (*gamma.Market, error) {
 		return s.Gamma.MarketBySlug(ctx, slug)
 	})
 }
@@ -401,7 +428,7 @@ func (s *Service) marketBySlug(ctx context.Context, slug string) (*gamma.Market,
 // marketErr gives venue NotFound answers one client message.
 func marketErr(err error) error {
 	if errs.Is(err, errs.NotFound) {
-		return errs.E(errs.NotFound, "market not found").WithCode("market_not_found").WithCause(err)
+		return errs.E(errs.NotFound, "market not found").WithCode(errs.CodeMarketNotFound).WithCause(err)
 	}
 	return err
 }
@@ -445,15 +472,15 @@ func (f slugFinder) MarketBySlug(ctx context.Context, slug string) (*gamma.Marke
 func (s *Service) CryptoMarket(ctx context.Context, asset, timeframe string, includeTokens bool) (*Crypto, error) {
 	s.init()
 	if strings.TrimSpace(asset) == "" {
-		return nil, errs.Ef(errs.Invalid, "query parameter %q is required", "asset").WithCode("invalid_query")
+		return nil, errs.Ef(errs.Invalid, "query parameter %q is required", "asset").WithCode(errs.CodeInvalidQuery)
 	}
 	a, err := updown.ParseAsset(asset)
 	if err != nil {
-		return nil, errs.Ef(errs.Invalid, "query parameter %q must be one of btc, eth, sol, xrp, doge, matic (or bitcoin, ethereum, solana, dogecoin, polygon)", "asset").WithCode("invalid_query")
+		return nil, errs.Ef(errs.Invalid, "query parameter %q must be one of btc, eth, sol, xrp, doge, matic (or bitcoin, ethereum, solana, dogecoin, polygon)", "asset").WithCode(errs.CodeInvalidQuery)
 	}
 	tf, err := updown.ParseTimeframe(timeframe)
 	if err != nil {
-		return nil, errs.Ef(errs.Invalid, "query parameter %q must be one of 5m, 15m, 4h, hourly, daily", "timeframe").WithCode("invalid_query")
+		return nil, errs.Ef(errs.Invalid, "query parameter %q must be one of 5m, 15m, 4h, hourly, daily", "timeframe").WithCode(errs.CodeInvalidQuery)
 	}
 	m, w, err := updown.FindAccepting(ctx, slugFinder{s}, a, tf, s.Now())
 	if err != nil {
@@ -483,17 +510,17 @@ func ParseTokenIDs(param, raw string) ([]string, error) {
 			continue
 		}
 		if !ValidTokenID(t) {
-			return nil, errs.Ef(errs.Invalid, "query parameter %q must hold decimal token ids", param).WithCode("invalid_query")
+			return nil, errs.Ef(errs.Invalid, "query parameter %q must hold decimal token ids", param).WithCode(errs.CodeInvalidQuery)
 		}
 		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
 	if len(out) == 0 {
-		return nil, errs.Ef(errs.Invalid, "query parameter %q is required", param).WithCode("invalid_query")
+		return nil, errs.Ef(errs.Invalid, "query parameter %q is required", param).WithCode(errs.CodeInvalidQuery)
 	}
 	if len(out) > MaxBatchTokens {
-		return nil, errs.Ef(errs.Invalid, "query parameter %q accepts at most %d token ids, got %d", param, MaxBatchTokens, len(out)).WithCode("too_many_tokens")
+		return nil, errs.Ef(errs.Invalid, "query parameter %q accepts at most %d token ids, got %d", param, MaxBatchTokens, len(out)).WithCode(errs.CodeTooManyTokens)
 	}
 	return out, nil
 }
@@ -504,11 +531,11 @@ func (s *Service) Books(ctx context.Context, tokens []string) ([]*clob.OrderBook
 	s.init()
 	for _, t := range tokens {
 		if !ValidTokenID(t) {
-			return nil, errs.E(errs.Invalid, "token ids must be decimal numbers").WithCode("invalid_token_id")
+			return nil, errs.E(errs.Invalid, "token ids must be decimal numbers").WithCode(errs.CodeInvalidTokenID)
 		}
 	}
 	if len(tokens) > MaxBatchTokens {
-		return nil, errs.Ef(errs.Invalid, "at most %d token ids per request", MaxBatchTokens).WithCode("too_many_tokens")
+		return nil, errs.Ef(errs.Invalid, "at most %d token ids per request", MaxBatchTokens).WithCode(errs.CodeTooManyTokens)
 	}
 	return s.fetchBooks(ctx, tokens, true)
 }
@@ -523,7 +550,7 @@ func (s *Service) Book(ctx context.Context, token string) (*clob.OrderBook, erro
 }
 
 func tokenNotFound(tokens []string) *errs.Error {
-	return errs.Ef(errs.NotFound, "no order book for token %s", strings.Join(tokens, ", ")).WithCode("token_not_found")
+	return errs.Ef(errs.NotFound, "no order book for token %s", strings.Join(tokens, ", ")).WithCode(errs.CodeTokenNotFound)
 }
 
 // books_ serves tokens from the cache, fetches the rest in one call (GET
@@ -536,7 +563,7 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 	for i, t := range tokens {
 		if b, ok := s.liveBook(ctx, t); ok {
 			out[i] = b
-		} else if b, ok := s.books.peek(t); ok {
+		} else if b, ok := s.books.Peek(t); ok {
 			out[i] = b
 		} else {
 			missing = append(missing, t)
@@ -546,7 +573,7 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 	case 0:
 		return out, nil
 	case 1:
-		b, err := s.books.get(ctx, missing[0], func(ctx context.Context) (*clob.OrderBook, error) {
+		b, err := s.books.Get(ctx, missing[0], func(ctx context.Context) (*clob.OrderBook, error) {
 			b, err := s.CLOB.OrderBook(ctx, missing[0])
 			if err != nil {
 				return nil, err
@@ -568,7 +595,7 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 	}
 	// Concurrent requests for the same set (e.g. one market's outcome
 	// tokens) share one POST /books.
-	byToken, err := s.batches.get(ctx, strings.Join(missing, ","), func(ctx context.Context) (map[string]*clob.OrderBook, error) {
+	byToken, err := s.batches.Get(ctx, strings.Join(missing, ","), func(ctx context.Context) (map[string]*clob.OrderBook, error) {
 		params := make([]clob.BookParams, len(missing))
 		for i, t := range missing {
 			params[i] = clob.BookParams{TokenID: t}
@@ -582,7 +609,7 @@ func (s *Service) fetchBooks(ctx context.Context, tokens []string, strict bool) 
 			b := &got[i]
 			normalise(b)
 			byToken[b.AssetID] = b
-			s.books.put(b.AssetID, b)
+			s.books.Put(b.AssetID, b)
 		}
 		return byToken, nil
 	})

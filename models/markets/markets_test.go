@@ -1,12 +1,7 @@
 package markets
 
 import (
-	"context"
-	"errors"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
@@ -16,100 +11,6 @@ import (
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/gamma"
 )
-
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
-
-func TestCacheCoalescesAndExpires(t *testing.T) {
-	clk := &clock{t: time.Unix(1_700_000_000, 0)}
-	c := newTTLCache[int](time.Second, clk.now)
-	var calls atomic.Int32
-	release := make(chan struct{})
-	fetch := func(context.Context) (int, error) {
-		calls.Add(1)
-		<-release
-		return 7, nil
-	}
-	var wg sync.WaitGroup
-	results := make([]int, 8)
-	for i := range results {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v, err := c.get(context.Background(), "k", fetch)
-			assert.NoError(t, err)
-			results[i] = v
-		}()
-	}
-	// Let every goroutine reach the cache before the fetch completes.
-	require.Eventually(t, func() bool { return calls.Load() == 1 }, time.Second, time.Millisecond)
-	time.Sleep(20 * time.Millisecond)
-	close(release)
-	wg.Wait()
-	assert.Equal(t, int32(1), calls.Load(), "concurrent misses share one fetch")
-	for _, v := range results {
-		assert.Equal(t, 7, v)
-	}
-
-	v, ok := c.peek("k")
-	assert.True(t, ok)
-	assert.Equal(t, 7, v)
-	clk.add(time.Second)
-	_, ok = c.peek("k")
-	assert.False(t, ok, "expired")
-	n := 0
-	v, err := c.get(context.Background(), "k", func(context.Context) (int, error) { n++; return 8, nil })
-	require.NoError(t, err)
-	assert.Equal(t, 8, v)
-	assert.Equal(t, 1, n)
-}
-
-func TestCacheDoesNotKeepErrors(t *testing.T) {
-	c := newTTLCache[int](time.Minute, time.Now)
-	boom := errors.New("boom")
-	_, err := c.get(context.Background(), "k", func(context.Context) (int, error) { return 0, boom })
-	assert.ErrorIs(t, err, boom)
-	_, ok := c.peek("k")
-	assert.False(t, ok)
-	v, err := c.get(context.Background(), "k", func(context.Context) (int, error) { return 3, nil })
-	require.NoError(t, err)
-	assert.Equal(t, 3, v)
-}
-
-func TestCacheWaiterHonoursContext(t *testing.T) {
-	c := newTTLCache[int](time.Minute, time.Now)
-	release := make(chan struct{})
-	started := make(chan struct{})
-	go func() {
-		_, _ = c.get(context.Background(), "k", func(context.Context) (int, error) { close(started); <-release; return 1, nil })
-	}()
-	<-started
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err := c.get(ctx, "k", func(context.Context) (int, error) { t.Fatal("second fetch"); return 0, nil })
-	assert.ErrorIs(t, err, context.Canceled)
-	close(release)
-}
-
-func TestCacheBounded(t *testing.T) {
-	clk := &clock{t: time.Unix(0, 0)}
-	c := newTTLCache[int](time.Second, clk.now)
-	for i := range maxCacheEntries {
-		c.put(string(rune(i)), i)
-	}
-	clk.add(2 * time.Second)
-	c.put("new", 1)
-	assert.Len(t, c.m, 1, "expired entries are swept at the bound")
-}
 
 func lvl(p, s string) clob.PriceLevel {
 	return clob.PriceLevel{Price: decimal.RequireFromString(p), Size: decimal.RequireFromString(s)}

@@ -26,10 +26,6 @@ const (
 	cancelWait = 45 * time.Second
 )
 
-// CodeNoWorkflow is the error code a Runner answers a Cancel with when the
-// order has no running workflow (it never started, or it ended).
-const CodeNoWorkflow = "order_workflow_not_found"
-
 // CancelPending cancels a PENDING order without waiting for its placement.
 // It is the order workflow's cancel step for an order not placed yet, and
 // what Cancel runs itself for an order without a workflow. previous is
@@ -76,7 +72,7 @@ func (s *Service) CancelPending(ctx context.Context, orderID string) (previous s
 		}
 		if time.Now().After(deadline) {
 			return "", Order{}, errs.E(errs.Transient, "the order is being posted to the venue right now; the cancel did not get in").
-				WithCode("cancel_in_progress").WithHint("send DELETE /orders/{id} again in a few seconds")
+				WithCode(errs.CodeCancelInProgress).WithHint("send DELETE /orders/{id} again in a few seconds")
 		}
 		if o.PostingUntil != nil {
 			if left := time.Until(*o.PostingUntil); left > 0 {

@@ -122,7 +122,7 @@ func TestCancelPendingOrderWithoutWorkflow(t *testing.T) {
 	storetest.EachDB(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		f := newCancelFixture(t, st)
-		f.runner.err = errs.E(errs.NotFound, "not found").WithCode(CodeNoWorkflow)
+		f.runner.err = errs.E(errs.NotFound, "not found").WithCode(errs.CodeOrderWorkflowNotFound)
 		o := f.pendingBuy(t)
 		if h := f.held(t); h != 1_000_000 {
 			t.Fatalf("held %d before the cancel", h)

@@ -12,7 +12,9 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // storedOrder is the JSON of a signed order kept on the order row. It is
@@ -59,7 +61,7 @@ func (s *Service) build(ctx context.Context, t *clob.Trader, o *models.Order) (*
 	if err != nil {
 		return nil, errs.Wrap(errs.Internal, err, "stored order has an invalid side")
 	}
-	price, size := decimal.New(o.PriceMicro, -6), decimal.New(o.SizeMicro, -6)
+	price, size := micro.Decimal(o.PriceMicro), micro.Decimal(o.SizeMicro)
 	switch o.RequestType {
 	case TypeMarket:
 		// Priced from the book: the level at which the book covers the
@@ -112,7 +114,7 @@ func levelFor(b *clob.OrderBook, side clob.Side, size, limit decimal.Decimal) (d
 		}
 	}
 	return decimal.Zero, errs.Ef(errs.VenueRejected, "the book cannot fill %s shares at %s or better right now", size.String(), limit.String()).
-		WithCode("no_match").WithHint("use a LIMIT order to rest on the book, or a FAK order to take what is there")
+		WithCode(errs.CodeNoMatch).WithHint("use a LIMIT order to rest on the book, or a FAK order to take what is there")
 }
 
 // Submit places a PENDING order on the venue. It is the order workflow's
@@ -230,7 +232,7 @@ func isDuplicate(err error) bool {
 // venueErr handles credentials the venue no longer accepts: they are
 // forgotten so the next attempt derives them again.
 func (s *Service) venueErr(ctx context.Context, userID string, err error) error {
-	if errs.Is(err, errs.Unauthorized) {
+	if venue.Is(err, venue.Unauthorized) {
 		if ierr := s.Wallets.InvalidateCreds(ctx, userID); ierr != nil {
 			s.log().WarnContext(ctx, "cannot invalidate venue credentials", "user_id", userID, "err", ierr)
 		}
@@ -243,11 +245,25 @@ func (s *Service) venueErr(ctx context.Context, userID string, err error) error 
 // (the order is invalid or the venue rejected it) and passes transient
 // errors on for the workflow to retry.
 func (s *Service) failOrRetry(ctx context.Context, o *models.Order, err error) (Order, error) {
-	switch errs.KindOf(err) {
-	case errs.Invalid, errs.VenueRejected, errs.Conflict, errs.NotFound, errs.Forbidden:
+	if refused(err) {
 		return s.fail(ctx, o, errs.PublicMessage(err))
 	}
 	return Order{}, err
+}
+
+// refused reports whether err is a definitive answer to the order: the
+// request, the account's state or the venue refused it, and trying again
+// unchanged would be refused again.
+func refused(err error) bool {
+	switch errs.KindOf(err) {
+	case errs.Invalid, errs.VenueRejected, errs.Conflict, errs.NotFound, errs.Forbidden:
+		return true
+	case errs.VenueDenied:
+		// Access refused (region, banned or close-only address) stays
+		// refused; refused credentials are derived again (venueErr).
+		return venue.Is(err, venue.Forbidden)
+	}
+	return false
 }
 
 // fail marks a PENDING order FAILED and releases its budget.
@@ -327,7 +343,7 @@ func postInFlight(o *models.Order) bool {
 
 func errPostInFlight() error {
 	return errs.E(errs.Transient, "a post of the order may still reach the venue; it is ended once that is settled").
-		WithCode("post_in_flight")
+		WithCode(errs.CodePostInFlight)
 }
 
 // Sync brings an order up to date with the venue: its status, its fills
@@ -370,7 +386,7 @@ func (s *Service) syncWith(ctx context.Context, t *clob.Trader, o *models.Order)
 	var last time.Time
 	for _, f := range fills {
 		filled += f.SizeMicro
-		notional += mulMicro(f.PriceMicro, f.SizeMicro)
+		notional += micro.Mul(f.PriceMicro, f.SizeMicro)
 		if f.Time.After(last) {
 			last = f.Time
 		}
@@ -378,7 +394,7 @@ func (s *Service) syncWith(ctx context.Context, t *clob.Trader, o *models.Order)
 	status := venueStatus(vo.Status, o, filled)
 	avg := int64(0)
 	if filled > 0 {
-		avg = decimal.NewFromInt(notional).Mul(micro).Div(decimal.NewFromInt(filled)).Round(0).IntPart()
+		avg = micro.Div(notional, filled)
 	}
 	u := store.OrderUpdate{Status: &status, FilledSizeMicro: &filled, AvgFillPriceMicro: &avg}
 	if filled > 0 {
@@ -525,7 +541,7 @@ func (s *Service) CancelAtVenue(ctx context.Context, orderID string) (previous s
 		if err != nil {
 			return "", Order{}, err
 		}
-		if err := s.releaseBudget(ctx, o, mulMicro(cur.AvgFillPriceMicro, cur.FilledSizeMicro)); err != nil {
+		if err := s.releaseBudget(ctx, o, micro.Mul(cur.AvgFillPriceMicro, cur.FilledSizeMicro)); err != nil {
 			return "", Order{}, err
 		}
 		return o.Status, view(cur), nil
@@ -580,7 +596,7 @@ func cancelOutcome(status string) error {
 		return notCancellable(status)
 	}
 	return errs.E(errs.Transient, "the venue has not confirmed the cancel: the order is still open there and is still followed").
-		WithCode("cancel_unconfirmed").WithHint("send DELETE /orders/{id} again; GET /orders/{id} shows the order's status")
+		WithCode(errs.CodeCancelUnconfirmed).WithHint("send DELETE /orders/{id} again; GET /orders/{id} shows the order's status")
 }
 
 // releaseBudget ends a BUY order's reservation with spentMicro used.
@@ -595,45 +611,15 @@ func (s *Service) releaseBudget(ctx context.Context, o *models.Order, spentMicro
 	return err
 }
 
-// toMicro converts a venue amount (a price or a size) to micro-units,
-// rounding half away from zero at six decimals. An amount beyond int64
-// micro-units is an error rather than a wrapped, possibly negative, value.
-// The magnitude is checked before any arithmetic, so no exponent makes
-// rounding expand the number or overflow the exponent.
-func toMicro(d decimal.Decimal) (int64, error) {
-	if d.Sign() == 0 {
-		return 0, nil
-	}
-	// 10^(mag-1) <= |d| < 10^mag.
-	mag := int64(d.NumDigits()) + int64(d.Exponent())
-	switch {
-	case mag <= -7:
-		return 0, nil // |d| < 0.0000001: under half a micro-unit
-	case mag >= 14:
-		// |d| >= 10^13, so |d|·10^6 >= 10^19 > MaxInt64.
-		return 0, errs.E(errs.Internal, "the venue reported an amount out of range")
-	}
-	r := d.Mul(micro).Round(0)
-	if b := r.BigInt(); !b.IsInt64() {
-		return 0, errs.E(errs.Internal, "the venue reported an amount out of range")
-	}
-	return r.IntPart(), nil
-}
-
 // fillMicro converts a venue fill's price and size to micro-units.
 func fillMicro(price, size decimal.Decimal) (priceMicro, sizeMicro int64, err error) {
-	if priceMicro, err = toMicro(price); err != nil {
+	if priceMicro, err = micro.Round(price); err != nil {
 		return 0, 0, err
 	}
-	if sizeMicro, err = toMicro(size); err != nil {
+	if sizeMicro, err = micro.Round(size); err != nil {
 		return 0, 0, err
 	}
 	return priceMicro, sizeMicro, nil
-}
-
-// mulMicro is a×b for two micro-unit amounts, in micro-units.
-func mulMicro(a, b int64) int64 {
-	return decimal.NewFromInt(a).Mul(decimal.NewFromInt(b)).Div(micro).Round(0).IntPart()
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -269,6 +269,7 @@ func TestPlaceChecks(t *testing.T) {
 	tests := []struct {
 		name       string
 		fixedLimit int64
+		holds      int64 // the agent's own open position in yes (micro-shares)
 		setup      func(c *fakeChain, w *fakeWallets)
 		req        PlaceRequest
 		kind       errs.Kind
@@ -290,6 +291,8 @@ func TestPlaceChecks(t *testing.T) {
 			kind: errs.Conflict, code: "allowance_error", hint: `POST /wallet/approve {"token":"USDC"}`},
 		{name: "sell without enough shares", setup: func(c *fakeChain, _ *fakeWallets) { c.shares[yes] = 9_990_000 }, req: sell(yes, "0.5", "10"),
 			kind: errs.Conflict, code: "insufficient_balance"},
+		{name: "sell beyond the agent's own position", holds: 9_990_000, req: sell(yes, "0.5", "10"),
+			kind: errs.Conflict, code: errs.CodeInsufficientPosition, hint: "GET /positions"},
 		{name: "sell without the CTF approval", setup: func(c *fakeChain, _ *fakeWallets) { c.approved[network.Sandbox("").Exchange] = false },
 			req: sell(yes, "0.5", "10"), kind: errs.Conflict, code: "allowance_error", hint: `POST /wallet/approve {"token":"CTF"}`},
 		{name: "neg-risk sell without the adapter's approval", setup: func(c *fakeChain, _ *fakeWallets) { c.approved[network.Sandbox("").NegRiskAdapter] = false },
@@ -297,7 +300,7 @@ func TestPlaceChecks(t *testing.T) {
 		{name: "budget exceeded", fixedLimit: 4, req: buy("0.5", "10"), kind: errs.Conflict, code: "budget_exceeded", hint: "GET /budget"},
 		{name: "budget exceeded, dry run", fixedLimit: 4, req: dry(buy("0.5", "10")), kind: errs.Conflict, code: "budget_exceeded", hint: "GET /budget"},
 		{name: "dry run reports a buy", req: dry(buy("0.5", "10"))},
-		{name: "dry run reports a sell", req: dry(sell(yes, "0.5", "10"))},
+		{name: "dry run reports a sell", holds: 10_000_000, req: dry(sell(yes, "0.5", "10"))},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -307,6 +310,9 @@ func TestPlaceChecks(t *testing.T) {
 				tc.setup(e.chain, e.wallets)
 			}
 			p := e.agent(t, tc.fixedLimit)
+			if tc.holds > 0 {
+				e.holds(t, p, yes, tc.holds)
+			}
 			before := len(e.runner.placed())
 			res, err := e.svc.Place(context.Background(), p, tc.req)
 			switch {

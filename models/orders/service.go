@@ -19,7 +19,9 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/wallets"
+	"github.com/agent-trading/ats/venue/cache"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -32,7 +34,6 @@ var (
 	// in int64 micro-units (9.2e12 shares) with a wide margin; no venue
 	// book holds a billion shares of one outcome.
 	MaxSize = decimal.New(1, 9)
-	micro   = decimal.New(1, 6)
 )
 
 // Wallets is what the order path needs of the wallet service;
@@ -66,7 +67,7 @@ type Runner interface {
 	StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID string) (string, error)
 	// Cancel asks the order's workflow to cancel the order and returns
 	// the status before and after. An order without a running workflow
-	// is NotFound with code CodeNoWorkflow.
+	// is NotFound with code errs.CodeOrderWorkflowNotFound.
 	Cancel(ctx context.Context, orderID string) (previous, status string, err error)
 	// Resume starts the workflow of a persisted order unless it runs or
 	// ran already.
@@ -92,9 +93,23 @@ type Service struct {
 	// PlaceTimeout bounds how long Place waits for the placement result
 	// before answering with the order still PENDING (default 20s).
 	PlaceTimeout time.Duration
+	// ListSyncWindow and ListSyncOrders bound the venue traffic of
+	// GET /orders?sync=true (defaults DefaultListSyncWindow and
+	// DefaultListSyncOrders; see listSyncs).
+	ListSyncWindow time.Duration
+	ListSyncOrders int
 
-	meta sync.Map // token id -> tokenMeta (static market metadata)
+	metaOnce  sync.Once
+	meta      *cache.Cache[tokenMeta] // by token id
+	listSyncs listSyncs
 }
+
+// Token metadata never changes; the bound and the lifetime only keep a
+// long-running process from holding every token it ever saw.
+const (
+	metaCacheSize = 10_000
+	metaCacheTTL  = time.Hour
+)
 
 func (s *Service) log() *slog.Logger {
 	if s.Logger != nil {
@@ -112,30 +127,29 @@ type tokenMeta struct {
 }
 
 func (s *Service) tokenMeta(ctx context.Context, tokenID string) (tokenMeta, error) {
-	if v, ok := s.meta.Load(tokenID); ok {
-		return v.(tokenMeta), nil
-	}
-	mb, err := s.CLOB.MarketByToken(ctx, tokenID)
-	if err != nil {
-		return tokenMeta{}, notFoundToken(err, tokenID)
-	}
-	m, err := s.CLOB.Market(ctx, mb.ConditionID)
-	if err != nil {
-		return tokenMeta{}, notFoundToken(err, tokenID)
-	}
-	tm := tokenMeta{ConditionID: m.ConditionID, Question: m.Question, NegRisk: m.NegRisk}
-	for _, t := range m.Tokens {
-		if t.TokenID == tokenID {
-			tm.Outcome = t.Outcome
+	s.metaOnce.Do(func() { s.meta = cache.New[tokenMeta](metaCacheSize, metaCacheTTL, nil) })
+	return s.meta.Get(ctx, tokenID, func(ctx context.Context) (tokenMeta, error) {
+		mb, err := s.CLOB.MarketByToken(ctx, tokenID)
+		if err != nil {
+			return tokenMeta{}, notFoundToken(err, tokenID)
 		}
-	}
-	s.meta.Store(tokenID, tm)
-	return tm, nil
+		m, err := s.CLOB.Market(ctx, mb.ConditionID)
+		if err != nil {
+			return tokenMeta{}, notFoundToken(err, tokenID)
+		}
+		tm := tokenMeta{ConditionID: m.ConditionID, Question: m.Question, NegRisk: m.NegRisk}
+		for _, t := range m.Tokens {
+			if t.TokenID == tokenID {
+				tm.Outcome = t.Outcome
+			}
+		}
+		return tm, nil
+	})
 }
 
 func notFoundToken(err error, tokenID string) error {
 	if errs.Is(err, errs.NotFound) {
-		return errs.Ef(errs.NotFound, "no market trades token %s", tokenID).WithCode("unknown_token").
+		return errs.Ef(errs.NotFound, "no market trades token %s", tokenID).WithCode(errs.CodeUnknownToken).
 			WithHint("take token ids from GET /markets/search or GET /markets/{id}")
 	}
 	return err
@@ -159,15 +173,15 @@ type checked struct {
 func normalize(r *PlaceRequest) (clob.Side, error) {
 	r.TokenID = strings.TrimSpace(r.TokenID)
 	if r.TokenID == "" {
-		return 0, errs.E(errs.Invalid, "tokenId is required").WithCode("invalid_token_id")
+		return 0, errs.E(errs.Invalid, "tokenId is required").WithCode(errs.CodeInvalidTokenID)
 	}
 	if x, ok := new(big.Int).SetString(r.TokenID, 10); !ok || x.Sign() <= 0 || x.BitLen() > 256 {
-		return 0, errs.Ef(errs.Invalid, "tokenId %q is not a token id (a decimal number)", r.TokenID).WithCode("invalid_token_id")
+		return 0, errs.Ef(errs.Invalid, "tokenId %q is not a token id (a decimal number)", r.TokenID).WithCode(errs.CodeInvalidTokenID)
 	}
 	r.Side = strings.ToUpper(strings.TrimSpace(r.Side))
 	side, err := clob.ParseSide(r.Side)
 	if err != nil || !side.Valid() {
-		return 0, errs.E(errs.Invalid, "side must be BUY or SELL").WithCode("invalid_side")
+		return 0, errs.E(errs.Invalid, "side must be BUY or SELL").WithCode(errs.CodeInvalidSide)
 	}
 	r.Type = strings.ToUpper(strings.TrimSpace(r.Type))
 	if r.Type == "" {
@@ -176,16 +190,16 @@ func normalize(r *PlaceRequest) (clob.Side, error) {
 	switch r.Type {
 	case TypeLimit, TypeMarket, TypeFOK, TypeFAK:
 	default:
-		return 0, errs.Ef(errs.Invalid, "type must be LIMIT, MARKET, FOK or FAK, not %q", r.Type).WithCode("invalid_order_type")
+		return 0, errs.Ef(errs.Invalid, "type must be LIMIT, MARKET, FOK or FAK, not %q", r.Type).WithCode(errs.CodeInvalidOrderType)
 	}
 	if r.Price.LessThan(MinPrice) || r.Price.GreaterThan(MaxPrice) {
-		return 0, errs.Ef(errs.Invalid, "price must be between 0.01 and 0.99, got %s", r.Price.String()).WithCode("invalid_price")
+		return 0, errs.Ef(errs.Invalid, "price must be between 0.01 and 0.99, got %s", r.Price.String()).WithCode(errs.CodeInvalidPrice)
 	}
 	if r.Size.Sign() <= 0 {
-		return 0, errs.E(errs.Invalid, "size must be a positive number of shares").WithCode("invalid_size")
+		return 0, errs.E(errs.Invalid, "size must be a positive number of shares").WithCode(errs.CodeInvalidSize)
 	}
 	if r.Size.GreaterThan(MaxSize) {
-		return 0, errs.Ef(errs.Invalid, "size must be at most %s shares", MaxSize.String()).WithCode("invalid_size")
+		return 0, errs.Ef(errs.Invalid, "size must be at most %s shares", MaxSize.String()).WithCode(errs.CodeInvalidSize)
 	}
 	if !r.Size.Equal(r.Size.RoundFloor(2)) {
 		if side == clob.Sell {
@@ -193,10 +207,10 @@ func normalize(r *PlaceRequest) (clob.Side, error) {
 			// position with dust sells what can be sold.
 			r.Size = r.Size.RoundFloor(2)
 			if r.Size.Sign() <= 0 {
-				return 0, errs.E(errs.Invalid, "size rounds to zero: the venue trades at least 0.01 shares").WithCode("invalid_size")
+				return 0, errs.E(errs.Invalid, "size rounds to zero: the venue trades at least 0.01 shares").WithCode(errs.CodeInvalidSize)
 			}
 		} else {
-			return 0, errs.Ef(errs.Invalid, "size %s has more than 2 decimals", r.Size.String()).WithCode("invalid_size")
+			return 0, errs.Ef(errs.Invalid, "size %s has more than 2 decimals", r.Size.String()).WithCode(errs.CodeInvalidSize)
 		}
 	}
 	return side, nil
@@ -220,7 +234,7 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 	}
 	if !clob.OnTick(r.Price, c.info.TickSize) {
 		return nil, errs.Ef(errs.Invalid, "price %s is not a multiple of the market's tick size %s", r.Price.String(), string(c.info.TickSize)).
-			WithCode("invalid_tick_size")
+			WithCode(errs.CodeInvalidTickSize)
 	}
 	if err := clob.ValidatePrice(r.Price, c.info.TickSize); err != nil {
 		return nil, err
@@ -228,22 +242,22 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 	if !c.info.MinOrderSize.IsZero() && r.Type == TypeLimit {
 		if err := clob.ValidateMinSize(r.Size, c.info.MinOrderSize); err != nil {
 			return nil, errs.Ef(errs.Invalid, "size %s is below the market's minimum of %s shares", r.Size.String(), c.info.MinOrderSize.String()).
-				WithCode("below_min_size")
+				WithCode(errs.CodeBelowMinSize)
 		}
 	}
-	c.priceMu = r.Price.Mul(micro).IntPart()
-	c.sizeMu = r.Size.Mul(micro).IntPart()
+	c.priceMu = micro.Truncate(r.Price)
+	c.sizeMu = micro.Truncate(r.Size)
 	cost := r.Size.Mul(r.Price)
 	if side == clob.Buy {
-		c.costMu = cost.Mul(micro).Ceil().IntPart()
+		c.costMu = micro.Ceil(cost)
 		if r.Type != TypeLimit && cost.RoundFloor(2).LessThan(clob.MinMarketBuy) {
 			return nil, errs.Ef(errs.Invalid, "a %s BUY must be worth at least $1 (size × price), this one is $%s", r.Type, cost.StringFixed(2)).
-				WithCode("below_min_size")
+				WithCode(errs.CodeBelowMinSize)
 		}
 	}
 	if c.wallet, err = s.Wallets.Get(ctx, p.UserID); err != nil {
 		if errs.Is(err, errs.NotFound) {
-			return nil, errs.E(errs.Conflict, "no trading wallet: import a wallet in the dashboard first").WithCode("no_wallet")
+			return nil, errs.E(errs.Conflict, "no trading wallet: import a wallet in the dashboard first").WithCode(errs.CodeNoWallet)
 		}
 		return nil, err
 	}
@@ -269,14 +283,14 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 		}
 		if bal.Cmp(big.NewInt(c.costMu)) < 0 {
 			return errs.Ef(errs.Conflict, "insufficient balance: the order needs %s USDC but the wallet holds %s USDC",
-				budget.Micro(c.costMu).String(), decimal.NewFromBigInt(bal, -6).String()).WithCode("insufficient_balance")
+				micro.Decimal(c.costMu).String(), micro.DecimalBig(bal).String()).WithCode(errs.CodeInsufficientBalance)
 		}
 		allow, err := s.Chain.CollateralAllowance(ctx, maker, c.exchanges[0])
 		if err != nil {
 			return err
 		}
 		if allow.Cmp(big.NewInt(c.costMu)) < 0 {
-			return errs.E(errs.Conflict, "allowance error: the exchange may not spend the wallet's USDC").WithCode("allowance_error").
+			return errs.E(errs.Conflict, "allowance error: the exchange may not spend the wallet's USDC").WithCode(errs.CodeAllowanceError).
 				WithHint(`POST /wallet/approve {"token":"USDC"}, then retry`)
 		}
 		return nil
@@ -287,7 +301,7 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 	}
 	if bal.Cmp(big.NewInt(c.sizeMu)) < 0 {
 		return errs.Ef(errs.Conflict, "insufficient balance: selling %s shares but the wallet holds %s",
-			c.req.Size.String(), decimal.NewFromBigInt(bal, -6).String()).WithCode("insufficient_balance")
+			c.req.Size.String(), micro.DecimalBig(bal).String()).WithCode(errs.CodeInsufficientBalance)
 	}
 	for _, ex := range c.exchanges {
 		ok, err := s.Chain.IsApprovedForAll(ctx, maker, ex)
@@ -299,15 +313,38 @@ func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 			if c.info.NegRisk {
 				token = "NEG_RISK"
 			}
-			return errs.E(errs.Conflict, "allowance error: the exchange may not move the wallet's outcome tokens").WithCode("allowance_error").
+			return errs.E(errs.Conflict, "allowance error: the exchange may not move the wallet's outcome tokens").WithCode(errs.CodeAllowanceError).
 				WithHint(`POST /wallet/approve {"token":"` + token + `"} (or "all"), then retry`)
 		}
 	}
 	return nil
 }
 
-// Place validates the request, reserves budget for a BUY, persists the
-// order as PENDING (atomically with the reservation) and hands it to its
+// checkOwnShares refuses a SELL of more shares than the agent's own open
+// position holds beyond what its live SELL orders in the token already
+// offer. The agents of a user share one wallet, so the wallet's balance
+// (checkFunds) would let one agent sell another's shares; this is the
+// check that keeps each agent to its own. Place runs it under the user's
+// lock, together with the insert of the order.
+func checkOwnShares(ctx context.Context, st *store.Store, agentID string, c *checked) error {
+	held, committed, err := st.SellableShares(ctx, agentID, c.req.TokenID)
+	if err != nil {
+		return err
+	}
+	if c.sizeMu <= held-committed {
+		return nil
+	}
+	msg := fmt.Sprintf("insufficient position: selling %s shares but this agent holds %s", c.req.Size.String(), micro.Decimal(held).String())
+	if committed > 0 {
+		msg += fmt.Sprintf(", of which %s are already offered by its open sell orders", micro.Decimal(committed).String())
+	}
+	return errs.E(errs.Conflict, msg).WithCode(errs.CodeInsufficientPosition).
+		WithHint("an agent sells only shares its own orders bought (GET /positions); cancel an open SELL order to sell its shares otherwise")
+}
+
+// Place validates the request, reserves budget for a BUY or checks a SELL
+// against the agent's own position (checkOwnShares), persists the order as
+// PENDING (atomically with the reservation or check) and hands it to its
 // workflow, waiting for the placement result. A dry run stops after the
 // checks and reports what would be placed. A request whose idempotency key
 // placed an order within store.IdempotencyRetention answers that order as
@@ -320,7 +357,7 @@ func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (Place
 	if err != nil {
 		if !r.DryRun {
 			s.auditPlace(ctx, p, &models.Order{TokenID: r.TokenID, Side: r.Side, RequestType: r.Type,
-				PriceMicro: r.Price.Shift(6).IntPart(), SizeMicro: r.Size.Shift(6).IntPart()}, refusal(err), err)
+				PriceMicro: micro.Truncate(r.Price), SizeMicro: micro.Truncate(r.Size)}, refusal(err), err)
 		}
 		return PlaceResult{}, err
 	}
@@ -349,9 +386,16 @@ func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (Place
 	if c.side == clob.Buy {
 		_, err = s.Budget.ReserveWith(ctx, p.AgentID, p.UserID, c.costMu, o.ID, create)
 	} else {
-		err = s.Store.Tx(ctx, create)
+		// The user's lock is the one position recomputes hold: the agent's
+		// own shares, its other live sells and this insert are one view.
+		err = s.Store.WithBudgetLock(ctx, p.UserID, func(tx *store.Store) error {
+			if err := checkOwnShares(ctx, tx, p.AgentID, c); err != nil {
+				return err
+			}
+			return create(tx)
+		})
 	}
-	if errs.Is(err, errs.Conflict) && r.IdempotencyKey != "" && errs.CodeOf(err) != "budget_exceeded" {
+	if errs.Is(err, errs.Conflict) && r.IdempotencyKey != "" && errs.CodeOf(err) != errs.CodeBudgetExceeded {
 		// A concurrent request with the key placed its order first: answer
 		// as a retry would, with the same check that it is this order.
 		if res, ok, perr := s.placedByKey(ctx, p, r); ok || perr != nil {
@@ -390,9 +434,9 @@ func (s *Service) placedByKey(ctx context.Context, p Principal, r PlaceRequest) 
 		typ = TypeLimit // orders stored before request types were
 	}
 	if prev.TokenID != r.TokenID || prev.Side != r.Side || typ != r.Type ||
-		prev.PriceMicro != r.Price.Mul(micro).IntPart() || prev.SizeMicro != r.Size.Mul(micro).IntPart() {
+		prev.PriceMicro != micro.Truncate(r.Price) || prev.SizeMicro != micro.Truncate(r.Size) {
 		return PlaceResult{}, false, errs.E(errs.Conflict, "this Idempotency-Key was used for another order").
-			WithCode("idempotency_key_reused").WithHint("use a new Idempotency-Key for a different request")
+			WithCode(errs.CodeIdempotencyKeyReused).WithHint("use a new Idempotency-Key for a different request")
 	}
 	if prev.Status == models.OrderPending {
 		if s.Runner == nil {
@@ -439,8 +483,7 @@ func (s *Service) awaitPlacement(ctx context.Context, o *models.Order) (PlaceRes
 // refusal is the audit result of a placement that err stopped: denied
 // when the request or the account's state refused it, failure otherwise.
 func refusal(err error) string {
-	switch errs.KindOf(err) {
-	case errs.Invalid, errs.Conflict, errs.NotFound, errs.Forbidden, errs.VenueRejected:
+	if refused(err) {
 		return audit.Denied
 	}
 	return audit.Failure
@@ -452,7 +495,7 @@ func (s *Service) auditPlace(ctx context.Context, p Principal, o *models.Order, 
 	}
 	detail := map[string]any{
 		"tokenId": o.TokenID, "side": o.Side, "type": o.RequestType,
-		"price": budget.Micro(o.PriceMicro).String(), "size": budget.Micro(o.SizeMicro).String(),
+		"price": micro.Decimal(o.PriceMicro).String(), "size": micro.Decimal(o.SizeMicro).String(),
 	}
 	if cause != nil {
 		detail["error"] = errs.PublicMessage(cause)
@@ -478,13 +521,16 @@ func (s *Service) preview(ctx context.Context, p Principal, c *checked) (PlaceRe
 		TickSize: string(c.info.TickSize), MinSize: c.info.MinOrderSize, NegRisk: c.info.NegRisk,
 	}
 	if c.side == clob.Buy {
-		pv.Cost = budget.Micro(c.costMu)
+		pv.Cost = micro.Decimal(c.costMu)
 		if c.costMu > b.AvailableMicro {
 			return PlaceResult{}, errs.Ef(errs.Conflict, "budget exceeded: the order needs %s USDC but %s USDC is available (limited by %s)",
-				pv.Cost.String(), b.Available.String(), b.LimitedBy).WithCode("budget_exceeded").
+				pv.Cost.String(), b.Available.String(), b.LimitedBy).WithCode(errs.CodeBudgetExceeded).
 				WithHint("GET /budget shows the limits; lower the order size")
 		}
 	} else {
+		if err := checkOwnShares(ctx, s.Store, p.AgentID, c); err != nil {
+			return PlaceResult{}, err
+		}
 		pv.Proceeds = c.req.Size.Mul(c.req.Price)
 	}
 	return PlaceResult{Preview: pv}, nil
@@ -506,8 +552,8 @@ func view(o *models.Order) Order {
 	v := Order{
 		ID: o.ID, PolyOrderID: o.VenueOrderID, Status: o.Status, Side: o.Side, Type: o.RequestType,
 		TokenID: o.TokenID, ConditionID: o.ConditionID,
-		Price: budget.Micro(o.PriceMicro), Size: budget.Micro(o.SizeMicro),
-		FilledSize: budget.Micro(o.FilledSizeMicro), AvgFillPrice: budget.Micro(o.AvgFillPriceMicro),
+		Price: micro.Decimal(o.PriceMicro), Size: micro.Decimal(o.SizeMicro),
+		FilledSize: micro.Decimal(o.FilledSizeMicro), AvgFillPrice: micro.Decimal(o.AvgFillPriceMicro),
 		MarketQuestion: o.MarketQuestion, Outcome: o.Outcome, FailureReason: o.FailureReason,
 		CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC(), FilledAt: o.FilledAt,
 	}
@@ -552,8 +598,9 @@ type ListResult struct {
 }
 
 // List returns the agent's orders newest first. With Sync the agent's
-// open orders are first synchronised with the venue; Updated counts the
-// orders whose status or fills changed.
+// open orders are first synchronised with the venue (coalesced per agent
+// and bounded, see syncAgent); Updated counts the orders whose status or
+// fills changed.
 func (s *Service) List(ctx context.Context, agentID string, r ListRequest) (ListResult, error) {
 	f := store.OrderFilter{AgentID: agentID, Limit: r.Limit, Offset: r.Offset}
 	if r.Status != "" {
@@ -562,30 +609,13 @@ func (s *Service) List(ctx context.Context, agentID string, r ListRequest) (List
 		case models.OrderPending, models.OrderOpen, models.OrderFilled, models.OrderPartiallyFilled, models.OrderCancelled, models.OrderFailed:
 		default:
 			return ListResult{}, errs.Ef(errs.Invalid, "status must be one of PENDING, OPEN, FILLED, PARTIALLY_FILLED, CANCELLED, FAILED, not %q", r.Status).
-				WithCode("invalid_status")
+				WithCode(errs.CodeInvalidStatus)
 		}
 		f.Statuses = []string{st}
 	}
 	res := ListResult{Synced: r.Sync}
 	if r.Sync {
-		open, err := s.Store.ListOrders(ctx, store.OrderFilter{AgentID: agentID, Limit: 100,
-			Statuses: []string{models.OrderOpen, models.OrderPartiallyFilled, models.OrderPending}})
-		if err != nil {
-			return ListResult{}, err
-		}
-		for i := range open {
-			if open[i].VenueOrderID == "" {
-				continue
-			}
-			v, err := s.Sync(ctx, open[i].ID)
-			if err != nil {
-				s.log().WarnContext(ctx, "order sync failed", "order_id", open[i].ID, "err", err)
-				continue
-			}
-			if v.Status != open[i].Status || v.FilledSize.Mul(micro).IntPart() != open[i].FilledSizeMicro {
-				res.Updated++
-			}
-		}
+		res.Updated = s.syncAgent(ctx, agentID)
 	}
 	rows, err := s.Store.ListOrders(ctx, f)
 	if err != nil {
@@ -620,7 +650,7 @@ func (s *Service) Cancel(ctx context.Context, p Principal, id string) (Order, er
 	cctx, stop := context.WithTimeout(ctx, cancelWait)
 	defer stop()
 	prev, _, err := s.Runner.Cancel(cctx, o.ID)
-	if errs.CodeOf(err) == CodeNoWorkflow {
+	if errs.CodeOf(err) == errs.CodeOrderWorkflowNotFound {
 		s.log().InfoContext(ctx, "order has no workflow; cancelling it directly", "order_id", o.ID, "status", o.Status)
 		if o.Status == models.OrderPending {
 			prev, _, err = s.CancelPending(cctx, o.ID)
@@ -630,7 +660,7 @@ func (s *Service) Cancel(ctx context.Context, p Principal, id string) (Order, er
 	}
 	if err != nil {
 		if cctx.Err() != nil && ctx.Err() == nil {
-			return Order{}, errs.E(errs.Transient, "the cancel has not completed yet").WithCode("cancel_in_progress").WithCause(err).
+			return Order{}, errs.E(errs.Transient, "the cancel has not completed yet").WithCode(errs.CodeCancelInProgress).WithCause(err).
 				WithHint("GET /orders/{id} shows whether the order was cancelled; send DELETE again if it is still open")
 		}
 		return Order{}, err
@@ -650,7 +680,7 @@ func (s *Service) Cancel(ctx context.Context, p Principal, id string) (Order, er
 
 func notCancellable(status string) error {
 	return errs.Ef(errs.Conflict, "cannot cancel an order that is %s: only PENDING, OPEN and PARTIALLY_FILLED orders can be cancelled", status).
-		WithCode("order_not_cancellable")
+		WithCode(errs.CodeOrderNotCancellable)
 }
 
 // NotCancellable is the error of a cancel of an order in status.

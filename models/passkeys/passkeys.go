@@ -124,7 +124,7 @@ func ceremony(opts any, sd *webauthn.SessionData) (Ceremony, error) {
 func sessionData(raw json.RawMessage) (webauthn.SessionData, error) {
 	var sd webauthn.SessionData
 	if len(raw) == 0 {
-		return sd, errs.E(errs.Invalid, "no passkey ceremony in progress; start again").WithCode("no_ceremony")
+		return sd, errs.E(errs.Invalid, "no passkey ceremony in progress; start again").WithCode(errs.CodeNoCeremony)
 	}
 	if err := json.Unmarshal(raw, &sd); err != nil {
 		return sd, errs.Wrap(errs.Internal, err, "passkey session")
@@ -163,7 +163,7 @@ const maxNameLen = 64
 func CleanName(name string) (string, error) {
 	n := strings.TrimSpace(name)
 	if n == "" || utf8.RuneCountInString(n) > maxNameLen || !utf8.ValidString(n) || strings.ContainsFunc(n, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return "", errs.E(errs.Invalid, "give the passkey a name of 1 to 64 characters").WithCode("invalid_passkey_name")
+		return "", errs.E(errs.Invalid, "give the passkey a name of 1 to 64 characters").WithCode(errs.CodeInvalidPasskeyName)
 	}
 	return n, nil
 }
@@ -202,7 +202,7 @@ func (s *Service) FinishRegistration(ctx context.Context, userID, name string, s
 	err = s.Store.Tx(ctx, func(tx *store.Store) error {
 		if err := tx.CreateCredential(ctx, row); err != nil {
 			if errs.Is(err, errs.Conflict) {
-				return errs.E(errs.Conflict, "this passkey is already registered").WithCode("passkey_exists")
+				return errs.E(errs.Conflict, "this passkey is already registered").WithCode(errs.CodePasskeyExists)
 			}
 			return err
 		}
@@ -223,7 +223,7 @@ func (s *Service) refuse(ctx context.Context, userID, action, clientAddr string,
 	}
 	_ = s.Audit.Record(ctx, audit.Entry{UserID: userID, Action: action, Target: userID, Result: audit.Failure,
 		ClientAddr: clientAddr, Detail: map[string]any{"method": "passkey", "reason": reason}})
-	return errs.E(errs.Unauthorized, "the passkey could not be verified; try again").WithCode("passkey_failed").WithCause(cause)
+	return errs.E(errs.Unauthorized, "the passkey could not be verified; try again").WithCode(errs.CodePasskeyFailed).WithCause(cause)
 }
 
 // BeginLogin starts a passkey sign-in. With userID "" it is passwordless:
@@ -243,7 +243,7 @@ func (s *Service) BeginLogin(ctx context.Context, userID string) (Ceremony, erro
 		return Ceremony{}, err
 	}
 	if len(u.creds) == 0 {
-		return Ceremony{}, errs.E(errs.NotFound, "this account has no passkey").WithCode("no_passkey")
+		return Ceremony{}, errs.E(errs.NotFound, "this account has no passkey").WithCode(errs.CodeNoPasskey)
 	}
 	opts, sd, err := s.wa.BeginLogin(u, webauthn.WithUserVerification(protocol.VerificationRequired))
 	if err != nil {

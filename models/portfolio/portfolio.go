@@ -18,6 +18,7 @@ import (
 	"github.com/agent-trading/ats/models/positions"
 	"github.com/agent-trading/ats/models/stats"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // WalletReader reads the user's trading wallet and live balance
@@ -96,7 +97,7 @@ func (s *Service) AgentRows(ctx context.Context, userID string) ([]AgentRow, err
 		if err != nil {
 			return nil, err
 		}
-		r.Spent, r.Held = budget.Micro(tot.AgentUsedMicro), budget.Micro(tot.AgentHeldMicro)
+		r.Spent, r.Held = micro.Decimal(tot.AgentUsedMicro), micro.Decimal(tot.AgentHeldMicro)
 		out = append(out, r)
 	}
 	return out, nil

@@ -10,19 +10,11 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // DefaultSlippage is the slippage of a LIMIT close when none is given.
 var DefaultSlippage = decimal.RequireFromString("0.02")
-
-// Error codes of Close.
-const (
-	CodePositionNotFound = "position_not_found"
-	CodePositionClosed   = "position_closed"
-	CodePositionResolved = "position_resolved"
-	CodeNoBids           = "no_bids"
-	CodeInvalidClose     = "invalid_close"
-)
 
 // CloseRequest says how to close a position.
 type CloseRequest struct {
@@ -69,15 +61,16 @@ func (r *CloseRequest) Validate() error {
 		r.Type = orders.TypeMarket
 	case orders.TypeMarket, orders.TypeFOK, orders.TypeLimit:
 	default:
-		return errs.E(errs.Invalid, "type must be MARKET, FOK or LIMIT").WithCode(CodeInvalidClose)
+		return errs.E(errs.Invalid, "type must be MARKET, FOK or LIMIT").WithCode(errs.CodeInvalidClose)
 	}
 	if r.Slippage != nil && (r.Slippage.IsNegative() || r.Slippage.GreaterThan(decimal.NewFromInt(1))) {
-		return errs.E(errs.Invalid, "slippage must be between 0 and 1").WithCode(CodeInvalidClose)
+		return errs.E(errs.Invalid, "slippage must be between 0 and 1").WithCode(errs.CodeInvalidClose)
 	}
 	return nil
 }
 
-// Close sells the whole position through the order service. The price
+// Close sells the whole position through the order service, less the
+// shares the agent's open SELL orders in the token already offer. The price
 // depends on the type: MARKET accepts down to the market's minimum tick
 // (it takes whatever bids there are), FOK sells everything at the best bid
 // or nothing, LIMIT rests at the best bid less slippage, rounded down to
@@ -106,16 +99,28 @@ func (s *Service) Close(ctx context.Context, p orders.Principal, positionID stri
 	switch {
 	case pos.Status == models.PositionRedeemable || pos.Status == models.PositionSettled:
 		return CloseResult{}, errs.E(errs.Conflict, "the market has resolved; the position can no longer be sold").
-			WithCode(CodePositionResolved).WithHint("redeem it with POST /settlements/redeem")
+			WithCode(errs.CodePositionResolved).WithHint("redeem it with POST /settlements/redeem")
 	case pos.SizeMicro <= 0:
-		return CloseResult{}, errs.E(errs.Conflict, "position is already closed").WithCode(CodePositionClosed)
+		return CloseResult{}, errs.E(errs.Conflict, "position is already closed").WithCode(errs.CodePositionClosed)
+	}
+	// Shares the agent's open SELL orders already offer are not sold twice:
+	// the close sells the rest (the order service checks it again, under
+	// the user's lock, when it places the order).
+	held, committed, err := s.Store.SellableShares(ctx, p.AgentID, pos.TokenID)
+	if err != nil {
+		return CloseResult{}, err
+	}
+	size := min(pos.SizeMicro, held-committed)
+	if size <= 0 {
+		return CloseResult{}, errs.Ef(errs.Conflict, "all %s shares of the position are already offered by open sell orders", micro.Decimal(pos.SizeMicro).String()).
+			WithCode(errs.CodePositionInOrders).WithHint("cancel them (DELETE /orders/{id}) to close at once, or wait for them to fill")
 	}
 	price, err := s.closePrice(ctx, pos.TokenID, r)
 	if err != nil {
 		return CloseResult{}, err
 	}
 	res, err := s.Placer.Place(ctx, p, orders.PlaceRequest{
-		TokenID: pos.TokenID, Side: orders.SideSell, Type: r.Type, Price: price, Size: fromMicro(pos.SizeMicro),
+		TokenID: pos.TokenID, Side: orders.SideSell, Type: r.Type, Price: price, Size: micro.Decimal(size),
 		DryRun: r.DryRun, IdempotencyKey: r.IdempotencyKey,
 	})
 	if err != nil {
@@ -142,7 +147,7 @@ func (s *Service) closeResult(ctx context.Context, agentID string, before *model
 	}
 	return CloseResult{
 		Order: o, Pending: pending, PositionID: before.ID, IsClosed: after.SizeMicro == 0,
-		Execution: execution(o.FilledSize, o.AvgFillPrice, fromMicro(before.AvgEntryMicro)),
+		Execution: execution(o.FilledSize, o.AvgFillPrice, micro.Decimal(before.AvgEntryMicro)),
 	}, nil
 }
 
@@ -162,7 +167,7 @@ func (s *Service) priorClose(ctx context.Context, agentID, tokenID, key string) 
 		return nil, err
 	}
 	if o.TokenID != tokenID || o.Side != orders.SideSell {
-		return nil, errs.E(errs.Conflict, "the idempotency key was already used for another order").WithCode("idempotency_key_reused")
+		return nil, errs.E(errs.Conflict, "the idempotency key was already used for another order").WithCode(errs.CodeIdempotencyKeyReused)
 	}
 	return o, nil
 }
@@ -177,8 +182,8 @@ func orderView(o *models.Order) orders.Order {
 	return orders.Order{
 		ID: o.ID, PolyOrderID: o.VenueOrderID, Status: o.Status, Side: o.Side, Type: typ,
 		TokenID: o.TokenID, ConditionID: o.ConditionID,
-		Price: fromMicro(o.PriceMicro), Size: fromMicro(o.SizeMicro),
-		FilledSize: fromMicro(o.FilledSizeMicro), AvgFillPrice: fromMicro(o.AvgFillPriceMicro),
+		Price: micro.Decimal(o.PriceMicro), Size: micro.Decimal(o.SizeMicro),
+		FilledSize: micro.Decimal(o.FilledSizeMicro), AvgFillPrice: micro.Decimal(o.AvgFillPriceMicro),
 		MarketQuestion: o.MarketQuestion, Outcome: o.Outcome, FailureReason: o.FailureReason,
 		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, FilledAt: o.FilledAt,
 	}
@@ -196,7 +201,7 @@ func (s *Service) closePrice(ctx context.Context, tokenID string, r CloseRequest
 	}
 	bid, ok := bestBid(book)
 	if !ok {
-		return decimal.Zero, errs.E(errs.Conflict, "the market has no bids to sell into").WithCode(CodeNoBids).
+		return decimal.Zero, errs.E(errs.Conflict, "the market has no bids to sell into").WithCode(errs.CodeNoBids).
 			WithHint("retry later, or close with type LIMIT once there are bids")
 	}
 	// The API's price floor (0.01) is above the tick on 0.001-tick markets,

@@ -75,11 +75,11 @@ func TestClose(t *testing.T) {
 			{name: "a loss", req: positions.CloseRequest{Type: "FOK"}, bids: [][2]string{{"0.3", "10"}}, entry: "0.40",
 				wantType: "FOK", wantPrice: "0.3", status: "FILLED", filled: "10", avg: "0.3", closed: true,
 				proceeds: "3", pnl: "-1", pnlPct: "-25"},
-			{name: "market without bids", bids: [][2]string{}, wantErr: errs.Conflict, wantCode: positions.CodeNoBids},
-			{name: "fok without bids", req: positions.CloseRequest{Type: "FOK"}, bids: [][2]string{{"0.5", "0"}}, wantErr: errs.Conflict, wantCode: positions.CodeNoBids},
-			{name: "unknown type", req: positions.CloseRequest{Type: "FAK"}, wantErr: errs.Invalid, wantCode: positions.CodeInvalidClose},
-			{name: "slippage above 1", req: positions.CloseRequest{Type: "LIMIT", Slippage: dec("1.5")}, wantErr: errs.Invalid, wantCode: positions.CodeInvalidClose},
-			{name: "negative slippage", req: positions.CloseRequest{Slippage: dec("-0.1")}, wantErr: errs.Invalid, wantCode: positions.CodeInvalidClose},
+			{name: "market without bids", bids: [][2]string{}, wantErr: errs.Conflict, wantCode: errs.CodeNoBids},
+			{name: "fok without bids", req: positions.CloseRequest{Type: "FOK"}, bids: [][2]string{{"0.5", "0"}}, wantErr: errs.Conflict, wantCode: errs.CodeNoBids},
+			{name: "unknown type", req: positions.CloseRequest{Type: "FAK"}, wantErr: errs.Invalid, wantCode: errs.CodeInvalidClose},
+			{name: "slippage above 1", req: positions.CloseRequest{Type: "LIMIT", Slippage: dec("1.5")}, wantErr: errs.Invalid, wantCode: errs.CodeInvalidClose},
+			{name: "negative slippage", req: positions.CloseRequest{Slippage: dec("-0.1")}, wantErr: errs.Invalid, wantCode: errs.CodeInvalidClose},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -171,7 +171,7 @@ func TestClose(t *testing.T) {
 
 			_, err := e.svc.Close(ctx, other, pos.ID, positions.CloseRequest{})
 			assert.Equal(t, errs.NotFound, errs.KindOf(err), "another agent's position")
-			assert.Equal(t, positions.CodePositionNotFound, errs.CodeOf(err))
+			assert.Equal(t, errs.CodePositionNotFound, errs.CodeOf(err))
 			_, err = e.svc.Close(ctx, p, "pos_nope", positions.CloseRequest{})
 			assert.Equal(t, errs.NotFound, errs.KindOf(err))
 			_, err = e.svc.Close(ctx, p, "ord_x", positions.CloseRequest{})
@@ -181,7 +181,7 @@ func TestClose(t *testing.T) {
 			require.NoError(t, err)
 			_, err = e.svc.Close(ctx, p, pos.ID, positions.CloseRequest{})
 			assert.Equal(t, errs.Conflict, errs.KindOf(err))
-			assert.Equal(t, positions.CodePositionClosed, errs.CodeOf(err))
+			assert.Equal(t, errs.CodePositionClosed, errs.CodeOf(err))
 			assert.Contains(t, err.Error(), "position is already closed")
 
 			q := e.principal(t)
@@ -191,7 +191,32 @@ func TestClose(t *testing.T) {
 			require.NoError(t, st.SavePosition(ctx, r))
 			_, err = e.svc.Close(ctx, q, r.ID, positions.CloseRequest{})
 			assert.Equal(t, errs.Conflict, errs.KindOf(err))
-			assert.Equal(t, positions.CodePositionResolved, errs.CodeOf(err))
+			assert.Equal(t, errs.CodePositionResolved, errs.CodeOf(err))
+		})
+
+		t.Run("shares already offered by open sells are not sold twice", func(t *testing.T) {
+			p := e.principal(t)
+			e.buy(t, p, "101", "0.40", "10")
+			e.venue.SetBids("101", [2]string{"0.50", "100"})
+			pos := e.position(t, p, "101")
+			// A resting sell of 3 (above every bid).
+			_, err := e.placer.Place(ctx, p, orders.PlaceRequest{TokenID: "101", Side: orders.SideSell, Type: orders.TypeLimit,
+				Price: decimal.RequireFromString("0.9"), Size: decimal.NewFromInt(3)})
+			require.NoError(t, err)
+			before := len(e.placer.Requests())
+			res, err := e.svc.Close(ctx, p, pos.ID, positions.CloseRequest{Type: "LIMIT", Slippage: dec("0")})
+			require.NoError(t, err)
+			reqs := e.placer.Requests()
+			require.Len(t, reqs, before+1)
+			assert.Equal(t, "7", reqs[before].Size.String(), "the shares the resting sell does not offer")
+			assert.False(t, res.IsClosed, "the resting sell still holds 3")
+
+			// Everything left is offered by the resting sell: nothing to close.
+			_, err = e.svc.Close(ctx, p, pos.ID, positions.CloseRequest{})
+			assert.Equal(t, errs.Conflict, errs.KindOf(err), "%v", err)
+			assert.Equal(t, errs.CodePositionInOrders, errs.CodeOf(err))
+			assert.Len(t, e.placer.Requests(), before+1, "nothing placed")
+			assert.Equal(t, int64(3*M), e.position(t, p, "101").SizeMicro)
 		})
 
 		t.Run("a failing placement is passed on", func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // List filters (the API's status query).
@@ -75,7 +76,7 @@ func statusesFor(filter string) ([]string, error) {
 	case FilterAll:
 		return nil, nil
 	}
-	return nil, errs.Ef(errs.Invalid, "status must be one of open, settled, redeemable, all").WithCode("invalid_status")
+	return nil, errs.Ef(errs.Invalid, "status must be one of open, settled, redeemable, all").WithCode(errs.CodeInvalidStatus)
 }
 
 // List returns the agent's positions with status (open by default) valued
@@ -115,8 +116,8 @@ func (s *Service) List(ctx context.Context, agentID, status string, fresh bool) 
 	for _, p := range ps {
 		it := Item{
 			ID: p.ID, TokenID: p.TokenID, ConditionID: p.ConditionID, Question: p.Question, Outcome: p.Outcome,
-			Status: p.Status, Size: fromMicro(p.SizeMicro), AvgEntryPrice: fromMicro(p.AvgEntryMicro),
-			RealizedPnl: fromMicro(p.RealizedPnlMicro),
+			Status: p.Status, Size: micro.Decimal(p.SizeMicro), AvgEntryPrice: micro.Decimal(p.AvgEntryMicro),
+			RealizedPnl: micro.Decimal(p.RealizedPnlMicro),
 		}
 		it.CurrentPrice = it.AvgEntryPrice
 		switch p.Status {
@@ -319,8 +320,6 @@ func unavailable(err error, msg string) error {
 	}
 	return errs.Wrap(errs.Transient, err, msg)
 }
-
-func fromMicro(v int64) decimal.Decimal { return decimal.New(v, -6) }
 
 // percent is part/whole × 100 to two decimals, zero when whole is zero.
 func percent(part, whole decimal.Decimal) decimal.Decimal {

@@ -25,6 +25,7 @@ import (
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // PriceSource gives current prices (USDC per share, 0–1) of outcome tokens.
@@ -186,8 +187,6 @@ type Folded struct {
 	RealizedPnlMicro int64
 }
 
-var micro = decimal.New(1, 6)
-
 // Fold computes a position from its fills, oldest first: a BUY adds shares
 // at its price (the average entry is cost-weighted); a SELL removes shares
 // at the average entry and realizes (price − average entry) × shares; every
@@ -218,8 +217,8 @@ func Fold(fills []store.TokenFill, redeemedMicro, payoutMicro int64) Folded {
 		return sold, basis
 	}
 	for _, f := range fills {
-		shares, price := decimal.New(f.SizeMicro, -6), decimal.New(f.PriceMicro, -6)
-		realized = realized.Sub(decimal.New(f.FeeMicro, -6))
+		shares, price := micro.Decimal(f.SizeMicro), micro.Decimal(f.PriceMicro)
+		realized = realized.Sub(micro.Decimal(f.FeeMicro))
 		switch f.Side {
 		case orders.SideBuy:
 			size, cost = size.Add(shares), cost.Add(shares.Mul(price))
@@ -230,24 +229,24 @@ func Fold(fills []store.TokenFill, redeemedMicro, payoutMicro int64) Folded {
 		}
 	}
 	if redeemedMicro > 0 {
-		_, basis := remove(decimal.New(redeemedMicro, -6))
-		realized = realized.Add(decimal.New(payoutMicro, -6).Sub(basis))
+		_, basis := remove(micro.Decimal(redeemedMicro))
+		realized = realized.Add(micro.Decimal(payoutMicro).Sub(basis))
 	}
 	return Folded{
-		SizeMicro:        size.Mul(micro).Round(0).IntPart(),
-		AvgEntryMicro:    avg().Mul(micro).Round(0).IntPart(),
-		RealizedPnlMicro: realized.Mul(micro).Round(0).IntPart(),
+		SizeMicro:        micro.Nearest(size),
+		AvgEntryMicro:    micro.Nearest(avg()),
+		RealizedPnlMicro: micro.Nearest(realized),
 	}
 }
 
 // positionFor loads agentID's position id; another agent's is NotFound.
 func (s *Service) positionFor(ctx context.Context, agentID, id string) (*models.Position, error) {
 	if !models.HasPrefix(id, models.PrefixPosition) {
-		return nil, errs.E(errs.NotFound, "position not found").WithCode("position_not_found")
+		return nil, errs.E(errs.NotFound, "position not found").WithCode(errs.CodePositionNotFound)
 	}
 	p, err := s.Store.PositionForAgent(ctx, agentID, id)
 	if errs.Is(err, errs.NotFound) {
-		return nil, errs.E(errs.NotFound, "position not found").WithCode("position_not_found")
+		return nil, errs.E(errs.NotFound, "position not found").WithCode(errs.CodePositionNotFound)
 	}
 	return p, err
 }

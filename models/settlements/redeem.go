@@ -8,13 +8,13 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/chain"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // PlannedCondition is one market of a redemption plan.
@@ -276,7 +276,7 @@ func (s *Service) RedeemOnChain(ctx context.Context, in RedeemExecution) ([]Chai
 	}
 	maker := w.Maker()
 	if maker.Hex() != in.Plan.Maker {
-		return out, errs.E(errs.Conflict, "the wallet changed while the redemption was running; redeem again").WithCode("wallet_changed")
+		return out, errs.E(errs.Conflict, "the wallet changed while the redemption was running; redeem again").WithCode(errs.CodeWalletChanged)
 	}
 	held := make([]bool, len(in.Plan.Conditions))
 	for i, c := range in.Plan.Conditions {
@@ -336,7 +336,7 @@ func (s *Service) checkRedeemApproval(ctx context.Context, maker common.Address,
 		return err
 	}
 	return errs.E(errs.VenueRejected, "the wallet has not approved the redeem contract to move its outcome tokens").
-		WithCode("approval_required").WithHint("call POST /wallet/approve with token " + selection + " (or all), then redeem again")
+		WithCode(errs.CodeApprovalRequired).WithHint("call POST /wallet/approve with token " + selection + " (or all), then redeem again")
 }
 
 // holdsPlanned reports whether the wallet still holds any planned token of
@@ -429,6 +429,12 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 			if p.RedeemedAt != nil && p.RedeemedAt.UTC().Truncate(time.Microsecond).Equal(at) {
 				continue // recorded by an earlier attempt
 			}
+			if !redeemable(p) {
+				// Settled by another redemption (or sold) since planning:
+				// a record arriving again — replayed into a later run of
+				// the wallet's redeem workflow — never pays twice.
+				continue
+			}
 			p.RedeemedSizeMicro += pp.SharesMicro
 			p.PayoutMicro += pp.PayoutMicro
 			p.RedeemTx = txOf[pp.ConditionID]
@@ -480,15 +486,11 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 		Redemptions: make([]Redemption, 0, len(in.Plan.Positions)), OtherAgents: []Redemption{},
 		Unattributed: []UnattributedRedemption{}, TransactionHashes: []string{}, Unresolved: in.Plan.Unresolved,
 	}
-	var othersPayout int64
-	agents := map[string]bool{}
 	for _, pp := range in.Plan.Positions {
 		r := redemption(pp)
 		if agent := agentOf(pp); agent != caller {
 			r.AgentID = agent
 			res.OtherAgents = append(res.OtherAgents, r)
-			othersPayout += r.PayoutMicro
-			agents[agent] = true
 		} else {
 			res.Redemptions = append(res.Redemptions, r)
 			res.TotalPayoutMicro += r.PayoutMicro
@@ -523,8 +525,10 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 	res.Message = fmt.Sprintf("redeemed %d position(s) in %d market(s) for %s USDC",
 		len(res.Redemptions), len(in.Plan.Conditions), usdc(res.TotalPayoutMicro))
 	if len(res.OtherAgents) > 0 {
-		res.Message += fmt.Sprintf("; the same redemption settled %d position(s) of %d other agent(s) of this wallet for %s USDC",
-			len(res.OtherAgents), len(agents), usdc(othersPayout))
+		// Totals only: the caller is not told which agents or positions.
+		shares, payout := res.OtherAgentsTotals()
+		res.Message += fmt.Sprintf("; the same redemption paid %s USDC for %s share(s) other agents of this wallet held",
+			usdc(payout), usdc(shares))
 	}
 	if len(res.Unattributed) > 0 {
 		res.Message += fmt.Sprintf("; %s share(s) no agent recorded paid %s USDC",
@@ -540,7 +544,7 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 }
 
 // usdc renders micro-units as an exact decimal.
-func usdc(micro int64) string { return decimal.New(micro, -6).String() }
+func usdc(v int64) string { return micro.Decimal(v).String() }
 
 // NothingToRedeem is the successful result of a plan that redeems
 // nothing. It is a pure function of its arguments (the workflow calls it).

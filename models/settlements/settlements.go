@@ -113,10 +113,6 @@ type PositionRecomputer interface {
 // DefaultWait is the default of Service.Wait.
 const DefaultWait = 45 * time.Second
 
-// CodePending is the error code of an operation that outlived the wait:
-// it continues, and the same request sent again joins it.
-const CodePending = "settlement_pending"
-
 // run calls fn with the wait applied and turns an expired wait (the
 // caller's own context still alive) into a retryable "still running".
 func (s *Service) run(ctx context.Context, what string, fn func(context.Context) error) error {
@@ -129,7 +125,7 @@ func (s *Service) run(ctx context.Context, what string, fn func(context.Context)
 	err := fn(wctx)
 	if err != nil && ctx.Err() == nil && errors.Is(wctx.Err(), context.DeadlineExceeded) {
 		return &errs.Error{
-			Kind: errs.Transient, Code: CodePending, RetryAfterSeconds: 5,
+			Kind: errs.Transient, Code: errs.CodeSettlementPending, RetryAfterSeconds: 5,
 			Message: "the " + what + " is still running on chain; send the same request again to get its result",
 			Err:     err,
 		}
@@ -158,6 +154,10 @@ type ApproveInput struct {
 	// Token is the canonical approval selection (chain.ApproveToken).
 	Token      string `json:"token"`
 	ClientAddr string `json:"client_addr,omitempty"`
+	// Proof vouches that an authenticated agent request asked for this
+	// (models/intent, kind intent.WalletApprove): the user and agent ids
+	// are claims until the activity verifies it.
+	Proof string `json:"proof,omitempty"`
 }
 
 // Approval is one (asset, spender) approval of an ApproveResult.
@@ -194,6 +194,9 @@ type RedeemInput struct {
 	// holds a position (the agents share the wallet).
 	ConditionID string `json:"condition_id,omitempty"`
 	ClientAddr  string `json:"client_addr,omitempty"`
+	// Proof vouches that an authenticated agent request asked for this
+	// (models/intent, kind intent.Redeem).
+	Proof string `json:"proof,omitempty"`
 }
 
 // Redemption is one position's part of a redemption.
@@ -257,6 +260,18 @@ type RedeemResult struct {
 	Message string `json:"message"`
 }
 
+// OtherAgentsTotals adds up OtherAgents: the shares of the user's other
+// agents this redemption burned and what it paid for them. It is what the
+// calling agent may learn of them: which agents, positions and markets
+// they were is theirs (the user sees them in the audit log).
+func (r RedeemResult) OtherAgentsTotals() (sharesMicro, payoutMicro int64) {
+	for _, o := range r.OtherAgents {
+		sharesMicro += o.SharesMicro
+		payoutMicro += o.PayoutMicro
+	}
+	return sharesMicro, payoutMicro
+}
+
 // conditionRE is a condition id: 32 bytes of hex.
 var conditionRE = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
 
@@ -293,7 +308,7 @@ func (s *Service) Redeem(ctx context.Context, p orders.Principal, conditionID st
 	conditionID = strings.TrimSpace(conditionID)
 	if conditionID != "" {
 		if !conditionRE.MatchString(conditionID) {
-			return RedeemResult{}, errs.E(errs.Invalid, "conditionId must be 0x followed by 64 hex digits").WithCode("invalid_condition_id")
+			return RedeemResult{}, errs.E(errs.Invalid, "conditionId must be 0x followed by 64 hex digits").WithCode(errs.CodeInvalidConditionID)
 		}
 		conditionID = strings.ToLower(conditionID)
 	}

@@ -66,17 +66,17 @@ func TestWaitBound(t *testing.T) {
 	e, ok := errs.As(err)
 	require.True(t, ok, "%v", err)
 	assert.Equal(t, errs.Transient, e.Kind)
-	assert.Equal(t, settlements.CodePending, e.Code)
+	assert.Equal(t, errs.CodeSettlementPending, e.Code)
 	assert.Equal(t, 5, e.RetryAfterSeconds)
 	assert.Contains(t, e.Message, "approval is still running")
 	_, err = s.Redeem(context.Background(), principal, "")
-	assert.Equal(t, settlements.CodePending, errs.CodeOf(err))
+	assert.Equal(t, errs.CodeSettlementPending, errs.CodeOf(err))
 
 	gone, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err = s.Redeem(gone, principal, "")
 	require.Error(t, err)
-	assert.NotEqual(t, settlements.CodePending, errs.CodeOf(err))
+	assert.NotEqual(t, errs.CodeSettlementPending, errs.CodeOf(err))
 }
 
 var principal = orders.Principal{AgentID: "agt_1", UserID: "usr_1", ClientAddr: "10.0.0.1"}
@@ -466,8 +466,11 @@ func TestRedeemSharedWallet(t *testing.T) {
 	}, res.Unattributed)
 	assert.Equal(t, int64(40_000_000), res.WalletSharesMicro)
 	assert.Equal(t, int64(20_000_000), res.WalletPayoutMicro, "what the chain paid")
-	assert.Equal(t, "redeemed 2 position(s) in 3 market(s) for 7 USDC; the same redemption settled 4 position(s) of 1 other agent(s)"+
-		" of this wallet for 10 USDC; 21 share(s) no agent recorded paid 3 USDC; 1 position(s) wait for their market to resolve", res.Message)
+	assert.Equal(t, "redeemed 2 position(s) in 3 market(s) for 7 USDC; the same redemption paid 10 USDC for 12 share(s) other agents"+
+		" of this wallet held; 21 share(s) no agent recorded paid 3 USDC; 1 position(s) wait for their market to resolve", res.Message)
+	for _, foreign := range []string{b.AgentID, bYes.ID, bNo.ID, bCapped.ID, bOnly.ID} {
+		assert.NotContains(t, res.Message, foreign)
+	}
 
 	// Recording again (a retry after a commit whose reply was lost) counts
 	// nothing twice and writes no second audit entry for the other agent.

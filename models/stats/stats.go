@@ -32,6 +32,7 @@ import (
 	"github.com/agent-trading/ats/models/budget"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // Stats is an agent's statistics; see the package comment.
@@ -107,7 +108,7 @@ func (s *Service) ForAgent(ctx context.Context, agentID string) (Stats, error) {
 				continue
 			}
 			h := held[id]
-			out.UnrealizedPnL = out.UnrealizedPnL.Add(decimal.New(p, -6).Mul(h.size).Sub(h.cost))
+			out.UnrealizedPnL = out.UnrealizedPnL.Add(micro.Decimal(p).Mul(h.size).Sub(h.cost))
 		}
 	}
 	if closed > 0 {
@@ -131,9 +132,9 @@ func replay(fills []store.AgentFill, each func(f store.AgentFill, notional, pnl 
 	held := map[string]*holding{}
 	var order []string // token order of first appearance, for determinism
 	for _, f := range fills {
-		price := decimal.New(f.PriceMicro, -6)
-		size := decimal.New(f.SizeMicro, -6)
-		fee := decimal.New(f.FeeMicro, -6)
+		price := micro.Decimal(f.PriceMicro)
+		size := micro.Decimal(f.SizeMicro)
+		fee := micro.Decimal(f.FeeMicro)
 		notional := price.Mul(size)
 		h := held[f.TokenID]
 		if h == nil {

@@ -105,7 +105,7 @@ func (s *Store) UpdateAgentStatus(ctx context.Context, userID, id, status string
 			set["revoked_at"] = now
 		}
 		err := tx.updateAgentSettings(ctx, userID, id, set)
-		if errs.CodeOf(err) == "agent_revoked" && status == models.AgentRevoked {
+		if errs.CodeOf(err) == errs.CodeAgentRevoked && status == models.AgentRevoked {
 			return nil // revoking twice is a no-op
 		}
 		if err != nil {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"gorm.io/gorm/clause"
-
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 )
@@ -85,50 +83,6 @@ func (s *Store) PurgeExpiredSessions(ctx context.Context, now time.Time) (int64,
 	return res.RowsAffected, mapErr(res.Error, "session")
 }
 
-// ---- sign-in throttling ----
-
-// ThrottleRows returns the throttle rows of keys that exist.
-func (s *Store) ThrottleRows(ctx context.Context, keys ...string) ([]models.AuthThrottle, error) {
-	var out []models.AuthThrottle
-	err := s.db.WithContext(ctx).Where("key IN ?", keys).Find(&out).Error
-	return out, mapErr(err, "throttle")
-}
-
-// RecordAuthFailure adds one failure to key. next computes the new row from
-// the current one (failures 0 when the key is new) so the policy stays
-// with the caller; the read and the write happen under a row lock
-// (PostgreSQL) or the single SQLite writer, so concurrent failures all
-// count.
-func (s *Store) RecordAuthFailure(ctx context.Context, key string, next func(cur models.AuthThrottle) models.AuthThrottle) (models.AuthThrottle, error) {
-	var out models.AuthThrottle
-	err := s.Tx(ctx, func(tx *Store) error {
-		seed := models.AuthThrottle{Key: key, LastFailureAt: tx.now()}
-		if err := tx.db.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&seed).Error; err != nil {
-			return mapErr(err, "throttle")
-		}
-		q := tx.db.WithContext(ctx).Where("key = ?", key)
-		if tx.dialect == Postgres {
-			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
-		}
-		var cur models.AuthThrottle
-		if err := q.Take(&cur).Error; err != nil {
-			return mapErr(err, "throttle")
-		}
-		out = next(cur)
-		out.Key = key
-		out.LastFailureAt = utc(out.LastFailureAt)
-		out.LockedUntil = utcPtr(out.LockedUntil)
-		return mapErr(tx.db.WithContext(ctx).Model(&models.AuthThrottle{}).Where("key = ?", key).
-			Updates(map[string]any{"failures": out.Failures, "last_failure_at": out.LastFailureAt, "locked_until": out.LockedUntil}).Error, "throttle")
-	})
-	return out, err
-}
-
-// ClearThrottle forgets key's failures (after a successful sign-in).
-func (s *Store) ClearThrottle(ctx context.Context, key string) error {
-	return mapErr(s.db.WithContext(ctx).Where("key = ?", key).Delete(&models.AuthThrottle{}).Error, "throttle")
-}
-
 // ---- TOTP and backup codes ----
 
 // SetPendingTOTPSecret stores a new, not yet confirmed, TOTP secret. A user
@@ -141,7 +95,7 @@ func (s *Store) SetPendingTOTPSecret(ctx context.Context, userID string, ct, non
 		return mapErr(res.Error, "user")
 	}
 	if res.RowsAffected == 0 {
-		return errs.E(errs.Conflict, "two-factor authentication is already on").WithCode("2fa_enabled")
+		return errs.E(errs.Conflict, "two-factor authentication is already on").WithCode(errs.CodeTwoFactorEnabled)
 	}
 	return nil
 }
@@ -156,7 +110,7 @@ func (s *Store) EnableTOTP(ctx context.Context, userID string, step int64) error
 		return mapErr(res.Error, "user")
 	}
 	if res.RowsAffected == 0 {
-		return errs.E(errs.Conflict, "two-factor authentication is already on, or was not set up").WithCode("2fa_state")
+		return errs.E(errs.Conflict, "two-factor authentication is already on, or was not set up").WithCode(errs.CodeTwoFactorState)
 	}
 	return nil
 }
@@ -186,7 +140,7 @@ func (s *Store) AdvanceTOTPStep(ctx context.Context, userID string, step int64) 
 		return mapErr(res.Error, "user")
 	}
 	if res.RowsAffected == 0 {
-		return errs.E(errs.Conflict, "this code was already used").WithCode("totp_replayed")
+		return errs.E(errs.Conflict, "this code was already used").WithCode(errs.CodeTOTPReplayed)
 	}
 	return nil
 }

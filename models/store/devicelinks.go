@@ -85,7 +85,7 @@ func (s *Store) UpdateDeviceLinkStatus(ctx context.Context, id, from string, u D
 	if _, err := s.DeviceLinkByID(ctx, id); err != nil {
 		return err
 	}
-	return errs.E(errs.Conflict, "the device link is no longer "+from).WithCode("device_link_state")
+	return errs.E(errs.Conflict, "the device link is no longer "+from).WithCode(errs.CodeDeviceLinkState)
 }
 
 // TouchDeviceLinkPoll records a poll at now and returns the previous poll

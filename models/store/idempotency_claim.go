@@ -70,7 +70,7 @@ func (s *Store) ClaimIdempotency(ctx context.Context, agentID, key, hash string,
 		}
 		return existing, false, nil
 	}
-	return nil, false, errs.E(errs.Transient, "the idempotency key is changing hands; retry").WithCode("idempotency_contention")
+	return nil, false, errs.E(errs.Transient, "the idempotency key is changing hands; retry").WithCode(errs.CodeIdempotencyContention)
 }
 
 // CompleteIdempotency stores the response of the request that holds claim.

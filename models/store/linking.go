@@ -118,5 +118,5 @@ func (s *Store) updateAgentSettings(ctx context.Context, userID, id string, set 
 	if _, err := s.AgentForUser(ctx, userID, id); err != nil {
 		return err
 	}
-	return errs.E(errs.Conflict, "the agent has been revoked").WithCode("agent_revoked")
+	return errs.E(errs.Conflict, "the agent has been revoked").WithCode(errs.CodeAgentRevoked)
 }

@@ -90,7 +90,7 @@ func (s *Store) orderStateConflict(ctx context.Context, id string) error {
 		return err
 	}
 	if o.Status == models.OrderPending {
-		return errs.E(errs.Conflict, "the order is being posted to the venue").WithCode("order_state")
+		return errs.E(errs.Conflict, "the order is being posted to the venue").WithCode(errs.CodeOrderState)
 	}
-	return errs.Ef(errs.Conflict, "the order is %s", o.Status).WithCode("order_state")
+	return errs.Ef(errs.Conflict, "the order is %s", o.Status).WithCode(errs.CodeOrderState)
 }

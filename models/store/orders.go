@@ -177,7 +177,7 @@ func (s *Store) UpdateOrder(ctx context.Context, id string, from []string, u Ord
 	if err != nil {
 		return err
 	}
-	return errs.Ef(errs.Conflict, "the order is %s", o.Status).WithCode("order_state")
+	return errs.Ef(errs.Conflict, "the order is %s", o.Status).WithCode(errs.CodeOrderState)
 }
 
 // AddFill records a venue trade against an order. A trade already recorded

@@ -85,3 +85,33 @@ func (s *Store) HeldPositionsOfUser(ctx context.Context, userID string) ([]model
 	}
 	return out, nil
 }
+
+// SellableShares is what agentID may still sell of tokenID: held is the
+// size of its open position (0 without one, or once the market resolved),
+// committed the unfilled rest of its live SELL orders in the token
+// (PENDING, OPEN, PARTIALLY_FILLED), which a new sell must not offer
+// again. Run it under the user's lock (WithBudgetLock), the lock position
+// recomputes and order placements hold, so the two figures and the order
+// inserted after them agree.
+func (s *Store) SellableShares(ctx context.Context, agentID, tokenID string) (held, committed int64, err error) {
+	var sizes []int64
+	err = s.db.WithContext(ctx).Model(&models.Position{}).
+		Where("agent_id = ? AND token_id = ? AND status = ?", agentID, tokenID, models.PositionOpen).
+		Pluck("size_micro", &sizes).Error
+	if err != nil {
+		return 0, 0, mapErr(err, "position")
+	}
+	for _, v := range sizes {
+		held += max(v, 0)
+	}
+	var row struct{ Committed int64 }
+	err = s.db.WithContext(ctx).Model(&models.Order{}).
+		Select("COALESCE(SUM(CASE WHEN size_micro > filled_size_micro THEN size_micro - filled_size_micro ELSE 0 END), 0) AS committed").
+		Where("agent_id = ? AND token_id = ? AND side = ? AND status IN ?", agentID, tokenID, "SELL",
+			[]string{models.OrderPending, models.OrderOpen, models.OrderPartiallyFilled}).
+		Scan(&row).Error
+	if err != nil {
+		return 0, 0, mapErr(err, "order")
+	}
+	return held, row.Committed, nil
+}

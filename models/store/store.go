@@ -282,6 +282,10 @@ func (s *Store) migrationProvider() (*goose.Provider, error) {
 
 func (s *Store) now() time.Time { return s.clock.now() }
 
+// Now is the store's clock (the one SetClock replaces), for services that
+// compare stored deadlines with the time.
+func (s *Store) Now() time.Time { return s.clock.now() }
+
 // SetClock replaces the time source of the timestamps the store sets itself
 // (created_at, updated_at, ...), for this store and every store derived
 // from it. For tests.

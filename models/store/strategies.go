@@ -113,7 +113,7 @@ func (s *Store) UpdateStrategy(ctx context.Context, id string, from []string, u 
 	if err != nil {
 		return err
 	}
-	return errs.Ef(errs.Conflict, "the strategy is %s", st.Status).WithCode("strategy_state")
+	return errs.Ef(errs.Conflict, "the strategy is %s", st.Status).WithCode(errs.CodeStrategyState)
 }
 
 // AddStrategyExecution records one evaluation of a strategy, filling ID and

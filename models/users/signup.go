@@ -69,7 +69,7 @@ func (s *Service) CreateInvite(ctx context.Context, email string, ttl time.Durat
 	return code, nil
 }
 
-var errSignupClosed = errs.E(errs.Forbidden, "sign-up is closed on this service; ask its operator for an account").WithCode("signup_closed")
+var errSignupClosed = errs.E(errs.Forbidden, "sign-up is closed on this service; ask its operator for an account").WithCode(errs.CodeSignupClosed)
 
 // SignupAllowed says whether mode lets someone without an invite sign up.
 func SignupAllowed(mode SignupMode) error {
@@ -77,7 +77,7 @@ func SignupAllowed(mode SignupMode) error {
 		return nil
 	}
 	if mode == SignupInvite {
-		return errs.E(errs.Forbidden, "sign-up needs an invite on this service").WithCode("invite_required")
+		return errs.E(errs.Forbidden, "sign-up needs an invite on this service").WithCode(errs.CodeInviteRequired)
 	}
 	return errSignupClosed
 }
@@ -98,7 +98,7 @@ func (s *Service) SignUp(ctx context.Context, mode SignupMode, email, password, 
 	if mode == SignupInvite && invite == "" {
 		return User{}, SignupAllowed(mode)
 	}
-	h, err := s.hash(password)
+	h, err := s.hash(ctx, password)
 	if err != nil {
 		return User{}, err
 	}
@@ -106,7 +106,7 @@ func (s *Service) SignUp(ctx context.Context, mode SignupMode, email, password, 
 	err = s.Store.Tx(ctx, func(tx *store.Store) error {
 		if err := tx.CreateUser(ctx, u); err != nil {
 			if errs.Is(err, errs.Conflict) {
-				return errs.E(errs.Conflict, "a user with this email already exists").WithCode("email_taken").WithCause(err)
+				return errs.E(errs.Conflict, "a user with this email already exists").WithCode(errs.CodeEmailTaken).WithCause(err)
 			}
 			return err
 		}
@@ -114,7 +114,7 @@ func (s *Service) SignUp(ctx context.Context, mode SignupMode, email, password, 
 		if mode == SignupInvite {
 			if err := tx.UseInvite(ctx, hashInvite(invite), e, u.ID); err != nil {
 				if errs.Is(err, errs.NotFound) {
-					return errs.E(errs.Forbidden, "this invite is not valid for this email, expired or already used").WithCode("invalid_invite")
+					return errs.E(errs.Forbidden, "this invite is not valid for this email, expired or already used").WithCode(errs.CodeInvalidInvite)
 				}
 				return err
 			}
@@ -148,7 +148,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, next, cli
 	}
 	entry := audit.Entry{UserID: userID, Action: audit.ActionPasswordChange, Target: userID, ClientAddr: clientAddr, Result: audit.Failure}
 	if u.PasswordHash != "" {
-		ok, err := secret.VerifyPassword(u.PasswordHash, current)
+		ok, err := secret.VerifyPasswordContext(ctx, s.Gate, u.PasswordHash, current)
 		if err != nil {
 			return err
 		}
@@ -157,13 +157,13 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, next, cli
 			if err := s.Audit.Record(ctx, entry); err != nil {
 				return err
 			}
-			return errs.E(errs.Unauthorized, "the current password is not right").WithCode("wrong_password")
+			return errs.E(errs.Unauthorized, "the current password is not right").WithCode(errs.CodeWrongPassword)
 		}
 	}
 	if err := ValidatePassword(next); err != nil {
 		return err
 	}
-	h, err := s.hash(next)
+	h, err := s.hash(ctx, next)
 	if err != nil {
 		return err
 	}

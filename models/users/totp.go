@@ -79,7 +79,7 @@ func (s *Service) BeginTOTP(ctx context.Context, userID string) (Enrolment, erro
 		return Enrolment{}, err
 	}
 	if u.TOTPEnabled {
-		return Enrolment{}, errs.E(errs.Conflict, "two-factor authentication is already on").WithCode("2fa_enabled")
+		return Enrolment{}, errs.E(errs.Conflict, "two-factor authentication is already on").WithCode(errs.CodeTwoFactorEnabled)
 	}
 	key, err := totp.Generate(totp.GenerateOpts{Issuer: s.issuer(), AccountName: u.Email, Period: totpPeriod,
 		Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
@@ -180,7 +180,7 @@ func (s *Service) matchStep(u *models.User, code string) (int64, error) {
 	return found, nil
 }
 
-var errBadCode = errs.E(errs.Unauthorized, "that code is not right; check your authenticator app and try again").WithCode("invalid_code")
+var errBadCode = errs.E(errs.Unauthorized, "that code is not right; check your authenticator app and try again").WithCode(errs.CodeInvalidCode)
 
 // ConfirmTOTP turns two-factor authentication on when code matches the
 // pending secret, and returns the first backup codes (shown once).
@@ -190,10 +190,10 @@ func (s *Service) ConfirmTOTP(ctx context.Context, userID, code, clientAddr stri
 		return nil, err
 	}
 	if u.TOTPEnabled {
-		return nil, errs.E(errs.Conflict, "two-factor authentication is already on").WithCode("2fa_enabled")
+		return nil, errs.E(errs.Conflict, "two-factor authentication is already on").WithCode(errs.CodeTwoFactorEnabled)
 	}
 	if len(u.TOTPSecretCiphertext) == 0 {
-		return nil, errs.E(errs.Conflict, "start the set-up again: no secret is waiting for confirmation").WithCode("2fa_state")
+		return nil, errs.E(errs.Conflict, "start the set-up again: no secret is waiting for confirmation").WithCode(errs.CodeTwoFactorState)
 	}
 	step, err := s.matchStep(u, code)
 	if err != nil {
@@ -239,7 +239,7 @@ func (s *Service) RegenerateBackupCodes(ctx context.Context, userID, clientAddr 
 		return nil, err
 	}
 	if !u.TOTPEnabled {
-		return nil, errs.E(errs.Conflict, "turn on two-factor authentication first").WithCode("2fa_disabled")
+		return nil, errs.E(errs.Conflict, "turn on two-factor authentication first").WithCode(errs.CodeTwoFactorDisabled)
 	}
 	codes, rows := newBackupCodes(userID)
 	err = s.Store.Tx(ctx, func(tx *store.Store) error {
@@ -278,7 +278,7 @@ func (s *Service) VerifySecondFactor(ctx context.Context, userID, code, purpose,
 		return "", err
 	}
 	if !u.TOTPEnabled {
-		return "", errs.E(errs.Conflict, "two-factor authentication is not on for this account").WithCode("2fa_disabled")
+		return "", errs.E(errs.Conflict, "two-factor authentication is not on for this account").WithCode(errs.CodeTwoFactorDisabled)
 	}
 	method, reason := FactorTOTP, ""
 	compact := strings.ReplaceAll(strings.TrimSpace(code), " ", "")
@@ -321,7 +321,7 @@ func (s *Service) VerifySecondFactor(ctx context.Context, userID, code, purpose,
 	}
 	if reason != "" {
 		if reason == "code_replayed" {
-			return "", errs.E(errs.Unauthorized, "that code was already used; wait for the next one").WithCode("code_replayed")
+			return "", errs.E(errs.Unauthorized, "that code was already used; wait for the next one").WithCode(errs.CodeCodeReplayed)
 		}
 		return "", errBadCode
 	}

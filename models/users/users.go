@@ -16,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/vault"
 )
 
@@ -54,6 +55,15 @@ type Service struct {
 	// secret.DefaultArgon2. Hashes made with other parameters still verify
 	// and are upgraded on the next successful sign-in.
 	Argon2 secret.Argon2Params
+	// Gate bounds the memory of concurrent password hashes; nil means
+	// secret.DefaultGate.
+	Gate *secret.Gate
+	// Attempts counts failed sign-ins per client address and per account;
+	// nil means a counter in process memory shared by every Service
+	// without one. Give every API instance the same shared counter
+	// (api/ratelimit.Store.Failures over Redis) so that guesses spread
+	// over instances are counted together.
+	Attempts throttle.Counter
 }
 
 func (s *Service) params() secret.Argon2Params {
@@ -63,13 +73,15 @@ func (s *Service) params() secret.Argon2Params {
 	return s.Argon2
 }
 
-func (s *Service) hash(pw string) (string, error) { return secret.HashPasswordWith(pw, s.params()) }
+func (s *Service) hash(ctx context.Context, pw string) (string, error) {
+	return secret.HashPasswordContext(ctx, s.Gate, pw, s.params())
+}
 
 // ValidateEmail checks that email is a single plain address (no display
 // name) and returns it normalised.
 func ValidateEmail(email string) (string, error) {
 	e := store.NormalizeEmail(email)
-	bad := errs.E(errs.Invalid, "a valid email address is required").WithCode("invalid_email")
+	bad := errs.E(errs.Invalid, "a valid email address is required").WithCode(errs.CodeInvalidEmail)
 	if e == "" || len(e) > maxEmailLen {
 		return "", bad
 	}
@@ -88,7 +100,7 @@ func ValidateEmail(email string) (string, error) {
 func ValidatePassword(password string) error {
 	n := utf8.RuneCountInString(password)
 	if n < MinPasswordLen || n > MaxPasswordLen || len(password) > secret.MaxPasswordBytes || !utf8.ValidString(password) {
-		return errs.Ef(errs.Invalid, "the password must be %d to %d characters long", MinPasswordLen, MaxPasswordLen).WithCode("invalid_password")
+		return errs.Ef(errs.Invalid, "the password must be %d to %d characters long", MinPasswordLen, MaxPasswordLen).WithCode(errs.CodeInvalidPassword)
 	}
 	return nil
 }
@@ -104,7 +116,7 @@ func (s *Service) Create(ctx context.Context, email, password string) (User, err
 	if err := ValidatePassword(password); err != nil {
 		return User{}, err
 	}
-	h, err := s.hash(password)
+	h, err := s.hash(ctx, password)
 	if err != nil {
 		return User{}, err
 	}
@@ -112,7 +124,7 @@ func (s *Service) Create(ctx context.Context, email, password string) (User, err
 	err = s.Store.Tx(ctx, func(tx *store.Store) error {
 		if err := tx.CreateUser(ctx, u); err != nil {
 			if errs.Is(err, errs.Conflict) {
-				return errs.E(errs.Conflict, "a user with this email already exists").WithCode("email_taken").WithCause(err)
+				return errs.E(errs.Conflict, "a user with this email already exists").WithCode(errs.CodeEmailTaken).WithCause(err)
 			}
 			return err
 		}
@@ -137,14 +149,16 @@ func (s *Service) Get(ctx context.Context, id string) (User, error) {
 
 // errBadLogin is the one answer to every failed sign-in, so responses don't
 // reveal whether an email is registered.
-var errBadLogin = errs.E(errs.Unauthorized, "invalid email or password").WithCode("invalid_credentials")
+var errBadLogin = errs.E(errs.Unauthorized, "invalid email or password").WithCode(errs.CodeInvalidCredentials)
 
 // Authenticate checks an email and password and writes one audit entry per
 // attempt (never containing the password). It returns errs.Unauthorized for
 // an unknown email or a wrong password alike, taking the same time for
 // both. On success the caller must still ask for the second factor when
 // User.TwoFactorEnabled is set. If the attempt cannot be audited, the
-// sign-in fails.
+// sign-in fails. It limits no guessing (SignIn does, through Guard); the hash runs
+// through the Argon2 gate: when too many run at once the attempt is
+// errs.Transient (server_busy).
 func (s *Service) Authenticate(ctx context.Context, email, password, clientAddr string) (User, error) {
 	e := store.NormalizeEmail(email)
 	u, err := s.Store.UserByEmail(ctx, e)
@@ -156,16 +170,18 @@ func (s *Service) Authenticate(ctx context.Context, email, password, clientAddr 
 		// Unknown email, or an account without a password (social login or
 		// passkeys only): burn the same work as a real verification so the
 		// response time says nothing about the account.
-		_, _ = secret.VerifyPassword(s.dummyHash(), password)
+		if _, err := secret.VerifyPasswordContext(ctx, s.Gate, s.dummyHash(), password); errs.Is(err, errs.Transient) {
+			return User{}, err
+		}
 	} else {
-		ok, err = secret.VerifyPassword(u.PasswordHash, password)
+		ok, err = secret.VerifyPasswordContext(ctx, s.Gate, u.PasswordHash, password)
 		if err != nil {
 			return User{}, err
 		}
 	}
 
 	entry := audit.Entry{Action: audit.ActionUserLogin, ClientAddr: clientAddr, Result: audit.Failure,
-		Detail: map[string]any{"method": "password"}}
+		Detail: map[string]any{"method": MethodPassword}}
 	switch {
 	case u == nil:
 		entry.Detail["email"], entry.Detail["reason"] = e, "unknown_email"
@@ -190,7 +206,7 @@ func (s *Service) Authenticate(ctx context.Context, email, password, clientAddr 
 	if secret.NeedsRehashWith(u.PasswordHash, s.params()) {
 		// Upgrade hashes made with older parameters while the plaintext is
 		// at hand. Best effort: the sign-in already succeeded.
-		if h, err := s.hash(password); err == nil {
+		if h, err := s.hash(ctx, password); err == nil {
 			_ = s.Store.UpdateUserPassword(ctx, u.ID, h)
 		}
 	}

@@ -2,8 +2,11 @@ package users_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -14,6 +17,7 @@ import (
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
+	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/users"
 )
 
@@ -22,7 +26,7 @@ import (
 var cheap = secret.Argon2Params{MemoryKiB: 64, Iterations: 1, Parallelism: 1, SaltLen: 16, KeyLen: 32}
 
 func newService(s *store.Store) *users.Service {
-	return &users.Service{Store: s, Audit: &audit.Service{Store: s}, Argon2: cheap}
+	return &users.Service{Store: s, Audit: &audit.Service{Store: s}, Argon2: cheap, Attempts: throttle.NewMemory(nil)}
 }
 
 func TestValidateEmail(t *testing.T) {
@@ -221,4 +225,137 @@ func TestAuthenticateUpgradesHash(t *testing.T) {
 		_, err = svc.Authenticate(ctx, "alice@example.com", "correct horse", "")
 		require.NoError(t, err, "the upgraded hash verifies")
 	})
+}
+
+// TestSignInLimitsGuessing performs the password-guessing attacks on
+// one account and from one network: an account takes 5 failures from any
+// addresses, then each further one locks it for 30 s, doubling (the
+// correct password included: a locked attempt is refused before the hash
+// is checked); a success clears the failures. A client address takes 10
+// failures (for any accounts) per 15 minutes, an IPv6 client per /64, so
+// rotating addresses within a /64 gains nothing while another /64 is not
+// affected.
+func TestSignInLimitsGuessing(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+		var mu sync.Mutex
+		clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+		advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+		svc := newService(s)
+		svc.Attempts = throttle.NewMemory(clock)
+		const pw = "correct horse battery"
+		_, err := svc.Create(ctx, "alice@example.com", pw)
+		require.NoError(t, err)
+		limited := func(t *testing.T, err error) int {
+			t.Helper()
+			e, ok := errs.As(err)
+			require.True(t, ok && e.Kind == errs.RateLimited && e.Code == errs.CodeTooManyAttempts, "err %v, want too_many_attempts", err)
+			return e.RetryAfterSeconds
+		}
+
+		// The account, from a new address each time.
+		for i := range users.FreeAccountFailures {
+			_, err := svc.SignIn(ctx, "alice@example.com", "guess", fmt.Sprintf("198.51.100.%d", i+1))
+			require.Equal(t, errs.Unauthorized, errs.KindOf(err), "failure %d", i+1)
+		}
+		_, err = svc.SignIn(ctx, "Alice@example.com", pw, "198.51.100.99")
+		assert.Equal(t, 30, limited(t, err), "locked for the base backoff")
+		advance(30 * time.Second)
+		_, err = svc.SignIn(ctx, "alice@example.com", "guess", "198.51.100.100")
+		require.Equal(t, errs.Unauthorized, errs.KindOf(err))
+		_, err = svc.SignIn(ctx, "alice@example.com", pw, "198.51.100.101")
+		assert.Equal(t, 60, limited(t, err), "the next failure doubles the lock")
+		advance(time.Minute)
+		_, err = svc.SignIn(ctx, "alice@example.com", pw, "198.51.100.102")
+		require.NoError(t, err, "once the lock ran out the right password signs in")
+		for i := range users.FreeAccountFailures - 1 {
+			_, err := svc.SignIn(ctx, "alice@example.com", "guess", "198.51.100.103")
+			require.Equal(t, errs.Unauthorized, errs.KindOf(err), "a success clears the failures: %d", i+1)
+		}
+
+		// Rotating addresses within one IPv6 /64, one account each.
+		for i := range users.MaxAddrFailures {
+			_, err := svc.SignIn(ctx, fmt.Sprintf("guess%d@example.com", i), "guess", fmt.Sprintf("2001:db8:5:6::%x", i+1))
+			require.Equal(t, errs.Unauthorized, errs.KindOf(err), "failure %d", i+1)
+		}
+		_, err = svc.SignIn(ctx, "alice@example.com", pw, "2001:db8:5:6:ffff::beef")
+		assert.Equal(t, int(users.AddrFailureWindow/time.Second), limited(t, err), "another address of the same /64")
+		_, err = svc.SignIn(ctx, "alice@example.com", pw, "2001:db8:5:7::1")
+		require.NoError(t, err, "another /64 is not limited")
+		advance(users.AddrFailureWindow)
+		_, err = svc.SignIn(ctx, "alice@example.com", pw, "2001:db8:5:6::1")
+		require.NoError(t, err, "after the window")
+	})
+}
+
+// TestAuthenticateBusy: when the Argon2 gate has no room, a sign-in is
+// refused with 503 server_busy (retry in a second) instead of queueing.
+func TestAuthenticateBusy(t *testing.T) {
+	s := storetest.NewSQLite(t)
+	ctx := context.Background()
+	svc := newService(s)
+	_, err := svc.Create(ctx, "busy@example.com", "correct horse battery")
+	require.NoError(t, err)
+	svc.Gate = secret.NewGate(int64(cheap.MemoryKiB), 20*time.Millisecond)
+	hold, held := make(chan struct{}), make(chan struct{})
+	go func() { _ = svc.Gate.Do(ctx, cheap.MemoryKiB, func() { close(held); <-hold }) }()
+	<-held
+	_, err = svc.Authenticate(ctx, "busy@example.com", "correct horse battery", "192.0.2.1")
+	assert.Equal(t, errs.Transient, errs.KindOf(err))
+	assert.Equal(t, errs.CodeServerBusy, errs.CodeOf(err))
+	close(hold)
+	_, err = svc.Authenticate(ctx, "busy@example.com", "correct horse battery", "192.0.2.1")
+	require.NoError(t, err)
+}
+
+// TestGuardIsOneThrottleForEveryMethod: the dashboard's forms (second
+// factor, passkey, sign-up, password change) and the password sign-in of
+// /link and the dashboard count in one throttle: failures of any method
+// lock the account for every method, Forbidden outcomes (a bad invite)
+// count like wrong passwords, other errors do not, and each refused
+// attempt is audited as denied with its method.
+func TestGuardIsOneThrottleForEveryMethod(t *testing.T) {
+	s := storetest.NewSQLite(t)
+	ctx := context.Background()
+	svc := newService(s)
+	const pw = "correct horse battery"
+	_, err := svc.Create(ctx, "carol@example.com", pw)
+	require.NoError(t, err)
+	wrong := errs.E(errs.Unauthorized, "that code is not right")
+	for i := range users.FreeAccountFailures - 2 {
+		err := svc.Guard(ctx, users.MethodSecondFactor, "carol@example.com", fmt.Sprintf("198.51.100.%d", i+1), func() error { return wrong })
+		require.Equal(t, errs.Unauthorized, errs.KindOf(err))
+	}
+	// Errors that say nothing about a guess do not count.
+	err = svc.Guard(ctx, users.MethodPasswordChange, "carol@example.com", "198.51.100.20", func() error {
+		return errs.E(errs.Invalid, "the password must be 8 to 256 characters long")
+	})
+	require.Equal(t, errs.Invalid, errs.KindOf(err))
+	_, err = svc.SignIn(ctx, "carol@example.com", "guess", "198.51.100.21")
+	require.Equal(t, errs.Unauthorized, errs.KindOf(err))
+	err = svc.Guard(ctx, users.MethodSignup, "carol@example.com", "198.51.100.22", func() error {
+		return errs.E(errs.Forbidden, "this invite is not valid")
+	})
+	require.Equal(t, errs.Forbidden, errs.KindOf(err), "the failure that locks")
+
+	ran := false
+	_, err = svc.SignIn(ctx, "carol@example.com", pw, "198.51.100.23")
+	require.Equal(t, errs.RateLimited, errs.KindOf(err), "the password sign-in is locked by the other methods' failures")
+	err = svc.Guard(ctx, users.MethodPasskey, "carol@example.com", "198.51.100.24", func() error { ran = true; return nil })
+	require.Equal(t, errs.RateLimited, errs.KindOf(err))
+	assert.False(t, ran, "a refused attempt is not run")
+	// A passkey attempt that names no account is limited by its address only.
+	require.NoError(t, svc.Guard(ctx, users.MethodPasskey, "", "198.51.100.25", func() error { return nil }))
+
+	denied, err := svc.Audit.List(ctx, audit.Filter{Action: audit.ActionUserLogin, Result: audit.Denied})
+	require.NoError(t, err)
+	require.Len(t, denied.Entries, 2)
+	methods := []string{string(denied.Entries[0].Detail), string(denied.Entries[1].Detail)}
+	assert.Contains(t, strings.Join(methods, " "), `"method":"password"`)
+	assert.Contains(t, strings.Join(methods, " "), `"method":"passkey"`)
+	for _, d := range methods {
+		assert.Contains(t, d, `"reason":"locked"`)
+		assert.Contains(t, d, `"email":"carol@example.com"`)
+	}
 }

@@ -21,6 +21,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"strconv"
 
 	"github.com/agent-trading/ats/models/errs"
@@ -37,9 +38,19 @@ const NonceSize = 12
 // Purposes for DeriveKey. Each names one independent key; never reuse a
 // purpose string for a different use.
 const (
-	PurposeVault            = "ats/vault/v1"
-	PurposeTemporalPayloads = "ats/temporal-payload-codec/v1"
+	PurposeVault = "ats/vault/v1"
+	// PurposeTemporalPayloads keys the Temporal payload codec (the one
+	// constant every codec user derives it with). Its value predates the
+	// "ats/…" naming and stays: payloads in running workflows' histories are
+	// sealed under it.
+	PurposeTemporalPayloads = "temporal-payload-codec-v1"
 	PurposeSessions         = "ats/dashboard-sessions/v1"
+	// PurposeTemporalIntents keys the proofs with which the authenticated
+	// paths vouch for the requests they hand to Temporal (models/intent).
+	PurposeTemporalIntents = "ats/temporal-intents/v1"
+	// PurposeOpsToken derives the operator token `ats dev` uses for its
+	// operator listener when none is configured.
+	PurposeOpsToken = "ats/ops-token/v1"
 )
 
 // Binding says what a ciphertext is for. All three parts go into the AEAD
@@ -97,9 +108,17 @@ type Sealed struct {
 
 // Vault seals and opens secrets with a keyring. It is safe for concurrent
 // use.
+//
+// A version normally names one key. The vault of a process built from its
+// master keys (FromMasterKeys) has one version, 1, with several candidate
+// keys: the current master key's, which seals, then the previous ones'.
+// Opening tries them in order; GCM's tag tells a wrong key from the right
+// one, so this never yields wrong plaintext. That lets a master-key
+// rotation re-seal every secret (Refresh) without any record of which
+// master key sealed what.
 type Vault struct {
 	current int
-	aeads   map[int]cipher.AEAD
+	aeads   map[int][]cipher.AEAD // the first of the current version's seals
 }
 
 // New builds a vault from a keyring: version → 32-byte key, with current
@@ -108,34 +127,56 @@ func New(current int, keys map[int][]byte) (*Vault, error) {
 	if _, ok := keys[current]; !ok {
 		return nil, errs.Ef(errs.Invalid, "the vault keyring has no key for its current version %d", current)
 	}
-	v := &Vault{current: current, aeads: make(map[int]cipher.AEAD, len(keys))}
+	v := &Vault{current: current, aeads: make(map[int][]cipher.AEAD, len(keys))}
 	for ver, key := range keys {
 		if ver <= 0 {
 			return nil, errs.Ef(errs.Invalid, "vault key version %d is not positive", ver)
 		}
-		if len(key) != KeySize {
-			return nil, errs.Ef(errs.Invalid, "vault key version %d is %d bytes, want %d", ver, len(key), KeySize)
-		}
-		block, err := aes.NewCipher(key)
+		aead, err := newAEAD(key)
 		if err != nil {
-			return nil, errs.Wrap(errs.Internal, err, "vault key setup failed")
+			return nil, errs.Wrap(errs.KindOf(err), err, fmt.Sprintf("vault key version %d", ver))
 		}
-		aead, err := cipher.NewGCM(block)
-		if err != nil {
-			return nil, errs.Wrap(errs.Internal, err, "vault key setup failed")
-		}
-		v.aeads[ver] = aead
+		v.aeads[ver] = []cipher.AEAD{aead}
 	}
 	return v, nil
 }
 
+func newAEAD(key []byte) (cipher.AEAD, error) {
+	if len(key) != KeySize {
+		return nil, errs.Ef(errs.Invalid, "a vault key is %d bytes, want %d", len(key), KeySize)
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "vault key setup failed")
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "vault key setup failed")
+	}
+	return aead, nil
+}
+
 // FromMasterKey builds the single-version vault (version 1) whose key is
 // DeriveKey(master, PurposeVault).
-func FromMasterKey(master []byte) (*Vault, error) {
-	if len(master) != KeySize {
-		return nil, errs.Ef(errs.Invalid, "the master key must be %d bytes", KeySize)
+func FromMasterKey(master []byte) (*Vault, error) { return FromMasterKeys(master) }
+
+// FromMasterKeys builds a process's vault: secrets are sealed under the
+// current master key's vault key (version 1, as always) and open under it
+// or under any previous master key's, so a rotation can re-seal them
+// (Refresh) while every process keeps reading them.
+func FromMasterKeys(current []byte, previous ...[]byte) (*Vault, error) {
+	v := &Vault{current: 1, aeads: map[int][]cipher.AEAD{}}
+	for _, m := range append([][]byte{current}, previous...) {
+		if len(m) != KeySize {
+			return nil, errs.Ef(errs.Invalid, "the master key must be %d bytes", KeySize)
+		}
+		aead, err := newAEAD(DeriveKey(m, PurposeVault))
+		if err != nil {
+			return nil, err
+		}
+		v.aeads[1] = append(v.aeads[1], aead)
 	}
-	return New(1, map[int][]byte{1: DeriveKey(master, PurposeVault)})
+	return v, nil
 }
 
 // CurrentVersion is the key version Seal uses.
@@ -150,7 +191,7 @@ func (v *Vault) Seal(b Binding, plaintext []byte) (Sealed, error) {
 	if _, err := rand.Read(nonce); err != nil {
 		return Sealed{}, errs.Wrap(errs.Internal, err, "cannot encrypt the secret")
 	}
-	ct := v.aeads[v.current].Seal(nil, nonce, plaintext, b.aad(v.current))
+	ct := v.aeads[v.current][0].Seal(nil, nonce, plaintext, b.aad(v.current))
 	return Sealed{Ciphertext: ct, Nonce: nonce, KeyVersion: v.current}, nil
 }
 
@@ -158,26 +199,51 @@ func (v *Vault) Seal(b Binding, plaintext []byte) (Sealed, error) {
 // ciphertext or nonce, another binding, another key version — is an error,
 // never garbage plaintext. The error says nothing about the secret.
 func (v *Vault) Open(b Binding, s Sealed) ([]byte, error) {
-	if err := b.validate(); err != nil {
-		return nil, err
-	}
-	aead, ok := v.aeads[s.KeyVersion]
-	if !ok {
-		return nil, errs.Ef(errs.Internal, "cannot decrypt the secret: unknown key version %d", s.KeyVersion)
-	}
-	if len(s.Nonce) != NonceSize {
-		return nil, errs.E(errs.Internal, "cannot decrypt the secret: malformed nonce")
-	}
-	pt, err := aead.Open(nil, s.Nonce, s.Ciphertext, b.aad(s.KeyVersion))
-	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "cannot decrypt the secret")
-	}
-	return pt, nil
+	pt, _, err := v.open(b, s)
+	return pt, err
 }
 
-// NeedsReseal reports whether s was sealed under an older key and should be
-// re-sealed (Reseal) as part of a rotation.
+// open also reports whether the key that opened s is the one Seal uses.
+func (v *Vault) open(b Binding, s Sealed) (pt []byte, primary bool, err error) {
+	if err := b.validate(); err != nil {
+		return nil, false, err
+	}
+	aeads, ok := v.aeads[s.KeyVersion]
+	if !ok {
+		return nil, false, errs.Ef(errs.Internal, "cannot decrypt the secret: unknown key version %d", s.KeyVersion)
+	}
+	if len(s.Nonce) != NonceSize {
+		return nil, false, errs.E(errs.Internal, "cannot decrypt the secret: malformed nonce")
+	}
+	for i, aead := range aeads {
+		if pt, err = aead.Open(nil, s.Nonce, s.Ciphertext, b.aad(s.KeyVersion)); err == nil {
+			return pt, s.KeyVersion == v.current && i == 0, nil
+		}
+	}
+	return nil, false, errs.Wrap(errs.Internal, err, "cannot decrypt the secret")
+}
+
+// NeedsReseal reports whether s was sealed under an older key version and
+// should be re-sealed (Reseal) as part of a rotation. Within a version
+// (a rotated master key) only Refresh can tell.
 func (v *Vault) NeedsReseal(s Sealed) bool { return s.KeyVersion != v.current }
+
+// Refresh returns s re-sealed under the key Seal uses when it was sealed
+// under another one (changed true), or s itself (changed false). It is the
+// step of a master-key rotation, and idempotent: a refreshed secret is
+// left alone the next time.
+func (v *Vault) Refresh(b Binding, s Sealed) (_ Sealed, changed bool, _ error) {
+	pt, primary, err := v.open(b, s)
+	if err != nil {
+		return Sealed{}, false, err
+	}
+	defer clear(pt)
+	if primary {
+		return s, false, nil
+	}
+	ns, err := v.Seal(b, pt)
+	return ns, err == nil, err
+}
 
 // Reseal opens s and seals it again under the current key.
 func (v *Vault) Reseal(b Binding, s Sealed) (Sealed, error) {

@@ -232,3 +232,43 @@ func TestMasterKeyFiles(t *testing.T) {
 		})
 	}
 }
+
+// A process's vault after a master-key rotation seals under the new key
+// and opens under the old one too; Refresh moves a secret to the new key
+// once and then leaves it alone.
+func TestFromMasterKeysAndRefresh(t *testing.T) {
+	b := vault.VenueCreds("usr_1", "wal_1")
+	old, err := vault.FromMasterKey(key(1))
+	require.NoError(t, err)
+	s1, err := old.Seal(b, []byte("creds"))
+	require.NoError(t, err)
+
+	rotated, err := vault.FromMasterKeys(key(2), key(1))
+	require.NoError(t, err)
+	got, err := rotated.Open(b, s1)
+	require.NoError(t, err, "the previous key still opens")
+	assert.Equal(t, "creds", string(got))
+
+	s2, changed, err := rotated.Refresh(b, s1)
+	require.NoError(t, err)
+	assert.True(t, changed)
+	assert.NotEqual(t, s1.Ciphertext, s2.Ciphertext)
+	s3, changed, err := rotated.Refresh(b, s2)
+	require.NoError(t, err)
+	assert.False(t, changed, "a refreshed secret is left alone")
+	assert.Equal(t, s2, s3)
+
+	newOnly, err := vault.FromMasterKeys(key(2))
+	require.NoError(t, err)
+	got, err = newOnly.Open(b, s2)
+	require.NoError(t, err)
+	assert.Equal(t, "creds", string(got))
+	_, err = newOnly.Open(b, s1)
+	require.Error(t, err, "without the previous key an old secret does not open")
+	_, err = old.Open(b, s2)
+	require.Error(t, err, "the old key does not open a refreshed secret")
+	_, _, err = newOnly.Refresh(vault.VenueCreds("usr_2", "wal_1"), s2)
+	require.Error(t, err, "refresh never opens under another binding")
+	_, err = vault.FromMasterKeys(key(2), key(1)[:8])
+	assert.Equal(t, errs.Invalid, errs.KindOf(err))
+}

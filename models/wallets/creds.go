@@ -110,7 +110,7 @@ func (s *Service) updateWallet(ctx context.Context, userID, id string, fn func(*
 		cur, err := tx.WalletByUser(ctx, userID)
 		if errs.Is(err, errs.NotFound) || (err == nil && cur.ID != id) {
 			return errs.E(errs.Conflict, "the wallet was replaced or removed; retry with the current wallet").
-				WithCode("wallet_changed")
+				WithCode(errs.CodeWalletChanged)
 		}
 		if err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/venue/chain"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // Funder mints collateral and sends gas on a test chain;
@@ -21,7 +22,7 @@ type Funder interface {
 // Demo amounts: the trading wallet is topped up to DemoCollateralMicro
 // (1000 pUSD) and the EOA to DemoGasWei when it has less than half of it.
 var (
-	DemoCollateralMicro = big.NewInt(1_000_000_000)
+	DemoCollateralMicro = big.NewInt(1000 * micro.PerUnit)
 	DemoGasWei          = new(big.Int).Mul(big.NewInt(10), big.NewInt(params.Ether))
 )
 

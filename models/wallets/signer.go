@@ -5,6 +5,8 @@ import (
 	"crypto/ecdsa"
 	"math/big"
 
+	"github.com/decred/dcrd/dcrec/secp256k1/v4"
+	decredecdsa "github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -59,12 +61,17 @@ func (g *Signer) String() string { return "wallets.Signer(" + g.addr.Hex() + ")"
 // GoString keeps %#v from printing the service it points to.
 func (g *Signer) GoString() string { return g.String() }
 
-// withKey opens the wallet's key for the duration of fn.
-func (g *Signer) withKey(ctx context.Context, fn func(*ecdsa.PrivateKey) error) error {
+// withKey opens the wallet's key for the duration of fn. The key is held
+// as a fixed-size secp256k1 scalar (decred's, the one go-ethereum signs
+// with when built without cgo), which Zero really overwrites: an
+// ecdsa.PrivateKey would hold it in a big.Int whose words survive
+// SetInt64(0), and go-ethereum's crypto.Sign copies it once more through
+// D.Bytes() without wiping the copy.
+func (g *Signer) withKey(ctx context.Context, fn func(*secp256k1.PrivateKey) error) error {
 	w, err := g.svc.Store.WalletByUser(ctx, g.userID)
 	if errs.Is(err, errs.NotFound) || (err == nil && w.ID != g.walletID) {
 		return errs.E(errs.Conflict, "the wallet was replaced or removed; retry with the current wallet").
-			WithCode("wallet_changed")
+			WithCode(errs.CodeWalletChanged)
 	}
 	if err != nil {
 		return err
@@ -74,36 +81,41 @@ func (g *Signer) withKey(ctx context.Context, fn func(*ecdsa.PrivateKey) error) 
 	if err != nil {
 		return err
 	}
-	key, err := crypto.ToECDSA(raw)
+	var key secp256k1.PrivateKey
+	overflow := len(raw) != 32 || key.Key.SetByteSlice(raw)
 	clear(raw)
-	if err != nil {
+	defer key.Zero()
+	if overflow || key.Key.IsZero() {
 		return errs.E(errs.Internal, "the stored wallet key is corrupt")
 	}
-	defer zeroKey(key)
-	if crypto.PubkeyToAddress(key.PublicKey) != g.addr {
+	pub := key.PubKey().SerializeUncompressed()
+	if common.BytesToAddress(crypto.Keccak256(pub[1:])[12:]) != g.addr {
 		return errs.E(errs.Internal, "the stored wallet key does not match the wallet address")
 	}
-	return fn(key)
+	return fn(&key)
 }
 
-// zeroKey overwrites the private scalar, best effort: big.Int may have
-// copied it during arithmetic, but the canonical copy does not linger.
+// zeroKey overwrites an ecdsa key's private scalar (import and demo
+// seeding, where go-ethereum hands one out): the big.Int's words
+// themselves, since SetInt64(0) only shortens the slice and leaves them in
+// memory, then the value.
 func zeroKey(k *ecdsa.PrivateKey) {
 	if k != nil && k.D != nil {
+		clear(k.D.Bits())
 		k.D.SetInt64(0)
 	}
 }
 
 // signDigest returns r‖s‖v with v in {27, 28}.
-func signDigest(key *ecdsa.PrivateKey, digest []byte) ([]byte, error) {
+func signDigest(key *secp256k1.PrivateKey, digest []byte) ([]byte, error) {
 	if len(digest) != 32 {
 		return nil, errs.Ef(errs.Internal, "sign: digest is %d bytes, want 32", len(digest))
 	}
-	sig, err := crypto.Sign(digest, key)
-	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "sign digest")
-	}
-	sig[64] += 27
+	// [27+recovery id, R, S] for an uncompressed public key.
+	compact := decredecdsa.SignCompact(key, digest, false)
+	sig := make([]byte, 65)
+	copy(sig, compact[1:])
+	sig[64] = compact[0]
 	return sig, nil
 }
 
@@ -115,7 +127,7 @@ func (g *Signer) SignTypedDataHash(ctx context.Context, digest common.Hash) ([]b
 // SignHash implements chain.Signer.
 func (g *Signer) SignHash(ctx context.Context, hash []byte) ([]byte, error) {
 	var sig []byte
-	err := g.withKey(ctx, func(k *ecdsa.PrivateKey) (err error) {
+	err := g.withKey(ctx, func(k *secp256k1.PrivateKey) (err error) {
 		sig, err = signDigest(k, hash)
 		return err
 	})
@@ -125,13 +137,25 @@ func (g *Signer) SignHash(ctx context.Context, hash []byte) ([]byte, error) {
 // SignTx implements chain.Signer.
 func (g *Signer) SignTx(ctx context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
 	var signed *types.Transaction
-	err := g.withKey(ctx, func(k *ecdsa.PrivateKey) error {
-		var err error
-		signed, err = types.SignTx(tx, types.LatestSignerForChainID(chainID), k)
-		if err != nil {
-			return errs.Wrap(errs.Internal, err, "sign transaction")
-		}
-		return nil
+	err := g.withKey(ctx, func(k *secp256k1.PrivateKey) (err error) {
+		signed, err = signTx(k, tx, chainID)
+		return err
 	})
 	return signed, err
+}
+
+// signTx is types.SignTx with the signature made by signDigest.
+func signTx(k *secp256k1.PrivateKey, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
+	signer := types.LatestSignerForChainID(chainID)
+	h := signer.Hash(tx)
+	sig, err := signDigest(k, h[:])
+	if err != nil {
+		return nil, err
+	}
+	sig[64] -= 27 // types wants the recovery id
+	signed, err := tx.WithSignature(signer, sig)
+	if err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "sign transaction")
+	}
+	return signed, nil
 }

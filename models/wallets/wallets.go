@@ -135,7 +135,7 @@ func ParsePrivateKey(hexKey string) (*ecdsa.PrivateKey, error) {
 		h = h[2:]
 	}
 	bad := func(msg string) error {
-		return errs.E(errs.Invalid, msg).WithCode("invalid_private_key").
+		return errs.E(errs.Invalid, msg).WithCode(errs.CodeInvalidPrivateKey).
 			WithHint("paste the 64 hex digits of the wallet's private key (an optional 0x prefix is fine)")
 	}
 	if len(h) != 64 {
@@ -162,12 +162,12 @@ func parseFunder(s string) (common.Address, error) {
 	}
 	if !common.IsHexAddress(s) {
 		return common.Address{}, errs.E(errs.Invalid, "the wallet address is not a 0x-prefixed 20-byte hex address").
-			WithCode("invalid_address")
+			WithCode(errs.CodeInvalidAddress)
 	}
 	a := common.HexToAddress(s)
 	if a == (common.Address{}) {
 		return common.Address{}, errs.E(errs.Invalid, "the wallet address must not be the zero address").
-			WithCode("invalid_address")
+			WithCode(errs.CodeInvalidAddress)
 	}
 	return a, nil
 }
@@ -232,7 +232,7 @@ func (s *Service) importKey(ctx context.Context, userID string, key *ecdsa.Priva
 		if errs.KindOf(err) == errs.Invalid {
 			return Wallet{}, errs.Ef(errs.Invalid,
 				"the wallet address %s does not belong to this private key: it is neither the key's address, its venue proxy wallet, its Safe nor a deposit wallet it owns",
-				funder.Hex()).WithCode("wallet_not_owned").
+				funder.Hex()).WithCode(errs.CodeWalletNotOwned).
 				WithHint("give the proxy/Safe address shown in your venue account for this key, or no address to trade from the key's own address").
 				WithCause(err)
 		}
@@ -261,7 +261,7 @@ func (s *Service) importKey(ctx context.Context, userID string, key *ecdsa.Priva
 			return errs.Wrap(errs.Internal, err, "could not check the wallet")
 		}
 		if other > 0 {
-			return errs.E(errs.Conflict, "this wallet is already imported by another account").WithCode("wallet_in_use")
+			return errs.E(errs.Conflict, "this wallet is already imported by another account").WithCode(errs.CodeWalletInUse)
 		}
 		old, err := tx.WalletByUser(ctx, userID)
 		switch {
@@ -350,7 +350,7 @@ func (s *Service) Get(ctx context.Context, userID string) (Wallet, error) {
 func (s *Service) walletRow(ctx context.Context, userID string) (*models.Wallet, error) {
 	w, err := s.Store.WalletByUser(ctx, userID)
 	if errs.Is(err, errs.NotFound) {
-		return nil, errs.E(errs.NotFound, "no wallet is imported for this account").WithCode("no_wallet").
+		return nil, errs.E(errs.NotFound, "no wallet is imported for this account").WithCode(errs.CodeNoWallet).
 			WithHint("import a wallet first (ats admin wallet import)")
 	}
 	return w, err
@@ -363,7 +363,7 @@ func (s *Service) Delete(ctx context.Context, userID, clientAddr string) error {
 	err := s.Store.Tx(ctx, func(tx *store.Store) error {
 		w, err := tx.WalletByUser(ctx, userID)
 		if errs.Is(err, errs.NotFound) {
-			return errs.E(errs.NotFound, "no wallet is imported for this account").WithCode("no_wallet")
+			return errs.E(errs.NotFound, "no wallet is imported for this account").WithCode(errs.CodeNoWallet)
 		}
 		if err != nil {
 			return err
@@ -442,14 +442,14 @@ func (s *Service) checkSafe(ctx context.Context, owner, safe common.Address) err
 		return errs.Wrap(errs.Transient, err, "could not read the Safe owners on chain; try again")
 	}
 	if !isOwner {
-		return errs.Ef(errs.Invalid, "the Safe %s no longer has this key as an owner", safe.Hex()).WithCode("wallet_not_owned")
+		return errs.Ef(errs.Invalid, "the Safe %s no longer has this key as an owner", safe.Hex()).WithCode(errs.CodeWalletNotOwned)
 	}
 	th, err := c.GetThreshold(opts)
 	if err != nil {
 		return errs.Wrap(errs.Transient, err, "could not read the Safe threshold on chain; try again")
 	}
 	if th.Cmp(big.NewInt(1)) != 0 {
-		return errs.Ef(errs.Invalid, "the Safe %s needs %s signatures; only 1-of-1 Safes can trade", safe.Hex(), th).WithCode("safe_threshold")
+		return errs.Ef(errs.Invalid, "the Safe %s needs %s signatures; only 1-of-1 Safes can trade", safe.Hex(), th).WithCode(errs.CodeSafeThreshold)
 	}
 	return nil
 }

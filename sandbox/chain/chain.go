@@ -47,8 +47,9 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/contracts"
+	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -60,9 +61,9 @@ var (
 	// GenesisNativeWei is the gas currency given to every genesis-funded account (1,000,000 POL).
 	GenesisNativeWei = new(big.Int).Mul(big.NewInt(1_000_000), big.NewInt(params.Ether))
 	// MarketMakerCollateral is the market maker's starting collateral (10,000,000 pUSD).
-	MarketMakerCollateral = big.NewInt(10_000_000 * 1_000_000)
+	MarketMakerCollateral = big.NewInt(10_000_000 * micro.PerUnit)
 	// OutsideWalletCollateral is each outside wallet's starting collateral (100,000 pUSD).
-	OutsideWalletCollateral = big.NewInt(100_000 * 1_000_000)
+	OutsideWalletCollateral = big.NewInt(100_000 * micro.PerUnit)
 )
 
 // NumOutsideWallets is how many outside (copy-trade target) wallets the chain funds.
@@ -132,7 +133,7 @@ type marketInfo struct {
 // Call Start to begin sealing blocks on the interval, Close to release it.
 func New(cfg Config) (*Chain, error) {
 	if cfg.BlockInterval < 0 {
-		return nil, errs.E(errs.Invalid, "block interval must not be negative")
+		return nil, venue.E(venue.Invalid, "block interval must not be negative")
 	}
 	logger := cfg.Logger
 	if logger == nil {
@@ -228,7 +229,7 @@ func (c *Chain) genesisAlloc() (types.GenesisAlloc, error) {
 	for _, p := range placements {
 		code, err := contracts.RuntimeCode(p.name)
 		if err != nil {
-			return nil, errs.Wrap(errs.Internal, err, "sandbox contract bytecode missing")
+			return nil, venue.Wrap(venue.Internal, err, "sandbox contract bytecode missing")
 		}
 		alloc[p.at] = types.Account{Code: code, Storage: p.storage, Nonce: 1, Balance: new(big.Int)}
 	}
@@ -240,7 +241,7 @@ func (c *Chain) genesisAlloc() (types.GenesisAlloc, error) {
 	for _, a := range funded {
 		if prev, taken := alloc[a]; taken {
 			if len(prev.Code) > 0 {
-				return nil, errs.Ef(errs.Invalid, "address %s is a sandbox contract and cannot be funded at genesis", a.Hex())
+				return nil, venue.Ef(venue.Invalid, "address %s is a sandbox contract and cannot be funded at genesis", a.Hex())
 			}
 			continue // listed twice
 		}
@@ -286,28 +287,28 @@ func (c *Chain) startNode(genesis *core.Genesis) error {
 
 	stack, err := node.New(&nodeConf)
 	if err != nil {
-		return errs.Wrap(errs.Internal, err, "sandbox chain node")
+		return venue.Wrap(venue.Internal, err, "sandbox chain node")
 	}
 	backend, err := eth.New(stack, &ethConf)
 	if err != nil {
 		_ = stack.Close()
-		return errs.Wrap(errs.Internal, err, "sandbox chain backend")
+		return venue.Wrap(venue.Internal, err, "sandbox chain backend")
 	}
 	filterAPI := filters.NewFilterAPI(filters.NewFilterSystem(backend.APIBackend, filters.Config{}))
 	stack.RegisterAPIs([]rpc.API{{Namespace: "eth", Service: filterAPI}})
 	if err := stack.Start(); err != nil {
 		_ = stack.Close()
-		return errs.Wrap(errs.Internal, err, "start sandbox chain node")
+		return venue.Wrap(venue.Internal, err, "start sandbox chain node")
 	}
 	beacon, err := catalyst.NewSimulatedBeacon(0, common.Address{}, backend)
 	if err != nil {
 		_ = stack.Close()
-		return errs.Wrap(errs.Internal, err, "sandbox chain beacon")
+		return venue.Wrap(venue.Internal, err, "sandbox chain beacon")
 	}
 	if backend.BlockChain().CurrentBlock().Number.Sign() == 0 {
 		if err := beacon.Fork(backend.BlockChain().GetCanonicalHash(0)); err != nil {
 			_ = stack.Close()
-			return errs.Wrap(errs.Internal, err, "sandbox chain genesis")
+			return venue.Wrap(venue.Internal, err, "sandbox chain genesis")
 		}
 	}
 
@@ -319,17 +320,17 @@ func (c *Chain) startNode(genesis *core.Genesis) error {
 		if public[api.Namespace] {
 			if err := srv.RegisterName(api.Namespace, api.Service); err != nil {
 				_ = stack.Close()
-				return errs.Wrap(errs.Internal, err, "register sandbox RPC")
+				return venue.Wrap(venue.Internal, err, "register sandbox RPC")
 			}
 		}
 	}
 	if err := srv.RegisterName("eth", filterAPI); err != nil {
 		_ = stack.Close()
-		return errs.Wrap(errs.Internal, err, "register sandbox RPC")
+		return venue.Wrap(venue.Internal, err, "register sandbox RPC")
 	}
 	if err := srv.RegisterName("web3", web3API{}); err != nil {
 		_ = stack.Close()
-		return errs.Wrap(errs.Internal, err, "register sandbox RPC")
+		return venue.Wrap(venue.Internal, err, "register sandbox RPC")
 	}
 
 	c.stack = stack

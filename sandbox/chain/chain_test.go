@@ -12,7 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/contracts"
 )
 
@@ -207,13 +207,13 @@ func TestFund(t *testing.T) {
 		name string
 		addr common.Address
 		coll *big.Int
-		kind errs.Kind
+		kind venue.Category
 	}{
-		{"zero address", common.Address{}, big.NewInt(1), errs.Invalid},
-		{"negative", who, big.NewInt(-1), errs.Invalid},
+		{"zero address", common.Address{}, big.NewInt(1), venue.Invalid},
+		{"negative", who, big.NewInt(-1), venue.Invalid},
 	}
 	for _, tc := range tests {
-		if err := c.Fund(ctx, tc.addr, tc.coll, nil); errs.KindOf(err) != tc.kind {
+		if err := c.Fund(ctx, tc.addr, tc.coll, nil); venue.CategoryOf(err) != tc.kind {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
@@ -244,7 +244,7 @@ func TestPrepareSplitResolveRedeem(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := c.PrepareMarket(ctx, q, tc.negRisk); errs.KindOf(err) != errs.Conflict {
+			if _, err := c.PrepareMarket(ctx, q, tc.negRisk); venue.CategoryOf(err) != venue.Conflict {
 				t.Errorf("second prepare: %v", err)
 			}
 			// Token ids computed in Go equal the contract's.
@@ -299,13 +299,13 @@ func TestPrepareSplitResolveRedeem(t *testing.T) {
 				})
 				return err
 			}
-			if err := redeem(); errs.KindOf(err) != errs.VenueRejected {
+			if err := redeem(); venue.CategoryOf(err) != venue.Rejected {
 				t.Fatalf("redeem before resolution: %v", err)
 			}
 			if err := c.Resolve(ctx, m.ConditionID, tc.winner); err != nil {
 				t.Fatal(err)
 			}
-			if err := c.Resolve(ctx, m.ConditionID, tc.winner); errs.KindOf(err) != errs.Conflict {
+			if err := c.Resolve(ctx, m.ConditionID, tc.winner); venue.CategoryOf(err) != venue.Conflict {
 				t.Errorf("second resolve: %v", err)
 			}
 			den, _ := b.ctf.PayoutDenominator(b.call, m.ConditionID)
@@ -325,10 +325,10 @@ func TestPrepareSplitResolveRedeem(t *testing.T) {
 			}
 		})
 	}
-	if err := c.Resolve(ctx, crypto.Keccak256Hash([]byte("unknown")), 0); errs.KindOf(err) != errs.NotFound {
+	if err := c.Resolve(ctx, crypto.Keccak256Hash([]byte("unknown")), 0); venue.CategoryOf(err) != venue.NotFound {
 		t.Errorf("resolve unknown: %v", err)
 	}
-	if err := c.Resolve(ctx, crypto.Keccak256Hash([]byte("unknown")), 2); errs.KindOf(err) != errs.Invalid {
+	if err := c.Resolve(ctx, crypto.Keccak256Hash([]byte("unknown")), 2); venue.CategoryOf(err) != venue.Invalid {
 		t.Errorf("resolve bad index: %v", err)
 	}
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/contracts"
 )
 
@@ -99,12 +99,15 @@ func (e *FundsError) Error() string {
 	return fmt.Sprintf("%s has %s %s of %s, needs %s", e.Account.Hex(), what, e.Have, asset, e.Need)
 }
 
-// Error codes of the errors this package returns (errs.Error.Code).
+// Error codes of the errors this package returns (venue.Error.Code).
 const (
 	CodeInsufficientBalance   = "insufficient_balance"
 	CodeInsufficientAllowance = "insufficient_allowance"
 	CodeReverted              = "reverted"
 )
+
+// maxTxGas is the most gas one transaction may take (EIP-7825).
+const maxTxGas = 1 << 24
 
 // address returns the address of a key.
 func address(k *ecdsa.PrivateKey) common.Address { return crypto.PubkeyToAddress(k.PublicKey) }
@@ -139,26 +142,31 @@ func (c *Chain) send(ctx context.Context, key *ecdsa.PrivateKey, value *big.Int,
 	defer s.mu.Unlock()
 	opts, err := bind.NewKeyedTransactorWithChainID(key, big.NewInt(c.net.ChainID))
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "sandbox transactor")
+		return nil, venue.Wrap(venue.Internal, err, "sandbox transactor")
 	}
 	opts.Context = ctx
 	opts.Value = value
 	nonce, err := c.client.PendingNonceAt(ctx, from)
 	if err != nil {
-		return nil, errs.Wrap(errs.Transient, err, "sandbox chain nonce")
+		return nil, venue.Wrap(venue.Unavailable, err, "sandbox chain nonce")
 	}
 	nonce = max(nonce, s.nextNonce)
 	opts.Nonce = new(big.Int).SetUint64(nonce)
 	// First pass: estimate (this is where reverts surface) and sign without
 	// sending. The estimate runs on the latest block, which may lack this
-	// sender's earlier pending transactions, so the real send gets a margin.
+	// sender's earlier pending transactions and whatever other senders get
+	// mined first. Those can change what the call costs: a write that
+	// creates state (a balance going from zero, e.g. the CTF's collateral
+	// once every market it held was redeemed) costs ~100k gas more than
+	// one that updates it, a third more for a split. Gas is free on the
+	// sandbox chain, so the real send gets twice the estimate.
 	opts.NoSend = true
 	tx, err := fn(opts)
 	if err != nil {
 		return nil, classifyTxError(err)
 	}
 	opts.NoSend = false
-	opts.GasLimit = tx.Gas() + tx.Gas()/4
+	opts.GasLimit = min(2*tx.Gas(), maxTxGas)
 	tx, err = fn(opts)
 	if err != nil {
 		return nil, classifyTxError(err)
@@ -179,7 +187,7 @@ func (c *Chain) transact(ctx context.Context, key *ecdsa.PrivateKey, value *big.
 
 // WaitMined waits for a transaction's receipt. In manual mode
 // (BlockInterval 0) it seals a block first. A reverted transaction yields a
-// VenueRejected error with code "reverted".
+// Rejected error with code "reverted".
 func (c *Chain) WaitMined(ctx context.Context, hash common.Hash) (*types.Receipt, error) {
 	if !c.sealing.Load() {
 		c.Commit()
@@ -196,12 +204,12 @@ func (c *Chain) WaitMined(ctx context.Context, hash common.Hash) (*types.Receipt
 			// next sender sees this transaction's effects.
 			c.sealed()
 			if r.Status != types.ReceiptStatusSuccessful {
-				return r, errs.Ef(errs.VenueRejected, "transaction %s reverted", hash.Hex()).WithCode(CodeReverted)
+				return r, venue.Ef(venue.Rejected, "transaction %s reverted", hash.Hex()).WithCode(CodeReverted)
 			}
 			return r, nil
 		}
 		if !receiptPending(err) {
-			return nil, errs.Wrap(errs.Transient, err, "sandbox chain receipt")
+			return nil, venue.Wrap(venue.Unavailable, err, "sandbox chain receipt")
 		}
 		if !c.sealing.Load() {
 			// No block loop yet: a transaction that reached the pool
@@ -210,7 +218,7 @@ func (c *Chain) WaitMined(ctx context.Context, hash common.Hash) (*types.Receipt
 		}
 		select {
 		case <-ctx.Done():
-			return nil, errs.Wrap(errs.Transient, ctx.Err(), "waiting for sandbox transaction")
+			return nil, venue.Wrap(venue.Unavailable, ctx.Err(), "waiting for sandbox transaction")
 		case <-t.C:
 		}
 	}
@@ -265,7 +273,7 @@ func revertData(err error) []byte {
 	return nil
 }
 
-// classifyTxError turns a failed estimate/send into an errs error, decoding
+// classifyTxError turns a failed estimate/send into a venue error, decoding
 // the contracts' custom errors (FundsError for balance/allowance shortfalls).
 func classifyTxError(err error) error {
 	data := revertData(err)
@@ -280,21 +288,21 @@ func classifyTxError(err error) error {
 					if fe.Allowance {
 						code = CodeInsufficientAllowance
 					}
-					return errs.E(errs.VenueRejected, "not enough balance / allowance").WithCode(code).WithCause(fe)
+					return venue.E(venue.Rejected, "not enough balance / allowance").WithCode(code).WithCause(fe)
 				}
-				return errs.Ef(errs.VenueRejected, "sandbox chain rejected the transaction: %s", describe(e.Name, vals)).
+				return venue.Ef(venue.Rejected, "sandbox chain rejected the transaction: %s", describe(e.Name, vals)).
 					WithCode(CodeReverted).WithCause(err)
 			}
 		}
 		if reason, uerr := abi.UnpackRevert(data); uerr == nil {
-			return errs.Ef(errs.VenueRejected, "sandbox chain rejected the transaction: %s", reason).
+			return venue.Ef(venue.Rejected, "sandbox chain rejected the transaction: %s", reason).
 				WithCode(CodeReverted).WithCause(err)
 		}
 	}
 	if strings.Contains(err.Error(), "execution reverted") {
-		return errs.E(errs.VenueRejected, "sandbox chain rejected the transaction").WithCode(CodeReverted).WithCause(err)
+		return venue.E(venue.Rejected, "sandbox chain rejected the transaction").WithCode(CodeReverted).WithCause(err)
 	}
-	return errs.Wrap(errs.Transient, err, "sandbox chain transaction failed")
+	return venue.Wrap(venue.Unavailable, err, "sandbox chain transaction failed")
 }
 
 func describe(name string, vals []any) string {
@@ -351,7 +359,7 @@ func fundsError(name string, vals []any) *FundsError {
 func (c *Chain) bootstrap(ctx context.Context) error {
 	coll, err := contracts.NewCollateral(c.net.Collateral, c.client)
 	if err != nil {
-		return errs.Wrap(errs.Internal, err, "bind collateral")
+		return venue.Wrap(venue.Internal, err, "bind collateral")
 	}
 	type grant struct {
 		key    *ecdsa.PrivateKey
@@ -390,11 +398,11 @@ func (c *Chain) bootstrap(ctx context.Context) error {
 func (c *Chain) approveAll(ctx context.Context, key *ecdsa.PrivateKey) ([]*types.Transaction, error) {
 	coll, err := contracts.NewCollateral(c.net.Collateral, c.client)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "bind collateral")
+		return nil, venue.Wrap(venue.Internal, err, "bind collateral")
 	}
 	ctf, err := contracts.NewConditionalTokens(c.net.ConditionalTokens, c.client)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "bind conditional tokens")
+		return nil, venue.Wrap(venue.Internal, err, "bind conditional tokens")
 	}
 	var txs []*types.Transaction
 	for _, spender := range []common.Address{c.net.Exchange, c.net.NegRiskExchange, c.net.NegRiskAdapter, c.net.ConditionalTokens} {
@@ -423,16 +431,16 @@ func (c *Chain) approveAll(ctx context.Context, key *ecdsa.PrivateKey) ([]*types
 // of gas currency; either may be nil or zero.
 func (c *Chain) Fund(ctx context.Context, addr common.Address, collateralMicro *big.Int, nativeWei *big.Int) error {
 	if addr == (common.Address{}) {
-		return errs.E(errs.Invalid, "cannot fund the zero address")
+		return venue.E(venue.Invalid, "cannot fund the zero address")
 	}
 	if (collateralMicro != nil && collateralMicro.Sign() < 0) || (nativeWei != nil && nativeWei.Sign() < 0) {
-		return errs.E(errs.Invalid, "funding amounts must not be negative")
+		return venue.E(venue.Invalid, "funding amounts must not be negative")
 	}
 	var txs []*types.Transaction
 	if collateralMicro != nil && collateralMicro.Sign() > 0 {
 		coll, err := contracts.NewCollateral(c.net.Collateral, c.client)
 		if err != nil {
-			return errs.Wrap(errs.Internal, err, "bind collateral")
+			return venue.Wrap(venue.Internal, err, "bind collateral")
 		}
 		tx, err := c.send(ctx, c.operator, nil, func(o *bind.TransactOpts) (*types.Transaction, error) {
 			return coll.Mint(o, addr, collateralMicro)
@@ -514,19 +522,19 @@ func (c *Chain) PrepareMarket(ctx context.Context, questionID [32]byte, negRisk 
 	m := c.MarketFor(questionID, negRisk)
 	ctf, err := contracts.NewConditionalTokens(c.net.ConditionalTokens, c.client)
 	if err != nil {
-		return Market{}, errs.Wrap(errs.Internal, err, "bind conditional tokens")
+		return Market{}, venue.Wrap(venue.Internal, err, "bind conditional tokens")
 	}
 	slots, err := ctf.GetOutcomeSlotCount(&bind.CallOpts{Context: ctx}, m.ConditionID)
 	if err != nil {
-		return Market{}, errs.Wrap(errs.Transient, err, "read condition")
+		return Market{}, venue.Wrap(venue.Unavailable, err, "read condition")
 	}
 	if slots.Sign() != 0 {
-		return Market{}, errs.E(errs.Conflict, "market already prepared on chain")
+		return Market{}, venue.E(venue.Conflict, "market already prepared on chain")
 	}
 	if negRisk {
 		adapter, err := contracts.NewNegRiskAdapter(c.net.NegRiskAdapter, c.client)
 		if err != nil {
-			return Market{}, errs.Wrap(errs.Internal, err, "bind neg-risk adapter")
+			return Market{}, venue.Wrap(venue.Internal, err, "bind neg-risk adapter")
 		}
 		_, err = c.transact(ctx, c.operator, nil, func(o *bind.TransactOpts) (*types.Transaction, error) {
 			return adapter.PrepareCondition(o, questionID)
@@ -552,7 +560,7 @@ func (c *Chain) PrepareMarket(ctx context.Context, questionID [32]byte, negRisk 
 // outcome at winnerIndex (0 = YES, 1 = NO) pays 1 per share, the other 0.
 func (c *Chain) Resolve(ctx context.Context, conditionID [32]byte, winnerIndex int) error {
 	if winnerIndex != 0 && winnerIndex != 1 {
-		return errs.E(errs.Invalid, "winner index must be 0 (YES) or 1 (NO)")
+		return venue.E(venue.Invalid, "winner index must be 0 (YES) or 1 (NO)")
 	}
 	info, err := c.preparedMarket(ctx, conditionID)
 	if err != nil {
@@ -560,19 +568,19 @@ func (c *Chain) Resolve(ctx context.Context, conditionID [32]byte, winnerIndex i
 	}
 	ctf, err := contracts.NewConditionalTokens(c.net.ConditionalTokens, c.client)
 	if err != nil {
-		return errs.Wrap(errs.Internal, err, "bind conditional tokens")
+		return venue.Wrap(venue.Internal, err, "bind conditional tokens")
 	}
 	den, err := ctf.PayoutDenominator(&bind.CallOpts{Context: ctx}, conditionID)
 	if err != nil {
-		return errs.Wrap(errs.Transient, err, "read condition")
+		return venue.Wrap(venue.Unavailable, err, "read condition")
 	}
 	if den.Sign() != 0 {
-		return errs.E(errs.Conflict, "market already resolved")
+		return venue.E(venue.Conflict, "market already resolved")
 	}
 	if info.negRisk {
 		adapter, err := contracts.NewNegRiskAdapter(c.net.NegRiskAdapter, c.client)
 		if err != nil {
-			return errs.Wrap(errs.Internal, err, "bind neg-risk adapter")
+			return venue.Wrap(venue.Internal, err, "bind neg-risk adapter")
 		}
 		_, err = c.transact(ctx, c.operator, nil, func(o *bind.TransactOpts) (*types.Transaction, error) {
 			return adapter.ReportOutcome(o, info.questionID, winnerIndex == 0)
@@ -593,21 +601,21 @@ func (c *Chain) Resolve(ctx context.Context, conditionID [32]byte, winnerIndex i
 // needed; the wallet pays the gas (fund it first if it is not genesis-funded).
 func (c *Chain) SplitTo(ctx context.Context, key *ecdsa.PrivateKey, conditionID [32]byte, amountMicro *big.Int) error {
 	if key == nil || amountMicro == nil || amountMicro.Sign() <= 0 {
-		return errs.E(errs.Invalid, "split needs a wallet key and a positive amount")
+		return venue.E(venue.Invalid, "split needs a wallet key and a positive amount")
 	}
 	owner := address(key)
 	coll, err := contracts.NewCollateral(c.net.Collateral, c.client)
 	if err != nil {
-		return errs.Wrap(errs.Internal, err, "bind collateral")
+		return venue.Wrap(venue.Internal, err, "bind collateral")
 	}
 	ctf, err := contracts.NewConditionalTokens(c.net.ConditionalTokens, c.client)
 	if err != nil {
-		return errs.Wrap(errs.Internal, err, "bind conditional tokens")
+		return venue.Wrap(venue.Internal, err, "bind conditional tokens")
 	}
 	call := &bind.CallOpts{Context: ctx}
 	bal, err := coll.BalanceOf(call, owner)
 	if err != nil {
-		return errs.Wrap(errs.Transient, err, "read collateral balance")
+		return venue.Wrap(venue.Unavailable, err, "read collateral balance")
 	}
 	if bal.Cmp(amountMicro) < 0 {
 		if err := c.Fund(ctx, owner, new(big.Int).Sub(amountMicro, bal), nil); err != nil {
@@ -616,7 +624,7 @@ func (c *Chain) SplitTo(ctx context.Context, key *ecdsa.PrivateKey, conditionID 
 	}
 	allowed, err := coll.Allowance(call, owner, c.net.ConditionalTokens)
 	if err != nil {
-		return errs.Wrap(errs.Transient, err, "read collateral allowance")
+		return venue.Wrap(venue.Unavailable, err, "read collateral allowance")
 	}
 	if allowed.Cmp(amountMicro) < 0 {
 		if _, err := c.transact(ctx, key, nil, func(o *bind.TransactOpts) (*types.Transaction, error) {
@@ -651,25 +659,25 @@ func (f Fill) binding() contracts.ExchangeFill {
 
 func (f Fill) validate() error {
 	if f.Maker == (common.Address{}) {
-		return errs.E(errs.Invalid, "fill has no maker")
+		return venue.E(venue.Invalid, "fill has no maker")
 	}
 	if f.Side != Buy && f.Side != Sell {
-		return errs.E(errs.Invalid, "fill side must be BUY or SELL")
+		return venue.E(venue.Invalid, "fill side must be BUY or SELL")
 	}
 	for _, v := range []*big.Int{f.TokenID, f.MakerAmount, f.TakerAmount} {
 		if v == nil || v.Sign() <= 0 {
-			return errs.E(errs.Invalid, "fill token id and amounts must be positive")
+			return venue.E(venue.Invalid, "fill token id and amounts must be positive")
 		}
 	}
 	if f.Fee != nil && f.Fee.Sign() < 0 {
-		return errs.E(errs.Invalid, "fill fee must not be negative")
+		return venue.E(venue.Invalid, "fill fee must not be negative")
 	}
 	return nil
 }
 
 // Settle settles a match on the exchange for the market kind (negRisk picks
 // the neg-risk exchange) and waits until it is mined. A party lacking
-// balance or allowance yields a VenueRejected error with code
+// balance or allowance yields a Rejected error with code
 // insufficient_balance or insufficient_allowance whose cause is a
 // *FundsError naming the account; nothing moves in that case.
 func (c *Chain) Settle(ctx context.Context, negRisk bool, m Match) (common.Hash, error) {
@@ -677,7 +685,7 @@ func (c *Chain) Settle(ctx context.Context, negRisk bool, m Match) (common.Hash,
 		return common.Hash{}, err
 	}
 	if len(m.Makers) == 0 {
-		return common.Hash{}, errs.E(errs.Invalid, "a match needs at least one maker order")
+		return common.Hash{}, venue.E(venue.Invalid, "a match needs at least one maker order")
 	}
 	makers := make([]contracts.ExchangeFill, len(m.Makers))
 	for i, f := range m.Makers {
@@ -688,7 +696,7 @@ func (c *Chain) Settle(ctx context.Context, negRisk bool, m Match) (common.Hash,
 	}
 	ex, err := contracts.NewExchange(c.net.ExchangeFor(negRisk), c.client)
 	if err != nil {
-		return common.Hash{}, errs.Wrap(errs.Internal, err, "bind exchange")
+		return common.Hash{}, venue.Wrap(venue.Internal, err, "bind exchange")
 	}
 	tx, err := c.send(ctx, c.operator, nil, func(o *bind.TransactOpts) (*types.Transaction, error) {
 		return ex.MatchOrders(o, m.Taker.binding(), makers)
@@ -719,7 +727,7 @@ func (c *Chain) explainRevert(ctx context.Context, tx *types.Transaction, rcpt *
 	if err == nil {
 		return fallback
 	}
-	if classified := classifyTxError(err); errs.CodeOf(classified) != "" {
+	if classified := classifyTxError(err); venue.CodeOf(classified) != "" {
 		return classified
 	}
 	return fallback

@@ -18,7 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/node"
 	"github.com/google/renameio/v2"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/contracts"
 )
 
@@ -36,7 +36,7 @@ func (c *Chain) genesis() (*core.Genesis, error) {
 		return c.newGenesis()
 	}
 	if err := os.MkdirAll(c.cfg.DataDir, 0o700); err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "create the sandbox chain's data dir")
+		return nil, venue.Wrap(venue.Internal, err, "create the sandbox chain's data dir")
 	}
 	path := filepath.Join(c.cfg.DataDir, genesisFile)
 	raw, err := os.ReadFile(path)
@@ -44,11 +44,11 @@ func (c *Chain) genesis() (*core.Genesis, error) {
 	case err == nil:
 		var g core.Genesis
 		if err := json.Unmarshal(raw, &g); err != nil {
-			return nil, errs.Wrap(errs.Internal, err, "the sandbox chain's genesis file is unreadable")
+			return nil, venue.Wrap(venue.Internal, err, "the sandbox chain's genesis file is unreadable")
 		}
 		return &g, nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, errs.Wrap(errs.Internal, err, "read the sandbox chain's genesis")
+		return nil, venue.Wrap(venue.Internal, err, "read the sandbox chain's genesis")
 	}
 	g, err := c.newGenesis()
 	if err != nil {
@@ -56,10 +56,10 @@ func (c *Chain) genesis() (*core.Genesis, error) {
 	}
 	raw, err = json.Marshal(g)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "encode the sandbox chain's genesis")
+		return nil, venue.Wrap(venue.Internal, err, "encode the sandbox chain's genesis")
 	}
 	if err := renameio.WriteFile(path, raw, 0o600); err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "store the sandbox chain's genesis")
+		return nil, venue.Wrap(venue.Internal, err, "store the sandbox chain's genesis")
 	}
 	return g, nil
 }
@@ -120,17 +120,17 @@ func (c *Chain) preparedMarket(ctx context.Context, conditionID [32]byte) (marke
 	if ok {
 		return info, nil
 	}
-	notPrepared := errs.E(errs.NotFound, "market not prepared on the sandbox chain")
+	notPrepared := venue.E(venue.NotFound, "market not prepared on the sandbox chain")
 	if !c.restored {
 		return marketInfo{}, notPrepared
 	}
 	ctf, err := contracts.NewConditionalTokens(c.net.ConditionalTokens, c.client)
 	if err != nil {
-		return marketInfo{}, errs.Wrap(errs.Internal, err, "bind conditional tokens")
+		return marketInfo{}, venue.Wrap(venue.Internal, err, "bind conditional tokens")
 	}
 	it, err := ctf.FilterConditionPreparation(&bind.FilterOpts{Context: ctx}, [][32]byte{conditionID}, nil, nil)
 	if err != nil {
-		return marketInfo{}, errs.Wrap(errs.Transient, err, "read the condition's preparation")
+		return marketInfo{}, venue.Wrap(venue.Unavailable, err, "read the condition's preparation")
 	}
 	defer it.Close()
 	for it.Next() {
@@ -149,7 +149,7 @@ func (c *Chain) preparedMarket(ctx context.Context, conditionID [32]byte) (marke
 		return info, nil
 	}
 	if err := it.Error(); err != nil {
-		return marketInfo{}, errs.Wrap(errs.Transient, err, "read the condition's preparation")
+		return marketInfo{}, venue.Wrap(venue.Unavailable, err, "read the condition's preparation")
 	}
 	return marketInfo{}, notPrepared
 }
@@ -165,18 +165,18 @@ func (c *Chain) FindSettlement(ctx context.Context, negRisk bool, takerOrderHash
 	}
 	ex, err := contracts.NewExchange(c.net.ExchangeFor(negRisk), c.client)
 	if err != nil {
-		return common.Hash{}, 0, false, errs.Wrap(errs.Internal, err, "bind exchange")
+		return common.Hash{}, 0, false, venue.Wrap(venue.Internal, err, "bind exchange")
 	}
 	it, err := ex.FilterOrdersMatched(&bind.FilterOpts{Start: from, Context: ctx}, [][32]byte{takerOrderHash}, nil)
 	if err != nil {
-		return common.Hash{}, 0, false, errs.Wrap(errs.Transient, err, "read the exchange's settlements")
+		return common.Hash{}, 0, false, venue.Wrap(venue.Unavailable, err, "read the exchange's settlements")
 	}
 	defer it.Close()
 	if it.Next() {
 		return it.Event.Raw.TxHash, it.Event.Raw.BlockNumber, true, nil
 	}
 	if err := it.Error(); err != nil {
-		return common.Hash{}, 0, false, errs.Wrap(errs.Transient, err, "read the exchange's settlements")
+		return common.Hash{}, 0, false, venue.Wrap(venue.Unavailable, err, "read the exchange's settlements")
 	}
 	return common.Hash{}, 0, false, nil
 }
@@ -189,7 +189,7 @@ func (c *Chain) firstBlockSince(ctx context.Context, t time.Time) (uint64, error
 		mid := lo + (hi-lo)/2
 		h, err := c.client.HeaderByNumber(ctx, new(big.Int).SetUint64(mid))
 		if err != nil {
-			return 0, errs.Wrap(errs.Transient, err, "read a block header")
+			return 0, venue.Wrap(venue.Unavailable, err, "read a block header")
 		}
 		if int64(h.Time) < t.Unix() {
 			lo = mid + 1

@@ -14,8 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/internal/childtest"
+	"github.com/agent-trading/ats/venue"
 )
 
 func openChain(t *testing.T, dir string, interval time.Duration) *Chain {
@@ -136,10 +136,10 @@ func TestChainReopensFromDataDir(t *testing.T) {
 			t.Errorf("not resolved on chain: %v %v", den, err)
 		}
 	}
-	if err := c.Resolve(ctx, crypto.Keccak256Hash([]byte("no such condition")), 0); !errs.Is(err, errs.NotFound) {
+	if err := c.Resolve(ctx, crypto.Keccak256Hash([]byte("no such condition")), 0); !venue.Is(err, venue.NotFound) {
 		t.Errorf("resolve of an unknown condition: %v", err)
 	}
-	if _, err := c.PrepareMarket(ctx, crypto.Keccak256Hash([]byte("reopen normal")), false); !errs.Is(err, errs.Conflict) {
+	if _, err := c.PrepareMarket(ctx, crypto.Keccak256Hash([]byte("reopen normal")), false); !venue.Is(err, venue.Conflict) {
 		t.Errorf("preparing a market again after the restart: %v", err)
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/contracts"
 )
 
@@ -227,27 +227,27 @@ func TestSettleRejections(t *testing.T) {
 	tests := []struct {
 		name      string
 		match     Match
-		kind      errs.Kind
+		kind      venue.Category
 		code      string
 		account   common.Address
 		token     *big.Int
 		allowance bool
 	}{
-		{"maker lacks tokens", buy(buyer, sell(mm, 6_000_000, 3_000_000)), errs.VenueRejected, CodeInsufficientBalance, mm, yes, false},
-		{"maker not approved", buy(buyer, sell(sa, 1_000_000, 500_000)), errs.VenueRejected, CodeInsufficientAllowance, sa, yes, true},
-		{"taker lacks allowance", buy(sa, sell(mm, 1_000_000, 500_000)), errs.VenueRejected, CodeInsufficientAllowance, sa, big.NewInt(0), true},
-		{"taker lacks collateral", buy(buyer, sell(mm, 1_000_000, 900_000_000_000)), errs.VenueRejected, CodeInsufficientBalance, buyer, big.NewInt(0), false},
-		{"unbalanced", Match{Taker: sell(buyer, 1, 1), Makers: []Fill{sell(mm, 1, 1)}}, errs.VenueRejected, CodeReverted, common.Address{}, nil, false},
-		{"no makers", Match{Taker: sell(buyer, 1, 1)}, errs.Invalid, "", common.Address{}, nil, false},
-		{"nil amount", Match{Taker: Fill{Maker: buyer, TokenID: yes}, Makers: []Fill{sell(mm, 1, 1)}}, errs.Invalid, "", common.Address{}, nil, false},
+		{"maker lacks tokens", buy(buyer, sell(mm, 6_000_000, 3_000_000)), venue.Rejected, CodeInsufficientBalance, mm, yes, false},
+		{"maker not approved", buy(buyer, sell(sa, 1_000_000, 500_000)), venue.Rejected, CodeInsufficientAllowance, sa, yes, true},
+		{"taker lacks allowance", buy(sa, sell(mm, 1_000_000, 500_000)), venue.Rejected, CodeInsufficientAllowance, sa, big.NewInt(0), true},
+		{"taker lacks collateral", buy(buyer, sell(mm, 1_000_000, 900_000_000_000)), venue.Rejected, CodeInsufficientBalance, buyer, big.NewInt(0), false},
+		{"unbalanced", Match{Taker: sell(buyer, 1, 1), Makers: []Fill{sell(mm, 1, 1)}}, venue.Rejected, CodeReverted, common.Address{}, nil, false},
+		{"no makers", Match{Taker: sell(buyer, 1, 1)}, venue.Invalid, "", common.Address{}, nil, false},
+		{"nil amount", Match{Taker: Fill{Maker: buyer, TokenID: yes}, Makers: []Fill{sell(mm, 1, 1)}}, venue.Invalid, "", common.Address{}, nil, false},
 	}
 	mmYes := tokBalance(t, b, mm, yes)
 	buyerColl := collBalance(t, b, buyer)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := c.Settle(ctx, false, tc.match)
-			if errs.KindOf(err) != tc.kind || errs.CodeOf(err) != tc.code {
-				t.Fatalf("err %v (kind %s code %q)", err, errs.KindOf(err), errs.CodeOf(err))
+			if venue.CategoryOf(err) != tc.kind || venue.CodeOf(err) != tc.code {
+				t.Fatalf("err %v (kind %s code %q)", err, venue.CategoryOf(err), venue.CodeOf(err))
 			}
 			if tc.token == nil {
 				return
@@ -259,7 +259,7 @@ func TestSettleRejections(t *testing.T) {
 			if fe.Account != tc.account || fe.TokenID.Cmp(tc.token) != 0 || fe.Allowance != tc.allowance {
 				t.Errorf("funds error %+v", fe)
 			}
-			if msg := errs.PublicMessage(err); msg != "not enough balance / allowance" {
+			if msg := venue.MessageOf(err); msg != "not enough balance / allowance" {
 				t.Errorf("public message %q", msg)
 			}
 		})
@@ -319,7 +319,7 @@ func TestSettleRevertedOnChainIsExplained(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Account != sa || fe.Allowance {
 		t.Fatalf("want a balance FundsError for %s, got %v", sa, err)
 	}
-	if errs.CodeOf(err) != CodeInsufficientBalance {
-		t.Errorf("code %q", errs.CodeOf(err))
+	if venue.CodeOf(err) != CodeInsufficientBalance {
+		t.Errorf("code %q", venue.CodeOf(err))
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/contracts"
 	"github.com/agent-trading/ats/venue/network"
 )
@@ -83,7 +83,7 @@ func TestProxyWalletFactory(t *testing.T) {
 		{TypeCode: 1, To: n.Collateral, Value: new(big.Int), Data: pack(t, ca, "transfer", recipient, big.NewInt(100_000_000))},
 	}
 	_, err = c.transact(ctx, owner, nil, func(o *bind.TransactOpts) (*types.Transaction, error) { return pf.Proxy(o, bad) })
-	if errs.CodeOf(err) != CodeInsufficientBalance {
+	if venue.CodeOf(err) != CodeInsufficientBalance {
 		t.Errorf("failing batch: %v", err)
 	}
 	wantBig(t, "batch reverted", collBalance(t, b, want), 5_000_000)
@@ -96,7 +96,7 @@ func TestProxyWalletFactory(t *testing.T) {
 		t.Errorf("wallet factory %s", f)
 	}
 	direct := []contracts.ProxyWalletWalletCall{{TypeCode: 1, To: n.Collateral, Value: new(big.Int), Data: pack(t, ca, "transfer", oa, big.NewInt(1))}}
-	if _, err := c.transact(ctx, owner, nil, func(o *bind.TransactOpts) (*types.Transaction, error) { return w.Proxy(o, direct) }); errs.KindOf(err) != errs.VenueRejected {
+	if _, err := c.transact(ctx, owner, nil, func(o *bind.TransactOpts) (*types.Transaction, error) { return w.Proxy(o, direct) }); venue.CategoryOf(err) != venue.Rejected {
 		t.Errorf("direct wallet call: %v", err)
 	}
 	// Another EOA gets its own wallet, not the owner's.
@@ -104,7 +104,7 @@ func TestProxyWalletFactory(t *testing.T) {
 	if err := c.Fund(ctx, address(other), nil, big.NewInt(1e18)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.transact(ctx, other, nil, func(o *bind.TransactOpts) (*types.Transaction, error) { return pf.Proxy(o, calls[:1]) }); errs.CodeOf(err) != CodeInsufficientBalance {
+	if _, err := c.transact(ctx, other, nil, func(o *bind.TransactOpts) (*types.Transaction, error) { return pf.Proxy(o, calls[:1]) }); venue.CodeOf(err) != CodeInsufficientBalance {
 		t.Errorf("other EOA spent from someone's wallet? %v", err)
 	}
 }
@@ -208,7 +208,7 @@ func TestSafe(t *testing.T) {
 		{"replayed nonce", owner, 0},
 	}
 	for _, tc := range tests {
-		if err := exec(tc.signer, big.NewInt(tc.nonce)); errs.KindOf(err) != errs.VenueRejected {
+		if err := exec(tc.signer, big.NewInt(tc.nonce)); venue.CategoryOf(err) != venue.Rejected {
 			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
@@ -255,7 +255,7 @@ func TestDepositWallet(t *testing.T) {
 	}
 	if _, err := c.transact(ctx, relayer, nil, func(o *bind.TransactOpts) (*types.Transaction, error) {
 		return w.Execute(o, n.Collateral, new(big.Int), transfer)
-	}); errs.KindOf(err) != errs.VenueRejected {
+	}); venue.CategoryOf(err) != venue.Rejected {
 		t.Errorf("non-owner execute: %v", err)
 	}
 	wantBig(t, "after direct", collBalance(t, b, recipient), 1_000_000)
@@ -271,14 +271,14 @@ func TestDepositWallet(t *testing.T) {
 		})
 		return err
 	}
-	if err := relay(sig65(t, common.Hash(digest), newKey(t))); errs.KindOf(err) != errs.VenueRejected {
+	if err := relay(sig65(t, common.Hash(digest), newKey(t))); venue.CategoryOf(err) != venue.Rejected {
 		t.Errorf("relayed with a stranger's signature: %v", err)
 	}
 	good := sig65(t, common.Hash(digest), owner)
 	if err := relay(good); err != nil {
 		t.Fatal(err)
 	}
-	if err := relay(good); errs.KindOf(err) != errs.VenueRejected {
+	if err := relay(good); venue.CategoryOf(err) != venue.Rejected {
 		t.Errorf("replayed signature: %v", err)
 	}
 	wantBig(t, "after relayed", collBalance(t, b, recipient), 2_000_000)

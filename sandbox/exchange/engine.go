@@ -13,7 +13,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/uuid"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // The venue's exact messages (protocol reference §8.2); clients match on them.
@@ -160,15 +161,15 @@ func New(cfg Config) *Engine {
 // AddMarket lists a market; its books start empty and accept orders.
 func (e *Engine) AddMarket(m Market) error {
 	if m.TickMicro == 0 || One%m.TickMicro != 0 {
-		return errs.Ef(errs.Invalid, "invalid tick size %s", Micro(m.TickMicro))
+		return venue.Ef(venue.Invalid, "invalid tick size %s", micro.String(m.TickMicro))
 	}
 	if m.Tokens[0] == "" || m.Tokens[1] == "" || m.Tokens[0] == m.Tokens[1] {
-		return errs.E(errs.Invalid, "a market needs two distinct token ids")
+		return venue.E(venue.Invalid, "a market needs two distinct token ids")
 	}
 	e.mu.Lock()
 	defer e.unlock()
 	if _, ok := e.markets[m.ConditionID]; ok {
-		return errs.E(errs.Conflict, "market already listed")
+		return venue.E(venue.Conflict, "market already listed")
 	}
 	ms := &marketState{Market: m, accepting: true}
 	e.markets[m.ConditionID] = ms
@@ -239,7 +240,7 @@ func (e *Engine) Market(conditionID string) (Market, bool, bool) {
 func (e *Engine) Place(ctx context.Context, o Order) (Result, error) {
 	e.mu.Lock()
 	p, err := e.admitLocked(ctx, o)
-	if err != nil && errs.PublicMessage(err) == MsgFOKNotFilled {
+	if err != nil && venue.MessageOf(err) == MsgFOKNotFilled {
 		e.emitFOKKill(o)
 	}
 	seq := e.unlock()
@@ -286,7 +287,7 @@ type pending struct {
 	tradeID string
 }
 
-func invalid(msg string) error { return errs.E(errs.Invalid, msg) }
+func invalid(msg string) error { return venue.E(venue.Invalid, msg) }
 
 func orderShares(o *Order) uint64 {
 	if o.Side == Buy {
@@ -346,11 +347,11 @@ func (e *Engine) validate(o *Order, b *book, now time.Time) (price uint64, err e
 		p, exact := mulDivExact(num, One, den)
 		if !exact || p%tick != 0 || p < tick || p > One-tick {
 			return 0, invalid(fmt.Sprintf("order %s is invalid. Price (%s) breaks minimum tick size rule: %s",
-				o.ID, priceString(num, den), Micro(tick)))
+				o.ID, priceString(num, den), micro.String(tick)))
 		}
 		if sh := orderShares(o); sh < b.market.MinSizeMicro {
 			return 0, invalid(fmt.Sprintf("order %s is invalid. Size (%s) lower than the minimum: %s",
-				o.ID, Micro(sh), Micro(b.market.MinSizeMicro)))
+				o.ID, micro.String(sh), micro.String(b.market.MinSizeMicro)))
 		}
 		return p, nil
 	}
@@ -362,7 +363,7 @@ func (e *Engine) validate(o *Order, b *book, now time.Time) (price uint64, err e
 	}
 	if num >= den {
 		return 0, invalid(fmt.Sprintf("order %s is invalid. Price (%s) breaks minimum tick size rule: %s",
-			o.ID, priceString(num, den), Micro(tick)))
+			o.ID, priceString(num, den), micro.String(tick)))
 	}
 	return mulDiv(num, One, den), nil
 }
@@ -370,9 +371,9 @@ func (e *Engine) validate(o *Order, b *book, now time.Time) (price uint64, err e
 func priceString(num, den uint64) string {
 	p, exact := mulDivExact(num, One, den)
 	if exact {
-		return Micro(p)
+		return micro.String(p)
 	}
-	return Micro(p) + "…"
+	return micro.String(p) + "…"
 }
 
 // available is what a maker may still commit of an asset: min(balance,
@@ -383,7 +384,7 @@ func (e *Engine) available(ctx context.Context, maker common.Address, asset stri
 	}
 	bal, allow, err := e.cfg.Ledger.Funds(ctx, maker, asset, negRisk)
 	if err != nil {
-		return 0, errs.Wrap(errs.Transient, err, "could not read balance and allowance")
+		return 0, venue.Wrap(venue.Unavailable, err, "could not read balance and allowance")
 	}
 	have := min(satUint64(bal), satUint64(allow))
 	res := e.reserved[maker][asset]
@@ -530,7 +531,7 @@ func (e *Engine) finishLocked(p *pending, st Settlement, serr error) (Result, []
 			e.dropMatchLocked(o.ID)
 		}
 		e.log.Warn("settlement failed; match discarded", "taker", o.ID, "err", serr)
-		return Result{}, nil, errs.Wrap(errs.VenueRejected, serr, MsgExecution)
+		return Result{}, nil, venue.Wrap(venue.Rejected, serr, MsgExecution)
 	}
 
 	res := Result{OrderID: o.ID, Status: "live"}
@@ -619,7 +620,7 @@ func (e *Engine) planLocked(ctx context.Context, taker *entry, b *book) ([]plann
 			if e.cfg.Ledger != nil {
 				bal, allow, err := e.cfg.Ledger.Funds(ctx, m.o.Maker, assetOf(&m.o), b.market.NegRisk)
 				if err != nil {
-					return nil, errs.Wrap(errs.Transient, err, "could not read balance and allowance")
+					return nil, venue.Wrap(venue.Unavailable, err, "could not read balance and allowance")
 				}
 				if min(satUint64(bal), satUint64(allow)) < used[m.o.Maker]+give {
 					stale = append(stale, m)
@@ -806,11 +807,11 @@ func (e *Engine) Cancel(id, owner string) error {
 	en, ok := e.orders[id]
 	if !ok || (owner != "" && en.o.Owner != owner) {
 		e.unlock()
-		return errs.E(errs.NotFound, MsgOrderNotFound)
+		return venue.E(venue.NotFound, MsgOrderNotFound)
 	}
 	e.expireLocked(en.book, e.cfg.Clock())
 	if en.status != StatusLive || en.filled == en.shares {
-		return cmp.Or(e.durable(e.unlock()), error(errs.E(errs.Conflict, MsgAlreadyDone)))
+		return cmp.Or(e.durable(e.unlock()), error(venue.E(venue.Conflict, MsgAlreadyDone)))
 	}
 	e.cancelLocked(en)
 	return e.durable(e.unlock())

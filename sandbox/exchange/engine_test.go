@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 const (
@@ -181,8 +181,8 @@ func TestAdmissionRules(t *testing.T) {
 			before, _ := h.e.Book(yes)
 			_, err := h.e.Place(context.Background(), c.mk())
 			require.Error(t, err)
-			assert.Contains(t, errs.PublicMessage(err), c.want)
-			assert.Equal(t, errs.Invalid, errs.KindOf(err))
+			assert.Contains(t, venue.MessageOf(err), c.want)
+			assert.Equal(t, venue.Invalid, venue.CategoryOf(err))
 			after, _ := h.e.Book(yes)
 			assert.Equal(t, before.Bids, after.Bids, "nothing booked")
 			assert.Equal(t, before.Asks, after.Asks, "nothing booked")
@@ -198,7 +198,7 @@ func TestReservation(t *testing.T) {
 	r := h.place(t, h.order(w, Buy, 500_000, 16*One, GTC)) // reserves 8
 	assert.Equal(t, 8*One, h.e.Reserved(w, ""))
 	_, err := h.e.Place(context.Background(), h.order(w, Buy, 500_000, 6*One, GTC)) // needs 3, 2 left
-	assert.Equal(t, MsgNotEnoughBalance, errs.PublicMessage(err))
+	assert.Equal(t, MsgNotEnoughBalance, venue.MessageOf(err))
 	h.place(t, h.order(w, Buy, 400_000, 5*One, GTC)) // needs 2: fits exactly
 	require.NoError(t, h.e.Cancel(r.OrderID, ""))
 	assert.Equal(t, 2*One, h.e.Reserved(w, ""))
@@ -289,8 +289,8 @@ func TestFailedSettlementChangesNothing(t *testing.T) {
 	mk := h.place(t, h.order(alice, Sell, 500_000, 10*One, GTC))
 	_, err := h.e.Place(context.Background(), h.order(bob, Buy, 500_000, 10*One, GTC))
 	require.Error(t, err)
-	assert.Equal(t, errs.VenueRejected, errs.KindOf(err))
-	assert.Equal(t, MsgExecution, errs.PublicMessage(err))
+	assert.Equal(t, venue.Rejected, venue.CategoryOf(err))
+	assert.Equal(t, MsgExecution, venue.MessageOf(err))
 	v, _ := h.e.Order(mk.OrderID)
 	assert.Equal(t, StatusLive, v.Status)
 	assert.Zero(t, v.MatchedMicro)
@@ -302,29 +302,16 @@ func TestCancelRulesAndCloseMarket(t *testing.T) {
 	h := newHarness(t)
 	o := h.order(alice, Buy, 400_000, 10*One, GTC)
 	h.place(t, o)
-	assert.Equal(t, errs.NotFound, errs.KindOf(h.e.Cancel(o.ID, "someone-else")))
-	assert.Equal(t, errs.NotFound, errs.KindOf(h.e.Cancel("0xnope", "")))
+	assert.Equal(t, venue.NotFound, venue.CategoryOf(h.e.Cancel(o.ID, "someone-else")))
+	assert.Equal(t, venue.NotFound, venue.CategoryOf(h.e.Cancel("0xnope", "")))
 	require.NoError(t, h.e.Cancel(o.ID, o.Owner))
-	assert.Equal(t, errs.Conflict, errs.KindOf(h.e.Cancel(o.ID, o.Owner)))
+	assert.Equal(t, venue.Conflict, venue.CategoryOf(h.e.Cancel(o.ID, o.Owner)))
 
 	h.place(t, h.order(alice, Sell, 700_000, 10*One, GTC))
 	assert.Len(t, h.e.CloseMarket(cond), 1)
 	_, err := h.e.Place(context.Background(), h.order(bob, Buy, 400_000, 10*One, GTC))
-	assert.Equal(t, MsgMarketNotReady, errs.PublicMessage(err))
+	assert.Equal(t, MsgMarketNotReady, venue.MessageOf(err))
 	assert.Empty(t, h.e.Orders(OrderFilter{LiveOnly: true}))
-}
-
-func TestMicroFormatting(t *testing.T) {
-	for in, want := range map[uint64]string{0: "0", 520_000: "0.52", 100 * One: "100", 1: "0.000001"} {
-		assert.Equal(t, want, Micro(in))
-		back, ok := ParseMicro(want)
-		assert.True(t, ok)
-		assert.Equal(t, in, back)
-	}
-	_, ok := ParseMicro("0.0000001")
-	assert.False(t, ok)
-	_, ok = ParseMicro("-1")
-	assert.False(t, ok)
 }
 
 func TestSelfTradePrevention(t *testing.T) {

@@ -4,7 +4,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // The engine's event hook: what the venue's WebSocket channels report,
@@ -252,13 +253,13 @@ func (e *Engine) Locked(fn func()) {
 // must sit on the new tick.
 func (e *Engine) SetTick(conditionID string, tickMicro uint64) (old uint64, err error) {
 	if tickMicro == 0 || One%tickMicro != 0 {
-		return 0, errs.Ef(errs.Invalid, "invalid tick size %s", Micro(tickMicro))
+		return 0, venue.Ef(venue.Invalid, "invalid tick size %s", micro.String(tickMicro))
 	}
 	e.mu.Lock()
 	defer e.unlock()
 	ms, ok := e.markets[conditionID]
 	if !ok {
-		return 0, errs.E(errs.NotFound, "market not found")
+		return 0, venue.E(venue.NotFound, "market not found")
 	}
 	old = ms.TickMicro
 	if old == tickMicro {

@@ -9,7 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // MemLedger is an in-memory ledger and settler: balances, allowances and
@@ -93,7 +93,7 @@ func (l *MemLedger) Settle(_ context.Context, m Match) (Settlement, error) {
 	t := m.Taker
 	for _, f := range m.Makers {
 		if f.Order.Maker == t.Maker {
-			return Settlement{}, errs.E(errs.VenueRejected, "self trade")
+			return Settlement{}, venue.E(venue.Rejected, "self trade")
 		}
 		if t.Side == Buy { // taker pays collateral, maker delivers shares
 			legs = append(legs, leg{t.Maker, f.Order.Maker, "", f.Collateral}, leg{f.Order.Maker, t.Maker, m.TokenID, f.Shares})
@@ -111,13 +111,13 @@ func (l *MemLedger) Settle(_ context.Context, m Match) (Settlement, error) {
 	for who, assets := range need {
 		for asset, amt := range assets {
 			if l.balances[who][asset] < amt {
-				return Settlement{}, errs.E(errs.VenueRejected, "insufficient balance").WithCause(fmt.Errorf("%s short of %s", who, assetName(asset)))
+				return Settlement{}, venue.E(venue.Rejected, "insufficient balance").WithCause(fmt.Errorf("%s short of %s", who, assetName(asset)))
 			}
 			if asset == "" && l.allow[who] < amt {
-				return Settlement{}, errs.E(errs.VenueRejected, "insufficient allowance")
+				return Settlement{}, venue.E(venue.Rejected, "insufficient allowance")
 			}
 			if asset != "" && !l.approved[who] {
-				return Settlement{}, errs.E(errs.VenueRejected, "exchange not approved")
+				return Settlement{}, venue.E(venue.Rejected, "exchange not approved")
 			}
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
-
-	"github.com/shopspring/decimal"
 )
 
 // mulDiv returns floor(a*b/c) with a 128-bit intermediate, saturating at
@@ -58,37 +56,4 @@ func satUint64(x *big.Int) uint64 {
 		return math.MaxUint64
 	}
 	return x.Uint64()
-}
-
-// Micro formats micro-units as a decimal string without trailing zeros
-// ("0.52", "100"), the CLOB's wire form for prices and sizes.
-func Micro(v uint64) string {
-	return decimal.New(int64(min(v, math.MaxInt64)), -6).String()
-}
-
-// ParseMicro parses a non-negative decimal string into micro-units, refusing
-// more than six decimals.
-func ParseMicro(s string) (uint64, bool) {
-	d, err := decimal.NewFromString(s)
-	if err != nil || d.IsNegative() {
-		return 0, false
-	}
-	m := d.Shift(6)
-	if !m.Equal(m.Truncate(0)) || !m.BigInt().IsUint64() {
-		return 0, false
-	}
-	return m.BigInt().Uint64(), true
-}
-
-// DecimalMicro converts a decimal to micro-units, rounding half away from
-// zero at six decimals; negative values are clamped to zero.
-func DecimalMicro(d decimal.Decimal) uint64 {
-	if d.IsNegative() {
-		return 0
-	}
-	b := d.Shift(6).Round(0).BigInt()
-	if !b.IsUint64() {
-		return math.MaxUint64
-	}
-	return b.Uint64()
 }

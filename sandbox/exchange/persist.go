@@ -10,7 +10,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // Journal is where the engine keeps what must survive a restart
@@ -193,7 +193,7 @@ func WaitDurable(j Journal, seq uint64) error {
 		return nil
 	}
 	if err := j.Wait(seq); err != nil {
-		return errs.Wrap(errs.Internal, err, "the venue could not record the change")
+		return venue.Wrap(venue.Internal, err, "the venue could not record the change")
 	}
 	return nil
 }
@@ -214,7 +214,7 @@ func (e *Engine) Restore(ctx context.Context, finder SettlementFinder) error {
 		orders = append(orders, so)
 		return nil
 	}); err != nil {
-		return errs.Wrap(errs.Internal, err, "read the venue's orders")
+		return venue.Wrap(venue.Internal, err, "read the venue's orders")
 	}
 	var trades []*Trade
 	if err := ScanJournal(e.cfg.Journal, keyTrade, func(k string, t Trade) error {
@@ -226,24 +226,24 @@ func (e *Engine) Restore(ctx context.Context, finder SettlementFinder) error {
 		trades = append(trades, &t)
 		return nil
 	}); err != nil {
-		return errs.Wrap(errs.Internal, err, "read the venue's trades")
+		return venue.Wrap(venue.Internal, err, "read the venue's trades")
 	}
 	var matches []savedMatch
 	if err := ScanJournal(e.cfg.Journal, keyMatch, func(_ string, sm savedMatch) error {
 		matches = append(matches, sm)
 		return nil
 	}); err != nil {
-		return errs.Wrap(errs.Internal, err, "read the venue's matches in flight")
+		return venue.Wrap(venue.Internal, err, "read the venue's matches in flight")
 	}
 	// Settlements are looked up before taking the lock: they read the chain.
 	settled := make([]*Settlement, len(matches))
 	for i, sm := range matches {
 		if finder == nil {
-			return errs.E(errs.Internal, "the venue has a match in flight and no way to look up its settlement")
+			return venue.E(venue.Internal, "the venue has a match in flight and no way to look up its settlement")
 		}
 		st, found, err := finder.FindSettlement(ctx, sm.NegRisk, sm.Taker.ID, sm.Trade.MatchTime.Add(-time.Minute))
 		if err != nil {
-			return errs.Wrap(errs.Transient, err, "look up a settlement that was in flight")
+			return venue.Wrap(venue.Unavailable, err, "look up a settlement that was in flight")
 		}
 		if found {
 			settled[i] = &st
@@ -281,7 +281,7 @@ func (e *Engine) Restore(ctx context.Context, finder SettlementFinder) error {
 func (e *Engine) restoreOrderLocked(so savedOrder) (*entry, error) {
 	b, ok := e.tokens[so.TokenID]
 	if !ok {
-		return nil, errs.Ef(errs.Internal, "the venue kept order %s of token %s, which no listed market has", so.ID, so.TokenID)
+		return nil, venue.Ef(venue.Internal, "the venue kept order %s of token %s, which no listed market has", so.ID, so.TokenID)
 	}
 	o := Order{
 		ID: so.ID, Owner: so.Owner, Maker: so.Maker, Signer: so.Signer, TokenID: so.TokenID, Side: so.Side,
@@ -291,7 +291,7 @@ func (e *Engine) restoreOrderLocked(so savedOrder) (*entry, error) {
 	if raw := so.Signed.raw; len(raw) > 0 && string(raw) != "null" && e.cfg.DecodeSigned != nil {
 		s, err := e.cfg.DecodeSigned(raw)
 		if err != nil {
-			return nil, errs.Ef(errs.Internal, "the venue's order %s is unreadable", so.ID).WithCause(err)
+			return nil, venue.Ef(venue.Internal, "the venue's order %s is unreadable", so.ID).WithCause(err)
 		}
 		o.Signed = s
 	}

@@ -16,10 +16,12 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // One is 1.0 in micro-units.
-const One uint64 = 1_000_000
+const One uint64 = micro.PerUnit
 
 // Side is the side of an order from its maker's point of view.
 type Side uint8

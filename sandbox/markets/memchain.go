@@ -10,8 +10,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
+	"github.com/agent-trading/ats/venue"
 )
 
 // MemChain is an in-memory chain for the venue: conditions and position ids
@@ -85,10 +85,10 @@ func (c *MemChain) Resolve(_ context.Context, conditionID common.Hash, _ bool, w
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.tokens[conditionID]; !ok {
-		return errs.E(errs.NotFound, "condition not prepared")
+		return venue.E(venue.NotFound, "condition not prepared")
 	}
 	if _, done := c.resolved[conditionID]; done {
-		return errs.E(errs.Conflict, "condition already resolved")
+		return venue.E(venue.Conflict, "condition already resolved")
 	}
 	c.resolved[conditionID] = winner
 	return nil
@@ -100,11 +100,11 @@ func (c *MemChain) SplitTo(_ context.Context, key *ecdsa.PrivateKey, conditionID
 	toks, ok := c.tokens[conditionID]
 	c.mu.Unlock()
 	if !ok {
-		return errs.E(errs.NotFound, "condition not prepared")
+		return venue.E(venue.NotFound, "condition not prepared")
 	}
 	a := crypto.PubkeyToAddress(key.PublicKey)
 	if c.Balance(a, "") < amount {
-		return errs.E(errs.VenueRejected, "insufficient collateral to split")
+		return venue.E(venue.Rejected, "insufficient collateral to split")
 	}
 	c.Debit(a, "", amount)
 	c.Credit(a, toks[0], amount)

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob"
 )
 
@@ -97,7 +97,7 @@ func (v *Venue) restore(ctx context.Context) (bool, error) {
 		infos = append(infos, &info)
 		return nil
 	}); err != nil {
-		return false, errs.Wrap(errs.Internal, err, "read the venue's markets")
+		return false, venue.Wrap(venue.Internal, err, "read the venue's markets")
 	}
 	if len(infos) == 0 {
 		return false, nil
@@ -107,7 +107,7 @@ func (v *Venue) restore(ctx context.Context) (bool, error) {
 		fair[strings.TrimPrefix(k, keyFair)] = f
 		return nil
 	}); err != nil {
-		return false, errs.Wrap(errs.Internal, err, "read the venue's prices")
+		return false, venue.Wrap(venue.Internal, err, "read the venue's prices")
 	}
 	history := map[string][]PricePoint{}
 	if err := exchange.ScanJournal(j, keyHistory, func(k string, p uint64) error {
@@ -119,7 +119,7 @@ func (v *Venue) restore(ctx context.Context) (bool, error) {
 		history[cond] = append(history[cond], PricePoint{Time: time.UnixMilli(ms), Micro: p})
 		return nil
 	}); err != nil {
-		return false, errs.Wrap(errs.Internal, err, "read the venue's price history")
+		return false, venue.Wrap(venue.Internal, err, "read the venue's price history")
 	}
 
 	sort.Slice(infos, func(i, k int) bool { return infos[i].ID < infos[k].ID })
@@ -143,7 +143,7 @@ func (v *Venue) restore(ctx context.Context) (bool, error) {
 		case info.UpDown != nil:
 			f = v.path.Fair(*info.UpDown, now)
 		case !ok:
-			return false, errs.Ef(errs.Internal, "the venue kept no price for market %s", info.Slug)
+			return false, venue.Ef(venue.Internal, "the venue kept no price for market %s", info.Slug)
 		}
 		v.mu.Lock()
 		v.markets = append(v.markets, info)

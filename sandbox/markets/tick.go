@@ -1,6 +1,6 @@
 package markets
 
-import "github.com/agent-trading/ats/models/errs"
+import "github.com/agent-trading/ats/venue"
 
 // SetTick changes a market's minimum tick in the engine and the catalogue
 // (GET /tick-size, Gamma), and the market channel reports it as a
@@ -9,7 +9,7 @@ import "github.com/agent-trading/ats/models/errs"
 func (v *Venue) SetTick(conditionID string, tickMicro uint64) (Info, error) {
 	m, ok := v.ByCondition(conditionID)
 	if !ok {
-		return Info{}, errs.E(errs.NotFound, "market not found")
+		return Info{}, venue.E(venue.NotFound, "market not found")
 	}
 	if _, err := v.engine.SetTick(m.ConditionID, tickMicro); err != nil {
 		return Info{}, err

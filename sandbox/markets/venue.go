@@ -16,9 +16,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
 	"github.com/agent-trading/ats/venue/updown"
 )
@@ -82,7 +83,7 @@ type Venue struct {
 // New builds a venue; Start lists the markets.
 func New(cfg Config) (*Venue, error) {
 	if cfg.Chain == nil {
-		return nil, errs.E(errs.Internal, "markets: a chain is required")
+		return nil, venue.E(venue.Internal, "markets: a chain is required")
 	}
 	if cfg.Ordinary == 0 {
 		cfg.Ordinary = 24
@@ -312,18 +313,18 @@ func (v *Venue) Create(ctx context.Context, s Seed) (Info, error) {
 		s.Slug = Slugify(s.Question)
 	}
 	if s.Question == "" || s.Slug == "" {
-		return Info{}, errs.E(errs.Invalid, "a market needs a question")
+		return Info{}, venue.E(venue.Invalid, "a market needs a question")
 	}
 	if s.FairMicro == 0 {
 		s.FairMicro = 500_000
 	}
 	if s.FairMicro%10_000 != 0 || s.FairMicro < 10_000 || s.FairMicro > 990_000 {
-		return Info{}, errs.E(errs.Invalid, "price must be between 0.01 and 0.99 on a 0.01 tick")
+		return Info{}, venue.E(venue.Invalid, "price must be between 0.01 and 0.99 on a 0.01 tick")
 	}
 	v.mu.Lock()
 	if _, dup := v.bySlug[s.Slug]; dup {
 		v.mu.Unlock()
-		return Info{}, errs.Ef(errs.Conflict, "a market with slug %q exists", s.Slug)
+		return Info{}, venue.Ef(venue.Conflict, "a market with slug %q exists", s.Slug)
 	}
 	v.mu.Unlock()
 	return v.list(ctx, v.newID(), s, nil)
@@ -333,7 +334,7 @@ func (v *Venue) list(ctx context.Context, id int, s Seed, ud *UpDown) (Info, err
 	qid := crypto.Keccak256Hash([]byte(fmt.Sprintf("sandbox:%d:%s", v.cfg.Seed, s.Slug)))
 	pm, err := v.chain.PrepareMarket(ctx, qid, s.NegRisk)
 	if err != nil {
-		return Info{}, errs.Wrap(errs.Transient, err, "could not prepare the market on chain")
+		return Info{}, venue.Wrap(venue.Unavailable, err, "could not prepare the market on chain")
 	}
 	now := v.cfg.Clock()
 	info := &Info{
@@ -358,7 +359,7 @@ func (v *Venue) list(ctx context.Context, id int, s Seed, ud *UpDown) (Info, err
 	// Inventory: split collateral into both outcomes so the makers can
 	// offer either side from real on-chain tokens.
 	if err := v.chain.SplitTo(ctx, v.mmKey, pm.ConditionID, s.NegRisk, inventory); err != nil {
-		return Info{}, errs.Wrap(errs.Transient, err, "could not mint market-maker inventory")
+		return Info{}, venue.Wrap(venue.Unavailable, err, "could not mint market-maker inventory")
 	}
 	v.mu.Lock()
 	v.markets = append(v.markets, info)
@@ -411,11 +412,11 @@ func (v *Venue) requote(ctx context.Context, conditionID string) error {
 	for i, tok := range m.TokenIDs {
 		bal, _, err := v.chain.Funds(ctx, v.mmAddr, tok, m.NegRisk)
 		if err != nil {
-			return errs.Wrap(errs.Transient, err, "could not read market-maker inventory")
+			return venue.Wrap(venue.Unavailable, err, "could not read market-maker inventory")
 		}
 		if bal.Cmp(new(big.Int).SetUint64(inventory/5)) < 0 {
 			if err := v.chain.SplitTo(ctx, v.mmKey, cond, m.NegRisk, inventory); err != nil {
-				return errs.Wrap(errs.Transient, err, "could not mint market-maker inventory")
+				return venue.Wrap(venue.Unavailable, err, "could not mint market-maker inventory")
 			}
 		}
 		p := fair
@@ -451,7 +452,7 @@ func (v *Venue) nextSalt() uint64 {
 func (v *Venue) SignedOrder(key *ecdsa.PrivateKey, m Info, tokenID string, side exchange.Side, price, shares uint64, typ exchange.OrderType, owner string) (exchange.Order, error) {
 	tid, ok := new(big.Int).SetString(tokenID, 10)
 	if !ok {
-		return exchange.Order{}, errs.E(errs.Invalid, "Invalid token id")
+		return exchange.Order{}, venue.E(venue.Invalid, "Invalid token id")
 	}
 	coll := shares / 10_000 * price / 100 // shares have 2 decimals; exact
 	addr := crypto.PubkeyToAddress(key.PublicKey)
@@ -486,8 +487,8 @@ func (v *Venue) quote(ctx context.Context, m Info, tok string, side exchange.Sid
 	if _, err := v.engine.Place(ctx, o); err != nil {
 		// A quote that would cross an outside order simply trades; one the
 		// venue refuses (funds) is skipped, not fatal to the other quotes.
-		if errs.KindOf(err) == errs.Invalid {
-			v.log.Debug("quote refused", "market", m.Slug, "err", errs.PublicMessage(err))
+		if venue.CategoryOf(err) == venue.Invalid {
+			v.log.Debug("quote refused", "market", m.Slug, "err", venue.MessageOf(err))
 			return nil
 		}
 		return err
@@ -572,15 +573,15 @@ func (v *Venue) SetPrice(ctx context.Context, tokenID string, price uint64) (Inf
 	m := v.byToken[tokenID]
 	if m == nil {
 		v.mu.Unlock()
-		return Info{}, errs.E(errs.NotFound, "market not found")
+		return Info{}, venue.E(venue.NotFound, "market not found")
 	}
 	if m.Resolved {
 		v.mu.Unlock()
-		return Info{}, errs.E(errs.Conflict, "market is resolved")
+		return Info{}, venue.E(venue.Conflict, "market is resolved")
 	}
 	if price%m.TickMicro != 0 || price < m.TickMicro || price > exchange.One-m.TickMicro {
 		v.mu.Unlock()
-		return Info{}, errs.Ef(errs.Invalid, "price must be between %s and %s on the market's tick", exchange.Micro(m.TickMicro), exchange.Micro(exchange.One-m.TickMicro))
+		return Info{}, venue.Ef(venue.Invalid, "price must be between %s and %s on the market's tick", micro.String(m.TickMicro), micro.String(exchange.One-m.TickMicro))
 	}
 	if tokenID == m.TokenIDs[1] {
 		price = exchange.One - price
@@ -600,7 +601,7 @@ func (v *Venue) SetPrice(ctx context.Context, tokenID string, price uint64) (Inf
 func (v *Venue) Resolve(ctx context.Context, conditionID, winner string) (Info, error) {
 	m, ok := v.ByCondition(conditionID)
 	if !ok {
-		return Info{}, errs.E(errs.NotFound, "market not found")
+		return Info{}, venue.E(venue.NotFound, "market not found")
 	}
 	idx := -1
 	for i, o := range m.Outcomes {
@@ -609,20 +610,20 @@ func (v *Venue) Resolve(ctx context.Context, conditionID, winner string) (Info, 
 		}
 	}
 	if idx < 0 {
-		return Info{}, errs.Ef(errs.Invalid, "winner must be %q or %q", m.Outcomes[0], m.Outcomes[1])
+		return Info{}, venue.Ef(venue.Invalid, "winner must be %q or %q", m.Outcomes[0], m.Outcomes[1])
 	}
 	return v.resolveIdx(ctx, m, idx)
 }
 
 func (v *Venue) resolveIdx(ctx context.Context, m Info, idx int) (Info, error) {
 	if m.Resolved {
-		return Info{}, errs.E(errs.Conflict, "market already resolved")
+		return Info{}, venue.E(venue.Conflict, "market already resolved")
 	}
 	v.engine.CloseMarket(m.ConditionID)
 	// Conflict: resolved on chain by a run that stopped before recording
 	// it; the venue records it now.
-	if err := v.chain.Resolve(ctx, common.HexToHash(m.ConditionID), m.NegRisk, idx); err != nil && !errs.Is(err, errs.Conflict) {
-		return Info{}, errs.Wrap(errs.KindOf(err), err, "could not resolve the market on chain")
+	if err := v.chain.Resolve(ctx, common.HexToHash(m.ConditionID), m.NegRisk, idx); err != nil && !venue.Is(err, venue.Conflict) {
+		return Info{}, venue.Wrap(venue.CategoryOf(err), err, "could not resolve the market on chain")
 	}
 	v.engine.MarkResolved(m.ConditionID, idx)
 	v.mu.Lock()
@@ -642,7 +643,7 @@ func (v *Venue) resolveIdx(ctx context.Context, m Info, idx int) (Info, error) {
 // Fund mints collateral (micro) and optionally gas (wei) to addr.
 func (v *Venue) Fund(ctx context.Context, addr common.Address, usdcMicro uint64, nativeWei *big.Int) error {
 	if err := v.chain.Fund(ctx, addr, usdcMicro, nativeWei); err != nil {
-		return errs.Wrap(errs.Transient, err, "could not fund the wallet")
+		return venue.Wrap(venue.Unavailable, err, "could not fund the wallet")
 	}
 	return nil
 }
@@ -663,20 +664,20 @@ func (v *Venue) OutsideKey(addr common.Address) (*ecdsa.PrivateKey, bool) {
 func (v *Venue) OutsideTrade(ctx context.Context, key *ecdsa.PrivateKey, tokenID string, side exchange.Side, price, shares uint64) (exchange.Result, error) {
 	m, ok := v.ByToken(tokenID)
 	if !ok {
-		return exchange.Result{}, errs.E(errs.NotFound, "market not found")
+		return exchange.Result{}, venue.E(venue.NotFound, "market not found")
 	}
 	if shares%10_000 != 0 {
-		return exchange.Result{}, errs.E(errs.Invalid, "size supports at most 2 decimals")
+		return exchange.Result{}, venue.E(venue.Invalid, "size supports at most 2 decimals")
 	}
 	addr := crypto.PubkeyToAddress(key.PublicKey)
 	if side == exchange.Sell {
 		bal, _, err := v.chain.Funds(ctx, addr, tokenID, m.NegRisk)
 		if err != nil {
-			return exchange.Result{}, errs.Wrap(errs.Transient, err, "could not read balance")
+			return exchange.Result{}, venue.Wrap(venue.Unavailable, err, "could not read balance")
 		}
 		if bal.Cmp(new(big.Int).SetUint64(shares)) < 0 {
 			if err := v.chain.SplitTo(ctx, key, common.HexToHash(m.ConditionID), m.NegRisk, shares); err != nil {
-				return exchange.Result{}, errs.Wrap(errs.KindOf(err), err, "could not mint tokens for the outside seller")
+				return exchange.Result{}, venue.Wrap(venue.CategoryOf(err), err, "could not mint tokens for the outside seller")
 			}
 		}
 	}
@@ -699,7 +700,7 @@ func (v *Venue) rollUpDown(ctx context.Context) error {
 			wg.Add(1)
 			go func() { // resolutions of one boundary share a block
 				defer wg.Done()
-				if _, err := v.resolveIdx(ctx, m, v.path.Outcome(*m.UpDown)); err != nil && errs.KindOf(err) != errs.Conflict {
+				if _, err := v.resolveIdx(ctx, m, v.path.Outcome(*m.UpDown)); err != nil && venue.CategoryOf(err) != venue.Conflict {
 					mu.Lock()
 					first = cmp.Or(first, err)
 					mu.Unlock()

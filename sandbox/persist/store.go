@@ -22,7 +22,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	"github.com/cockroachdb/pebble/v2/vfs"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // Store is an open state database.
@@ -67,7 +67,7 @@ func Open(dir string, o Options) (*Store, error) {
 		fs = vfs.Default
 	}
 	if err := fs.MkdirAll(dir, 0o700); err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "create the sandbox state directory")
+		return nil, venue.Wrap(venue.Internal, err, "create the sandbox state directory")
 	}
 	db, err := pebble.Open(dir, &pebble.Options{
 		FS: fs,
@@ -77,7 +77,7 @@ func Open(dir string, o Options) (*Store, error) {
 		Logger:       pebbleLogger{log},
 	})
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "open the sandbox state database")
+		return nil, venue.Wrap(venue.Internal, err, "open the sandbox state database")
 	}
 	s := &Store{db: db, log: log, done: make(chan struct{})}
 	s.work = sync.NewCond(&s.mu)
@@ -171,7 +171,7 @@ func (s *Store) writer() {
 		s.mu.Lock()
 		if err != nil && s.err == nil {
 			s.log.Error("sandbox state: write failed; the venue refuses changes from now on", "err", err)
-			s.err = errs.Wrap(errs.Internal, err, "the sandbox could not write its state")
+			s.err = venue.Wrap(venue.Internal, err, "the sandbox could not write its state")
 		}
 		if s.err == nil {
 			s.durable = last
@@ -209,20 +209,20 @@ func (s *Store) commit(cs []change) error {
 func (s *Store) Scan(prefix string, fn func(key string, value []byte) error) error {
 	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: []byte(prefix), UpperBound: prefixEnd([]byte(prefix))})
 	if err != nil {
-		return errs.Wrap(errs.Internal, err, "read the sandbox state")
+		return venue.Wrap(venue.Internal, err, "read the sandbox state")
 	}
 	defer it.Close()
 	for it.First(); it.Valid(); it.Next() {
 		v, err := it.ValueAndErr()
 		if err != nil {
-			return errs.Wrap(errs.Internal, err, "read the sandbox state")
+			return venue.Wrap(venue.Internal, err, "read the sandbox state")
 		}
 		if err := fn(string(it.Key()), v); err != nil {
 			return err
 		}
 	}
 	if err := it.Error(); err != nil {
-		return errs.Wrap(errs.Internal, err, "read the sandbox state")
+		return venue.Wrap(venue.Internal, err, "read the sandbox state")
 	}
 	return nil
 }
@@ -234,11 +234,11 @@ func (s *Store) Get(key string, v any) (bool, error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, errs.Wrap(errs.Internal, err, "read the sandbox state")
+		return false, venue.Wrap(venue.Internal, err, "read the sandbox state")
 	}
 	defer closer.Close()
 	if err := json.Unmarshal(raw, v); err != nil {
-		return false, errs.Wrap(errs.Internal, err, "the sandbox state is unreadable at "+key)
+		return false, venue.Wrap(venue.Internal, err, "the sandbox state is unreadable at "+key)
 	}
 	return true, nil
 }
@@ -257,7 +257,7 @@ func (s *Store) Close() error {
 		return s.err
 	}
 	// Changes queued from now on are never written.
-	s.err = errs.E(errs.Transient, "the sandbox is shutting down")
+	s.err = venue.E(venue.Unavailable, "the sandbox is shutting down")
 	s.written.Broadcast()
 	return err
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/uuid"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob"
 )
 
@@ -92,7 +92,7 @@ func newCreds() (clob.Creds, error) {
 func (k *keyStore) create(addr common.Address, nonce uint64, now time.Time) (c clob.Creds, ok bool, err error) {
 	c, err = newCreds()
 	if err != nil {
-		return clob.Creds{}, false, errs.Wrap(errs.Internal, err, "could not make credentials")
+		return clob.Creds{}, false, venue.Wrap(venue.Internal, err, "could not make credentials")
 	}
 	k.mu.Lock()
 	if _, exists := k.byAddr[addr][nonce]; exists {
@@ -166,16 +166,16 @@ func (k *keyStore) remove(key string) error {
 
 func (k *keyStore) durable(seq uint64) error { return exchange.WaitDurable(k.journal, seq) }
 
-func errL2() error { return errs.E(errs.Unauthorized, "Unauthorized/Invalid api key") }
+func errL2() error { return venue.E(venue.Unauthorized, "Unauthorized/Invalid api key") }
 
 // l1 verifies ClobAuth headers and their freshness.
 func (s *Server) l1(r *http.Request) (common.Address, uint64, error) {
 	addr, nonce, ts, err := clob.VerifyL1(r.Header, s.cfg.Network.ChainID)
 	if err != nil {
-		return common.Address{}, 0, errs.E(errs.Unauthorized, "Invalid L1 Request headers").WithCause(err)
+		return common.Address{}, 0, venue.E(venue.Unauthorized, "Invalid L1 Request headers").WithCause(err)
 	}
 	if d := s.cfg.Clock().Sub(time.Unix(ts, 0)); d > L1MaxSkew || d < -L1MaxSkew {
-		return common.Address{}, 0, errs.E(errs.Unauthorized, "Invalid L1 Request headers")
+		return common.Address{}, 0, venue.E(venue.Unauthorized, "Invalid L1 Request headers")
 	}
 	return addr, nonce, nil
 }

@@ -13,12 +13,16 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/chain"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/contracts"
+	"github.com/agent-trading/ats/venue/micro"
+	"github.com/agent-trading/ats/venue/wire"
 )
 
 const (
@@ -101,7 +105,7 @@ func (s *Server) clobRoutes() http.Handler {
 		writeJSON(w, 200, []any{})
 	}))
 	m.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, errs.E(errs.NotFound, "not found"))
+		writeError(w, venue.E(venue.NotFound, "not found"))
 	})
 	return m
 }
@@ -125,53 +129,43 @@ func (s *Server) listSimplified(w http.ResponseWriter, r *http.Request) {
 
 // ---- market data ----
 
-type bookLevel struct {
-	Price string `json:"price"`
-	Size  string `json:"size"`
-}
-
-// bookSummary has the live venue's key order, which the hash depends on.
-type bookSummary struct {
-	Market         string      `json:"market"`
-	AssetID        string      `json:"asset_id"`
-	Timestamp      string      `json:"timestamp"`
-	Hash           string      `json:"hash"`
-	Bids           []bookLevel `json:"bids"`
-	Asks           []bookLevel `json:"asks"`
-	MinOrderSize   string      `json:"min_order_size"`
-	TickSize       string      `json:"tick_size"`
-	NegRisk        bool        `json:"neg_risk"`
-	LastTradePrice string      `json:"last_trade_price"`
-}
-
-func (s *Server) summary(b exchange.Book) bookSummary {
-	sum := bookSummary{
+// summary is the book as the venue serves it, in the client's own wire
+// type; the hash is over its JSON (the live venue's key order) without it.
+func (s *Server) summary(b exchange.Book) clob.OrderBook {
+	sum := clob.OrderBook{
 		Market: b.Market.ConditionID, AssetID: b.TokenID,
 		Timestamp:    strconv.FormatInt(b.Timestamp.UnixMilli(), 10),
-		Bids:         make([]bookLevel, 0, len(b.Bids)),
-		Asks:         make([]bookLevel, 0, len(b.Asks)),
-		MinOrderSize: exchange.Micro(b.Market.MinSizeMicro), TickSize: exchange.Micro(b.Market.TickMicro),
-		NegRisk: b.Market.NegRisk, LastTradePrice: lastPrice(b),
+		Bids:         make([]clob.PriceLevel, 0, len(b.Bids)),
+		Asks:         make([]clob.PriceLevel, 0, len(b.Asks)),
+		MinOrderSize: wire.LooseDecimal{Decimal: micro.FromUint64(b.Market.MinSizeMicro)},
+		TickSize:     clob.TickSize(micro.String(b.Market.TickMicro)),
+		NegRisk:      b.Market.NegRisk, LastTradePrice: wire.LooseDecimal{Decimal: lastPriceDecimal(b)},
 	}
 	// Wire order: bids ascending and asks descending, best level last.
 	for i := len(b.Bids) - 1; i >= 0; i-- {
-		sum.Bids = append(sum.Bids, bookLevel{exchange.Micro(b.Bids[i].PriceMicro), exchange.Micro(b.Bids[i].SizeMicro)})
+		sum.Bids = append(sum.Bids, level(b.Bids[i]))
 	}
 	for i := len(b.Asks) - 1; i >= 0; i-- {
-		sum.Asks = append(sum.Asks, bookLevel{exchange.Micro(b.Asks[i].PriceMicro), exchange.Micro(b.Asks[i].SizeMicro)})
+		sum.Asks = append(sum.Asks, level(b.Asks[i]))
 	}
-	raw, _ := json.Marshal(sum) // plain strings and bools cannot fail
+	raw, _ := json.Marshal(sum) // strings, decimals and bools cannot fail
 	h := sha1.Sum(raw)
 	sum.Hash = hex.EncodeToString(h[:])
 	return sum
 }
 
-func lastPrice(b exchange.Book) string {
-	if !b.HasLastTrade {
-		return "0.5"
-	}
-	return exchange.Micro(b.LastTradeMicro)
+func level(l exchange.Level) clob.PriceLevel {
+	return clob.PriceLevel{Price: micro.FromUint64(l.PriceMicro), Size: micro.FromUint64(l.SizeMicro)}
 }
+
+func lastPriceDecimal(b exchange.Book) decimal.Decimal {
+	if !b.HasLastTrade {
+		return decimal.RequireFromString("0.5")
+	}
+	return micro.FromUint64(b.LastTradeMicro)
+}
+
+func lastPrice(b exchange.Book) string { return lastPriceDecimal(b).String() }
 
 func (s *Server) book(token string) (exchange.Book, error) {
 	if token == "" {
@@ -182,7 +176,7 @@ func (s *Server) book(token string) (exchange.Book, error) {
 	}
 	b, ok := s.e.Book(token)
 	if !ok {
-		return exchange.Book{}, errs.E(errs.NotFound, msgNoBook)
+		return exchange.Book{}, venue.E(venue.NotFound, msgNoBook)
 	}
 	return b, nil
 }
@@ -196,13 +190,8 @@ func (s *Server) getBook(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, s.summary(b))
 }
 
-type tokenParam struct {
-	TokenID string `json:"token_id"`
-	Side    string `json:"side"`
-}
-
-func readTokenParams(r *http.Request) ([]tokenParam, error) {
-	var ps []tokenParam
+func readTokenParams(r *http.Request) ([]clob.BookParams, error) {
+	var ps []clob.BookParams
 	if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 1<<20)).Decode(&ps); err != nil {
 		return nil, invalid("Invalid payload")
 	}
@@ -218,7 +207,7 @@ func (s *Server) postBooks(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	out := make([]bookSummary, 0, len(ps))
+	out := make([]clob.OrderBook, 0, len(ps))
 	for _, p := range ps {
 		if b, err := s.book(p.TokenID); err == nil {
 			out = append(out, s.summary(b))
@@ -233,16 +222,16 @@ func priceOf(b exchange.Book, side string) (string, error) {
 	switch strings.ToUpper(side) {
 	case "BUY":
 		if len(b.Bids) > 0 {
-			return exchange.Micro(b.Bids[0].PriceMicro), nil
+			return micro.String(b.Bids[0].PriceMicro), nil
 		}
 	case "SELL":
 		if len(b.Asks) > 0 {
-			return exchange.Micro(b.Asks[0].PriceMicro), nil
+			return micro.String(b.Asks[0].PriceMicro), nil
 		}
 	default:
 		return "", invalid("Invalid side")
 	}
-	return "", errs.E(errs.NotFound, "No orderbook exists for the requested token id")
+	return "", venue.E(venue.NotFound, "No orderbook exists for the requested token id")
 }
 
 func (s *Server) getPrice(w http.ResponseWriter, r *http.Request) {
@@ -290,7 +279,7 @@ func midOf(b exchange.Book) (string, bool) {
 		return "", false
 	}
 	sum := b.Bids[0].PriceMicro + b.Asks[0].PriceMicro
-	return exchange.Micro(sum/2) + halfMicro(sum), true
+	return micro.String(sum/2) + halfMicro(sum), true
 }
 
 // halfMicro appends the half micro-unit a midpoint of two micro prices may
@@ -309,7 +298,7 @@ func spreadOf(b exchange.Book) (string, bool) {
 	if b.Asks[0].PriceMicro < b.Bids[0].PriceMicro {
 		return "0", true
 	}
-	return exchange.Micro(b.Asks[0].PriceMicro - b.Bids[0].PriceMicro), true
+	return micro.String(b.Asks[0].PriceMicro - b.Bids[0].PriceMicro), true
 }
 
 func (s *Server) tokenScalar(field string, f func(exchange.Book) (string, bool)) http.HandlerFunc {
@@ -321,7 +310,7 @@ func (s *Server) tokenScalar(field string, f func(exchange.Book) (string, bool))
 		}
 		v, ok := f(b)
 		if !ok {
-			writeError(w, errs.E(errs.NotFound, msgNoBook))
+			writeError(w, venue.E(venue.NotFound, msgNoBook))
 			return
 		}
 		writeJSON(w, 200, map[string]string{field: v})
@@ -387,7 +376,7 @@ func (s *Server) withMarket(f func(http.ResponseWriter, markets.Info)) http.Hand
 		}
 		m, ok := s.v.ByToken(tok)
 		if !ok {
-			writeError(w, errs.E(errs.NotFound, msgNoBook))
+			writeError(w, venue.E(venue.NotFound, msgNoBook))
 			return
 		}
 		f(w, m)
@@ -437,7 +426,7 @@ func (s *Server) listCLOBMarkets(w http.ResponseWriter, r *http.Request) {
 func (s *Server) getCLOBMarket(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.v.ByCondition(r.PathValue("cond"))
 	if !ok {
-		writeError(w, errs.E(errs.NotFound, "market not found"))
+		writeError(w, venue.E(venue.NotFound, "market not found"))
 		return
 	}
 	writeJSON(w, 200, s.clobMarket(m))
@@ -446,7 +435,7 @@ func (s *Server) getCLOBMarket(w http.ResponseWriter, r *http.Request) {
 func (s *Server) marketByToken(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.v.ByToken(r.PathValue("token"))
 	if !ok {
-		writeError(w, errs.E(errs.NotFound, "market not found"))
+		writeError(w, venue.E(venue.NotFound, "market not found"))
 		return
 	}
 	writeJSON(w, 200, map[string]any{"condition_id": m.ConditionID, "primary_token_id": m.TokenIDs[0], "secondary_token_id": m.TokenIDs[1]})
@@ -455,7 +444,7 @@ func (s *Server) marketByToken(w http.ResponseWriter, r *http.Request) {
 func (s *Server) compactMarket(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.v.ByCondition(r.PathValue("cond"))
 	if !ok {
-		writeError(w, errs.E(errs.NotFound, "market not found"))
+		writeError(w, venue.E(venue.NotFound, "market not found"))
 		return
 	}
 	out := map[string]any{
@@ -477,17 +466,6 @@ func (s *Server) compactMarket(w http.ResponseWriter, r *http.Request) {
 
 // ---- orders ----
 
-type orderResponse struct {
-	Success            bool     `json:"success"`
-	ErrorMsg           string   `json:"errorMsg"`
-	OrderID            string   `json:"orderID"`
-	Status             string   `json:"status"`
-	MakingAmount       string   `json:"makingAmount"`
-	TakingAmount       string   `json:"takingAmount"`
-	TransactionsHashes []string `json:"transactionsHashes"`
-	TradeIDs           []string `json:"tradeIDs"`
-}
-
 // admit verifies a posted order (owner, signature, maker/signer rules) and
 // converts it into an engine order.
 func (s *Server) admit(r *http.Request, key *apiKey, req clob.PostOrderRequest) (exchange.Order, error) {
@@ -508,7 +486,7 @@ func (s *Server) admit(r *http.Request, key *apiKey, req clob.PostOrderRequest) 
 	if err != nil {
 		return exchange.Order{}, invalid(exchange.MsgInvalidPayload)
 	}
-	badSig := errs.E(errs.Invalid, "invalid signature")
+	badSig := venue.E(venue.Invalid, "invalid signature")
 	switch o.SignatureType {
 	case clob.SigEOA, clob.SigPolyProxy, clob.SigGnosisSafe:
 		if o.Signer != key.address {
@@ -548,42 +526,42 @@ func (s *Server) checkFunder(r *http.Request, eoa common.Address, o clob.Order) 
 	if s.cfg.Wallets != nil {
 		k, err := s.cfg.Wallets.DetectKind(r.Context(), eoa, o.Maker)
 		if err != nil {
-			if errs.KindOf(err) == errs.Transient {
+			if venue.CategoryOf(err) == venue.Unavailable {
 				return err
 			}
 			return invalid("the order owner has to be the owner of the API KEY")
 		}
 		if k != want {
-			return errs.E(errs.Invalid, "invalid signature")
+			return venue.E(venue.Invalid, "invalid signature")
 		}
 		return nil
 	}
 	switch o.SignatureType {
 	case clob.SigPolyProxy:
 		if o.Maker != chain.DeriveProxyAddress(s.cfg.Network, eoa) {
-			return errs.E(errs.Invalid, "invalid signature")
+			return venue.E(venue.Invalid, "invalid signature")
 		}
 	case clob.SigGnosisSafe:
 		if o.Maker != chain.DeriveSafeAddress(s.cfg.Network, eoa) {
-			return errs.E(errs.Invalid, "invalid signature")
+			return venue.E(venue.Invalid, "invalid signature")
 		}
 	}
 	return nil
 }
 
-func (s *Server) place(r *http.Request, key *apiKey, req clob.PostOrderRequest) (orderResponse, error) {
+func (s *Server) place(r *http.Request, key *apiKey, req clob.PostOrderRequest) (clob.OrderResponse, error) {
 	o, err := s.admit(r, key, req)
 	if err != nil {
-		return orderResponse{}, err
+		return clob.OrderResponse{}, err
 	}
 	res, err := s.e.Place(r.Context(), o)
 	if err != nil {
-		return orderResponse{}, err
+		return clob.OrderResponse{}, err
 	}
-	out := orderResponse{Success: true, OrderID: res.OrderID, Status: res.Status,
+	out := clob.OrderResponse{Success: true, OrderID: res.OrderID, Status: res.Status,
 		TransactionsHashes: []string{}, TradeIDs: []string{}}
 	if res.Status == "matched" {
-		out.MakingAmount, out.TakingAmount = exchange.Micro(res.MakingMicro), exchange.Micro(res.TakingMicro)
+		out.MakingAmount, out.TakingAmount = micro.String(res.MakingMicro), micro.String(res.TakingMicro)
 	}
 	for _, h := range res.TxHashes {
 		out.TransactionsHashes = append(out.TransactionsHashes, h.Hex())
@@ -600,7 +578,7 @@ func (s *Server) postOrder(w http.ResponseWriter, r *http.Request, key *apiKey, 
 	}
 	out, err := s.place(r, key, req)
 	if err != nil {
-		s.log.Debug("order refused", "api_key", key.creds.Key, "err", errs.PublicMessage(err))
+		s.log.Debug("order refused", "api_key", key.creds.Key, "err", venue.MessageOf(err))
 		writeError(w, err)
 		return
 	}
@@ -617,34 +595,29 @@ func (s *Server) postOrders(w http.ResponseWriter, r *http.Request, key *apiKey,
 		writeError(w, invalid("Too many orders in payload: "+strconv.Itoa(len(raws))+", max allowed: "+strconv.Itoa(maxBatch)))
 		return
 	}
-	out := make([]orderResponse, 0, len(raws))
+	out := make([]clob.OrderResponse, 0, len(raws))
 	for _, raw := range raws {
 		var req clob.PostOrderRequest
 		err := json.Unmarshal(raw, &req)
-		var res orderResponse
+		var res clob.OrderResponse
 		if err == nil {
 			res, err = s.place(r, key, req)
 		} else {
 			err = invalid(exchange.MsgInvalidPayload)
 		}
 		if err != nil {
-			res = orderResponse{ErrorMsg: errs.PublicMessage(err), TransactionsHashes: []string{}, TradeIDs: []string{}}
+			res = clob.OrderResponse{ErrorMsg: venue.MessageOf(err), TransactionsHashes: []string{}, TradeIDs: []string{}}
 		}
 		out = append(out, res)
 	}
 	writeJSON(w, 200, out)
 }
 
-type cancelResponse struct {
-	Canceled    []string          `json:"canceled"`
-	NotCanceled map[string]string `json:"not_canceled"`
-}
-
-func (s *Server) cancelIDs(key *apiKey, ids []string) cancelResponse {
-	out := cancelResponse{Canceled: []string{}, NotCanceled: map[string]string{}}
+func (s *Server) cancelIDs(key *apiKey, ids []string) clob.CancelResponse {
+	out := clob.CancelResponse{Canceled: []string{}, NotCanceled: map[string]string{}}
 	for _, id := range ids {
 		if err := s.e.Cancel(id, key.creds.Key); err != nil {
-			out.NotCanceled[id] = errs.PublicMessage(err)
+			out.NotCanceled[id] = venue.MessageOf(err)
 			continue
 		}
 		out.Canceled = append(out.Canceled, id)
@@ -681,7 +654,7 @@ func (s *Server) cancelAll(w http.ResponseWriter, _ *http.Request, key *apiKey, 
 	if ids == nil {
 		ids = []string{}
 	}
-	writeJSON(w, 200, cancelResponse{Canceled: ids, NotCanceled: map[string]string{}})
+	writeJSON(w, 200, clob.CancelResponse{Canceled: ids, NotCanceled: map[string]string{}})
 }
 
 func (s *Server) cancelMarketOrders(w http.ResponseWriter, _ *http.Request, key *apiKey, body []byte) {
@@ -703,7 +676,7 @@ func (s *Server) cancelMarketOrders(w http.ResponseWriter, _ *http.Request, key 
 	if ids == nil {
 		ids = []string{}
 	}
-	writeJSON(w, 200, cancelResponse{Canceled: ids, NotCanceled: map[string]string{}})
+	writeJSON(w, 200, clob.CancelResponse{Canceled: ids, NotCanceled: map[string]string{}})
 }
 
 func openOrderJSON(v exchange.OrderView) map[string]any {
@@ -714,8 +687,8 @@ func openOrderJSON(v exchange.OrderView) map[string]any {
 	return map[string]any{
 		"id": v.ID, "status": string(v.Status), "owner": v.Owner, "maker_address": v.Maker.Hex(),
 		"market": v.ConditionID, "asset_id": v.TokenID, "side": v.Side.String(),
-		"original_size": exchange.Micro(v.SizeMicro), "size_matched": exchange.Micro(v.MatchedMicro),
-		"price": exchange.Micro(v.PriceMicro), "associate_trades": trades, "outcome": v.Outcome,
+		"original_size": micro.String(v.SizeMicro), "size_matched": micro.String(v.MatchedMicro),
+		"price": micro.String(v.PriceMicro), "associate_trades": trades, "outcome": v.Outcome,
 		"created_at": v.CreatedAt.Unix(), "expiration": strconv.FormatInt(v.Expiration, 10),
 		"order_type": string(v.Type),
 	}
@@ -724,7 +697,7 @@ func openOrderJSON(v exchange.OrderView) map[string]any {
 func (s *Server) getOrder(w http.ResponseWriter, r *http.Request, key *apiKey, _ []byte) {
 	v, ok := s.e.Order(r.PathValue("id"))
 	if !ok || v.Owner != key.creds.Key {
-		writeError(w, errs.E(errs.NotFound, "order not found"))
+		writeError(w, venue.E(venue.NotFound, "order not found"))
 		return
 	}
 	writeJSON(w, 200, openOrderJSON(v))
@@ -746,7 +719,7 @@ func (s *Server) listOrders(w http.ResponseWriter, r *http.Request, key *apiKey,
 	}
 	env, err := page(out, q.Get("next_cursor"), pageSize)
 	if err != nil {
-		writeError(w, errs.E(errs.Invalid, "invalid order params payload"))
+		writeError(w, venue.E(venue.Invalid, "invalid order params payload"))
 		return
 	}
 	writeJSON(w, 200, env)
@@ -761,14 +734,14 @@ func tradeJSON(t exchange.Trade, viewer *apiKey) map[string]any {
 	for _, m := range t.MakerOrders {
 		makers = append(makers, map[string]any{
 			"order_id": m.OrderID, "owner": m.Owner, "maker_address": m.Maker.Hex(),
-			"matched_amount": exchange.Micro(m.MatchedShares), "price": exchange.Micro(m.PriceMicro),
+			"matched_amount": micro.String(m.MatchedShares), "price": micro.String(m.PriceMicro),
 			"fee_rate_bps": "0", "asset_id": m.TokenID, "outcome": m.Outcome, "side": m.Side.String(),
 		})
 	}
 	return map[string]any{
 		"id": t.ID, "taker_order_id": t.TakerOrderID, "market": t.ConditionID, "asset_id": t.TokenID,
-		"side": t.Side.String(), "size": exchange.Micro(t.SizeMicro), "fee_rate_bps": "0",
-		"price": exchange.Micro(t.PriceMicro), "status": string(t.Status),
+		"side": t.Side.String(), "size": micro.String(t.SizeMicro), "fee_rate_bps": "0",
+		"price": micro.String(t.PriceMicro), "status": string(t.Status),
 		"match_time": strconv.FormatInt(t.MatchTime.Unix(), 10), "last_update": strconv.FormatInt(t.LastUpdate.Unix(), 10),
 		"match_time_nano": strconv.FormatInt(t.MatchTime.UnixNano(), 10),
 		"outcome":         t.Outcome, "bucket_index": 0, "owner": t.Owner, "maker_address": t.Maker.Hex(),
@@ -830,14 +803,9 @@ func (s *Server) funderOf(key *apiKey, sigType string) (common.Address, error) {
 	case "2":
 		return chain.DeriveSafeAddress(s.cfg.Network, key.address), nil
 	case "3":
-		// The deposit wallet is whatever maker the key has traded for with
-		// type 3; without one the EOA is reported.
-		for _, o := range s.e.Orders(exchange.OrderFilter{Owner: key.creds.Key}) {
-			if so, ok := o.Signed.(clob.Order); ok && so.SignatureType == clob.SigPoly1271 {
-				return o.Maker, nil
-			}
-		}
-		return key.address, nil
+		// The key's deposit wallet is where the deposit-wallet factory
+		// deploys it (deployed or not), as the wallet check requires.
+		return contracts.DepositWalletAddress(s.cfg.Network.DepositWalletFactory, contracts.DepositWalletImplementation, key.address), nil
 	}
 	return common.Address{}, invalid("Invalid signature_type")
 }
@@ -866,12 +834,12 @@ func (s *Server) balanceAllowance(w http.ResponseWriter, r *http.Request, key *a
 	ledger := s.v.Chain()
 	bal, allow, err := ledger.Funds(r.Context(), owner, asset, false)
 	if err != nil {
-		writeError(w, errs.Wrap(errs.Transient, err, "could not read balance"))
+		writeError(w, venue.Wrap(venue.Unavailable, err, "could not read balance"))
 		return
 	}
 	_, allowNR, err := ledger.Funds(r.Context(), owner, asset, true)
 	if err != nil {
-		writeError(w, errs.Wrap(errs.Transient, err, "could not read balance"))
+		writeError(w, venue.Wrap(venue.Unavailable, err, "could not read balance"))
 		return
 	}
 	allowances := map[string]string{n.Exchange.Hex(): bigOrZero(allow), n.NegRiskExchange.Hex(): bigOrZero(allowNR)}

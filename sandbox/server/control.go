@@ -13,9 +13,10 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
+	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // The control API (operator surface, "The sandbox venue"): JSON in, JSON
@@ -31,19 +32,19 @@ func (s *Server) controlRoutes() http.Handler {
 	m.HandleFunc("POST /control/trades", s.controlTrade)
 	m.HandleFunc("POST /control/markets/{id}/tick", s.controlTick)
 	m.HandleFunc("POST /control/streams/drop", s.controlStreamsDrop)
-	m.HandleFunc("/control/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, errs.E(errs.NotFound, "not found")) })
+	m.HandleFunc("/control/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, venue.E(venue.NotFound, "not found")) })
 	return m
 }
 
 func decodeBody(r *http.Request, v any) error {
 	b, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 	if err != nil {
-		return errs.E(errs.Invalid, "could not read the request body")
+		return venue.E(venue.Invalid, "could not read the request body")
 	}
 	dec := json.NewDecoder(strings.NewReader(string(b)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return errs.E(errs.Invalid, "invalid JSON body").WithCause(err)
+		return venue.E(venue.Invalid, "invalid JSON body").WithCause(err)
 	}
 	return nil
 }
@@ -80,9 +81,9 @@ func (s *Server) controlMarkets(w http.ResponseWriter, _ *http.Request) {
 // priceMicro converts a control-API price (0 < p < 1) to micro.
 func priceMicro(d decimal.Decimal) (uint64, error) {
 	if d.LessThanOrEqual(decimal.Zero) || d.GreaterThanOrEqual(decimal.NewFromInt(1)) {
-		return 0, errs.E(errs.Invalid, "price must be between 0 and 1")
+		return 0, venue.E(venue.Invalid, "price must be between 0 and 1")
 	}
-	return exchange.DecimalMicro(d), nil
+	return micro.RoundUint64(d), nil
 }
 
 func (s *Server) controlPrice(w http.ResponseWriter, r *http.Request) {
@@ -125,7 +126,7 @@ func (s *Server) controlResolve(w http.ResponseWriter, r *http.Request) {
 func (s *Server) controlFund(w http.ResponseWriter, r *http.Request) {
 	a := r.PathValue("address")
 	if !common.IsHexAddress(a) {
-		writeError(w, errs.E(errs.Invalid, "invalid address"))
+		writeError(w, venue.E(venue.Invalid, "invalid address"))
 		return
 	}
 	var req struct {
@@ -137,7 +138,7 @@ func (s *Server) controlFund(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if req.USDC.IsNegative() || (req.Native != nil && req.Native.IsNegative()) {
-		writeError(w, errs.E(errs.Invalid, "amounts must not be negative"))
+		writeError(w, venue.E(venue.Invalid, "amounts must not be negative"))
 		return
 	}
 	var wei *big.Int
@@ -147,7 +148,7 @@ func (s *Server) controlFund(w http.ResponseWriter, r *http.Request) {
 	addr := common.HexToAddress(a)
 	// Funding mints on chain; one at a time keeps the operator's nonces in order.
 	s.fundMu.Lock()
-	err := s.v.Fund(r.Context(), addr, exchange.DecimalMicro(req.USDC), wei)
+	err := s.v.Fund(r.Context(), addr, micro.RoundUint64(req.USDC), wei)
 	s.fundMu.Unlock()
 	if err != nil {
 		writeError(w, err)
@@ -178,21 +179,21 @@ func (s *Server) controlTrade(w http.ResponseWriter, r *http.Request) {
 	case req.PrivateKey != "":
 		k, err := crypto.HexToECDSA(strings.TrimPrefix(req.PrivateKey, "0x"))
 		if err != nil {
-			writeError(w, errs.E(errs.Invalid, "invalid privateKey"))
+			writeError(w, venue.E(venue.Invalid, "invalid privateKey"))
 			return
 		}
 		key = k
 	case req.Address != "":
 		k, ok := s.v.OutsideKey(common.HexToAddress(req.Address))
 		if !common.IsHexAddress(req.Address) || !ok {
-			writeError(w, errs.E(errs.Invalid, "address is not one of the sandbox's outside wallets; send privateKey instead"))
+			writeError(w, venue.E(venue.Invalid, "address is not one of the sandbox's outside wallets; send privateKey instead"))
 			return
 		}
 		key = k
 	default:
 		k := s.v.Chain().OutsideWallets()
 		if len(k) == 0 {
-			writeError(w, errs.E(errs.Invalid, "privateKey or address is required"))
+			writeError(w, venue.E(venue.Invalid, "privateKey or address is required"))
 			return
 		}
 		key = k[0]
@@ -204,7 +205,7 @@ func (s *Server) controlTrade(w http.ResponseWriter, r *http.Request) {
 	case "SELL":
 		side = exchange.Sell
 	default:
-		writeError(w, errs.E(errs.Invalid, "side must be BUY or SELL"))
+		writeError(w, venue.E(venue.Invalid, "side must be BUY or SELL"))
 		return
 	}
 	p, err := priceMicro(req.Price)
@@ -213,10 +214,10 @@ func (s *Server) controlTrade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !req.Size.IsPositive() {
-		writeError(w, errs.E(errs.Invalid, "size must be positive"))
+		writeError(w, venue.E(venue.Invalid, "size must be positive"))
 		return
 	}
-	res, err := s.v.OutsideTrade(r.Context(), key, req.TokenID, side, p, exchange.DecimalMicro(req.Size))
+	res, err := s.v.OutsideTrade(r.Context(), key, req.TokenID, side, p, micro.RoundUint64(req.Size))
 	if err != nil {
 		writeError(w, err)
 		return
@@ -231,7 +232,7 @@ func (s *Server) controlTrade(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, 200, map[string]any{
 		"address": crypto.PubkeyToAddress(key.PublicKey).Hex(), "orderID": res.OrderID, "status": res.Status,
-		"makingAmount": exchange.Micro(res.MakingMicro), "takingAmount": exchange.Micro(res.TakingMicro),
+		"makingAmount": micro.String(res.MakingMicro), "takingAmount": micro.String(res.TakingMicro),
 		"tradeIDs": trades, "transactionsHashes": hashes,
 	})
 }
@@ -252,13 +253,13 @@ func (s *Server) controlCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seed := markets.Seed{Question: req.Question, Slug: req.Slug, NegRisk: req.NegRisk, Tags: req.Tags,
-		VolumeMicro: exchange.DecimalMicro(req.Volume), End: s.cfg.Clock().Add(30 * 24 * time.Hour)}
+		VolumeMicro: micro.RoundUint64(req.Volume), End: s.cfg.Clock().Add(30 * 24 * time.Hour)}
 	switch len(req.Outcomes) {
 	case 0:
 	case 2:
 		seed.Outcomes = [2]string{req.Outcomes[0], req.Outcomes[1]}
 	default:
-		writeError(w, errs.E(errs.Invalid, "a market has exactly two outcomes"))
+		writeError(w, venue.E(venue.Invalid, "a market has exactly two outcomes"))
 		return
 	}
 	if req.Price != nil {
@@ -273,7 +274,7 @@ func (s *Server) controlCreate(w http.ResponseWriter, r *http.Request) {
 		t, err := time.Parse(time.RFC3339, req.EndDate)
 		if err != nil {
 			if t, err = time.Parse("2006-01-02", req.EndDate); err != nil {
-				writeError(w, errs.E(errs.Invalid, "endDate must be RFC 3339 or YYYY-MM-DD"))
+				writeError(w, venue.E(venue.Invalid, "endDate must be RFC 3339 or YYYY-MM-DD"))
 				return
 			}
 		}

@@ -9,9 +9,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
+	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 func (s *Server) dataRoutes() http.Handler {
@@ -20,7 +21,7 @@ func (s *Server) dataRoutes() http.Handler {
 	m.HandleFunc("GET /activity", s.activity)
 	m.HandleFunc("GET /trades", s.dataTrades)
 	m.HandleFunc("GET /value", s.value)
-	m.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, errs.E(errs.NotFound, "not found")) })
+	m.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, venue.E(venue.NotFound, "not found")) })
 	return m
 }
 
@@ -30,7 +31,7 @@ func userParam(r *http.Request, required bool) (common.Address, error) {
 		return common.Address{}, nil
 	}
 	if !common.IsHexAddress(u) {
-		return common.Address{}, errs.E(errs.Invalid, "invalid user address")
+		return common.Address{}, venue.E(venue.Invalid, "invalid user address")
 	}
 	return common.HexToAddress(u), nil
 }
@@ -85,7 +86,7 @@ func (s *Server) positions(w http.ResponseWriter, r *http.Request) {
 		for i, tok := range m.TokenIDs {
 			bal, _, err := s.v.Chain().Funds(r.Context(), user, tok, m.NegRisk)
 			if err != nil {
-				writeError(w, errs.Wrap(errs.Transient, err, "could not read positions"))
+				writeError(w, venue.Wrap(venue.Unavailable, err, "could not read positions"))
 				return
 			}
 			if bal.Sign() == 0 || !bal.IsUint64() {
@@ -135,7 +136,7 @@ func filterBool(in []map[string]any, key string, want bool) []map[string]any {
 // micro2f converts micro-units to a float for the Data API's JSON numbers;
 // the values are reports, never used for arithmetic.
 func micro2f(v uint64) float64 {
-	f, _ := strconv.ParseFloat(exchange.Micro(v), 64)
+	f, _ := strconv.ParseFloat(micro.String(v), 64)
 	return f
 }
 

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
+	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 func (s *Server) gammaRoutes() http.Handler {
@@ -34,7 +35,7 @@ func (s *Server) gammaRoutes() http.Handler {
 	m.HandleFunc("GET /events/{id}", s.gammaEventBy(func(r *http.Request, m markets.Info) bool {
 		return strconv.Itoa(m.EventID) == r.PathValue("id")
 	}))
-	m.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, errs.E(errs.NotFound, "not found")) })
+	m.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) { writeError(w, venue.E(venue.NotFound, "not found")) })
 	return m
 }
 
@@ -46,7 +47,7 @@ func jsonInString(v []string) string {
 }
 
 // float renders micro-units as a JSON number (Gamma's numeric fields).
-func float(micro uint64) json.Number { return num(micro) }
+func float(v uint64) json.Number { return num(v) }
 
 func tagObjects(tags []string) []map[string]string {
 	out := make([]map[string]string, 0, len(tags))
@@ -70,7 +71,7 @@ func (s *Server) gammaMarket(m markets.Info, withEvent bool) map[string]any {
 	var bestBid, bestAsk uint64
 	for i := range 2 {
 		p, _ := s.v.Fair(m.TokenIDs[i])
-		prices[i] = exchange.Micro(p)
+		prices[i] = micro.String(p)
 	}
 	var last uint64
 	if b, ok := s.e.Book(m.TokenIDs[0]); ok {
@@ -107,7 +108,7 @@ func (s *Server) gammaMarket(m markets.Info, withEvent bool) map[string]any {
 		"acceptingOrdersTimestamp": isoTime(m.Start), "enableOrderBook": true,
 		"negRisk": m.NegRisk, "negRiskMarketID": "", "negRiskRequestId": "", "restricted": false,
 		"startDate": isoTime(m.Start), "endDate": isoTime(m.End), "endDateIso": m.End.UTC().Format("2006-01-02"),
-		"volume": decimalString(m.VolumeMicro), "liquidity": decimalString(liq),
+		"volume": micro.String(m.VolumeMicro), "liquidity": micro.String(liq),
 		"volumeNum": float(m.VolumeMicro), "liquidityNum": float(liq), "volume24hr": float(m.VolumeMicro / 30),
 		"volume1wk": float(m.VolumeMicro / 4), "volume1mo": float(m.VolumeMicro), "volume1yr": float(m.VolumeMicro),
 		"volumeClob": float(m.VolumeMicro), "liquidityClob": float(liq),
@@ -151,8 +152,6 @@ func (s *Server) eventHead(m markets.Info) map[string]any {
 	return e
 }
 
-func decimalString(micro uint64) string { return exchange.Micro(micro) }
-
 // liquidity is the collateral value resting on the market's books.
 func (s *Server) liquidity(m markets.Info) uint64 {
 	var total uint64
@@ -173,7 +172,7 @@ func boolParam(r *http.Request, key string) (*bool, error) {
 	}
 	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return nil, errs.Ef(errs.Invalid, "invalid %s", key)
+		return nil, venue.Ef(venue.Invalid, "invalid %s", key)
 	}
 	return &b, nil
 }
@@ -188,7 +187,7 @@ func timeParam(r *http.Request, key string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, errs.Ef(errs.Invalid, "invalid %s", key)
+	return time.Time{}, venue.Ef(venue.Invalid, "invalid %s", key)
 }
 
 // filterMarkets applies Gamma's list parameters. closed defaults to false,
@@ -283,7 +282,7 @@ func sortMarkets(ms []markets.Info, order string, asc bool) error {
 	case "liquidity", "liquidityNum":
 		less = func(a, b markets.Info) bool { return a.LiquidMicro < b.LiquidMicro }
 	default:
-		return errs.Ef(errs.Invalid, "invalid order field %q", order)
+		return venue.Ef(venue.Invalid, "invalid order field %q", order)
 	}
 	sort.SliceStable(ms, func(i, j int) bool {
 		if asc {
@@ -299,12 +298,12 @@ func paginate[T any](items []T, limitS, offsetS string) ([]T, error) {
 	var err error
 	if limitS != "" {
 		if limit, err = strconv.Atoi(limitS); err != nil || limit < 0 {
-			return nil, errs.E(errs.Invalid, "invalid limit")
+			return nil, venue.E(venue.Invalid, "invalid limit")
 		}
 	}
 	if offsetS != "" {
 		if offset, err = strconv.Atoi(offsetS); err != nil || offset < 0 {
-			return nil, errs.E(errs.Invalid, "invalid offset")
+			return nil, venue.E(venue.Invalid, "invalid offset")
 		}
 	}
 	if offset > len(items) {
@@ -330,7 +329,7 @@ func (s *Server) gammaMarketBy(find func(*http.Request) (markets.Info, bool)) ht
 	return func(w http.ResponseWriter, r *http.Request) {
 		m, ok := find(r)
 		if !ok {
-			writeError(w, errs.E(errs.NotFound, "market not found"))
+			writeError(w, venue.E(venue.NotFound, "market not found"))
 			return
 		}
 		writeJSON(w, 200, s.gammaMarket(m, true))
@@ -364,6 +363,6 @@ func (s *Server) gammaEventBy(match func(*http.Request, markets.Info) bool) http
 				return
 			}
 		}
-		writeError(w, errs.E(errs.NotFound, "event not found"))
+		writeError(w, venue.E(venue.NotFound, "event not found"))
 	}
 }

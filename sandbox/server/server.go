@@ -24,10 +24,11 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/sandbox/markets"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/chain"
+	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -124,7 +125,7 @@ func orUnavailable(h http.Handler) http.Handler {
 		return h
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, errs.E(errs.Transient, "chain RPC is not available"))
+		writeError(w, venue.E(venue.Unavailable, "chain RPC is not available"))
 	})
 }
 
@@ -184,18 +185,18 @@ func (s *Server) SweepHeartbeats() {
 // statusFor maps an error kind to the venue's status codes: the CLOB
 // answers most refusals with 400.
 func statusFor(err error) int {
-	switch errs.KindOf(err) {
-	case errs.Invalid, errs.Conflict, errs.VenueRejected:
+	switch venue.CategoryOf(err) {
+	case venue.Invalid, venue.Conflict, venue.Rejected:
 		return http.StatusBadRequest
-	case errs.Unauthorized:
+	case venue.Unauthorized:
 		return http.StatusUnauthorized
-	case errs.Forbidden:
+	case venue.Forbidden:
 		return http.StatusForbidden
-	case errs.NotFound:
+	case venue.NotFound:
 		return http.StatusNotFound
-	case errs.RateLimited:
+	case venue.RateLimited:
 		return http.StatusTooManyRequests
-	case errs.Transient:
+	case venue.Unavailable:
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
@@ -215,10 +216,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeError(w http.ResponseWriter, err error) {
-	writeJSON(w, statusFor(err), map[string]string{"error": errs.PublicMessage(err)})
+	writeJSON(w, statusFor(err), map[string]string{"error": venue.MessageOf(err)})
 }
 
-func invalid(msg string) error { return errs.E(errs.Invalid, msg) }
+func invalid(msg string) error { return venue.E(venue.Invalid, msg) }
 
 // Cursor pagination: the cursor is base64 of the offset; "MA==" is the
 // first page and "LTE=" (base64 "-1") the end.
@@ -267,7 +268,7 @@ func page[T any](items []T, cursor string, size int) (map[string]any, error) {
 }
 
 // num renders micro-units as a JSON number with the decimal's exact digits.
-func num(micro uint64) json.Number { return json.Number(exchange.Micro(micro)) }
+func num(v uint64) json.Number { return json.Number(micro.String(v)) }
 
 func bigOrZero(x *big.Int) string {
 	if x == nil {

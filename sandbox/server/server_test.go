@@ -131,7 +131,7 @@ func TestHeartbeatLapseCancelsOrders(t *testing.T) {
 	bb, _ = json.Marshal([]json.RawMessage{body})
 	w = l2("POST", "/orders", bb)
 	require.Equal(t, 200, w.Code)
-	var res []orderResponse
+	var res []clob.OrderResponse
 	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &res))
 	require.Len(t, res, 1)
 	assert.False(t, res[0].Success)

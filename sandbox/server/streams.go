@@ -17,8 +17,9 @@ import (
 	"github.com/gorilla/websocket"
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox/exchange"
+	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/ws"
 )
 
@@ -189,7 +190,7 @@ func (c *streamConn) send(frame []byte) {
 func (h *streams) serve(user bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if time.Now().UnixNano() < h.refuseT.Load() {
-			writeError(w, errs.E(errs.Transient, "streams are unavailable"))
+			writeError(w, venue.E(venue.Unavailable, "streams are unavailable"))
 			return
 		}
 		conn, err := h.upg.Upgrade(w, r, nil)
@@ -444,7 +445,6 @@ func (h *streams) sendTo(c *streamConn, evs ...ws.Event) {
 }
 
 // micro converts the engine's micro-units to the wire's decimal.
-func micro(v uint64) decimal.Decimal { return decimal.New(int64(v), -6) }
 
 func opaqueHash(parts ...string) string {
 	s := sha1.Sum([]byte(strings.Join(parts, "|")))
@@ -455,12 +455,12 @@ func wireSide(s exchange.Side) ws.Side { return ws.Side(s.String()) }
 
 func (h *streams) bookEvent(b exchange.Book) *ws.BookEvent {
 	ev := &ws.BookEvent{AssetID: b.TokenID, Market: b.Market.ConditionID, Timestamp: b.Timestamp,
-		Hash: h.s.summary(b).Hash, TickSize: micro(b.Market.TickMicro)}
+		Hash: h.s.summary(b).Hash, TickSize: micro.FromUint64(b.Market.TickMicro)}
 	for _, l := range b.Bids {
-		ev.Bids = append(ev.Bids, ws.Level{Price: micro(l.PriceMicro), Size: micro(l.SizeMicro)})
+		ev.Bids = append(ev.Bids, ws.Level{Price: micro.FromUint64(l.PriceMicro), Size: micro.FromUint64(l.SizeMicro)})
 	}
 	for _, l := range b.Asks {
-		ev.Asks = append(ev.Asks, ws.Level{Price: micro(l.PriceMicro), Size: micro(l.SizeMicro)})
+		ev.Asks = append(ev.Asks, ws.Level{Price: micro.FromUint64(l.PriceMicro), Size: micro.FromUint64(l.SizeMicro)})
 	}
 	if last, err := decimal.NewFromString(lastPrice(b)); err == nil {
 		ev.LastTradePrice = decimal.NewNullDecimal(last)
@@ -475,13 +475,13 @@ func (h *streams) route(ev exchange.Event) {
 	case exchange.BookSnapshot:
 		h.toAsset(e.Book.TokenID, h.bookEvent(e.Book))
 	case exchange.LastTrade:
-		h.toAsset(e.TokenID, &ws.LastTradePriceEvent{AssetID: e.TokenID, Market: e.ConditionID, Price: micro(e.PriceMicro),
-			Size: micro(e.SizeMicro), Side: wireSide(e.Side), FeeRateBps: decimal.Zero, Timestamp: e.Time,
+		h.toAsset(e.TokenID, &ws.LastTradePriceEvent{AssetID: e.TokenID, Market: e.ConditionID, Price: micro.FromUint64(e.PriceMicro),
+			Size: micro.FromUint64(e.SizeMicro), Side: wireSide(e.Side), FeeRateBps: decimal.Zero, Timestamp: e.Time,
 			TransactionHash: e.TxHash})
 	case exchange.TickChanged:
 		for _, t := range e.Market.Tokens {
 			h.toAsset(t, &ws.TickSizeChangeEvent{AssetID: t, Market: e.Market.ConditionID,
-				OldTickSize: micro(e.OldTick), NewTickSize: micro(e.NewTick), Timestamp: e.Time})
+				OldTickSize: micro.FromUint64(e.OldTick), NewTickSize: micro.FromUint64(e.NewTick), Timestamp: e.Time})
 		}
 	case exchange.MarketListed:
 		h.routeListed(e)
@@ -513,12 +513,12 @@ func (h *streams) routeLevels(e exchange.LevelsChanged) {
 	ts := strconv.FormatInt(e.Time.UnixMilli(), 10)
 	changes := make([]ws.PriceChange, len(e.Changes))
 	for i, lc := range e.Changes {
-		bid, ask := micro(lc.BestBid), decimal.NewFromInt(1) // an empty ask side reads "1" (§7.5)
+		bid, ask := micro.FromUint64(lc.BestBid), decimal.NewFromInt(1) // an empty ask side reads "1" (§7.5)
 		if lc.BestAsk > 0 {
-			ask = micro(lc.BestAsk)
+			ask = micro.FromUint64(lc.BestAsk)
 		}
-		changes[i] = ws.PriceChange{AssetID: lc.TokenID, Price: micro(lc.PriceMicro), Size: micro(lc.SizeMicro),
-			Side: wireSide(lc.Side), Hash: opaqueHash(lc.TokenID, lc.Side.String(), micro(lc.PriceMicro).String(), micro(lc.SizeMicro).String(), ts),
+		changes[i] = ws.PriceChange{AssetID: lc.TokenID, Price: micro.FromUint64(lc.PriceMicro), Size: micro.FromUint64(lc.SizeMicro),
+			Side: wireSide(lc.Side), Hash: opaqueHash(lc.TokenID, lc.Side.String(), micro.FromUint64(lc.PriceMicro).String(), micro.FromUint64(lc.SizeMicro).String(), ts),
 			BestBid: decimal.NewNullDecimal(bid), BestAsk: decimal.NewNullDecimal(ask)}
 	}
 	// One frame per market, holding the entries of the tokens each socket
@@ -577,7 +577,7 @@ func (h *streams) routeLevels(e exchange.LevelsChanged) {
 				continue
 			}
 			if f == nil {
-				bid, ask := micro(lc.BestBid), micro(lc.BestAsk)
+				bid, ask := micro.FromUint64(lc.BestBid), micro.FromUint64(lc.BestAsk)
 				if lc.BestAsk == 0 {
 					ask = decimal.NewFromInt(1)
 				}
@@ -597,7 +597,7 @@ func (h *streams) routeListed(e exchange.MarketListed) {
 		return
 	}
 	ev := &ws.NewMarketEvent{Market: e.Market.ConditionID, AssetIDs: e.Market.Tokens[:], Outcomes: e.Market.Outcomes[:],
-		Active: true, OrderPriceMinTickSize: micro(e.Market.TickMicro), Timestamp: e.Time}
+		Active: true, OrderPriceMinTickSize: micro.FromUint64(e.Market.TickMicro), Timestamp: e.Time}
 	if m, ok := h.s.v.ByCondition(e.Market.ConditionID); ok {
 		ev.ID, ev.Question, ev.Slug, ev.Description, ev.Tags = strconv.Itoa(m.ID), m.Question, m.Slug, m.Description, m.Tags
 		ev.EventMessage = &ws.EventMessage{ID: strconv.Itoa(m.EventID), Ticker: m.EventSlug, Slug: m.EventSlug, Title: m.EventTitle}
@@ -654,7 +654,7 @@ func (h *streams) routeOrder(e exchange.OrderChanged) {
 	}
 	ev := &ws.OrderEvent{Type: ws.OrderEventType(e.Kind), ID: v.ID, Owner: v.Owner, OrderOwner: v.Owner,
 		Market: v.ConditionID, AssetID: v.TokenID, Side: wireSide(v.Side), Outcome: v.Outcome,
-		OriginalSize: micro(v.SizeMicro), SizeMatched: micro(v.MatchedMicro), Price: micro(v.PriceMicro),
+		OriginalSize: micro.FromUint64(v.SizeMicro), SizeMatched: micro.FromUint64(v.MatchedMicro), Price: micro.FromUint64(v.PriceMicro),
 		AssociateTrades: v.TradeIDs, CreatedAt: v.CreatedAt, OrderType: string(v.Type), Status: status,
 		MakerAddress: v.Maker.Hex(), Timestamp: e.Time}
 	if v.Expiration > 0 {
@@ -680,7 +680,7 @@ func (h *streams) routeTrade(e exchange.TradeChanged) {
 			side = "TAKER"
 		}
 		ev := &ws.TradeEvent{ID: t.ID, TakerOrderID: t.TakerOrderID, Market: t.ConditionID, AssetID: t.TokenID,
-			Side: wireSide(t.Side), Size: micro(t.SizeMicro), Price: micro(t.PriceMicro), FeeRateBps: decimal.Zero,
+			Side: wireSide(t.Side), Size: micro.FromUint64(t.SizeMicro), Price: micro.FromUint64(t.PriceMicro), FeeRateBps: decimal.Zero,
 			Status: ws.TradeStatus(t.Status), MatchTime: t.MatchTime, LastUpdate: t.LastUpdate, Outcome: t.Outcome,
 			Owner: t.Owner, TradeOwner: t.Owner, MakerAddress: t.Maker.Hex(), TraderSide: side, Timestamp: e.Time}
 		if t.Status != exchange.TradeMatched && t.Status != exchange.TradeFailed {
@@ -688,7 +688,7 @@ func (h *streams) routeTrade(e exchange.TradeChanged) {
 		}
 		for _, m := range t.MakerOrders {
 			ev.MakerOrders = append(ev.MakerOrders, ws.MakerOrder{OrderID: m.OrderID, Owner: m.Owner,
-				MakerAddress: m.Maker.Hex(), MatchedAmount: micro(m.MatchedShares), Price: micro(m.PriceMicro),
+				MakerAddress: m.Maker.Hex(), MatchedAmount: micro.FromUint64(m.MatchedShares), Price: micro.FromUint64(m.PriceMicro),
 				FeeRateBps: decimal.Zero, AssetID: m.TokenID, Outcome: m.Outcome, Side: wireSide(m.Side)})
 		}
 		h.toKey(key, t.ConditionID, ev)
@@ -724,7 +724,7 @@ func (s *Server) controlTick(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	tick, ok := exchange.ParseMicro(body.Tick)
+	tick, ok := micro.ParseExact(body.Tick)
 	if !ok || tick == 0 {
 		writeError(w, invalid(fmt.Sprintf("invalid tick %q", body.Tick)))
 		return

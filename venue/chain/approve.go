@@ -8,7 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/math"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // ApproveToken selects which trading approvals to grant.
@@ -34,7 +34,7 @@ func ParseApproveToken(s string) (ApproveToken, error) {
 			return t, nil
 		}
 	}
-	return "", errs.Ef(errs.Invalid, "unknown approval token %q (want USDC, CTF, NEG_RISK or all)", s).WithCode("invalid_token")
+	return "", venue.Ef(venue.Invalid, "unknown approval token %q (want USDC, CTF, NEG_RISK or all)", s).WithCode("invalid_token")
 }
 
 // Asset names used in Approval.Token.
@@ -79,7 +79,7 @@ func (c *Client) RequiredApprovals(token ApproveToken) ([]Approval, error) {
 		col = []common.Address{n.Exchange, n.NegRiskExchange, n.NegRiskAdapter}
 		ctf = []common.Address{n.Exchange, n.NegRiskExchange, n.NegRiskAdapter, n.RedeemNormal, n.RedeemNegRisk}
 	default:
-		return nil, errs.Ef(errs.Invalid, "unknown approval token %q", token).WithCode("invalid_token")
+		return nil, venue.Ef(venue.Invalid, "unknown approval token %q", token).WithCode("invalid_token")
 	}
 	var out []Approval
 	seen := map[Approval]bool{}
@@ -140,13 +140,13 @@ func (c *Client) Approve(ctx context.Context, w Wallet, token ApproveToken) (App
 		if a.Token == AssetCollateral {
 			data, err := erc20ABI.Pack("approve", a.Spender, math.MaxBig256)
 			if err != nil {
-				return res, errs.Wrap(errs.Internal, err, "encode approve")
+				return res, venue.Wrap(venue.Internal, err, "encode approve")
 			}
 			cl = call{to: c.net.Collateral, data: data}
 		} else {
 			data, err := ctfABI.Pack("setApprovalForAll", a.Spender, true)
 			if err != nil {
-				return res, errs.Wrap(errs.Internal, err, "encode setApprovalForAll")
+				return res, venue.Wrap(venue.Internal, err, "encode setApprovalForAll")
 			}
 			cl = call{to: c.net.ConditionalTokens, data: data}
 		}

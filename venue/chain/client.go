@@ -18,7 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -103,7 +103,7 @@ func Dial(ctx context.Context, n network.Network, url string, opts Options) (*Cl
 	}
 	ec, err := ethclient.DialContext(ctx, url)
 	if err != nil {
-		return nil, errs.Wrap(errs.Transient, err, "the chain node is unreachable")
+		return nil, venue.Wrap(venue.Unavailable, err, "the chain node is unreachable")
 	}
 	id, err := ec.ChainID(ctx)
 	if err != nil {
@@ -112,7 +112,7 @@ func Dial(ctx context.Context, n network.Network, url string, opts Options) (*Cl
 	}
 	if id.Int64() != n.ChainID {
 		ec.Close()
-		return nil, errs.Ef(errs.Internal, "the chain node serves chain %s, not %d (%s)", id, n.ChainID, n.Name)
+		return nil, venue.Ef(venue.Internal, "the chain node serves chain %s, not %d (%s)", id, n.ChainID, n.Name)
 	}
 	c := New(n, ec, opts)
 	c.closer = ec.Close
@@ -191,22 +191,22 @@ func (c *Client) PayoutDenominator(ctx context.Context, conditionID common.Hash)
 func (c *Client) call(ctx context.Context, to common.Address, a abi.ABI, out any, method string, args ...any) error {
 	data, err := a.Pack(method, args...)
 	if err != nil {
-		return errs.Wrap(errs.Internal, err, "encode "+method)
+		return venue.Wrap(venue.Internal, err, "encode "+method)
 	}
 	res, err := c.b.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, nil)
 	if err != nil {
 		return classifyRPC(err, "call "+method)
 	}
 	if len(res) == 0 {
-		return errs.Wrap(errs.Internal, fmt.Errorf("%s on %s returned no data (no contract there?)", method, to.Hex()), "call "+method)
+		return venue.Wrap(venue.Internal, fmt.Errorf("%s on %s returned no data (no contract there?)", method, to.Hex()), "call "+method)
 	}
 	if err := a.UnpackIntoInterface(out, method, res); err != nil {
-		return errs.Wrap(errs.Internal, err, "decode "+method)
+		return venue.Wrap(venue.Internal, err, "decode "+method)
 	}
 	return nil
 }
 
-// Error codes of VenueRejected chain errors.
+// Error codes of Rejected chain errors.
 const (
 	CodeInsufficientGas = "insufficient_gas"
 	CodeReverted        = "reverted"
@@ -214,13 +214,13 @@ const (
 )
 
 // classifyRPC maps a node error to the taxonomy. Transport failures and
-// timeouts are Transient (retrying may work); the node refusing a
-// transaction is VenueRejected with a code the caller can act on.
+// timeouts are Unavailable (retrying may work); the node refusing a
+// transaction is Rejected with a code the caller can act on.
 func classifyRPC(err error, what string) error {
 	if err == nil {
 		return nil
 	}
-	if _, ok := errs.As(err); ok {
+	if _, ok := venue.As(err); ok {
 		return err
 	}
 	err = redactURL(err)
@@ -229,32 +229,32 @@ func classifyRPC(err error, what string) error {
 	var netErr net.Error
 	switch {
 	case errors.Is(err, context.Canceled):
-		return errs.Wrap(errs.Transient, err, what+": cancelled")
+		return venue.Wrap(venue.Unavailable, err, what+": cancelled")
 	case errors.Is(err, context.DeadlineExceeded):
-		return errs.Wrap(errs.Transient, err, what+": the chain node timed out")
+		return venue.Wrap(venue.Unavailable, err, what+": the chain node timed out")
 	case errors.As(err, &httpErr) && httpErr.StatusCode == 429:
-		return &errs.Error{Kind: errs.RateLimited, Message: what + ": the chain node is rate limiting", RetryAfterSeconds: 1, Err: err}
+		return &venue.Error{Category: venue.RateLimited, Message: what + ": the chain node is rate limiting", RetryAfterSeconds: 1, Err: err}
 	case errors.As(err, &httpErr) && httpErr.StatusCode >= 500:
-		return errs.Wrap(errs.Transient, err, what+": the chain node failed")
+		return venue.Wrap(venue.Unavailable, err, what+": the chain node failed")
 	case errors.As(err, &netErr), errors.Is(err, rpc.ErrClientQuit), errors.Is(err, net.ErrClosed),
 		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
 		strings.Contains(msg, "connection refused"), strings.Contains(msg, "connection reset"),
 		strings.Contains(msg, "client is closed"), strings.Contains(msg, "shut down"):
-		return errs.Wrap(errs.Transient, err, what+": the chain node is unreachable")
+		return venue.Wrap(venue.Unavailable, err, what+": the chain node is unreachable")
 	case strings.Contains(msg, "insufficient funds"):
-		return errs.E(errs.VenueRejected, "not enough gas funds to pay for the transaction").
+		return venue.E(venue.Rejected, "not enough gas funds to pay for the transaction").
 			WithCode(CodeInsufficientGas).WithHint("fund the wallet's owner address with the chain's gas token").WithCause(err)
 	case strings.Contains(msg, "execution reverted") || strings.Contains(msg, "revert"):
 		m := "the transaction would revert"
 		if r := revertReason(err); r != "" {
 			m += ": " + r
 		}
-		return errs.E(errs.VenueRejected, m).WithCode(CodeReverted).WithCause(err)
+		return venue.E(venue.Rejected, m).WithCode(CodeReverted).WithCause(err)
 	case strings.Contains(msg, "nonce too low"), strings.Contains(msg, "replacement transaction underpriced"),
 		strings.Contains(msg, "already known"):
-		return errs.Wrap(errs.Transient, err, what+": nonce conflict")
+		return venue.Wrap(venue.Unavailable, err, what+": nonce conflict")
 	}
-	return errs.Wrap(errs.VenueRejected, err, what+": the chain node refused the request")
+	return venue.Wrap(venue.Rejected, err, what+": the chain node refused the request")
 }
 
 // redactURL strips the path and query from a *url.Error's URL: hosted RPC

@@ -9,7 +9,7 @@
 // deposit wallet's execute), so callers only say what should happen, never
 // how. Keys never leave a Signer: the client only asks it for signatures.
 //
-// Errors are classified with models/errs: an unreachable node is Transient,
-// a refused transaction is VenueRejected (codes "insufficient_gas",
+// Errors are venue.Error: an unreachable node is Unavailable,
+// a refused transaction is Rejected (codes "insufficient_gas",
 // "reverted"), an unresolved market is Conflict ("not_resolved").
 package chain

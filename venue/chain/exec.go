@@ -8,7 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // Wallet is a user's trading wallet: the owner EOA (whose Signer signs and
@@ -32,13 +32,13 @@ func (w Wallet) Maker() common.Address {
 
 func (w Wallet) validate() error {
 	if w.Signer == nil {
-		return errs.E(errs.Internal, "wallet has no signer")
+		return venue.E(venue.Internal, "wallet has no signer")
 	}
 	if w.Signer.Address() != w.Owner {
-		return errs.E(errs.Internal, "wallet signer does not match its owner")
+		return venue.E(venue.Internal, "wallet signer does not match its owner")
 	}
 	if w.Kind != EOA && w.Funder == (common.Address{}) {
-		return errs.Ef(errs.Internal, "a %s wallet needs its funder address", w.Kind)
+		return venue.Ef(venue.Internal, "a %s wallet needs its funder address", w.Kind)
 	}
 	return nil
 }
@@ -65,7 +65,7 @@ func (c *Client) execute(ctx context.Context, w Wallet, cl call) (*types.Receipt
 	case Deposit:
 		return c.execDeposit(ctx, w, cl)
 	}
-	return nil, errs.Ef(errs.Internal, "unknown wallet kind %d", w.Kind)
+	return nil, venue.Ef(venue.Internal, "unknown wallet kind %d", w.Kind)
 }
 
 // proxyCall is the proxy factory's call tuple.
@@ -82,7 +82,7 @@ type proxyCall struct {
 func (c *Client) execProxy(ctx context.Context, w Wallet, cl call) (*types.Receipt, error) {
 	data, err := proxyFactoryABI.Pack("proxy", []proxyCall{{TypeCode: 1, To: cl.to, Value: new(big.Int), Data: cl.data}})
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "encode proxy call")
+		return nil, venue.Wrap(venue.Internal, err, "encode proxy call")
 	}
 	return c.transact(ctx, w.Signer, c.net.ProxyFactory, data)
 }
@@ -131,7 +131,7 @@ func (c *Client) execSafe(ctx context.Context, w Wallet, cl call) (*types.Receip
 	data, err := safeABI.Pack("execTransaction", cl.to, zero, cl.data, uint8(0), zero, zero, zero,
 		common.Address{}, common.Address{}, sig)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "encode execTransaction")
+		return nil, venue.Wrap(venue.Internal, err, "encode execTransaction")
 	}
 	return c.transact(ctx, w.Signer, w.Funder, data)
 }
@@ -146,7 +146,7 @@ func (c *Client) execDeposit(ctx context.Context, w Wallet, cl call) (*types.Rec
 	}
 	data, err := depositWalletABI.Pack("execute", cl.to, new(big.Int), cl.data)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "encode execute")
+		return nil, venue.Wrap(venue.Internal, err, "encode execute")
 	}
 	return c.transact(ctx, w.Signer, w.Funder, data)
 }
@@ -157,7 +157,7 @@ func (c *Client) requireCode(ctx context.Context, addr common.Address, what stri
 		return classifyRPC(err, "read the "+what)
 	}
 	if len(code) == 0 {
-		return errs.Ef(errs.Conflict, "the %s %s is not deployed yet", what, addr.Hex()).WithCode("wallet_not_deployed")
+		return venue.Ef(venue.Conflict, "the %s %s is not deployed yet", what, addr.Hex()).WithCode("wallet_not_deployed")
 	}
 	return nil
 }

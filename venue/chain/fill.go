@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // OrderFilledTopic is topic0 of the CLOB V2 exchanges' OrderFilled event.
@@ -102,10 +103,10 @@ func DecodeFill(l types.Log) (Fill, error) {
 	if f.Side == Sell {
 		shares, coll = makerAmt, takerAmt
 	}
-	f.Shares = FromMicro(shares)
-	f.Collateral = FromMicro(coll)
+	f.Shares = micro.DecimalBig(shares)
+	f.Collateral = micro.DecimalBig(coll)
 	if shares.Sign() > 0 {
-		f.Price = f.Collateral.DivRound(f.Shares, Decimals)
+		f.Price = f.Collateral.DivRound(f.Shares, micro.Decimals)
 	}
 	return f, nil
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // payoutsABI holds the conditional-tokens view methods Payouts reads. The
@@ -41,7 +41,7 @@ func (c *Client) Payouts(ctx context.Context, conditionID common.Hash) (numerato
 		return nil, nil, err
 	}
 	if !slots.IsInt64() || slots.Int64() > maxOutcomeSlots {
-		return nil, nil, errs.Ef(errs.Internal, "condition %s reports %s outcome slots", conditionID.Hex(), slots)
+		return nil, nil, venue.Ef(venue.Internal, "condition %s reports %s outcome slots", conditionID.Hex(), slots)
 	}
 	n := int(slots.Int64())
 	nums := make([]*big.Int, n)
@@ -59,7 +59,7 @@ func (c *Client) Payouts(ctx context.Context, conditionID common.Hash) (numerato
 	// contract keeps denominator == sum(numerators), so a mismatch means
 	// "changed while reading": the caller retries.
 	if sum.Cmp(den) != 0 {
-		return nil, nil, errs.Ef(errs.Transient, "the payouts of condition %s changed while being read; try again", conditionID.Hex())
+		return nil, nil, venue.Ef(venue.Unavailable, "the payouts of condition %s changed while being read; try again", conditionID.Hex())
 	}
 	return nums, den, nil
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // RedeemPosition is one market to redeem.
@@ -44,7 +44,7 @@ func (c *Client) Redeem(ctx context.Context, w Wallet, positions []RedeemPositio
 		return nil, err
 	}
 	if len(positions) == 0 {
-		return nil, errs.E(errs.Invalid, "no positions to redeem")
+		return nil, venue.E(venue.Invalid, "no positions to redeem")
 	}
 	for _, p := range positions {
 		den, err := c.PayoutDenominator(ctx, p.ConditionID)
@@ -52,7 +52,7 @@ func (c *Client) Redeem(ctx context.Context, w Wallet, positions []RedeemPositio
 			return nil, err
 		}
 		if den.Sign() <= 0 {
-			return nil, errs.E(errs.Conflict, "market is not resolved yet").WithCode(CodeNotResolved).
+			return nil, venue.E(venue.Conflict, "market is not resolved yet").WithCode(CodeNotResolved).
 				WithHint("redeem after the market resolves; condition " + p.ConditionID.Hex())
 		}
 	}
@@ -89,14 +89,14 @@ func (c *Client) redeemCall(ctx context.Context, maker common.Address, p RedeemP
 		data, err := ctfABI.Pack("redeemPositions", c.net.Collateral, common.Hash{}, p.ConditionID,
 			[]*big.Int{big.NewInt(1), big.NewInt(2)})
 		if err != nil {
-			return call{}, errs.Wrap(errs.Internal, err, "encode redeemPositions")
+			return call{}, venue.Wrap(venue.Internal, err, "encode redeemPositions")
 		}
 		return call{to: to, data: data}, nil
 	}
 	amounts := p.Amounts
 	if len(amounts) == 0 {
 		if len(p.TokenIDs) != 2 {
-			return call{}, errs.E(errs.Invalid, "a neg-risk redemption needs the market's two token ids or the amounts")
+			return call{}, venue.E(venue.Invalid, "a neg-risk redemption needs the market's two token ids or the amounts")
 		}
 		amounts = make([]*big.Int, 2)
 		for i, id := range p.TokenIDs {
@@ -108,11 +108,11 @@ func (c *Client) redeemCall(ctx context.Context, maker common.Address, p RedeemP
 		}
 	}
 	if len(amounts) != 2 {
-		return call{}, errs.E(errs.Invalid, "a neg-risk redemption takes two amounts [yes, no]")
+		return call{}, venue.E(venue.Invalid, "a neg-risk redemption takes two amounts [yes, no]")
 	}
 	data, err := negRiskAdapterABI.Pack("redeemPositions", p.ConditionID, amounts)
 	if err != nil {
-		return call{}, errs.Wrap(errs.Internal, err, "encode redeemPositions")
+		return call{}, venue.Wrap(venue.Internal, err, "encode redeemPositions")
 	}
 	return call{to: c.net.RedeemNegRisk, data: data}, nil
 }
@@ -152,7 +152,7 @@ func (c *Client) paidOut(ctx context.Context, maker common.Address, p RedeemPosi
 func (c *Client) collateralAt(ctx context.Context, addr common.Address, block *big.Int) (*big.Int, error) {
 	data, err := erc20ABI.Pack("balanceOf", addr)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "encode balanceOf")
+		return nil, venue.Wrap(venue.Internal, err, "encode balanceOf")
 	}
 	to := c.net.Collateral
 	res, err := c.b.CallContract(ctx, ethereum.CallMsg{To: &to, Data: data}, block)

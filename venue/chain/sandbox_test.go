@@ -13,13 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/accounts/abi/bind"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
 
-	"github.com/agent-trading/ats/models/errs"
 	sbchain "github.com/agent-trading/ats/sandbox/chain"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/contracts"
 	"github.com/agent-trading/ats/venue/network"
 )
@@ -305,7 +306,7 @@ func TestWalletKinds(t *testing.T) {
 
 				before = s.nonce(t, w.Owner)
 				_, err = c.Redeem(ctx, w, pos)
-				if !errs.Is(err, errs.Conflict) || errs.CodeOf(err) != CodeNotResolved || errs.PublicMessage(err) != "market is not resolved yet" {
+				if !venue.Is(err, venue.Conflict) || venue.CodeOf(err) != CodeNotResolved || venue.MessageOf(err) != "market is not resolved yet" {
 					t.Fatalf("redeem before resolution: %v", err)
 				}
 				if after := s.nonce(t, w.Owner); after != before {
@@ -344,7 +345,7 @@ func TestDetectKindRejectsForeignWallet(t *testing.T) {
 	strangerAddr := crypto.PubkeyToAddress(stranger.PublicKey)
 	for _, funder := range []common.Address{w.Funder, DeriveSafeAddress(s.net, w.Owner), common.HexToAddress("0x1234")} {
 		_, err := c.DetectKind(ctx, strangerAddr, funder)
-		if !errs.Is(err, errs.Invalid) || errs.PublicMessage(err) != "the wallet address does not belong to this key" {
+		if !venue.Is(err, venue.Invalid) || venue.MessageOf(err) != "the wallet address does not belong to this key" {
 			t.Fatalf("DetectKind(stranger, %s) = %v", funder, err)
 		}
 	}
@@ -353,6 +354,67 @@ func TestDetectKindRejectsForeignWallet(t *testing.T) {
 	}
 	if k, err := c.DetectKind(ctx, strangerAddr, common.Address{}); err != nil || k != EOA {
 		t.Fatalf("no funder: %v %v", k, err)
+	}
+}
+
+// TestDetectKindRefusesLookAlikeDepositWallets: a contract whose owner()
+// answers the key's address is not the key's deposit wallet unless it sits
+// where the venue's deposit-wallet factory deploys the key's wallet. Two
+// look-alikes are refused: code that answers every call with the owner's
+// address, and the genuine wallet code deployed directly (not by the
+// factory) and initialised to the owner. The wallet the factory deployed
+// is accepted, and is where the sandbox derives it.
+func TestDetectKindRefusesLookAlikeDepositWallets(t *testing.T) {
+	s := newSandbox(t, 20*time.Millisecond)
+	c := s.client(t)
+	ctx := ctxT(t)
+	w := s.newWallet(t, Deposit, 1)
+	if w.Funder != contracts.DepositWalletAddress(s.net.DepositWalletFactory, contracts.DepositWalletImplementation, w.Owner) {
+		t.Fatalf("the factory deployed the owner's wallet at %s, not where it is derived", w.Funder)
+	}
+	if k, err := c.DetectKind(ctx, w.Owner, w.Funder); err != nil || k != Deposit {
+		t.Fatalf("the factory's wallet: %v %v", k, err)
+	}
+	deployer, _ := crypto.GenerateKey()
+	if err := s.ch.Fund(ctx, crypto.PubkeyToAddress(deployer.PublicKey), nil, big.NewInt(params.Ether)); err != nil {
+		t.Fatal(err)
+	}
+
+	// Runtime code: PUSH20 owner, PUSH1 0, MSTORE, PUSH1 32, PUSH1 0,
+	// RETURN — owner() (and any other call) answers the owner's address.
+	runtime := append(append([]byte{0x73}, w.Owner.Bytes()...), 0x60, 0x00, 0x52, 0x60, 0x20, 0x60, 0x00, 0xf3)
+	// Creation code: copy the runtime code (after these 11 bytes) to
+	// memory and return it.
+	creation := append([]byte{0x60, byte(len(runtime)), 0x80, 0x60, 0x0b, 0x60, 0x00, 0x39, 0x60, 0x00, 0xf3}, runtime...)
+	echo, tx, _, err := bind.DeployContract(s.opts(t, deployer), abi.ABI{}, creation, s.ch.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ch.WaitMined(ctx, tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	direct, tx, dw, err := contracts.DeployDepositWallet(s.opts(t, deployer), s.ch.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ch.WaitMined(ctx, tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	if tx, err = dw.Initialize(s.opts(t, deployer), w.Owner); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ch.WaitMined(ctx, tx.Hash()); err != nil {
+		t.Fatal(err)
+	}
+	for name, addr := range map[string]common.Address{"owner() echo": echo, "wallet code deployed outside the factory": direct} {
+		var got common.Address
+		if err := c.call(ctx, addr, depositWalletABI, &got, "owner"); err != nil || got != w.Owner {
+			t.Fatalf("%s: owner() = %s, %v; the look-alike must answer the owner", name, got, err)
+		}
+		_, err := c.DetectKind(ctx, w.Owner, addr)
+		if !venue.Is(err, venue.Invalid) || venue.CodeOf(err) != "wallet_not_owned" {
+			t.Fatalf("%s: DetectKind = %v, want wallet_not_owned", name, err)
+		}
 	}
 }
 
@@ -384,7 +446,7 @@ func TestTransactionErrors(t *testing.T) {
 	key, _ := crypto.GenerateKey()
 	broke := Wallet{Kind: EOA, Owner: crypto.PubkeyToAddress(key.PublicKey), Signer: NewKeySigner(key)}
 	_, err := c.Approve(ctx, broke, ApproveUSDC)
-	if !errs.Is(err, errs.VenueRejected) || errs.CodeOf(err) != CodeInsufficientGas {
+	if !venue.Is(err, venue.Rejected) || venue.CodeOf(err) != CodeInsufficientGas {
 		t.Fatalf("approve without gas: %v", err)
 	}
 
@@ -401,15 +463,15 @@ func TestTransactionErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.Redeem(ctx, w, []RedeemPosition{{ConditionID: m.ConditionID, NegRisk: true, Amounts: []*big.Int{big.NewInt(5), big.NewInt(5)}}})
-	if !errs.Is(err, errs.VenueRejected) || errs.CodeOf(err) != CodeReverted {
+	if !venue.Is(err, venue.Rejected) || venue.CodeOf(err) != CodeReverted {
 		t.Fatalf("redeem of tokens not held: %v", err)
 	}
 
-	// The node goes away: reads are Transient.
+	// The node goes away: reads are Unavailable.
 	s.cut()
 	_, err = c.CollateralBalance(ctx, w.Owner)
-	if !errs.Is(err, errs.Transient) {
-		t.Fatalf("read with the node down: %v (kind %v)", err, errs.KindOf(err))
+	if !venue.Is(err, venue.Unavailable) {
+		t.Fatalf("read with the node down: %v (kind %v)", err, venue.CategoryOf(err))
 	}
 }
 

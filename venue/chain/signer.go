@@ -9,7 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // Signer signs for one EOA. Implementations keep the key to themselves —
@@ -46,7 +46,7 @@ func KeySignerFromHex(hexKey string) (*KeySigner, error) {
 	}
 	key, err := crypto.HexToECDSA(hexKey)
 	if err != nil {
-		return nil, errs.E(errs.Invalid, "the private key is not a valid secp256k1 key")
+		return nil, venue.E(venue.Invalid, "the private key is not a valid secp256k1 key")
 	}
 	return NewKeySigner(key), nil
 }
@@ -57,11 +57,11 @@ func (s *KeySigner) Address() common.Address { return s.addr }
 // SignHash implements Signer.
 func (s *KeySigner) SignHash(_ context.Context, hash []byte) ([]byte, error) {
 	if len(hash) != 32 {
-		return nil, errs.Ef(errs.Internal, "sign: digest is %d bytes, want 32", len(hash))
+		return nil, venue.Ef(venue.Internal, "sign: digest is %d bytes, want 32", len(hash))
 	}
 	sig, err := crypto.Sign(hash, s.key)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "sign digest")
+		return nil, venue.Wrap(venue.Internal, err, "sign digest")
 	}
 	sig[64] += 27
 	return sig, nil
@@ -71,7 +71,7 @@ func (s *KeySigner) SignHash(_ context.Context, hash []byte) ([]byte, error) {
 func (s *KeySigner) SignTx(_ context.Context, tx *types.Transaction, chainID *big.Int) (*types.Transaction, error) {
 	signed, err := types.SignTx(tx, types.LatestSignerForChainID(chainID), s.key)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "sign transaction")
+		return nil, venue.Wrap(venue.Internal, err, "sign transaction")
 	}
 	return signed, nil
 }

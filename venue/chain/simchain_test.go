@@ -54,6 +54,7 @@ type simChain struct {
 	wsURL   string
 	mu      sync.Mutex
 	nonce   uint64
+	sent    map[uint64]*types.Transaction // by nonce, to resend one the pool lost
 	chainID *big.Int
 }
 
@@ -88,7 +89,7 @@ func newSimChain(t testing.TB, exchanges ...common.Address) *simChain {
 		t.Fatal(err)
 	}
 	r := newRelay(t, "127.0.0.1:"+strconv.Itoa(port))
-	return &simChain{t: t, sim: sim, key: key, from: from, relay: r, wsURL: "ws://" + r.addr(), chainID: id}
+	return &simChain{t: t, sim: sim, key: key, from: from, relay: r, wsURL: "ws://" + r.addr(), chainID: id, sent: map[uint64]*types.Transaction{}}
 }
 
 // emitFill sends one OrderFilled emission to exchange (mined with the next Commit).
@@ -109,6 +110,9 @@ func (c *simChain) emitFill(exchange common.Address, orderHash common.Hash, make
 	if err != nil {
 		c.t.Fatal(err)
 	}
+	c.mu.Lock()
+	c.sent[n] = signed
+	c.mu.Unlock()
 	if err := c.sim.Client().SendTransaction(context.Background(), signed); err != nil {
 		c.t.Fatal(err)
 	}
@@ -124,6 +128,7 @@ func (c *simChain) commit() {
 	want := c.nonce
 	c.mu.Unlock()
 	deadline := time.Now().Add(20 * time.Second)
+	lastResend := time.Now()
 	for {
 		n, err := c.sim.Client().PendingNonceAt(context.Background(), c.from)
 		if err != nil {
@@ -134,6 +139,20 @@ func (c *simChain) commit() {
 		}
 		if time.Now().After(deadline) {
 			c.t.Fatalf("pool holds nonce %d, want %d", n, want)
+		}
+		// The simulated pool can drop a transaction it accepted when a
+		// head reset races its admission (seen under -race on 2 cores as a
+		// nonce that never became pending): resend what is missing. A
+		// resend of a transaction it still holds is refused as known.
+		if time.Since(lastResend) > 250*time.Millisecond {
+			lastResend = time.Now()
+			c.mu.Lock()
+			for k := n; k < want; k++ {
+				if tx := c.sent[k]; tx != nil {
+					_ = c.sim.Client().SendTransaction(context.Background(), tx)
+				}
+			}
+			c.mu.Unlock()
 		}
 		time.Sleep(time.Millisecond)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // sender returns the serialization state of one sending EOA.
@@ -87,7 +87,7 @@ func (c *Client) send(ctx context.Context, s Signer, to common.Address, data []b
 		return nil, classifyRPC(err, "read the gas balance")
 	}
 	if need := new(big.Int).Mul(feeCap, new(big.Int).SetUint64(gas)); bal.Cmp(need) < 0 {
-		return nil, errs.Ef(errs.VenueRejected, "not enough gas funds on %s to pay for the transaction", from.Hex()).
+		return nil, venue.Ef(venue.Rejected, "not enough gas funds on %s to pay for the transaction", from.Hex()).
 			WithCode(CodeInsufficientGas).WithHint("fund the wallet's owner address with the chain's gas token")
 	}
 
@@ -131,13 +131,13 @@ func (c *Client) waitMined(ctx context.Context, from common.Address, tx *types.T
 		case errors.Is(err, ethereum.NotFound), isIndexing(err):
 		case ctx.Err() != nil:
 		default:
-			if e := classifyRPC(err, "read the receipt"); !errs.Is(e, errs.Transient) {
+			if e := classifyRPC(err, "read the receipt"); !venue.Is(e, venue.Unavailable) {
 				return nil, e
 			}
 		}
 		select {
 		case <-ctx.Done():
-			return nil, errs.Ef(errs.Transient, "transaction %s was not mined in time", tx.Hash().Hex()).
+			return nil, venue.Ef(venue.Unavailable, "transaction %s was not mined in time", tx.Hash().Hex()).
 				WithCode("receipt_timeout").WithCause(ctx.Err())
 		case <-t.C:
 		}
@@ -160,7 +160,7 @@ func (c *Client) revertError(ctx context.Context, from common.Address, tx *types
 			msg += ": " + reason
 		}
 	}
-	return errs.E(errs.VenueRejected, msg).WithCode(CodeReverted)
+	return venue.E(venue.Rejected, msg).WithCode(CodeReverted)
 }
 
 // revertReason extracts a Solidity revert string from a node error, from the

@@ -7,7 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -45,7 +45,7 @@ func ParseKind(s string) (Kind, error) {
 			return Kind(k), nil
 		}
 	}
-	return 0, errs.Ef(errs.Invalid, "unknown wallet kind %q", s)
+	return 0, venue.Ef(venue.Invalid, "unknown wallet kind %q", s)
 }
 
 // SignatureType is the CLOB order signature type the kind implies.
@@ -84,8 +84,9 @@ func DetectKind(ctx context.Context, b Backend, n network.Network, owner, funder
 // DetectKind decides the wallet kind of owner given the address that holds
 // the funds (the order maker / funder). A zero funder or the owner itself is
 // an EOA; the owner's derived proxy or Safe is that kind; any other address
-// must be a deposit wallet the owner controls, which is checked on chain.
-// Anything else is Invalid: the key cannot trade for that address.
+// must be the owner's deposit wallet as the venue's factory deploys it,
+// which is checked on chain (isDepositWalletOf). Anything else is Invalid:
+// the key cannot trade for that address.
 func (c *Client) DetectKind(ctx context.Context, owner, funder common.Address) (Kind, error) {
 	switch {
 	case funder == (common.Address{}) || funder == owner:
@@ -100,36 +101,48 @@ func (c *Client) DetectKind(ctx context.Context, owner, funder common.Address) (
 		return 0, err
 	}
 	if !ok {
-		return 0, errs.E(errs.Invalid, "the wallet address does not belong to this key").WithCode("wallet_not_owned")
+		return 0, venue.E(venue.Invalid, "the wallet address does not belong to this key").WithCode("wallet_not_owned")
 	}
 	return Deposit, nil
 }
 
-// isDepositWalletOf checks that wallet is a contract whose owner() is owner,
-// or failing that, that the deposit-wallet factory maps owner to wallet.
+// isDepositWalletOf checks that wallet is the deposit wallet the venue's
+// deposit-wallet factory deploys for owner: the address the factory's
+// walletOf(owner) names (a CREATE2 address fixed by the factory, the owner
+// and the wallet code; contracts.DepositWalletAddress is the sandbox's
+// derivation), with a contract deployed there whose owner(), when it
+// answers one, is owner. A contract anywhere else is refused whatever its
+// owner() says: anyone can deploy code that answers owner() with any
+// address, and code that was not deployed by the factory need not obey
+// the owner at all. A network without a factory, or a factory that cannot
+// tell (no walletOf), has no deposit wallets this check can accept.
 func (c *Client) isDepositWalletOf(ctx context.Context, owner, wallet common.Address) (bool, error) {
+	if c.net.DepositWalletFactory == (common.Address{}) {
+		return false, nil
+	}
+	var derived common.Address
+	if err := c.call(ctx, c.net.DepositWalletFactory, depositFactoryABI, &derived, "walletOf", owner); err != nil {
+		if venue.Is(err, venue.Unavailable) {
+			return false, err
+		}
+		return false, nil
+	}
+	if derived != wallet {
+		return false, nil
+	}
 	code, err := c.b.CodeAt(ctx, wallet, nil)
 	if err != nil {
 		return false, classifyRPC(err, "read the wallet contract")
 	}
 	if len(code) == 0 {
-		return false, nil
+		return false, nil // not deployed yet: it cannot sign (ERC-1271) or execute
 	}
 	var got common.Address
-	if err := c.call(ctx, wallet, depositWalletABI, &got, "owner"); err == nil && got == owner {
-		return true, nil
-	} else if err != nil && errs.Is(err, errs.Transient) {
-		return false, err
-	}
-	if c.net.DepositWalletFactory == (common.Address{}) {
-		return false, nil
-	}
-	var mapped common.Address
-	if err := c.call(ctx, c.net.DepositWalletFactory, depositFactoryABI, &mapped, "walletOf", owner); err != nil {
-		if errs.Is(err, errs.Transient) {
+	if err := c.call(ctx, wallet, depositWalletABI, &got, "owner"); err != nil {
+		if venue.Is(err, venue.Unavailable) {
 			return false, err
 		}
-		return false, nil // the factory has no walletOf: owner() was the only check
+		return true, nil // the factory's wallet, without an owner() view
 	}
-	return mapped == wallet, nil
+	return got == owner, nil
 }

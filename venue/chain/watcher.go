@@ -10,13 +10,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/ethclient"
 	"github.com/ethereum/go-ethereum/rpc"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // WatermarkStore persists the last block whose fills were all delivered.
@@ -147,7 +148,7 @@ type Watcher struct {
 // NewWatcher validates cfg and builds a Watcher; Run starts it.
 func NewWatcher(cfg WatcherConfig) (*Watcher, error) {
 	if cfg.Dial == nil || cfg.Store == nil || cfg.Deliver == nil || cfg.Key == "" || len(cfg.Exchanges) == 0 {
-		return nil, errs.E(errs.Internal, "watcher: Dial, Exchanges, Store, Key and Deliver are required")
+		return nil, venue.E(venue.Internal, "watcher: Dial, Exchanges, Store, Key and Deliver are required")
 	}
 	if cfg.ChunkSize == 0 {
 		cfg.ChunkSize = 2000
@@ -210,7 +211,7 @@ var errMakersChanged = errors.New("watched makers changed")
 func (w *Watcher) Run(ctx context.Context) error {
 	wm, err := w.cfg.Store.Load(ctx, w.cfg.Key)
 	if err != nil {
-		return errs.Wrap(errs.Transient, err, "load the fill watermark")
+		return venue.Wrap(venue.Unavailable, err, "load the fill watermark")
 	}
 	started := wm != 0 || w.cfg.StartBlock != 0
 	if wm == 0 && w.cfg.StartBlock != 0 {
@@ -220,7 +221,10 @@ func (w *Watcher) Run(ctx context.Context) error {
 	w.wm = wm
 	w.mu.Unlock()
 
-	backoff := w.cfg.MinBackoff
+	// Reconnects wait twice as long each time, up to MaxBackoff; a session
+	// that lasted longer than that starts the doubling again.
+	reconnect := &backoff.ExponentialBackOff{InitialInterval: w.cfg.MinBackoff, Multiplier: 2, MaxInterval: w.cfg.MaxBackoff}
+	reconnect.Reset()
 	for {
 		be, closeFn, err := w.cfg.Dial(ctx)
 		if err == nil {
@@ -236,7 +240,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 				begun := time.Now()
 				err = w.session(ctx, be)
 				if time.Since(begun) > w.cfg.MaxBackoff {
-					backoff = w.cfg.MinBackoff
+					reconnect.Reset()
 				}
 			}
 			closeFn()
@@ -247,13 +251,15 @@ func (w *Watcher) Run(ctx context.Context) error {
 		if errors.Is(err, errMakersChanged) {
 			continue
 		}
-		w.log.Warn("fill watcher disconnected; reconnecting", "err", err, "backoff", backoff)
+		wait := reconnect.NextBackOff()
+		w.log.Warn("fill watcher disconnected; reconnecting", "err", err, "backoff", wait)
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return ctx.Err()
-		case <-time.After(backoff):
+		case <-t.C:
 		}
-		backoff = min(backoff*2, w.cfg.MaxBackoff)
 	}
 }
 

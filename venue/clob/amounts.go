@@ -5,26 +5,21 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
-// UnitDecimals is the number of decimals of collateral and outcome tokens.
-const UnitDecimals = 6
-
-var (
-	one     = decimal.NewFromInt(1)
-	unitMul = decimal.New(1, UnitDecimals)
-)
+var one = decimal.NewFromInt(1)
 
 // ValidatePrice checks tick ≤ price ≤ 1−tick with the official client's
 // message. It does not check that price is a multiple of the tick.
 func ValidatePrice(price decimal.Decimal, tick TickSize) error {
 	if !tick.Valid() {
-		return errs.Ef(errs.Invalid, "invalid tick size (%s)", string(tick)).WithCode("invalid_tick_size")
+		return venue.Ef(venue.Invalid, "invalid tick size (%s)", string(tick)).WithCode("invalid_tick_size")
 	}
 	t := tick.Decimal()
 	if price.LessThan(t) || price.GreaterThan(one.Sub(t)) {
-		return errs.Ef(errs.Invalid, "invalid price (%s), min: %s - max: %s", price.String(), t.String(), one.Sub(t).String()).
+		return venue.Ef(venue.Invalid, "invalid price (%s), min: %s - max: %s", price.String(), t.String(), one.Sub(t).String()).
 			WithCode("invalid_price")
 	}
 	return nil
@@ -84,10 +79,6 @@ func fitAmount(num, den *big.Int, amountDP int32) decimal.Decimal {
 	return up
 }
 
-func toUnits(x decimal.Decimal) *big.Int {
-	return x.Mul(unitMul).Truncate(0).BigInt()
-}
-
 // LimitAmounts are the raw (human) amounts of an order plus base units.
 type LimitAmounts struct {
 	Price  decimal.Decimal // the price actually signed (rounded)
@@ -113,7 +104,7 @@ func BuildLimitAmounts(side Side, price, size decimal.Decimal, tick TickSize) (m
 // ComputeLimitAmounts is BuildLimitAmounts returning the rounded price and size too.
 func ComputeLimitAmounts(side Side, price, size decimal.Decimal, tick TickSize) (LimitAmounts, error) {
 	if !side.Valid() {
-		return LimitAmounts{}, errs.E(errs.Invalid, "invalid side").WithCode("invalid_side")
+		return LimitAmounts{}, venue.E(venue.Invalid, "invalid side").WithCode("invalid_side")
 	}
 	if err := ValidatePrice(price, tick); err != nil {
 		return LimitAmounts{}, err
@@ -121,19 +112,19 @@ func ComputeLimitAmounts(side Side, price, size decimal.Decimal, tick TickSize) 
 	cfg := tick.Config()
 	p := price.Round(cfg.Price) // half away from zero == half-up for positive prices
 	if !OnTick(p, tick) {
-		return LimitAmounts{}, errs.Ef(errs.Invalid, "price (%s) breaks minimum tick size rule: %s", p.String(), string(tick)).WithCode("invalid_tick_size")
+		return LimitAmounts{}, venue.Ef(venue.Invalid, "price (%s) breaks minimum tick size rule: %s", p.String(), string(tick)).WithCode("invalid_tick_size")
 	}
 	q := size.RoundFloor(cfg.Size)
 	if q.Sign() <= 0 {
-		return LimitAmounts{}, errs.Ef(errs.Invalid, "invalid size (%s): must be at least 0.01 shares", size.String()).WithCode("invalid_size")
+		return LimitAmounts{}, venue.Ef(venue.Invalid, "invalid size (%s): must be at least 0.01 shares", size.String()).WithCode("invalid_size")
 	}
 	prod := q.Mul(p)
 	r := fitAmount(ratPartsPair(prod, cfg.Amount))
 	out := LimitAmounts{Price: p, Shares: q}
 	if side == Buy {
-		out.Maker, out.Taker = toUnits(r), toUnits(q)
+		out.Maker, out.Taker = micro.TruncateBig(r), micro.TruncateBig(q)
 	} else {
-		out.Maker, out.Taker = toUnits(q), toUnits(r)
+		out.Maker, out.Taker = micro.TruncateBig(q), micro.TruncateBig(r)
 	}
 	return out, nil
 }
@@ -147,7 +138,7 @@ func ComputeLimitAmounts(side Side, price, size decimal.Decimal, tick TickSize) 
 // orders at ticks 0.001/0.0001 (see MarketableAmounts).
 func BuildMarketAmounts(side Side, amount, price decimal.Decimal, tick TickSize) (maker, taker *big.Int, err error) {
 	if !side.Valid() {
-		return nil, nil, errs.E(errs.Invalid, "invalid side").WithCode("invalid_side")
+		return nil, nil, venue.E(venue.Invalid, "invalid side").WithCode("invalid_side")
 	}
 	if err := ValidatePrice(price, tick); err != nil {
 		return nil, nil, err
@@ -156,7 +147,7 @@ func BuildMarketAmounts(side Side, amount, price decimal.Decimal, tick TickSize)
 	p := price.RoundFloor(cfg.Price)
 	q := amount.RoundFloor(cfg.Size)
 	if q.Sign() <= 0 {
-		return nil, nil, errs.Ef(errs.Invalid, "invalid amount (%s): must be at least 0.01", amount.String()).WithCode("invalid_amount")
+		return nil, nil, venue.Ef(venue.Invalid, "invalid amount (%s): must be at least 0.01", amount.String()).WithCode("invalid_amount")
 	}
 	pNum, pDen := ratParts(p)
 	qNum, qDen := ratParts(q)
@@ -167,7 +158,7 @@ func BuildMarketAmounts(side Side, amount, price decimal.Decimal, tick TickSize)
 	} else {
 		r = fitAmount(new(big.Int).Mul(qNum, pNum), new(big.Int).Mul(qDen, pDen), cfg.Amount)
 	}
-	return toUnits(q), toUnits(r), nil
+	return micro.TruncateBig(q), micro.TruncateBig(r), nil
 }
 
 // MarketableAmounts is BuildMarketAmounts followed by the venue's precision
@@ -184,7 +175,7 @@ func MarketableAmounts(side Side, amount, price decimal.Decimal, tick TickSize) 
 	step := big.NewInt(100) // 10^(6-4)
 	taker = new(big.Int).Mul(new(big.Int).Quo(taker, step), step)
 	if taker.Sign() == 0 {
-		return nil, nil, errs.E(errs.Invalid, "order too small: it rounds to zero").WithCode("invalid_amount")
+		return nil, nil, venue.E(venue.Invalid, "order too small: it rounds to zero").WithCode("invalid_amount")
 	}
 	return maker, taker, nil
 }
@@ -199,7 +190,7 @@ func CheckMarketablePrecision(side Side, maker, taker *big.Int) error {
 		if side == Sell {
 			s = "sell"
 		}
-		return errs.Ef(errs.VenueRejected, "invalid amounts, the market %s orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals", s).
+		return venue.Ef(venue.Rejected, "invalid amounts, the market %s orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals", s).
 			WithCode("invalid_amounts")
 	}
 	return nil
@@ -223,7 +214,7 @@ func ratParts(d decimal.Decimal) (num, den *big.Int) {
 // every price the builders produce). Zero amounts are Invalid.
 func PriceFromAmounts(side Side, maker, taker *big.Int) (decimal.Decimal, error) {
 	if maker == nil || taker == nil || maker.Sign() <= 0 || taker.Sign() <= 0 {
-		return decimal.Zero, errs.E(errs.Invalid, "order amounts must be positive").WithCode("invalid_amount")
+		return decimal.Zero, venue.E(venue.Invalid, "order amounts must be positive").WithCode("invalid_amount")
 	}
 	m, t := decimal.NewFromBigInt(maker, 0), decimal.NewFromBigInt(taker, 0)
 	if side == Buy {
@@ -235,16 +226,16 @@ func PriceFromAmounts(side Side, maker, taker *big.Int) (decimal.Decimal, error)
 // SharesOf returns the order size in shares (BUY: taker, SELL: maker).
 func SharesOf(side Side, maker, taker *big.Int) decimal.Decimal {
 	if side == Buy {
-		return decimal.NewFromBigInt(taker, -UnitDecimals)
+		return micro.DecimalBig(taker)
 	}
-	return decimal.NewFromBigInt(maker, -UnitDecimals)
+	return micro.DecimalBig(maker)
 }
 
 // ValidateMinSize checks that a size in shares meets the market minimum
 // (orderMinSize / min_order_size), with the venue's wording.
 func ValidateMinSize(shares, minSize decimal.Decimal) error {
 	if shares.LessThan(minSize) {
-		return errs.Ef(errs.Invalid, "Size (%s) lower than the minimum: %s", shares.String(), minSize.String()).WithCode("below_min_size")
+		return venue.Ef(venue.Invalid, "Size (%s) lower than the minimum: %s", shares.String(), minSize.String()).WithCode("below_min_size")
 	}
 	return nil
 }

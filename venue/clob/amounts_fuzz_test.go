@@ -6,7 +6,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 var fuzzTicks = []TickSize{Tick01, Tick001, Tick0005, Tick00025, Tick0001, Tick00001}
@@ -46,7 +47,7 @@ func fuzzOrder(buy bool, tickIdx uint8, xS, yS string) (side Side, tick TickSize
 func accepted(t *testing.T, fn string, side Side, a, b string, tick TickSize, valid bool, err error) bool {
 	t.Helper()
 	if err != nil {
-		if valid || !errs.Is(err, errs.Invalid) {
+		if valid || !venue.Is(err, venue.Invalid) {
 			t.Fatalf("%s(%v, %s, %s, %s): %v", fn, side, a, b, tick, err)
 		}
 		return false
@@ -68,38 +69,6 @@ func noSmallerLegs(t *testing.T, what string, more uint32, maker, taker, bigMake
 	if bigMaker.Cmp(maker) < 0 || bigTaker.Cmp(taker) < 0 {
 		t.Fatalf("%s +%d cents: legs %s/%s fell below %s/%s", what, more, bigMaker, bigTaker, maker, taker)
 	}
-}
-
-// FuzzToUnits: toUnits is x·10^6 truncated toward zero; every amount with
-// at most six decimals converts exactly and back; larger amounts never give
-// fewer units.
-func FuzzToUnits(f *testing.F) {
-	f.Add(int64(0), int16(0), int64(1), int16(-6))
-	f.Add(int64(123456789), int16(-9), int64(123456), int16(-6))
-	f.Add(int64(-15), int16(-7), int64(9223372036854775807), int16(30))
-	f.Add(int64(5), int16(-32768), int64(1), int16(32767))
-	f.Fuzz(func(t *testing.T, ca int64, ea int16, cb int64, eb int16) {
-		a, b := decimal.New(ca, int32(ea)), decimal.New(cb, int32(eb))
-		for _, x := range []decimal.Decimal{a, b} {
-			got := toUnits(x)
-			r := ratUnits(x)
-			want := new(big.Int).Quo(r.Num(), r.Denom()) // truncates toward zero
-			if got.Cmp(want) != 0 {
-				t.Fatalf("toUnits(%s) = %s, want %s", x, got, want)
-			}
-			if x.Shift(UnitDecimals).IsInteger() && !decimal.NewFromBigInt(got, -UnitDecimals).Equal(x) {
-				t.Fatalf("six-decimal %s round-trips to %s", x, decimal.NewFromBigInt(got, -UnitDecimals))
-			}
-		}
-		if a.Sign() >= 0 && b.Sign() >= 0 {
-			if a.GreaterThan(b) {
-				a, b = b, a
-			}
-			if toUnits(a).Cmp(toUnits(b)) > 0 {
-				t.Fatalf("%s < %s but toUnits gives %s > %s", a, b, toUnits(a), toUnits(b))
-			}
-		}
-	})
 }
 
 // FuzzComputeLimitAmounts drives the GTC/GTD builder with arbitrary
@@ -134,7 +103,7 @@ func FuzzComputeLimitAmounts(f *testing.F) {
 		if side == Sell {
 			shares, collateral = a.Maker, a.Taker
 		}
-		if shares.Cmp(q.Shift(UnitDecimals).BigInt()) != 0 || !SharesOf(side, a.Maker, a.Taker).Equal(q) {
+		if shares.Cmp(q.Shift(micro.Decimals).BigInt()) != 0 || !SharesOf(side, a.Maker, a.Taker).Equal(q) {
 			t.Fatalf("shares leg %s for %s shares", shares, q)
 		}
 		if collateral.Sign() <= 0 || !within(collateral, ratUnits(q.Mul(p)), cfg.Amount) {
@@ -170,7 +139,7 @@ func FuzzMarketAmounts(f *testing.F) {
 		if !accepted(t, "BuildMarketAmounts", side, amountS, priceS, tick, valid, err) {
 			return
 		}
-		if maker.Cmp(q.Shift(UnitDecimals).BigInt()) != 0 {
+		if maker.Cmp(q.Shift(micro.Decimals).BigInt()) != 0 {
 			t.Fatalf("maker leg %s for amount %s", maker, q)
 		}
 		want := new(big.Rat).Mul(ratUnits(q), p.Rat())
@@ -184,7 +153,7 @@ func FuzzMarketAmounts(f *testing.F) {
 		mMaker, mTaker, err := MarketableAmounts(side, amount, price, tick)
 		switch {
 		case err != nil:
-			if taker.Cmp(big.NewInt(100)) >= 0 || !errs.Is(err, errs.Invalid) {
+			if taker.Cmp(big.NewInt(100)) >= 0 || !venue.Is(err, venue.Invalid) {
 				t.Fatalf("MarketableAmounts refused taker %s: %v", taker, err)
 			}
 		case mMaker.Cmp(maker) != 0 || new(big.Int).Rem(mTaker, big.NewInt(100)).Sign() != 0 ||

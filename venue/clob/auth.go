@@ -16,7 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // Header names of L1 and L2 authentication. http.Header canonicalises them
@@ -78,8 +78,8 @@ func L1Headers(ctx context.Context, s OrderSigner, chainID int64, ts int64, nonc
 	return h, nil
 }
 
-func errL1() *errs.Error {
-	return errs.E(errs.Unauthorized, "Invalid L1 Request headers").WithCode("invalid_l1_headers")
+func errL1() *venue.Error {
+	return venue.E(venue.Unauthorized, "Invalid L1 Request headers").WithCode("invalid_l1_headers")
 }
 
 // VerifyL1 checks ClobAuth headers for chainID and returns the proven
@@ -152,7 +152,7 @@ func (c Creds) MarshalJSON() ([]byte, error) {
 // alphabet mapped to the standard one, re-padded with '=', then decoded.
 func decodeSecret(secret string) ([]byte, error) {
 	if secret == "" {
-		return nil, errs.E(errs.Unauthorized, "API secret is empty").WithCode("empty_secret")
+		return nil, venue.E(venue.Unauthorized, "API secret is empty").WithCode("empty_secret")
 	}
 	s := strings.NewReplacer("-", "+", "_", "/").Replace(secret)
 	s = strings.TrimRight(s, "=")
@@ -161,7 +161,7 @@ func decodeSecret(secret string) ([]byte, error) {
 	}
 	key, err := base64.StdEncoding.DecodeString(s)
 	if err != nil {
-		return nil, errs.E(errs.Unauthorized, "API secret is not valid base64").WithCode("invalid_secret")
+		return nil, venue.E(venue.Unauthorized, "API secret is not valid base64").WithCode("invalid_secret")
 	}
 	return key, nil
 }
@@ -207,7 +207,7 @@ type L2Request struct {
 // ParseL2 reads the non-secret L2 headers so a server can look up the
 // credentials of APIKey before calling VerifyL2.
 func ParseL2(h http.Header) (L2Request, error) {
-	bad := errs.E(errs.Unauthorized, "Unauthorized/Invalid api key").WithCode("invalid_api_key")
+	bad := venue.E(venue.Unauthorized, "Unauthorized/Invalid api key").WithCode("invalid_api_key")
 	a := h.Get(HeaderAddress)
 	key := h.Get(HeaderAPIKey)
 	if !common.IsHexAddress(a) || key == "" || h.Get(HeaderSignature) == "" {
@@ -225,7 +225,7 @@ func ParseL2(h http.Header) (L2Request, error) {
 // the exact body bytes. Comparisons are constant-time. The caller checks
 // that the returned address owns the key and the timestamp is fresh.
 func VerifyL2(h http.Header, c Creds, method, requestPath string, body []byte) (L2Request, error) {
-	bad := errs.E(errs.Unauthorized, "Unauthorized/Invalid api key").WithCode("invalid_api_key")
+	bad := venue.E(venue.Unauthorized, "Unauthorized/Invalid api key").WithCode("invalid_api_key")
 	r, err := ParseL2(h)
 	if err != nil {
 		return L2Request{}, err

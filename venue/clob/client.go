@@ -6,15 +6,16 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
-	"github.com/agent-trading/ats/venue/clob/rest"
+	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/cache"
+	"github.com/agent-trading/ats/venue/internal/rest"
 	"github.com/agent-trading/ats/venue/network"
+	"github.com/agent-trading/ats/venue/wire"
 )
 
 // Cursor sentinels of the venue's paginated endpoints.
@@ -30,13 +31,18 @@ const (
 // the Trader refetches once.
 const DefaultCacheTTL = 30 * time.Second
 
+// DefaultCacheSize bounds how many tokens' market parameters are kept.
+const DefaultCacheSize = 10_000
+
 // Config configures a Client.
 type Config struct {
 	// BaseURL is the CLOB root (network.Network.CLOBURL).
 	BaseURL string
 	// ChainID signs L1 headers (network.Network.ChainID).
 	ChainID int64
-	// HTTP, Timeout, Retries, Backoff: see rest.Client.
+	// HTTP, Timeout, Retries, Backoff: the HTTP client, the per-attempt
+	// timeout (default 15s), extra attempts of safe calls (default 2;
+	// negative: none) and the base delay between them (default 200ms).
 	HTTP    *http.Client
 	Timeout time.Duration
 	Retries int
@@ -57,22 +63,14 @@ type Client struct {
 	rest    *rest.Client
 	chainID int64
 	now     func() time.Time
-	cache   *marketCache
+	cache   *cache.Cache[marketEntry] // by token id
 	creds   Creds
 	address common.Address
 }
 
 // NewClient returns a client for cfg.
 func NewClient(cfg Config) *Client {
-	rc := rest.New(cfg.BaseURL)
-	if cfg.HTTP != nil {
-		rc.HTTP = cfg.HTTP
-	}
-	rc.Timeout, rc.Retries, rc.Backoff = cfg.Timeout, cfg.Retries, cfg.Backoff
-	if cfg.HTTP == nil && cfg.Timeout > 0 {
-		rc.HTTP = &http.Client{Timeout: cfg.Timeout + time.Second}
-	}
-	rc.UserAgent = "ats-venue-client"
+	rc := rest.New(rest.Config{BaseURL: cfg.BaseURL, HTTP: cfg.HTTP, Timeout: cfg.Timeout, Retries: cfg.Retries, Backoff: cfg.Backoff}, "clob")
 	now := cfg.Now
 	if now == nil {
 		now = time.Now
@@ -81,7 +79,7 @@ func NewClient(cfg Config) *Client {
 	if ttl <= 0 {
 		ttl = DefaultCacheTTL
 	}
-	return &Client{rest: rc, chainID: cfg.ChainID, now: now, cache: &marketCache{ttl: ttl, now: now, m: map[string]*marketEntry{}}}
+	return &Client{rest: rc, chainID: cfg.ChainID, now: now, cache: cache.New[marketEntry](DefaultCacheSize, ttl, now)}
 }
 
 // WithCreds returns a client authenticating L2 calls with creds for the
@@ -111,14 +109,14 @@ func decodeInto(resp *rest.Response, out any) error {
 		return nil
 	}
 	if err := rest.DecodeJSON(resp, out); err != nil {
-		return errs.Wrap(errs.Transient, err, "unexpected venue response")
+		return venue.Wrap(venue.Unavailable, err, "unexpected venue response")
 	}
 	return nil
 }
 
 func (c *Client) l2Sign(method, path string, body []byte) (http.Header, error) {
 	if c.creds.Key == "" {
-		return nil, errs.E(errs.Unauthorized, "no API credentials for this venue call").WithCode("no_api_key")
+		return nil, venue.E(venue.Unauthorized, "no API credentials for this venue call").WithCode("no_api_key")
 	}
 	return L2Headers(c.creds, c.address, c.now().Unix(), method, path, body)
 }
@@ -153,7 +151,7 @@ func (c *Client) Version(ctx context.Context) (int, error) {
 
 // ServerTime returns the venue clock (unix seconds).
 func (c *Client) ServerTime(ctx context.Context) (int64, error) {
-	var v rest.LooseInt64
+	var v wire.LooseInt64
 	if err := c.get(ctx, "/time", nil, &v); err != nil {
 		return 0, err
 	}
@@ -175,10 +173,10 @@ type OrderBook struct {
 	Hash           string            `json:"hash"`
 	Bids           []PriceLevel      `json:"bids"`
 	Asks           []PriceLevel      `json:"asks"`
-	MinOrderSize   rest.LooseDecimal `json:"min_order_size"`
+	MinOrderSize   wire.LooseDecimal `json:"min_order_size"`
 	TickSize       TickSize          `json:"tick_size"`
 	NegRisk        bool              `json:"neg_risk"`
-	LastTradePrice rest.LooseDecimal `json:"last_trade_price"`
+	LastTradePrice wire.LooseDecimal `json:"last_trade_price"`
 }
 
 // OrderBook fetches the book of a token and refreshes the token's cached
@@ -188,7 +186,7 @@ func (c *Client) OrderBook(ctx context.Context, tokenID string) (*OrderBook, err
 	if err := c.get(ctx, "/book", url.Values{"token_id": {tokenID}}, &b); err != nil {
 		return nil, err
 	}
-	c.cache.fromBook(tokenID, &b)
+	c.rememberBook(tokenID, &b)
 	return &b, nil
 }
 
@@ -202,7 +200,7 @@ type BookParams struct {
 func (c *Client) OrderBooks(ctx context.Context, params []BookParams) ([]OrderBook, error) {
 	body, err := json.Marshal(params)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "encode request")
+		return nil, venue.Wrap(venue.Internal, err, "encode request")
 	}
 	// POST /books is a read: repeating it is harmless.
 	resp, err := c.rest.Do(ctx, rest.Request{Method: http.MethodPost, Path: "/books", Body: body, Idempotent: true})
@@ -214,7 +212,7 @@ func (c *Client) OrderBooks(ctx context.Context, params []BookParams) ([]OrderBo
 		return nil, err
 	}
 	for i := range out {
-		c.cache.fromBook(out[i].AssetID, &out[i])
+		c.rememberBook(out[i].AssetID, &out[i])
 	}
 	return out, nil
 }
@@ -223,7 +221,7 @@ func (c *Client) OrderBooks(ctx context.Context, params []BookParams) ([]OrderBo
 // best ask for SELL, per the venue docs).
 func (c *Client) Price(ctx context.Context, tokenID string, side Side) (decimal.Decimal, error) {
 	var v struct {
-		Price rest.LooseDecimal `json:"price"`
+		Price wire.LooseDecimal `json:"price"`
 	}
 	err := c.get(ctx, "/price", url.Values{"token_id": {tokenID}, "side": {side.String()}}, &v)
 	return v.Price.Decimal, err
@@ -232,7 +230,7 @@ func (c *Client) Price(ctx context.Context, tokenID string, side Side) (decimal.
 // Midpoint returns the mid price of a token.
 func (c *Client) Midpoint(ctx context.Context, tokenID string) (decimal.Decimal, error) {
 	var v struct {
-		Mid rest.LooseDecimal `json:"mid"`
+		Mid wire.LooseDecimal `json:"mid"`
 	}
 	err := c.get(ctx, "/midpoint", url.Values{"token_id": {tokenID}}, &v)
 	return v.Mid.Decimal, err
@@ -241,7 +239,7 @@ func (c *Client) Midpoint(ctx context.Context, tokenID string) (decimal.Decimal,
 // Spread returns the bid-ask spread of a token.
 func (c *Client) Spread(ctx context.Context, tokenID string) (decimal.Decimal, error) {
 	var v struct {
-		Spread rest.LooseDecimal `json:"spread"`
+		Spread wire.LooseDecimal `json:"spread"`
 	}
 	err := c.get(ctx, "/spread", url.Values{"token_id": {tokenID}}, &v)
 	return v.Spread.Decimal, err
@@ -249,7 +247,7 @@ func (c *Client) Spread(ctx context.Context, tokenID string) (decimal.Decimal, e
 
 // LastTrade is the last traded price of a token.
 type LastTrade struct {
-	Price rest.LooseDecimal `json:"price"`
+	Price wire.LooseDecimal `json:"price"`
 	Side  string            `json:"side"`
 }
 
@@ -262,7 +260,7 @@ func (c *Client) LastTradePrice(ctx context.Context, tokenID string) (LastTrade,
 
 // TickSize returns the token's minimum tick, from cache when fresh.
 func (c *Client) TickSize(ctx context.Context, tokenID string) (TickSize, error) {
-	if e, ok := c.cache.get(tokenID); ok && e.tick != "" {
+	if e, ok := c.cache.Peek(tokenID); ok && e.tick != "" {
 		return e.tick, nil
 	}
 	var v struct {
@@ -271,22 +269,22 @@ func (c *Client) TickSize(ctx context.Context, tokenID string) (TickSize, error)
 	if err := c.get(ctx, "/tick-size", url.Values{"token_id": {tokenID}}, &v); err != nil {
 		return "", err
 	}
-	d, err := rest.Decimal(v.MinimumTickSize)
+	d, err := wire.Decimal(v.MinimumTickSize)
 	if err != nil {
-		return "", errs.Wrap(errs.Transient, err, "unexpected venue response")
+		return "", venue.Wrap(venue.Unavailable, err, "unexpected venue response")
 	}
 	t, err := TickSizeFromDecimal(d)
 	if err != nil {
-		return "", errs.Wrap(errs.Transient, err, "venue returned an unknown tick size")
+		return "", venue.Wrap(venue.Unavailable, err, "venue returned an unknown tick size")
 	}
-	c.cache.update(tokenID, func(e *marketEntry) { e.tick = t })
+	c.remember(tokenID, func(e *marketEntry) { e.tick = t })
 	return t, nil
 }
 
 // NegRisk reports whether the token's market is neg-risk (its orders are
 // verified by the neg-risk exchange), from cache when fresh.
 func (c *Client) NegRisk(ctx context.Context, tokenID string) (bool, error) {
-	if e, ok := c.cache.get(tokenID); ok && e.negRiskKnown {
+	if e, ok := c.cache.Peek(tokenID); ok && e.negRiskKnown {
 		return e.negRisk, nil
 	}
 	var v struct {
@@ -295,18 +293,18 @@ func (c *Client) NegRisk(ctx context.Context, tokenID string) (bool, error) {
 	if err := c.get(ctx, "/neg-risk", url.Values{"token_id": {tokenID}}, &v); err != nil {
 		return false, err
 	}
-	c.cache.update(tokenID, func(e *marketEntry) { e.negRisk, e.negRiskKnown = v.NegRisk, true })
+	c.remember(tokenID, func(e *marketEntry) { e.negRisk, e.negRiskKnown = v.NegRisk, true })
 	return v.NegRisk, nil
 }
 
 // InvalidateMarketInfo drops cached tick size / neg-risk / min size of a token.
-func (c *Client) InvalidateMarketInfo(tokenID string) { c.cache.drop(tokenID) }
+func (c *Client) InvalidateMarketInfo(tokenID string) { c.cache.Remove(tokenID) }
 
 // MarketToken is one outcome token of a CLOB market.
 type MarketToken struct {
 	TokenID string            `json:"token_id"`
 	Outcome string            `json:"outcome"`
-	Price   rest.LooseDecimal `json:"price"`
+	Price   wire.LooseDecimal `json:"price"`
 	Winner  bool              `json:"winner"`
 }
 
@@ -321,13 +319,13 @@ type Market struct {
 	Archived         bool              `json:"archived"`
 	AcceptingOrders  bool              `json:"accepting_orders"`
 	EnableOrderBook  bool              `json:"enable_order_book"`
-	MinimumOrderSize rest.LooseDecimal `json:"minimum_order_size"`
-	MinimumTickSize  rest.LooseDecimal `json:"minimum_tick_size"`
+	MinimumOrderSize wire.LooseDecimal `json:"minimum_order_size"`
+	MinimumTickSize  wire.LooseDecimal `json:"minimum_tick_size"`
 	NegRisk          bool              `json:"neg_risk"`
 	NegRiskMarketID  string            `json:"neg_risk_market_id"`
 	EndDateISO       string            `json:"end_date_iso"`
 	GameStartTime    string            `json:"game_start_time"`
-	SecondsDelay     rest.LooseInt64   `json:"seconds_delay"`
+	SecondsDelay     wire.LooseInt64   `json:"seconds_delay"`
 	Tokens           []MarketToken     `json:"tokens"`
 	Tags             []string          `json:"tags"`
 }
@@ -340,7 +338,7 @@ func (c *Client) Market(ctx context.Context, conditionID string) (*Market, error
 	}
 	if t, err := TickSizeFromDecimal(m.MinimumTickSize.Decimal); err == nil {
 		for _, tok := range m.Tokens {
-			c.cache.update(tok.TokenID, func(e *marketEntry) {
+			c.remember(tok.TokenID, func(e *marketEntry) {
 				e.tick, e.negRisk, e.negRiskKnown, e.minSize, e.conditionID = t, m.NegRisk, true, m.MinimumOrderSize.Decimal, m.ConditionID
 			})
 		}
@@ -360,7 +358,7 @@ func (c *Client) MarketByToken(ctx context.Context, tokenID string) (*MarketByTo
 		return nil, err
 	}
 	if m.ConditionID == "" {
-		return nil, errs.E(errs.NotFound, "market not found").WithCode("not_found")
+		return nil, venue.E(venue.NotFound, "market not found").WithCode("not_found")
 	}
 	return &m, nil
 }
@@ -373,8 +371,8 @@ type ClobMarketToken struct {
 
 // FeeDetails are the platform fee parameters of a market.
 type FeeDetails struct {
-	Rate      rest.LooseDecimal `json:"r"`
-	Exponent  rest.LooseDecimal `json:"e"`
+	Rate      wire.LooseDecimal `json:"r"`
+	Exponent  wire.LooseDecimal `json:"e"`
 	TakerOnly bool              `json:"to"`
 }
 
@@ -382,12 +380,12 @@ type FeeDetails struct {
 type ClobMarketInfo struct {
 	ConditionID     string            `json:"c"`
 	Tokens          []ClobMarketToken `json:"t"`
-	MinTickSize     rest.LooseDecimal `json:"mts"`
+	MinTickSize     wire.LooseDecimal `json:"mts"`
 	NegRisk         bool              `json:"nr"`
 	Fees            *FeeDetails       `json:"fd"`
 	AcceptingOrders bool              `json:"ao"`
-	MinOrderSize    rest.LooseDecimal `json:"mos"`
-	SecondsDelay    rest.LooseInt64   `json:"sd"`
+	MinOrderSize    wire.LooseDecimal `json:"mos"`
+	SecondsDelay    wire.LooseInt64   `json:"sd"`
 }
 
 // ClobMarketInfo fetches compact market info and caches tick, neg-risk and
@@ -399,10 +397,10 @@ func (c *Client) ClobMarketInfo(ctx context.Context, conditionID string) (*ClobM
 	}
 	t, err := TickSizeFromDecimal(m.MinTickSize.Decimal)
 	if err != nil {
-		return nil, errs.Wrap(errs.Transient, err, "venue returned an unknown tick size")
+		return nil, venue.Wrap(venue.Unavailable, err, "venue returned an unknown tick size")
 	}
 	for _, tok := range m.Tokens {
-		c.cache.update(tok.TokenID, func(e *marketEntry) {
+		c.remember(tok.TokenID, func(e *marketEntry) {
 			e.tick, e.negRisk, e.negRiskKnown, e.minSize, e.conditionID = t, m.NegRisk, true, m.MinOrderSize.Decimal, m.ConditionID
 		})
 	}
@@ -420,19 +418,27 @@ type MarketInfo struct {
 // cache when fresh, else via /markets-by-token + /clob-markets (one round
 // trip each, as the official client does).
 func (c *Client) MarketInfo(ctx context.Context, tokenID string) (MarketInfo, error) {
-	if e, ok := c.cache.get(tokenID); ok && e.tick != "" && e.negRiskKnown && !e.minSize.IsZero() {
-		return MarketInfo{TickSize: e.tick, NegRisk: e.negRisk, MinOrderSize: e.minSize}, nil
+	e, ok := c.cache.Peek(tokenID)
+	if !ok || e.tick == "" || !e.negRiskKnown || e.minSize.IsZero() {
+		// Concurrent orders for one token share the two round trips.
+		var err error
+		e, err = c.cache.Load(ctx, tokenID, func(ctx context.Context) (marketEntry, error) {
+			m, err := c.MarketByToken(ctx, tokenID)
+			if err != nil {
+				return marketEntry{}, err
+			}
+			info, err := c.ClobMarketInfo(ctx, m.ConditionID)
+			if err != nil {
+				return marketEntry{}, err
+			}
+			t, _ := TickSizeFromDecimal(info.MinTickSize.Decimal)
+			return marketEntry{tick: t, negRisk: info.NegRisk, negRiskKnown: true, minSize: info.MinOrderSize.Decimal, conditionID: info.ConditionID}, nil
+		})
+		if err != nil {
+			return MarketInfo{}, err
+		}
 	}
-	m, err := c.MarketByToken(ctx, tokenID)
-	if err != nil {
-		return MarketInfo{}, err
-	}
-	info, err := c.ClobMarketInfo(ctx, m.ConditionID)
-	if err != nil {
-		return MarketInfo{}, err
-	}
-	t, _ := TickSizeFromDecimal(info.MinTickSize.Decimal)
-	return MarketInfo{TickSize: t, NegRisk: info.NegRisk, MinOrderSize: info.MinOrderSize.Decimal}, nil
+	return MarketInfo{TickSize: e.tick, NegRisk: e.negRisk, MinOrderSize: e.minSize}, nil
 }
 
 // ---- market cache ----
@@ -443,53 +449,21 @@ type marketEntry struct {
 	negRiskKnown bool
 	minSize      decimal.Decimal
 	conditionID  string
-	expires      time.Time
 }
 
-type marketCache struct {
-	mu  sync.Mutex
-	ttl time.Duration
-	now func() time.Time
-	m   map[string]*marketEntry
-}
-
-func (mc *marketCache) get(token string) (marketEntry, bool) {
-	mc.mu.Lock()
-	defer mc.mu.Unlock()
-	e, ok := mc.m[token]
-	if !ok || !mc.now().Before(e.expires) {
-		delete(mc.m, token)
-		return marketEntry{}, false
+// remember merges f into the cached parameters of token.
+func (c *Client) remember(token string, f func(*marketEntry)) {
+	if token != "" {
+		c.cache.Update(token, f)
 	}
-	return *e, true
 }
 
-func (mc *marketCache) update(token string, f func(*marketEntry)) {
-	if token == "" {
-		return
-	}
-	mc.mu.Lock()
-	defer mc.mu.Unlock()
-	e, ok := mc.m[token]
-	if !ok || !mc.now().Before(e.expires) {
-		e = &marketEntry{}
-		mc.m[token] = e
-	}
-	f(e)
-	e.expires = mc.now().Add(mc.ttl)
-}
-
-func (mc *marketCache) drop(token string) {
-	mc.mu.Lock()
-	defer mc.mu.Unlock()
-	delete(mc.m, token)
-}
-
-func (mc *marketCache) fromBook(token string, b *OrderBook) {
+// rememberBook caches what a book tells about its token's market.
+func (c *Client) rememberBook(token string, b *OrderBook) {
 	if token == "" {
 		token = b.AssetID
 	}
-	mc.update(token, func(e *marketEntry) {
+	c.remember(token, func(e *marketEntry) {
 		if b.TickSize.Valid() {
 			e.tick = b.TickSize
 		}
@@ -524,7 +498,7 @@ func (c *Client) apiKeyCall(ctx context.Context, s OrderSigner, nonce uint64, me
 		return Creds{}, err
 	}
 	if r.APIKey == "" {
-		return Creds{}, errs.E(errs.VenueRejected, "venue returned no API key").WithCode("api_key_create_failed")
+		return Creds{}, venue.E(venue.Rejected, "venue returned no API key").WithCode("api_key_create_failed")
 	}
 	return Creds{Key: r.APIKey, Secret: r.Secret, Passphrase: r.Passphrase}, nil
 }
@@ -547,8 +521,8 @@ func (c *Client) CreateOrDeriveAPIKey(ctx context.Context, s OrderSigner, nonce 
 	if err == nil {
 		return creds, nil
 	}
-	switch errs.KindOf(err) {
-	case errs.Unauthorized, errs.Forbidden, errs.RateLimited:
+	switch venue.CategoryOf(err) {
+	case venue.Unauthorized, venue.Forbidden, venue.RateLimited:
 		return Creds{}, err
 	}
 	return c.DeriveAPIKey(ctx, s, nonce)
@@ -587,11 +561,12 @@ func (r OrderResponse) Err(side Side) error {
 	if msg == "" {
 		msg = "order not accepted (status " + strconv.Quote(r.Status) + ")"
 	}
-	return MapVenueError(http.StatusBadRequest, msg, 0, &side)
+	// The refusal came inside a 2xx answer: classified by its text alone.
+	return MapVenueError(http.StatusOK, msg, 0, &side)
 }
 
 // PostOrder posts one signed order. It is never retried: if no answer
-// arrives the error is Transient/unknown_outcome carrying the order hash
+// arrives the error is Unavailable/unknown_outcome carrying the order hash
 // (see UnknownOutcomeHash). A response with success=false is returned as
 // the mapped error. d is the domain the order was signed under, used only
 // to compute the hash for reconciliation.
@@ -600,7 +575,7 @@ func (c *Client) PostOrder(ctx context.Context, req PostOrderRequest, d EIP712Do
 		req.Owner = c.creds.Key
 	}
 	if req.PostOnly && req.OrderType.Marketable() {
-		return nil, errs.E(errs.Invalid, "postOnly is not supported for FOK/FAK orders").WithCode("invalid_post_only")
+		return nil, venue.E(venue.Invalid, "postOnly is not supported for FOK/FAK orders").WithCode("invalid_post_only")
 	}
 	hash, err := OrderHash(req.Order, d)
 	if err != nil {
@@ -608,7 +583,7 @@ func (c *Client) PostOrder(ctx context.Context, req PostOrderRequest, d EIP712Do
 	}
 	body, err := req.MarshalJSON()
 	if err != nil {
-		return nil, errs.Wrap(errs.Invalid, err, "invalid order")
+		return nil, venue.Wrap(venue.Invalid, err, "invalid order")
 	}
 	side := req.Order.Side
 	resp, err := c.rest.Do(ctx, rest.Request{Method: http.MethodPost, Path: "/order", Body: body, Sign: c.l2Sign})
@@ -638,7 +613,7 @@ func (c *Client) PostOrders(ctx context.Context, reqs []PostOrderRequest, d EIP7
 		return nil, nil
 	}
 	if len(reqs) > MaxBatch {
-		return nil, errs.Ef(errs.Invalid, "Too many orders in payload: %d, max allowed: %d", len(reqs), MaxBatch).WithCode("too_many_orders")
+		return nil, venue.Ef(venue.Invalid, "Too many orders in payload: %d, max allowed: %d", len(reqs), MaxBatch).WithCode("too_many_orders")
 	}
 	for i := range reqs {
 		if reqs[i].Owner == "" {
@@ -647,7 +622,7 @@ func (c *Client) PostOrders(ctx context.Context, reqs []PostOrderRequest, d EIP7
 	}
 	body, err := MarshalPostOrders(reqs)
 	if err != nil {
-		return nil, errs.Wrap(errs.Invalid, err, "invalid order")
+		return nil, venue.Wrap(venue.Invalid, err, "invalid order")
 	}
 	hash, err := OrderHash(reqs[0].Order, d)
 	if err != nil {
@@ -712,13 +687,13 @@ type OpenOrder struct {
 	Market          string            `json:"market"`
 	AssetID         string            `json:"asset_id"`
 	Side            string            `json:"side"`
-	OriginalSize    rest.LooseDecimal `json:"original_size"`
-	SizeMatched     rest.LooseDecimal `json:"size_matched"`
-	Price           rest.LooseDecimal `json:"price"`
+	OriginalSize    wire.LooseDecimal `json:"original_size"`
+	SizeMatched     wire.LooseDecimal `json:"size_matched"`
+	Price           wire.LooseDecimal `json:"price"`
 	AssociateTrades []string          `json:"associate_trades"`
 	Outcome         string            `json:"outcome"`
-	CreatedAt       rest.LooseInt64   `json:"created_at"`
-	Expiration      rest.LooseInt64   `json:"expiration"`
+	CreatedAt       wire.LooseInt64   `json:"created_at"`
+	Expiration      wire.LooseInt64   `json:"expiration"`
 	OrderType       string            `json:"order_type"`
 }
 
@@ -732,11 +707,11 @@ func (c *Client) GetOrder(ctx context.Context, orderID string) (*OpenOrder, erro
 	var o OpenOrder
 	if string(raw) != "null" {
 		if err := json.Unmarshal(raw, &o); err != nil {
-			return nil, errs.Wrap(errs.Transient, err, "unexpected venue response")
+			return nil, venue.Wrap(venue.Unavailable, err, "unexpected venue response")
 		}
 	}
 	if o.ID == "" {
-		return nil, errs.E(errs.NotFound, "order not found").WithCode("not_found")
+		return nil, venue.E(venue.NotFound, "order not found").WithCode("not_found")
 	}
 	return &o, nil
 }
@@ -772,7 +747,7 @@ func paginate[T any](ctx context.Context, c *Client, path string, q url.Values) 
 		}
 		cursor = p.NextCursor
 	}
-	return nil, errs.E(errs.Transient, "venue pagination did not terminate").WithCode("pagination_overflow")
+	return nil, venue.E(venue.Unavailable, "venue pagination did not terminate").WithCode("pagination_overflow")
 }
 
 func setIf(q url.Values, k, v string) {
@@ -795,9 +770,9 @@ type MakerOrder struct {
 	OrderID       string            `json:"order_id"`
 	Owner         string            `json:"owner"`
 	MakerAddress  string            `json:"maker_address"`
-	MatchedAmount rest.LooseDecimal `json:"matched_amount"`
-	Price         rest.LooseDecimal `json:"price"`
-	FeeRateBps    rest.LooseDecimal `json:"fee_rate_bps"`
+	MatchedAmount wire.LooseDecimal `json:"matched_amount"`
+	Price         wire.LooseDecimal `json:"price"`
+	FeeRateBps    wire.LooseDecimal `json:"fee_rate_bps"`
 	AssetID       string            `json:"asset_id"`
 	Outcome       string            `json:"outcome"`
 	Side          string            `json:"side"`
@@ -810,9 +785,9 @@ type Trade struct {
 	Market          string            `json:"market"`
 	AssetID         string            `json:"asset_id"`
 	Side            string            `json:"side"`
-	Size            rest.LooseDecimal `json:"size"`
-	FeeRateBps      rest.LooseDecimal `json:"fee_rate_bps"`
-	Price           rest.LooseDecimal `json:"price"`
+	Size            wire.LooseDecimal `json:"size"`
+	FeeRateBps      wire.LooseDecimal `json:"fee_rate_bps"`
+	Price           wire.LooseDecimal `json:"price"`
 	Status          string            `json:"status"`
 	MatchTime       string            `json:"match_time"`
 	LastUpdate      string            `json:"last_update"`
@@ -877,9 +852,9 @@ func (p BalanceAllowanceParams) query() url.Values {
 // BalanceAllowance is the venue's view of a balance (base units) and the
 // allowances per spender (V2) or the single allowance (V1 shape).
 type BalanceAllowance struct {
-	Balance    rest.LooseDecimal            `json:"balance"`
-	Allowances map[string]rest.LooseDecimal `json:"allowances"`
-	Allowance  rest.LooseDecimal            `json:"allowance"`
+	Balance    wire.LooseDecimal            `json:"balance"`
+	Allowances map[string]wire.LooseDecimal `json:"allowances"`
+	Allowance  wire.LooseDecimal            `json:"allowance"`
 }
 
 // GetBalanceAllowance reads the funder's balance and allowances.

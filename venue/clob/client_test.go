@@ -12,7 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 func hardhatSigner(t testing.TB) *KeySigner {
@@ -65,7 +65,7 @@ func TestPublicEndpoints(t *testing.T) {
 	require.Equal(t, 1, f.count("GET /neg-risk"))
 
 	_, err = c.OrderBook(ctx, "999")
-	require.Equal(t, errs.NotFound, errs.KindOf(err))
+	require.Equal(t, venue.NotFound, venue.CategoryOf(err))
 
 	info, err := c.MarketInfo(ctx, fakeToken2)
 	require.NoError(t, err)
@@ -110,12 +110,12 @@ func TestPlaceLimitOrder(t *testing.T) {
 
 	// Local validation, before any post.
 	_, err = tr.PlaceLimitOrder(ctx, LimitOrderArgs{TokenID: fakeToken, Side: Buy, Price: d("0.995"), Size: d("10")})
-	require.Equal(t, "invalid_price", errs.CodeOf(err))
+	require.Equal(t, "invalid_price", venue.CodeOf(err))
 	_, err = tr.PlaceLimitOrder(ctx, LimitOrderArgs{TokenID: fakeToken, Side: Buy, Price: d("0.5"), Size: d("4.99")})
-	require.Equal(t, "below_min_size", errs.CodeOf(err))
+	require.Equal(t, "below_min_size", venue.CodeOf(err))
 	_, err = tr.PlaceLimitOrder(ctx, LimitOrderArgs{TokenID: fakeToken, Side: Buy, Price: d("0.5"), Size: d("10"), OrderType: GTD,
 		Expiration: time.UnixMilli(1767225600000).Add(30 * time.Second)})
-	require.Equal(t, "invalid_expiration", errs.CodeOf(err))
+	require.Equal(t, "invalid_expiration", venue.CodeOf(err))
 	require.Len(t, f.posted, 1)
 
 	// GTD with a valid expiration carries it unsigned in the body.
@@ -152,15 +152,15 @@ func TestStaleMarketInfoRefetchedOnce(t *testing.T) {
 	f.mu.Unlock()
 	_, err = tr.PlaceLimitOrder(ctx, LimitOrderArgs{TokenID: fakeToken, Side: Buy, Price: d("0.55"), Size: d("10")})
 	require.Error(t, err)
-	require.Equal(t, "invalid_tick_size", errs.CodeOf(err))
+	require.Equal(t, "invalid_tick_size", venue.CodeOf(err))
 	require.Equal(t, 3, f.count("POST /order"))
 
 	// A rejection that is not about market parameters is not retried.
 	f.fail["POST /order"] = func(w http.ResponseWriter) { venueErr(w, 400, "not enough balance / allowance") }
 	_, err = tr.PlaceLimitOrder(ctx, LimitOrderArgs{TokenID: fakeToken, Side: Sell, Price: d("0.6"), Size: d("10")})
-	require.Equal(t, "insufficient_balance_or_allowance", errs.CodeOf(err))
-	e, _ := errs.As(err)
-	require.Equal(t, HintApproveCTF, e.Hint)
+	require.Equal(t, "insufficient_balance_or_allowance", venue.CodeOf(err))
+	e, _ := venue.As(err)
+	require.Equal(t, venue.AssetConditional, e.Asset, "a SELL lacks the outcome tokens")
 	require.Equal(t, 4, f.count("POST /order"))
 }
 
@@ -183,11 +183,11 @@ func TestPostOrderNeverRetried(t *testing.T) {
 			f.fail["POST /order"] = fail
 			_, err := tr.PlaceLimitOrder(context.Background(), LimitOrderArgs{TokenID: fakeToken, Side: Buy, Price: d("0.5"), Size: d("10")})
 			require.Error(t, err)
-			require.Equal(t, errs.Transient, errs.KindOf(err))
-			require.Equal(t, "unknown_outcome", errs.CodeOf(err))
+			require.Equal(t, venue.Unavailable, venue.CategoryOf(err))
+			require.Equal(t, "unknown_outcome", venue.CodeOf(err))
 			h, ok := UnknownOutcomeHash(err)
 			require.True(t, ok)
-			require.Contains(t, errs.PublicMessage(err), h.Hex())
+			require.Contains(t, venue.MessageOf(err), h.Hex())
 			require.Equal(t, 1, f.count("POST /order"))
 		})
 	}
@@ -199,7 +199,7 @@ func TestPostOrderNeverRetried(t *testing.T) {
 		defer close(release)
 		f.fail["POST /order"] = func(w http.ResponseWriter) { <-release }
 		_, err := tr.PlaceLimitOrder(context.Background(), LimitOrderArgs{TokenID: fakeToken, Side: Buy, Price: d("0.5"), Size: d("10")})
-		require.Equal(t, "unknown_outcome", errs.CodeOf(err))
+		require.Equal(t, "unknown_outcome", venue.CodeOf(err))
 		require.Equal(t, 1, f.count("POST /order"))
 	})
 	t.Run("not sent", func(t *testing.T) {
@@ -210,7 +210,7 @@ func TestPostOrderNeverRetried(t *testing.T) {
 		c := NewClient(Config{BaseURL: "http://" + addr, ChainID: 80002}).WithCreds(Creds{Key: "k", Secret: "AAAA", Passphrase: "p"}, s.Address())
 		o, _, dom := testOrder(t, SigEOA)
 		_, err = c.PostOrder(context.Background(), PostOrderRequest{Order: o, OrderType: GTC}, dom)
-		require.Equal(t, "venue_unreachable", errs.CodeOf(err))
+		require.Equal(t, "venue_unreachable", venue.CodeOf(err))
 	})
 }
 
@@ -234,7 +234,7 @@ func TestGetRetriedOn5xx(t *testing.T) {
 	// 4xx is final.
 	f.fail["GET /book"] = func(w http.ResponseWriter) { venueErr(w, 400, "Invalid token id") }
 	_, err = c.OrderBook(context.Background(), fakeToken)
-	require.Equal(t, errs.VenueRejected, errs.KindOf(err))
+	require.Equal(t, venue.Rejected, venue.CategoryOf(err))
 	require.Equal(t, 3, f.count("GET /book"))
 
 	// 429 is RateLimited with Retry-After, not retried.
@@ -243,9 +243,9 @@ func TestGetRetriedOn5xx(t *testing.T) {
 		venueErr(w, 429, "Too Many Requests")
 	}
 	_, err = c.OrderBook(context.Background(), fakeToken)
-	e, ok := errs.As(err)
+	e, ok := venue.As(err)
 	require.True(t, ok)
-	require.Equal(t, errs.RateLimited, e.Kind)
+	require.Equal(t, venue.RateLimited, e.Category)
 	require.Equal(t, 7, e.RetryAfterSeconds)
 	require.Equal(t, 4, f.count("GET /book"))
 }
@@ -266,7 +266,7 @@ func TestPrivateEndpoints(t *testing.T) {
 	require.Equal(t, 2, f.count("GET /data/orders"))
 
 	_, err = c.GetOrder(ctx, "0xdead")
-	require.Equal(t, errs.NotFound, errs.KindOf(err))
+	require.Equal(t, venue.NotFound, venue.CategoryOf(err))
 	f.orders["0xbeef"] = OpenOrder{ID: "0xbeef", Status: "LIVE"}
 	o, err := c.GetOrder(ctx, "0xbeef")
 	require.NoError(t, err)
@@ -291,15 +291,15 @@ func TestPrivateEndpoints(t *testing.T) {
 	rs, err := c.PostOrders(ctx, []PostOrderRequest{{Order: o1, OrderType: GTC}}, dom)
 	require.NoError(t, err)
 	require.Len(t, rs, 1)
-	require.Equal(t, "insufficient_balance_or_allowance", errs.CodeOf(rs[0].Err(Buy)))
+	require.Equal(t, "insufficient_balance_or_allowance", venue.CodeOf(rs[0].Err(Buy)))
 
 	// Wrong credentials are Unauthorized.
 	bad := c.WithCreds(Creds{Key: f.creds.Key, Secret: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", Passphrase: "pp"}, s.Address())
 	_, err = bad.GetOpenOrders(ctx, OpenOrderParams{})
-	require.Equal(t, errs.Unauthorized, errs.KindOf(err))
+	require.Equal(t, venue.Unauthorized, venue.CategoryOf(err))
 	// No credentials at all fail locally.
 	_, err = f.client(time.Second).CancelAll(ctx)
-	require.Equal(t, "no_api_key", errs.CodeOf(err))
+	require.Equal(t, "no_api_key", venue.CodeOf(err))
 }
 
 func TestPlaceMarketOrder(t *testing.T) {
@@ -318,7 +318,7 @@ func TestPlaceMarketOrder(t *testing.T) {
 
 	// More than the book holds: FOK no match (nothing posted); FAK at worst level.
 	_, err = tr.PlaceMarketOrder(ctx, MarketOrderArgs{TokenID: fakeToken, Side: Buy, Amount: d("1000")})
-	require.Equal(t, "no_match", errs.CodeOf(err))
+	require.Equal(t, "no_match", venue.CodeOf(err))
 	p, err = tr.PlaceMarketOrder(ctx, MarketOrderArgs{TokenID: fakeToken, Side: Buy, Amount: d("1000"), OrderType: FAK})
 	require.NoError(t, err)
 	require.True(t, p.Price.Equal(d("0.6")))
@@ -332,16 +332,16 @@ func TestPlaceMarketOrder(t *testing.T) {
 
 	// A limit price excludes worse levels.
 	_, err = tr.PlaceMarketOrder(ctx, MarketOrderArgs{TokenID: fakeToken, Side: Sell, Amount: d("25"), LimitPrice: d("0.46")})
-	require.Equal(t, "no_match", errs.CodeOf(err))
+	require.Equal(t, "no_match", venue.CodeOf(err))
 	_, err = tr.PlaceMarketOrder(ctx, MarketOrderArgs{TokenID: fakeToken, Side: Buy, Amount: d("0.5")})
-	require.Equal(t, "below_min_size", errs.CodeOf(err))
+	require.Equal(t, "below_min_size", venue.CodeOf(err))
 	require.Equal(t, 3, f.count("POST /order"))
 
 	// An invalid-signature rejection with unchanged market parameters is
 	// final: no second order is built.
 	f.fail["POST /order"] = func(w http.ResponseWriter) { venueErr(w, 400, "invalid signature") }
 	_, err = tr.PlaceMarketOrder(ctx, MarketOrderArgs{TokenID: fakeToken, Side: Buy, Amount: d("10")})
-	require.Equal(t, "invalid_signature", errs.CodeOf(err))
+	require.Equal(t, "invalid_signature", venue.CodeOf(err))
 	require.Equal(t, 4, f.count("POST /order"))
 
 	// If the market turned neg-risk between the book read and the post, the
@@ -385,14 +385,14 @@ func TestMarketPrice(t *testing.T) {
 	for _, c := range cases {
 		got, err := MarketPrice(book, c.side, d(c.amount), c.ot, d(c.limit))
 		if c.code != "" {
-			require.Equal(t, c.code, errs.CodeOf(err), "%+v", c)
+			require.Equal(t, c.code, venue.CodeOf(err), "%+v", c)
 			continue
 		}
 		require.NoError(t, err, "%+v", c)
 		require.True(t, got.Equal(d(c.want)), "%+v got %s", c, got)
 	}
 	_, err := MarketPrice(&OrderBook{}, Buy, decimal.NewFromInt(1), FAK, decimal.Zero)
-	require.Equal(t, "no_match", errs.CodeOf(err))
+	require.Equal(t, "no_match", venue.CodeOf(err))
 }
 
 func TestMapVenueError(t *testing.T) {
@@ -401,41 +401,42 @@ func TestMapVenueError(t *testing.T) {
 		status int
 		msg    string
 		side   *Side
-		kind   errs.Kind
+		kind   venue.Category
 		code   string
-		hint   string
+		asset  string
 	}{
-		{400, "not enough balance / allowance", &sell, errs.VenueRejected, "insufficient_balance_or_allowance", HintApproveCTF},
-		{400, "not enough balance / allowance", &buy, errs.VenueRejected, "insufficient_balance_or_allowance", HintApproveCollateral},
-		{400, "invalid signature", nil, errs.VenueRejected, "invalid_signature", ""},
-		{400, "order 0x1 is invalid. Price (0.555) breaks minimum tick size rule: 0.01", nil, errs.VenueRejected, "invalid_tick_size", ""},
-		{400, "order 0x1 is invalid. Size (1) lower than the minimum: 5", nil, errs.VenueRejected, "below_min_size", ""},
-		{403, "Access restricted. Regional restrictions", nil, errs.Forbidden, "geoblocked", ""},
-		{503, "Trading is currently disabled. Check polymarket.com for updates", nil, errs.Transient, "trading_disabled", ""},
-		{503, "Trading is currently cancel-only. New orders are not accepted, but cancels are allowed.", nil, errs.VenueRejected, "cancel_only", ""},
-		{429, "Too Many Requests", nil, errs.RateLimited, "rate_limited", ""},
-		{404, "market not found", nil, errs.NotFound, "not_found", ""},
-		{400, "Invalid orderID", nil, errs.NotFound, "not_found", ""},
-		{400, "order couldn't be fully filled. FOK orders are fully filled or killed.", nil, errs.VenueRejected, "fok_not_filled", ""},
-		{400, "no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.", nil, errs.VenueRejected, "fak_no_match", ""},
-		{400, "invalid post-only order: order crosses book", nil, errs.VenueRejected, "post_only_rejected", ""},
-		{400, "order 0x1 is invalid. Duplicated.", nil, errs.Conflict, "duplicate_order", ""},
-		{400, "invalid amounts, the market buy orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals", nil, errs.VenueRejected, "invalid_amounts", ""},
-		{400, "the market is not yet ready to process new orders", nil, errs.Transient, "market_not_ready", ""},
-		{400, "'0xabc' address in closed only mode", nil, errs.Forbidden, "closed_only", ""},
-		{400, "order_version_mismatch", nil, errs.VenueRejected, "order_version_mismatch", ""},
-		{401, "Unauthorized/Invalid api key", nil, errs.Unauthorized, "unauthorized", ""},
-		{400, "Invalid order payload", nil, errs.Invalid, "invalid_order_payload", ""},
-		{425, "", nil, errs.Transient, "engine_restarting", ""},
-		{502, "bad gateway", nil, errs.Transient, "venue_unavailable", ""},
-		{400, "something new", nil, errs.VenueRejected, "venue_rejected", ""},
+		{400, "not enough balance / allowance", &sell, venue.Rejected, "insufficient_balance_or_allowance", venue.AssetConditional},
+		{400, "not enough balance / allowance", &buy, venue.Rejected, "insufficient_balance_or_allowance", venue.AssetCollateral},
+		{400, "invalid signature", nil, venue.Rejected, "invalid_signature", ""},
+		{400, "order 0x1 is invalid. Price (0.555) breaks minimum tick size rule: 0.01", nil, venue.Rejected, "invalid_tick_size", ""},
+		{400, "order 0x1 is invalid. Size (1) lower than the minimum: 5", nil, venue.Rejected, "below_min_size", ""},
+		{403, "Access restricted. Regional restrictions", nil, venue.Forbidden, "geoblocked", ""},
+		{503, "Trading is currently disabled. Check polymarket.com for updates", nil, venue.Unavailable, "trading_disabled", ""},
+		{503, "Trading is currently cancel-only. New orders are not accepted, but cancels are allowed.", nil, venue.Rejected, "cancel_only", ""},
+		{429, "Too Many Requests", nil, venue.RateLimited, "rate_limited", ""},
+		{404, "market not found", nil, venue.NotFound, "not_found", ""},
+		{400, "Invalid orderID", nil, venue.NotFound, "not_found", ""},
+		{400, "order couldn't be fully filled. FOK orders are fully filled or killed.", nil, venue.Rejected, "fok_not_filled", ""},
+		{400, "no orders found to match with FAK order. FAK orders are partially filled or killed if no match is found.", nil, venue.Rejected, "fak_no_match", ""},
+		{400, "invalid post-only order: order crosses book", nil, venue.Rejected, "post_only_rejected", ""},
+		{400, "order 0x1 is invalid. Duplicated.", nil, venue.Conflict, "duplicate_order", ""},
+		{400, "invalid amounts, the market buy orders maker amount supports a max accuracy of 2 decimals, taker amount a max of 4 decimals", nil, venue.Rejected, "invalid_amounts", ""},
+		{400, "the market is not yet ready to process new orders", nil, venue.Unavailable, "market_not_ready", ""},
+		{400, "'0xabc' address in closed only mode", nil, venue.Forbidden, "closed_only", ""},
+		{400, "order_version_mismatch", nil, venue.Rejected, "order_version_mismatch", ""},
+		{401, "Unauthorized/Invalid api key", nil, venue.Unauthorized, "unauthorized", ""},
+		{400, "Invalid order payload", nil, venue.Invalid, "invalid_order_payload", ""},
+		{425, "", nil, venue.Unavailable, "engine_restarting", ""},
+		{502, "bad gateway", nil, venue.Unavailable, "venue_unavailable", ""},
+		{400, "something new", nil, venue.Rejected, "venue_rejected", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.code+"_"+c.msg, func(t *testing.T) {
 			e := MapVenueError(c.status, c.msg, 3, c.side)
-			require.Equal(t, c.kind, e.Kind)
+			require.Equal(t, c.kind, e.Category)
 			require.Equal(t, c.code, e.Code)
-			require.Equal(t, c.hint, e.Hint)
+			require.Equal(t, c.asset, e.Asset)
+			require.Equal(t, c.status, e.Status)
 		})
 	}
 }

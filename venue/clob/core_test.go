@@ -16,7 +16,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -103,16 +103,16 @@ func TestAmountValidation(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, _, err := BuildLimitAmounts(Buy, d(c.price), d(c.size), c.tick)
 			require.Error(t, err)
-			require.Equal(t, errs.Invalid, errs.KindOf(err))
-			require.Equal(t, c.code, errs.CodeOf(err))
+			require.Equal(t, venue.Invalid, venue.CategoryOf(err))
+			require.Equal(t, c.code, venue.CodeOf(err))
 			if c.msg != "" {
-				require.Equal(t, c.msg, errs.PublicMessage(err))
+				require.Equal(t, c.msg, venue.MessageOf(err))
 			}
 		})
 	}
 	require.NoError(t, ValidateMinSize(d("5"), d("5")))
 	err := ValidateMinSize(d("4.99"), d("5"))
-	require.Equal(t, "below_min_size", errs.CodeOf(err))
+	require.Equal(t, "below_min_size", venue.CodeOf(err))
 }
 
 func TestParseTickSize(t *testing.T) {
@@ -170,7 +170,7 @@ func TestSignatureTampering(t *testing.T) {
 				dd := m(&oc)
 				_, err := VerifyOrderSignature(oc, dd, owner)
 				require.Error(t, err)
-				require.Equal(t, "invalid_signature", errs.CodeOf(err))
+				require.Equal(t, "invalid_signature", venue.CodeOf(err))
 			})
 		}
 		// Expiration is not signed: changing it keeps the signature valid.
@@ -210,7 +210,7 @@ func TestSignOrderSignerMismatch(t *testing.T) {
 	o, s, dom := testOrder(t, SigEOA)
 	o.Signer = common.HexToAddress("0x0000000000000000000000000000000000000003")
 	err := SignOrderWith(context.Background(), &o, s, dom)
-	require.Equal(t, "signer_mismatch", errs.CodeOf(err))
+	require.Equal(t, "signer_mismatch", venue.CodeOf(err))
 }
 
 func TestOrderUnmarshalErrors(t *testing.T) {
@@ -233,7 +233,7 @@ func TestOrderUnmarshalErrors(t *testing.T) {
 			var o2 Order
 			err := json.Unmarshal([]byte(bad), &o2)
 			require.Error(t, err)
-			require.Equal(t, errs.Invalid, errs.KindOf(err))
+			require.Equal(t, venue.Invalid, venue.CategoryOf(err))
 		})
 	}
 	// Lenient: salt as string, side as number.
@@ -263,7 +263,7 @@ func TestCredsRedaction(t *testing.T) {
 
 func TestL2SecretDecoding(t *testing.T) {
 	_, err := L2Signature("", 1, "GET", "/x", nil)
-	require.Equal(t, errs.Unauthorized, errs.KindOf(err))
+	require.Equal(t, venue.Unauthorized, venue.CategoryOf(err))
 	_, err = L2Signature("!!!!", 1, "GET", "/x", nil)
 	require.Error(t, err)
 	a, err := L2Signature("PadR-PcjXk3e6KwhaBirYKR9v2Pr-YdYtJXhEUJFSf4=", 1, "GET", "/x", nil)

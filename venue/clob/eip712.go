@@ -11,7 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -104,7 +104,7 @@ func (o Order) StructHash() (common.Hash, error) {
 	copy(buf[96+12:128], o.Signer[:])
 	for i, x := range []*big.Int{o.TokenID, o.MakerAmount, o.TakerAmount} {
 		if err := putUint(buf[128+32*i:160+32*i], x); err != nil {
-			return common.Hash{}, errs.E(errs.Invalid, "Invalid order payload: amount or token id out of range").WithCode("invalid_order_payload")
+			return common.Hash{}, venue.E(venue.Invalid, "Invalid order payload: amount or token id out of range").WithCode("invalid_order_payload")
 		}
 	}
 	buf[255] = byte(o.Side)
@@ -196,7 +196,7 @@ func (s *KeySigner) GoString() string { return s.String() }
 func SignDigest(digest common.Hash, key *ecdsa.PrivateKey) ([]byte, error) {
 	sig, err := crypto.Sign(digest[:], key)
 	if err != nil {
-		return nil, errs.Wrap(errs.Internal, err, "signing failed")
+		return nil, venue.Wrap(venue.Internal, err, "signing failed")
 	}
 	sig[64] += 27
 	return sig, nil
@@ -229,7 +229,7 @@ func RecoverDigest(digest common.Hash, sig []byte) (common.Address, error) {
 }
 
 func errInvalidSignature(why string) error {
-	return errs.E(errs.VenueRejected, "invalid signature").WithCode("invalid_signature").WithCause(fmt.Errorf("%s", why))
+	return venue.E(venue.Rejected, "invalid signature").WithCode("invalid_signature").WithCause(fmt.Errorf("%s", why))
 }
 
 // SignOrder signs o in place with key under d (see SignOrderWith).
@@ -243,7 +243,7 @@ func SignOrder(o *Order, key *ecdsa.PrivateKey, d EIP712Domain) error {
 // into the 317-byte form the wallet's isValidSignature expects.
 func SignOrderWith(ctx context.Context, o *Order, s OrderSigner, d EIP712Domain) error {
 	if !o.Side.Valid() {
-		return errs.E(errs.Invalid, "invalid side").WithCode("invalid_side")
+		return venue.E(venue.Invalid, "invalid side").WithCode("invalid_side")
 	}
 	sh, err := o.StructHash()
 	if err != nil {
@@ -252,7 +252,7 @@ func SignOrderWith(ctx context.Context, o *Order, s OrderSigner, d EIP712Domain)
 	switch o.SignatureType {
 	case SigEOA, SigPolyProxy, SigGnosisSafe:
 		if o.Signer != s.Address() {
-			return errs.E(errs.Invalid, "signer does not match").WithCode("signer_mismatch")
+			return venue.E(venue.Invalid, "signer does not match").WithCode("signer_mismatch")
 		}
 		sig, err := s.SignTypedDataHash(ctx, typedDataDigest(d.Separator(), sh))
 		if err != nil {
@@ -261,7 +261,7 @@ func SignOrderWith(ctx context.Context, o *Order, s OrderSigner, d EIP712Domain)
 		o.Signature = sig
 	case SigPoly1271:
 		if o.Signer != o.Maker {
-			return errs.E(errs.Invalid, "POLY_1271 orders must have signer = maker (the deposit wallet)").WithCode("signer_mismatch")
+			return venue.E(venue.Invalid, "POLY_1271 orders must have signer = maker (the deposit wallet)").WithCode("signer_mismatch")
 		}
 		inner, err := s.SignTypedDataHash(ctx, typedDataSignDigest(sh, o.Signer, d))
 		if err != nil {
@@ -269,7 +269,7 @@ func SignOrderWith(ctx context.Context, o *Order, s OrderSigner, d EIP712Domain)
 		}
 		o.Signature = wrapPoly1271(inner, d.Separator(), sh)
 	default:
-		return errs.Ef(errs.Invalid, "unsupported signature type %d", o.SignatureType).WithCode("invalid_signature_type")
+		return venue.Ef(venue.Invalid, "unsupported signature type %d", o.SignatureType).WithCode("invalid_signature_type")
 	}
 	return nil
 }
@@ -314,7 +314,7 @@ func ParsePoly1271(sig []byte) (Poly1271Parts, error) {
 // ERC-7739 envelope, checks that it commits to this exchange domain, this
 // order and the V2 order type, and recovers the wallet owner's EOA. It does
 // not check maker/signer relationships (proxy, Safe, wallet ownership),
-// which need chain state; callers do that. Errors are VenueRejected with
+// which need chain state; callers do that. Errors are Rejected with
 // code invalid_signature.
 func RecoverOrderSigner(o Order, d EIP712Domain) (common.Address, error) {
 	sh, err := o.StructHash()
@@ -340,7 +340,7 @@ func RecoverOrderSigner(o Order, d EIP712Domain) (common.Address, error) {
 		}
 		return RecoverDigest(typedDataSignDigest(sh, o.Signer, d), p.Inner)
 	}
-	return common.Address{}, errs.Ef(errs.Invalid, "unsupported signature type %d", o.SignatureType).WithCode("invalid_signature_type")
+	return common.Address{}, venue.Ef(venue.Invalid, "unsupported signature type %d", o.SignatureType).WithCode("invalid_signature_type")
 }
 
 // VerifyOrderSignature checks that o carries a valid signature by its own

@@ -13,7 +13,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -175,7 +175,7 @@ func (f *fakeVenue) private(w http.ResponseWriter, r *http.Request, key string, 
 		price, _ := PriceFromAmounts(o.Side, o.MakerAmount, o.TakerAmount)
 		if req.OrderType.Marketable() {
 			if err := CheckMarketablePrecision(o.Side, o.MakerAmount, o.TakerAmount); err != nil {
-				venueErr(w, 400, errs.PublicMessage(err))
+				venueErr(w, 400, venue.MessageOf(err))
 				return
 			}
 		} else if !OnTick(price, tick) {

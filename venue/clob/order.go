@@ -11,7 +11,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // Order is a CLOB V2 order: the eleven signed fields, the unsigned
@@ -105,7 +105,7 @@ type wireOrder struct {
 }
 
 func invalidPayload(field string, cause error) error {
-	e := errs.Ef(errs.Invalid, "Invalid order payload: bad %s", field).WithCode("invalid_order_payload")
+	e := venue.Ef(venue.Invalid, "Invalid order payload: bad %s", field).WithCode("invalid_order_payload")
 	if cause != nil {
 		e = e.WithCause(cause)
 	}
@@ -170,7 +170,7 @@ func decodeHex(s string) ([]byte, error) {
 
 // UnmarshalJSON decodes the wire order. It accepts numbers as JSON numbers
 // or strings and the side as "BUY"/"SELL" (or 0/1), so orders produced by any
-// official client decode; all errors are errs.Invalid.
+// official client decode; all errors are venue.Invalid.
 func (o *Order) UnmarshalJSON(b []byte) error {
 	var w wireOrder
 	if err := json.Unmarshal(b, &w); err != nil {

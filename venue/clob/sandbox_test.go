@@ -29,8 +29,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/sandbox"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/chain"
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/dataapi"
@@ -314,9 +314,9 @@ func TestSandboxPublicMarketData(t *testing.T) {
 
 	// Unknown ids come back as the venue's not-found, classified.
 	_, err = c.OrderBook(ctx, "123")
-	assert.Equal(t, errs.NotFound, errs.KindOf(err), "%v", err)
+	assert.Equal(t, venue.NotFound, venue.CategoryOf(err), "%v", err)
 	_, err = c.Market(ctx, "0x"+fmt.Sprintf("%064x", 1))
-	assert.Equal(t, errs.NotFound, errs.KindOf(err), "%v", err)
+	assert.Equal(t, venue.NotFound, venue.CategoryOf(err), "%v", err)
 }
 
 func TestSandboxAPIKeys(t *testing.T) {
@@ -339,8 +339,8 @@ func TestSandboxAPIKeys(t *testing.T) {
 	}
 	// Creating an existing key is the venue's conflict (clients derive).
 	_, err = c.CreateAPIKey(ctx, s, 3)
-	assert.Equal(t, errs.Conflict, errs.KindOf(err), "%v", err)
-	assert.Equal(t, "api_key_create_failed", errs.CodeOf(err), "%v", err)
+	assert.Equal(t, venue.Conflict, venue.CategoryOf(err), "%v", err)
+	assert.Equal(t, "api_key_create_failed", venue.CodeOf(err), "%v", err)
 	again, err := c.CreateOrDeriveAPIKey(ctx, s, 3)
 	require.NoError(t, err)
 	assert.Equal(t, created, again)
@@ -490,7 +490,7 @@ func TestSandboxMarketOrdersFill(t *testing.T) {
 
 	// An FOK the book cannot cover is refused locally with no_match.
 	_, err = w.trader.PlaceMarketOrder(ctx, clob.MarketOrderArgs{TokenID: tok, Side: clob.Buy, Amount: decimal.NewFromInt(1_000_000)})
-	assert.Equal(t, "no_match", errs.CodeOf(err), "%v", err)
+	assert.Equal(t, "no_match", venue.CodeOf(err), "%v", err)
 }
 
 func TestSandboxHeartbeat(t *testing.T) {
@@ -522,8 +522,8 @@ func TestSandboxVenueRejections(t *testing.T) {
 		o.Signature[10] ^= 0xff
 		_, err := w.client.PostOrder(ctx, clob.PostOrderRequest{Order: o, OrderType: clob.GTC}, d)
 		require.Error(t, err)
-		assert.Equal(t, errs.VenueRejected, errs.KindOf(err), "%v", err)
-		assert.Equal(t, "invalid_signature", errs.CodeOf(err), "%v", err)
+		assert.Equal(t, venue.Rejected, venue.CategoryOf(err), "%v", err)
+		assert.Equal(t, "invalid_signature", venue.CodeOf(err), "%v", err)
 		t.Logf("venue: %v", err)
 		assertNothingBooked(t, w, before)
 	})
@@ -541,7 +541,7 @@ func TestSandboxVenueRejections(t *testing.T) {
 		o.Signature, err = clob.SignDigest(digest, other)
 		require.NoError(t, err)
 		_, err = w.client.PostOrder(ctx, clob.PostOrderRequest{Order: o, OrderType: clob.GTC}, d)
-		assert.Equal(t, "invalid_signature", errs.CodeOf(err), "%v", err)
+		assert.Equal(t, "invalid_signature", venue.CodeOf(err), "%v", err)
 		assertNothingBooked(t, w, before)
 	})
 
@@ -572,11 +572,11 @@ func TestSandboxVenueRejections(t *testing.T) {
 				return
 			}
 			require.Error(t, err)
-			assert.Equal(t, errs.Unauthorized, errs.KindOf(err), "%v", err)
-			assert.Equal(t, "unauthorized", errs.CodeOf(err), "%v", err)
+			assert.Equal(t, venue.Unauthorized, venue.CategoryOf(err), "%v", err)
+			assert.Equal(t, "unauthorized", venue.CodeOf(err), "%v", err)
 			t.Logf("venue: %v", err)
 			_, err = skewed.GetOpenOrders(ctx, clob.OpenOrderParams{})
-			assert.Equal(t, errs.Unauthorized, errs.KindOf(err), "%v", err)
+			assert.Equal(t, venue.Unauthorized, venue.CategoryOf(err), "%v", err)
 			assertNothingBooked(t, w, before)
 			// The same signed order with a fresh timestamp is accepted:
 			// only the clock was wrong.
@@ -593,9 +593,9 @@ func TestSandboxVenueRejections(t *testing.T) {
 		off := price.Add(price.Div(decimal.NewFromInt(2)))
 		_, err := w.trader.PlaceLimitOrder(ctx, clob.LimitOrderArgs{TokenID: tok, Side: clob.Buy, Price: off, Size: size})
 		require.Error(t, err)
-		// Invalid (not VenueRejected): the Trader refused before signing.
-		assert.Equal(t, errs.Invalid, errs.KindOf(err), "%v", err)
-		assert.Equal(t, "invalid_tick_size", errs.CodeOf(err), "%v", err)
+		// Invalid (not Rejected): the Trader refused before signing.
+		assert.Equal(t, venue.Invalid, venue.CategoryOf(err), "%v", err)
+		assert.Equal(t, "invalid_tick_size", venue.CodeOf(err), "%v", err)
 		assertNothingBooked(t, w, before)
 	})
 
@@ -606,9 +606,9 @@ func TestSandboxVenueRejections(t *testing.T) {
 		o, d := signedBuy(t, w, tok, m.NegRisk, off, size.Mul(decimal.NewFromInt(2)))
 		_, err := w.client.PostOrder(ctx, clob.PostOrderRequest{Order: o, OrderType: clob.GTC}, d)
 		require.Error(t, err)
-		assert.Equal(t, errs.VenueRejected, errs.KindOf(err), "%v", err)
-		assert.Equal(t, "invalid_tick_size", errs.CodeOf(err), "%v", err)
-		assert.Contains(t, errs.PublicMessage(err), "minimum tick size", "the venue's own message")
+		assert.Equal(t, venue.Rejected, venue.CategoryOf(err), "%v", err)
+		assert.Equal(t, "invalid_tick_size", venue.CodeOf(err), "%v", err)
+		assert.Contains(t, venue.MessageOf(err), "minimum tick size", "the venue's own message")
 		t.Logf("venue: %v", err)
 		assertNothingBooked(t, w, before)
 	})
@@ -620,14 +620,14 @@ func TestSandboxVenueRejections(t *testing.T) {
 		require.Zero(t, before.collateral.Sign())
 		_, err := poor.trader.PlaceLimitOrder(ctx, clob.LimitOrderArgs{TokenID: tok, Side: clob.Buy, Price: price, Size: size})
 		require.Error(t, err)
-		assert.Equal(t, errs.VenueRejected, errs.KindOf(err), "%v", err)
-		assert.Equal(t, "insufficient_balance_or_allowance", errs.CodeOf(err), "%v", err)
-		if e, ok := errs.As(err); assert.True(t, ok) {
-			assert.Equal(t, clob.HintApproveCollateral, e.Hint)
+		assert.Equal(t, venue.Rejected, venue.CategoryOf(err), "%v", err)
+		assert.Equal(t, "insufficient_balance_or_allowance", venue.CodeOf(err), "%v", err)
+		if e, ok := venue.As(err); assert.True(t, ok) {
+			assert.Equal(t, venue.AssetCollateral, e.Asset, "a BUY lacks collateral")
 		}
 		t.Logf("venue: %v", err)
 		_, err = poor.trader.PlaceMarketOrder(ctx, clob.MarketOrderArgs{TokenID: tok, Side: clob.Buy, Amount: decimal.NewFromInt(2)})
-		assert.Equal(t, "insufficient_balance_or_allowance", errs.CodeOf(err), "%v", err)
+		assert.Equal(t, "insufficient_balance_or_allowance", venue.CodeOf(err), "%v", err)
 		assertNothingBooked(t, poor, before)
 	})
 
@@ -637,8 +637,8 @@ func TestSandboxVenueRejections(t *testing.T) {
 		before := unapproved.snap(t)
 		require.Positive(t, before.collateral.Sign())
 		_, err := unapproved.trader.PlaceLimitOrder(ctx, clob.LimitOrderArgs{TokenID: tok, Side: clob.Buy, Price: price, Size: size})
-		assert.Equal(t, errs.VenueRejected, errs.KindOf(err), "%v", err)
-		assert.Equal(t, "insufficient_balance_or_allowance", errs.CodeOf(err), "%v", err)
+		assert.Equal(t, venue.Rejected, venue.CategoryOf(err), "%v", err)
+		assert.Equal(t, "insufficient_balance_or_allowance", venue.CodeOf(err), "%v", err)
 		assertNothingBooked(t, unapproved, before)
 	})
 }
@@ -684,7 +684,7 @@ func TestSandboxGammaAndDataAPI(t *testing.T) {
 	}
 	assert.True(t, inEvent, "event %s holds the market", ev.Slug)
 	_, err = g.MarketBySlug(ctx, "no-such-market-anywhere")
-	assert.Equal(t, errs.NotFound, errs.KindOf(err), "%v", err)
+	assert.Equal(t, venue.NotFound, venue.CategoryOf(err), "%v", err)
 
 	// A fill, then the Data API's views of it.
 	w := newWallet(t, 50)

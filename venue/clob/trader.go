@@ -11,7 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -114,7 +114,7 @@ func (t *Trader) maker() common.Address {
 func (t *Trader) sign(ctx context.Context, tokenID string, side Side, makerAmt, takerAmt *big.Int, exp uint64, meta [32]byte, negRisk bool) (Order, EIP712Domain, error) {
 	tok, ok := parseTokenID(tokenID)
 	if !ok {
-		return Order{}, EIP712Domain{}, errs.Ef(errs.Invalid, "invalid token id %q", tokenID).WithCode("invalid_token_id")
+		return Order{}, EIP712Domain{}, venue.Ef(venue.Invalid, "invalid token id %q", tokenID).WithCode("invalid_token_id")
 	}
 	signer := t.Signer.Address()
 	if t.SignatureType == SigPoly1271 {
@@ -137,7 +137,7 @@ func (t *Trader) sign(ctx context.Context, tokenID string, side Side, makerAmt, 
 // verifying exchange — differs), in which case one refetch and rebuild is
 // worthwhile. Anything else is final.
 func marketChanged(err error) bool {
-	switch errs.CodeOf(err) {
+	switch venue.CodeOf(err) {
 	case "invalid_tick_size", "invalid_signature":
 		return true
 	}
@@ -177,13 +177,13 @@ func (t *Trader) limitArgs(a LimitOrderArgs) (LimitOrderArgs, uint64, error) {
 		a.OrderType = GTC
 	}
 	if a.OrderType != GTC && a.OrderType != GTD {
-		return a, 0, errs.E(errs.Invalid, "limit orders are GTC or GTD").WithCode("invalid_order_type")
+		return a, 0, venue.E(venue.Invalid, "limit orders are GTC or GTD").WithCode("invalid_order_type")
 	}
 	if a.OrderType != GTD {
 		return a, 0, nil
 	}
 	if a.Expiration.Before(t.now().Add(gtdSecurityMargin)) {
-		return a, 0, errs.E(errs.Invalid, "invalid expiration: a GTD order must expire more than a minute from now").WithCode("invalid_expiration")
+		return a, 0, venue.E(venue.Invalid, "invalid expiration: a GTD order must expire more than a minute from now").WithCode("invalid_expiration")
 	}
 	return a, uint64(a.Expiration.Unix()), nil
 }
@@ -223,7 +223,7 @@ func (t *Trader) BuildLimitOrder(ctx context.Context, a LimitOrderArgs) (*Built,
 // the book allows (FAK).
 func (t *Trader) BuildMarketableAt(ctx context.Context, tokenID string, side Side, price, size decimal.Decimal, ot OrderType) (*Built, error) {
 	if !ot.Marketable() {
-		return nil, errs.E(errs.Invalid, "marketable orders are FOK or FAK").WithCode("invalid_order_type")
+		return nil, venue.E(venue.Invalid, "marketable orders are FOK or FAK").WithCode("invalid_order_type")
 	}
 	info, err := t.Client.MarketInfo(ctx, tokenID)
 	if err != nil {
@@ -233,11 +233,11 @@ func (t *Trader) BuildMarketableAt(ctx context.Context, tokenID string, side Sid
 		return nil, err
 	}
 	if !OnTick(price, info.TickSize) {
-		return nil, errs.Ef(errs.Invalid, "price (%s) breaks minimum tick size rule: %s", price.String(), string(info.TickSize)).WithCode("invalid_tick_size")
+		return nil, venue.Ef(venue.Invalid, "price (%s) breaks minimum tick size rule: %s", price.String(), string(info.TickSize)).WithCode("invalid_tick_size")
 	}
 	shares := size.RoundFloor(2)
 	if shares.Sign() <= 0 {
-		return nil, errs.Ef(errs.Invalid, "invalid size (%s): must be at least 0.01 shares", size.String()).WithCode("invalid_size")
+		return nil, venue.Ef(venue.Invalid, "invalid size (%s): must be at least 0.01 shares", size.String()).WithCode("invalid_size")
 	}
 	if side == Sell && !info.MinOrderSize.IsZero() {
 		if err := ValidateMinSize(shares, info.MinOrderSize); err != nil {
@@ -250,7 +250,7 @@ func (t *Trader) BuildMarketableAt(ctx context.Context, tokenID string, side Sid
 	if side == Buy {
 		amount = shares.Mul(price).RoundFloor(2)
 		if amount.LessThan(MinMarketBuy) {
-			return nil, errs.Ef(errs.Invalid, "invalid amount for a marketable BUY order ($%s), min size: $1", amount.String()).WithCode("below_min_size")
+			return nil, venue.Ef(venue.Invalid, "invalid amount for a marketable BUY order ($%s), min size: $1", amount.String()).WithCode("below_min_size")
 		}
 	}
 	maker, taker, err := MarketableAmounts(side, amount, price, info.TickSize)
@@ -266,13 +266,13 @@ func marketArgs(a MarketOrderArgs) (MarketOrderArgs, error) {
 		a.OrderType = FOK
 	}
 	if !a.OrderType.Marketable() {
-		return a, errs.E(errs.Invalid, "market orders are FOK or FAK").WithCode("invalid_order_type")
+		return a, venue.E(venue.Invalid, "market orders are FOK or FAK").WithCode("invalid_order_type")
 	}
 	if a.Amount.Sign() <= 0 {
-		return a, errs.E(errs.Invalid, "amount must be positive").WithCode("invalid_amount")
+		return a, venue.E(venue.Invalid, "amount must be positive").WithCode("invalid_amount")
 	}
 	if a.Side == Buy && a.Amount.LessThan(MinMarketBuy) {
-		return a, errs.Ef(errs.Invalid, "invalid amount for a marketable BUY order ($%s), min size: $1", a.Amount.String()).WithCode("below_min_size")
+		return a, venue.Ef(venue.Invalid, "invalid amount for a marketable BUY order ($%s), min size: $1", a.Amount.String()).WithCode("below_min_size")
 	}
 	return a, nil
 }
@@ -327,7 +327,7 @@ func (t *Trader) buildLimit(ctx context.Context, a LimitOrderArgs, exp uint64, i
 		return nil, err
 	}
 	if !OnTick(a.Price, info.TickSize) {
-		return nil, errs.Ef(errs.Invalid, "price (%s) breaks minimum tick size rule: %s", a.Price.String(), string(info.TickSize)).WithCode("invalid_tick_size")
+		return nil, venue.Ef(venue.Invalid, "price (%s) breaks minimum tick size rule: %s", a.Price.String(), string(info.TickSize)).WithCode("invalid_tick_size")
 	}
 	amt, err := ComputeLimitAmounts(a.Side, a.Price, a.Size, info.TickSize)
 	if err != nil {
@@ -382,7 +382,7 @@ func MarketPrice(b *OrderBook, side Side, amount decimal.Decimal, ot OrderType, 
 		}
 		levels = levels[:n]
 	}
-	noMatch := errs.E(errs.VenueRejected, "no match").WithCode("no_match")
+	noMatch := venue.E(venue.Rejected, "no match").WithCode("no_match")
 	if len(levels) == 0 {
 		return decimal.Zero, noMatch
 	}
@@ -430,7 +430,7 @@ type marketParams struct {
 	negRisk bool
 }
 
-var errMarketUnchanged = errs.E(errs.Internal, "market parameters unchanged")
+var errMarketUnchanged = venue.E(venue.Internal, "market parameters unchanged")
 
 // placeMarket builds and posts a market order. With prev set it gives up
 // (errMarketUnchanged) when the book shows the same parameters as prev;

@@ -7,7 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 // Side is the order side as signed (uint8 in the EIP-712 struct).
@@ -38,7 +38,7 @@ func ParseSide(s string) (Side, error) {
 	case "SELL":
 		return Sell, nil
 	}
-	return 0, errs.Ef(errs.Invalid, "invalid side %q (want BUY or SELL)", s).WithCode("invalid_side")
+	return 0, venue.Ef(venue.Invalid, "invalid side %q (want BUY or SELL)", s).WithCode("invalid_side")
 }
 
 // Valid reports whether s is BUY or SELL.
@@ -56,7 +56,7 @@ func (s Side) MarshalJSON() ([]byte, error) {
 func (s *Side) UnmarshalJSON(b []byte) error {
 	var str string
 	if err := json.Unmarshal(b, &str); err != nil {
-		return errs.E(errs.Invalid, "side must be \"BUY\" or \"SELL\"").WithCode("invalid_side").WithCause(err)
+		return venue.E(venue.Invalid, "side must be \"BUY\" or \"SELL\"").WithCode("invalid_side").WithCause(err)
 	}
 	v, err := ParseSide(str)
 	if err != nil {
@@ -94,7 +94,7 @@ func (t OrderType) Marketable() bool { return t == FOK || t == FAK }
 func ParseOrderType(s string) (OrderType, error) {
 	t := OrderType(strings.ToUpper(strings.TrimSpace(s)))
 	if !t.Valid() {
-		return "", errs.Ef(errs.Invalid, "invalid order type %q (want GTC, GTD, FOK or FAK)", s).WithCode("invalid_order_type")
+		return "", venue.Ef(venue.Invalid, "invalid order type %q (want GTC, GTD, FOK or FAK)", s).WithCode("invalid_order_type")
 	}
 	return t, nil
 }
@@ -144,7 +144,7 @@ var roundingConfig = map[TickSize]RoundingConfig{
 func ParseTickSize(s string) (TickSize, error) {
 	d, err := decimal.NewFromString(strings.TrimSpace(s))
 	if err != nil {
-		return "", errs.Ef(errs.Invalid, "invalid tick size %q", s).WithCode("invalid_tick_size")
+		return "", venue.Ef(venue.Invalid, "invalid tick size %q", s).WithCode("invalid_tick_size")
 	}
 	return TickSizeFromDecimal(d)
 }
@@ -156,7 +156,7 @@ func TickSizeFromDecimal(d decimal.Decimal) (TickSize, error) {
 			return t, nil
 		}
 	}
-	return "", errs.Ef(errs.Invalid, "invalid tick size %s", d.String()).WithCode("invalid_tick_size")
+	return "", venue.Ef(venue.Invalid, "invalid tick size %s", d.String()).WithCode("invalid_tick_size")
 }
 
 // Valid reports whether t is one of the venue tick sizes.

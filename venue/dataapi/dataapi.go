@@ -14,13 +14,14 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
-	"github.com/agent-trading/ats/venue/clob/rest"
+	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/internal/rest"
 	"github.com/agent-trading/ats/venue/network"
+	"github.com/agent-trading/ats/venue/wire"
 )
 
 // Config configures a Client; BaseURL is network.Network.DataAPIURL.
-type Config = rest.ReadConfig
+type Config = rest.Config
 
 // ConfigFor returns the Config of network n.
 func ConfigFor(n network.Network) Config { return Config{BaseURL: n.DataAPIURL} }
@@ -29,27 +30,23 @@ func ConfigFor(n network.Network) Config { return Config{BaseURL: n.DataAPIURL} 
 type Client struct{ rest *rest.Client }
 
 // New returns a client for cfg.
-func New(cfg Config) *Client { return &Client{rest: rest.NewReader(cfg)} }
-
-func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
-	return c.rest.GetJSON(ctx, path, q, out, "data api")
-}
+func New(cfg Config) *Client { return &Client{rest: rest.New(cfg, "data api")} }
 
 // Position is a wallet's holding of one outcome token.
 type Position struct {
 	ProxyWallet        string            `json:"proxyWallet"`
 	Asset              string            `json:"asset"` // token id
 	ConditionID        string            `json:"conditionId"`
-	Size               rest.LooseDecimal `json:"size"` // shares
-	AvgPrice           rest.LooseDecimal `json:"avgPrice"`
-	InitialValue       rest.LooseDecimal `json:"initialValue"`
-	CurrentValue       rest.LooseDecimal `json:"currentValue"`
-	CashPnl            rest.LooseDecimal `json:"cashPnl"`
-	PercentPnl         rest.LooseDecimal `json:"percentPnl"`
-	TotalBought        rest.LooseDecimal `json:"totalBought"`
-	RealizedPnl        rest.LooseDecimal `json:"realizedPnl"`
-	PercentRealizedPnl rest.LooseDecimal `json:"percentRealizedPnl"`
-	CurPrice           rest.LooseDecimal `json:"curPrice"`
+	Size               wire.LooseDecimal `json:"size"` // shares
+	AvgPrice           wire.LooseDecimal `json:"avgPrice"`
+	InitialValue       wire.LooseDecimal `json:"initialValue"`
+	CurrentValue       wire.LooseDecimal `json:"currentValue"`
+	CashPnl            wire.LooseDecimal `json:"cashPnl"`
+	PercentPnl         wire.LooseDecimal `json:"percentPnl"`
+	TotalBought        wire.LooseDecimal `json:"totalBought"`
+	RealizedPnl        wire.LooseDecimal `json:"realizedPnl"`
+	PercentRealizedPnl wire.LooseDecimal `json:"percentRealizedPnl"`
+	CurPrice           wire.LooseDecimal `json:"curPrice"`
 	Redeemable         bool              `json:"redeemable"`
 	Mergeable          bool              `json:"mergeable"`
 	Title              string            `json:"title"`
@@ -81,7 +78,7 @@ type PositionsParams struct {
 
 func userQuery(user common.Address) (url.Values, error) {
 	if user == (common.Address{}) {
-		return nil, errs.E(errs.Invalid, "user address is required").WithCode("invalid_address")
+		return nil, venue.E(venue.Invalid, "user address is required").WithCode("invalid_address")
 	}
 	return url.Values{"user": {user.Hex()}}, nil
 }
@@ -125,7 +122,7 @@ func (c *Client) Positions(ctx context.Context, user common.Address, p Positions
 	setStr(q, "sortDirection", p.SortDirection)
 	setStr(q, "title", p.Title)
 	var out []Position
-	if err := c.get(ctx, "/positions", q, &out); err != nil {
+	if err := c.rest.GetJSON(ctx, "/positions", q, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -140,9 +137,9 @@ type Activity struct {
 	ConditionID     string            `json:"conditionId"`
 	Asset           string            `json:"asset"`
 	Side            string            `json:"side"`
-	Size            rest.LooseDecimal `json:"size"`     // shares
-	UsdcSize        rest.LooseDecimal `json:"usdcSize"` // collateral
-	Price           rest.LooseDecimal `json:"price"`
+	Size            wire.LooseDecimal `json:"size"`     // shares
+	UsdcSize        wire.LooseDecimal `json:"usdcSize"` // collateral
+	Price           wire.LooseDecimal `json:"price"`
 	Outcome         string            `json:"outcome"`
 	// OutcomeIndex is 999 when not applicable (venue sentinel).
 	OutcomeIndex int    `json:"outcomeIndex"`
@@ -189,7 +186,7 @@ func (c *Client) Activity(ctx context.Context, user common.Address, p ActivityPa
 	setInt(q, "limit", p.Limit)
 	setInt(q, "offset", p.Offset)
 	var out []Activity
-	if err := c.get(ctx, "/activity", q, &out); err != nil {
+	if err := c.rest.GetJSON(ctx, "/activity", q, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -201,8 +198,8 @@ type Trade struct {
 	Side            string            `json:"side"`
 	Asset           string            `json:"asset"`
 	ConditionID     string            `json:"conditionId"`
-	Size            rest.LooseDecimal `json:"size"`
-	Price           rest.LooseDecimal `json:"price"`
+	Size            wire.LooseDecimal `json:"size"`
+	Price           wire.LooseDecimal `json:"price"`
 	Timestamp       int64             `json:"timestamp"`
 	Title           string            `json:"title"`
 	Slug            string            `json:"slug"`
@@ -244,7 +241,7 @@ func (c *Client) Trades(ctx context.Context, user common.Address, p TradesParams
 	setInt(q, "limit", p.Limit)
 	setInt(q, "offset", p.Offset)
 	var out []Trade
-	if err := c.get(ctx, "/trades", q, &out); err != nil {
+	if err := c.rest.GetJSON(ctx, "/trades", q, &out); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -11,7 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 const wallet = "0x365f0CA36Ae1f641E02fE3B7743673da42A13A70"
@@ -65,7 +65,7 @@ func TestClient(t *testing.T) {
 	require.True(t, ts[0].Price.Equal(decimal.RequireFromString("0.61")))
 
 	_, err = c.Positions(ctx, common.Address{}, PositionsParams{})
-	require.Equal(t, errs.Invalid, errs.KindOf(err))
+	require.Equal(t, venue.Invalid, venue.CategoryOf(err))
 }
 
 func TestErrors(t *testing.T) {
@@ -88,14 +88,14 @@ func TestErrors(t *testing.T) {
 	c := New(Config{BaseURL: srv.URL, Timeout: time.Second, Retries: 2, Backoff: time.Millisecond})
 	user := common.HexToAddress(wallet)
 	_, err := c.Positions(context.Background(), user, PositionsParams{})
-	require.Equal(t, errs.Transient, errs.KindOf(err))
+	require.Equal(t, venue.Unavailable, venue.CategoryOf(err))
 	require.Equal(t, 3, n)
 	_, err = c.Trades(context.Background(), user, TradesParams{})
-	e, ok := errs.As(err)
+	e, ok := venue.As(err)
 	require.True(t, ok)
-	require.Equal(t, errs.RateLimited, e.Kind)
+	require.Equal(t, venue.RateLimited, e.Category)
 	require.Equal(t, 3, e.RetryAfterSeconds)
 	_, err = c.Activity(context.Background(), user, ActivityParams{})
-	require.Equal(t, errs.Invalid, errs.KindOf(err))
-	require.Contains(t, errs.PublicMessage(err), "invalid user")
+	require.Equal(t, venue.Invalid, venue.CategoryOf(err))
+	require.Contains(t, venue.MessageOf(err), "invalid user")
 }

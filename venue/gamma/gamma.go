@@ -14,13 +14,14 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/errs"
-	"github.com/agent-trading/ats/venue/clob/rest"
+	"github.com/agent-trading/ats/venue"
+	"github.com/agent-trading/ats/venue/internal/rest"
 	"github.com/agent-trading/ats/venue/network"
+	"github.com/agent-trading/ats/venue/wire"
 )
 
 // Config configures a Client; BaseURL is network.Network.GammaURL.
-type Config = rest.ReadConfig
+type Config = rest.Config
 
 // ConfigFor returns the Config of network n.
 func ConfigFor(n network.Network) Config { return Config{BaseURL: n.GammaURL} }
@@ -30,11 +31,7 @@ func ConfigFor(n network.Network) Config { return Config{BaseURL: n.GammaURL} }
 type Client struct{ rest *rest.Client }
 
 // New returns a client for cfg.
-func New(cfg Config) *Client { return &Client{rest: rest.NewReader(cfg)} }
-
-func (c *Client) get(ctx context.Context, path string, q url.Values, out any) error {
-	return c.rest.GetJSON(ctx, path, q, out, "gamma")
-}
+func New(cfg Config) *Client { return &Client{rest: rest.New(cfg, "gamma")} }
 
 // Tag is a market or event tag.
 type Tag struct {
@@ -126,28 +123,28 @@ type wireMarket struct {
 	Outcomes              json.RawMessage   `json:"outcomes"`
 	OutcomePrices         json.RawMessage   `json:"outcomePrices"`
 	ClobTokenIDs          json.RawMessage   `json:"clobTokenIds"`
-	Volume                rest.LooseDecimal `json:"volume"`
-	VolumeNum             rest.LooseDecimal `json:"volumeNum"`
-	Volume24hr            rest.LooseDecimal `json:"volume24hr"`
-	Liquidity             rest.LooseDecimal `json:"liquidity"`
-	LiquidityNum          rest.LooseDecimal `json:"liquidityNum"`
-	BestBid               rest.LooseDecimal `json:"bestBid"`
-	BestAsk               rest.LooseDecimal `json:"bestAsk"`
-	LastTradePrice        rest.LooseDecimal `json:"lastTradePrice"`
-	Spread                rest.LooseDecimal `json:"spread"`
+	Volume                wire.LooseDecimal `json:"volume"`
+	VolumeNum             wire.LooseDecimal `json:"volumeNum"`
+	Volume24hr            wire.LooseDecimal `json:"volume24hr"`
+	Liquidity             wire.LooseDecimal `json:"liquidity"`
+	LiquidityNum          wire.LooseDecimal `json:"liquidityNum"`
+	BestBid               wire.LooseDecimal `json:"bestBid"`
+	BestAsk               wire.LooseDecimal `json:"bestAsk"`
+	LastTradePrice        wire.LooseDecimal `json:"lastTradePrice"`
+	Spread                wire.LooseDecimal `json:"spread"`
 	StartDate             string            `json:"startDate"`
 	EndDate               string            `json:"endDate"`
 	EndDateISO            string            `json:"endDateIso"`
 	EventStartTime        string            `json:"eventStartTime"`
-	Active                rest.LooseBool    `json:"active"`
-	Closed                rest.LooseBool    `json:"closed"`
-	Archived              rest.LooseBool    `json:"archived"`
-	AcceptingOrders       rest.LooseBool    `json:"acceptingOrders"`
-	EnableOrderBook       rest.LooseBool    `json:"enableOrderBook"`
-	NegRisk               rest.LooseBool    `json:"negRisk"`
+	Active                wire.LooseBool    `json:"active"`
+	Closed                wire.LooseBool    `json:"closed"`
+	Archived              wire.LooseBool    `json:"archived"`
+	AcceptingOrders       wire.LooseBool    `json:"acceptingOrders"`
+	EnableOrderBook       wire.LooseBool    `json:"enableOrderBook"`
+	NegRisk               wire.LooseBool    `json:"negRisk"`
 	NegRiskMarketID       string            `json:"negRiskMarketID"`
-	OrderPriceMinTickSize rest.LooseDecimal `json:"orderPriceMinTickSize"`
-	OrderMinSize          rest.LooseDecimal `json:"orderMinSize"`
+	OrderPriceMinTickSize wire.LooseDecimal `json:"orderPriceMinTickSize"`
+	OrderMinSize          wire.LooseDecimal `json:"orderMinSize"`
 	Tags                  []wireTag         `json:"tags"`
 	Events                []wireEventRef    `json:"events"`
 }
@@ -215,7 +212,7 @@ func parseTime(s string) time.Time {
 	return time.Time{}
 }
 
-func orDecimal(a, b rest.LooseDecimal) decimal.Decimal {
+func orDecimal(a, b wire.LooseDecimal) decimal.Decimal {
 	if !a.IsZero() {
 		return a.Decimal
 	}
@@ -304,12 +301,12 @@ type wireEvent struct {
 	Description string            `json:"description"`
 	StartDate   string            `json:"startDate"`
 	EndDate     string            `json:"endDate"`
-	Active      rest.LooseBool    `json:"active"`
-	Closed      rest.LooseBool    `json:"closed"`
-	Archived    rest.LooseBool    `json:"archived"`
-	NegRisk     rest.LooseBool    `json:"negRisk"`
-	Liquidity   rest.LooseDecimal `json:"liquidity"`
-	Volume      rest.LooseDecimal `json:"volume"`
+	Active      wire.LooseBool    `json:"active"`
+	Closed      wire.LooseBool    `json:"closed"`
+	Archived    wire.LooseBool    `json:"archived"`
+	NegRisk     wire.LooseBool    `json:"negRisk"`
+	Liquidity   wire.LooseDecimal `json:"liquidity"`
+	Volume      wire.LooseDecimal `json:"volume"`
 	Markets     []Market          `json:"markets"`
 	Tags        []wireTag         `json:"tags"`
 }
@@ -414,20 +411,20 @@ func (p MarketsParams) query() url.Values {
 // Markets lists markets.
 func (c *Client) Markets(ctx context.Context, p MarketsParams) ([]Market, error) {
 	var out []Market
-	if err := c.get(ctx, "/markets", p.query(), &out); err != nil {
+	if err := c.rest.GetJSON(ctx, "/markets", p.query(), &out); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 func notFound(what string) error {
-	return errs.E(errs.NotFound, what+" not found").WithCode("not_found")
+	return venue.E(venue.NotFound, what+" not found").WithCode("not_found")
 }
 
 // MarketBySlug fetches one market by slug (open or closed).
 func (c *Client) MarketBySlug(ctx context.Context, slug string) (*Market, error) {
 	if slug == "" {
-		return nil, errs.E(errs.Invalid, "slug is required").WithCode("invalid_slug")
+		return nil, venue.E(venue.Invalid, "slug is required").WithCode("invalid_slug")
 	}
 	return c.market(ctx, "/markets/slug/"+url.PathEscape(slug))
 }
@@ -435,7 +432,7 @@ func (c *Client) MarketBySlug(ctx context.Context, slug string) (*Market, error)
 // MarketByID fetches one market by its Gamma id.
 func (c *Client) MarketByID(ctx context.Context, id string) (*Market, error) {
 	if id == "" {
-		return nil, errs.E(errs.Invalid, "market id is required").WithCode("invalid_id")
+		return nil, venue.E(venue.Invalid, "market id is required").WithCode("invalid_id")
 	}
 	return c.market(ctx, "/markets/"+url.PathEscape(id))
 }
@@ -443,7 +440,7 @@ func (c *Client) MarketByID(ctx context.Context, id string) (*Market, error) {
 // market fetches the single market at path; an empty object is NotFound.
 func (c *Client) market(ctx context.Context, path string) (*Market, error) {
 	var m Market
-	if err := c.get(ctx, path, nil, &m); err != nil {
+	if err := c.rest.GetJSON(ctx, path, nil, &m); err != nil {
 		return nil, err
 	}
 	if m.ID == "" && m.ConditionID == "" {
@@ -455,10 +452,10 @@ func (c *Client) market(ctx context.Context, path string) (*Market, error) {
 // EventBySlug fetches one event (with its markets) by slug.
 func (c *Client) EventBySlug(ctx context.Context, slug string) (*Event, error) {
 	if slug == "" {
-		return nil, errs.E(errs.Invalid, "slug is required").WithCode("invalid_slug")
+		return nil, venue.E(venue.Invalid, "slug is required").WithCode("invalid_slug")
 	}
 	var e Event
-	if err := c.get(ctx, "/events/slug/"+url.PathEscape(slug), nil, &e); err != nil {
+	if err := c.rest.GetJSON(ctx, "/events/slug/"+url.PathEscape(slug), nil, &e); err != nil {
 		return nil, err
 	}
 	if e.ID == "" && e.Slug == "" {
@@ -507,7 +504,7 @@ func (c *Client) Events(ctx context.Context, p EventsParams) ([]Event, error) {
 		q.Set("series_id", p.SeriesID)
 	}
 	var out []Event
-	if err := c.get(ctx, "/events", q, &out); err != nil {
+	if err := c.rest.GetJSON(ctx, "/events", q, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -556,7 +553,7 @@ func (c *Client) Search(ctx context.Context, text string, p SearchParams) (*Sear
 		Events []Event           `json:"events"`
 		Tags   []json.RawMessage `json:"tags"`
 	}
-	if err := c.get(ctx, "/public-search", q, &raw); err != nil {
+	if err := c.rest.GetJSON(ctx, "/public-search", q, &raw); err != nil {
 		return nil, err
 	}
 	res := &SearchResult{Events: raw.Events}

@@ -14,7 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 )
 
 func fixture(t *testing.T) []byte {
@@ -123,7 +123,7 @@ func TestClient(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "540816", m.ID)
 	_, err = c.MarketBySlug(ctx, "nope")
-	require.Equal(t, errs.NotFound, errs.KindOf(err))
+	require.Equal(t, venue.NotFound, venue.CategoryOf(err))
 
 	m, err = c.MarketByID(ctx, "540816")
 	require.NoError(t, err)

@@ -29,7 +29,7 @@ import (
 	"time"
 	_ "time/tzdata" // the ET alignment must work on hosts without zoneinfo
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/gamma"
 )
 
@@ -68,7 +68,7 @@ func ParseAsset(s string) (Asset, error) {
 			}
 		}
 	}
-	return Asset{}, errs.Ef(errs.Invalid, "unsupported asset %q (want btc, eth, sol, xrp, doge or matic)", s).WithCode("invalid_asset")
+	return Asset{}, venue.Ef(venue.Invalid, "unsupported asset %q (want btc, eth, sol, xrp, doge or matic)", s).WithCode("invalid_asset")
 }
 
 // Timeframe is a recurring window length.
@@ -98,7 +98,7 @@ func ParseTimeframe(s string) (Timeframe, error) {
 	case "daily", "1d", "24h", "day", "":
 		return TFDaily, nil
 	}
-	return "", errs.Ef(errs.Invalid, "unsupported timeframe %q (want 5m, 15m, 4h, hourly or daily)", s).WithCode("invalid_timeframe")
+	return "", venue.Ef(venue.Invalid, "unsupported timeframe %q (want 5m, 15m, 4h, hourly or daily)", s).WithCode("invalid_timeframe")
 }
 
 // Window is one market window.
@@ -169,7 +169,7 @@ func WindowAt(a Asset, tf Timeframe, t time.Time) (Window, error) {
 		}
 		return w, nil
 	}
-	return Window{}, errs.Ef(errs.Invalid, "unsupported timeframe %q", string(tf)).WithCode("invalid_timeframe")
+	return Window{}, venue.Ef(venue.Invalid, "unsupported timeframe %q", string(tf)).WithCode("invalid_timeframe")
 }
 
 func (w *Window) add(slug string) {
@@ -231,7 +231,7 @@ func FindAccepting(ctx context.Context, g MarketFinder, a Asset, tf Timeframe, n
 	for _, w := range ws {
 		for _, slug := range w.Slugs() {
 			m, err := g.MarketBySlug(ctx, slug)
-			if errs.Is(err, errs.NotFound) {
+			if venue.Is(err, venue.NotFound) {
 				continue
 			}
 			if err != nil {
@@ -243,5 +243,5 @@ func FindAccepting(ctx context.Context, g MarketFinder, a Asset, tf Timeframe, n
 			break // the window exists but is not open; try the next one
 		}
 	}
-	return nil, Window{}, errs.Ef(errs.NotFound, "no %s %s up/down market is accepting orders", a.Symbol, tf).WithCode("no_accepting_market")
+	return nil, Window{}, venue.Ef(venue.NotFound, "no %s %s up/down market is accepting orders", a.Symbol, tf).WithCode("no_accepting_market")
 }

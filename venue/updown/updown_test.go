@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/gamma"
 )
 
@@ -89,14 +89,14 @@ func TestParse(t *testing.T) {
 		require.NoError(t, err, s)
 	}
 	_, err := ParseAsset("bnb")
-	require.Equal(t, "invalid_asset", errs.CodeOf(err))
+	require.Equal(t, "invalid_asset", venue.CodeOf(err))
 	for in, want := range map[string]Timeframe{"5m": TF5m, "15MIN": TF15m, "4h": TF4h, "1h": TFHourly, "hourly": TFHourly, "": TFDaily, "1d": TFDaily} {
 		got, err := ParseTimeframe(in)
 		require.NoError(t, err, in)
 		require.Equal(t, want, got)
 	}
 	_, err = ParseTimeframe("1w")
-	require.Equal(t, "invalid_timeframe", errs.CodeOf(err))
+	require.Equal(t, "invalid_timeframe", venue.CodeOf(err))
 }
 
 func TestWindowsContiguous(t *testing.T) {
@@ -132,7 +132,7 @@ func (f *fakeGamma) MarketBySlug(_ context.Context, slug string) (*gamma.Market,
 	if m, ok := f.markets[slug]; ok {
 		return m, nil
 	}
-	return nil, errs.E(errs.NotFound, "market not found").WithCode("not_found")
+	return nil, venue.E(venue.NotFound, "market not found").WithCode("not_found")
 }
 
 func TestFindAccepting(t *testing.T) {
@@ -158,7 +158,7 @@ func TestFindAccepting(t *testing.T) {
 	// Nothing within current+2.
 	f = &fakeGamma{markets: map[string]*gamma.Market{"btc-updown-5m-1778584500": {AcceptingOrders: true}}}
 	_, _, err = FindAccepting(context.Background(), f, btc, TF5m, now)
-	require.Equal(t, "no_accepting_market", errs.CodeOf(err))
+	require.Equal(t, "no_accepting_market", venue.CodeOf(err))
 
 	// Falls back to the year-less hourly slug.
 	f = &fakeGamma{markets: map[string]*gamma.Market{"bitcoin-up-or-down-september-16-8am-et": {AcceptingOrders: true}}}
@@ -168,9 +168,9 @@ func TestFindAccepting(t *testing.T) {
 	require.Equal(t, utc("2026-09-16T12:00:00Z"), w.Start)
 
 	// Lookup failures other than not-found abort.
-	f = &fakeGamma{err: map[string]error{"btc-updown-5m-1778583600": errs.E(errs.Transient, "gamma unavailable")}}
+	f = &fakeGamma{err: map[string]error{"btc-updown-5m-1778583600": venue.E(venue.Unavailable, "gamma unavailable")}}
 	_, _, err = FindAccepting(context.Background(), f, btc, TF5m, now)
-	require.Equal(t, errs.Transient, errs.KindOf(err))
+	require.Equal(t, venue.Unavailable, venue.CategoryOf(err))
 }
 
 // gamma.Client satisfies MarketFinder.

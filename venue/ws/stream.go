@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	"github.com/gorilla/websocket"
 )
 
@@ -227,6 +227,7 @@ func (s *stream) run(ctx context.Context) error {
 	log := s.opt.Logger.With("channel", s.ch.path())
 	attempt := 0
 	reconnect := false
+	wait := s.newBackoff()
 	for {
 		if !s.waitForWork(ctx) {
 			return s.endErr(ctx)
@@ -242,7 +243,7 @@ func (s *stream) run(ctx context.Context) error {
 			attempt++
 			s.state(State{Attempt: attempt, Err: err})
 			log.Warn("venue stream: connect failed", "attempt", attempt, "err", err)
-			if !s.sleep(ctx, s.backoff(attempt)) {
+			if !s.sleep(ctx, wait.NextBackOff()) {
 				return s.endErr(ctx)
 			}
 			continue
@@ -251,6 +252,7 @@ func (s *stream) run(ctx context.Context) error {
 		if healthy {
 			attempt = 0
 			reconnect = true
+			wait.Reset()
 		}
 		if ctx.Err() != nil {
 			return s.endErr(ctx)
@@ -262,7 +264,7 @@ func (s *stream) run(ctx context.Context) error {
 		}
 		attempt++
 		log.Warn("venue stream: disconnected", "err", err, "attempt", attempt)
-		if !s.sleep(ctx, s.backoff(attempt)) {
+		if !s.sleep(ctx, wait.NextBackOff()) {
 			return s.endErr(ctx)
 		}
 	}
@@ -313,16 +315,19 @@ func (s *stream) state(st State) {
 	}
 }
 
-// backoff is the wait before attempt n (1-based): MinBackoff·2^(n-1)
-// capped at MaxBackoff, drawn uniformly from its upper half.
-func (s *stream) backoff(n int) time.Duration {
-	d := s.opt.MinBackoff
-	for i := 1; i < n && d < s.opt.MaxBackoff; i++ {
-		d *= 2
+// newBackoff gives the reconnect waits: before attempt n (1-based)
+// d = MinBackoff·2^(n-1) capped at MaxBackoff, drawn uniformly from its
+// upper half [d/2, d] — cenkalti/backoff's ¾·d ± ⅓ — so reconnecting
+// clients spread out. Reset after a healthy session starts over.
+func (s *stream) newBackoff() *backoff.ExponentialBackOff {
+	b := &backoff.ExponentialBackOff{
+		InitialInterval:     s.opt.MinBackoff * 3 / 4,
+		RandomizationFactor: 1.0 / 3,
+		Multiplier:          2,
+		MaxInterval:         s.opt.MaxBackoff * 3 / 4,
 	}
-	d = min(d, s.opt.MaxBackoff)
-	half := d / 2
-	return half + rand.N(half+1)
+	b.Reset()
+	return b
 }
 
 func (s *stream) sleep(ctx context.Context, d time.Duration) bool {

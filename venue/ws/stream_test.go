@@ -300,12 +300,17 @@ func TestCloseBeforeAndAfterRun(t *testing.T) {
 
 func TestBackoffBounds(t *testing.T) {
 	s := newStream(Options{MinBackoff: 100 * time.Millisecond, MaxBackoff: 800 * time.Millisecond}, &marketChannel{})
-	for n, want := range map[int]time.Duration{1: 100, 2: 200, 3: 400, 4: 800, 9: 800} {
-		for range 20 {
-			d := s.backoff(n)
-			assert.GreaterOrEqual(t, d, want*time.Millisecond/2, "attempt %d", n)
-			assert.LessOrEqual(t, d, want*time.Millisecond, "attempt %d", n)
+	want := []time.Duration{100, 200, 400, 800, 800, 800, 800, 800, 800} // before attempts 1…9
+	for range 20 {
+		b := s.newBackoff()
+		for i, w := range want {
+			d := b.NextBackOff()
+			assert.GreaterOrEqual(t, d, w*time.Millisecond/2, "attempt %d", i+1)
+			assert.LessOrEqual(t, d, w*time.Millisecond, "attempt %d", i+1)
 		}
+		b.Reset()
+		d := b.NextBackOff()
+		assert.True(t, d >= 50*time.Millisecond && d <= 100*time.Millisecond, "after a reset the first wait again: %v", d)
 	}
 }
 

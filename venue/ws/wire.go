@@ -12,7 +12,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/venue/clob/rest"
+	"github.com/agent-trading/ats/venue/wire"
 )
 
 // The wire format (reference §1, §2): JSON text frames holding one event
@@ -78,7 +78,7 @@ func seconds(t time.Time) stamp {
 }
 
 // dec is a decimal sent as a string; "" and null decode as absent.
-type dec = rest.LooseDecimal
+type dec = wire.LooseDecimal
 
 func d(x decimal.Decimal) dec { return dec{Decimal: x} }
 

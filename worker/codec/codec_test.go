@@ -2,6 +2,8 @@ package codec
 
 import (
 	"bytes"
+	"crypto/aes"
+	"crypto/cipher"
 	"crypto/rand"
 	"encoding/hex"
 	"io"
@@ -132,16 +134,174 @@ func TestDecodeRejects(t *testing.T) {
 	})
 }
 
-func TestDecodePassesThroughUnencrypted(t *testing.T) {
+// Decode refuses every payload it did not write: an unencrypted one is
+// what anyone who reaches the Temporal frontend can send (`temporal
+// workflow update execute --input …`). Temporal's encoding of "no value"
+// is the one exception.
+func TestDecodeRefusesUnencrypted(t *testing.T) {
 	c := mustCodec(t, newKey(t))
-	plain := &commonpb.Payload{Metadata: map[string][]byte{"encoding": []byte("json/plain")}, Data: []byte(`{"legacy":true}`)}
-	out, err := c.Decode([]*commonpb.Payload{plain})
+	bound := c.WithSerializationContext(converter.WorkflowSerializationContext{Namespace: "default", WorkflowID: "device-link/dl_1"})
+	refused := map[string]*commonpb.Payload{
+		"json/plain":           {Metadata: map[string][]byte{"encoding": []byte("json/plain")}, Data: []byte(`{"user_id":"usr_victim"}`)},
+		"json/protobuf":        {Metadata: map[string][]byte{"encoding": []byte("json/protobuf")}, Data: []byte(`{}`)},
+		"binary/plain":         {Metadata: map[string][]byte{"encoding": []byte("binary/plain")}, Data: []byte("x")},
+		"no encoding":          {Data: []byte(`{"user_id":"usr_victim"}`)},
+		"binary/null, data":    {Metadata: map[string][]byte{"encoding": []byte("binary/null")}, Data: []byte(`{"user_id":"x"}`)},
+		"search-attribute-ish": {Metadata: map[string][]byte{"encoding": []byte("json/plain"), "type": []byte("Keyword")}, Data: []byte(`"usr_1"`)},
+	}
+	for name, p := range refused {
+		t.Run(name, func(t *testing.T) {
+			for _, cd := range []converter.PayloadCodec{c, bound} {
+				if _, err := cd.Decode([]*commonpb.Payload{p}); err == nil {
+					t.Fatal("Decode accepted an unencrypted payload")
+				}
+			}
+		})
+	}
+	null := &commonpb.Payload{Metadata: map[string][]byte{"encoding": []byte("binary/null")}}
+	out, err := bound.Decode([]*commonpb.Payload{null})
+	if err != nil || !proto.Equal(out[0], null) {
+		t.Fatalf("binary/null: %v, %v", out, err)
+	}
+	// Through the SDK's converter, as a worker decodes an update's input.
+	var v map[string]string
+	err = c.DataConverter().FromPayload(refused["json/plain"], &v)
+	if err == nil {
+		t.Fatalf("the data converter decoded a plaintext payload into %v", v)
+	}
+}
+
+// legacyEncode writes a payload as the codec did before payloads were
+// bound to their context: the key id is the only additional data.
+func legacyEncode(t *testing.T, key []byte, p *commonpb.Payload) *commonpb.Payload {
+	t.Helper()
+	block, err := aes.NewCipher(key)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !proto.Equal(out[0], plain) {
-		t.Fatalf("Decode changed an unencrypted payload: %v", out[0])
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		t.Fatal(err)
 	}
+	plain, err := proto.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonce := make([]byte, aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		t.Fatal(err)
+	}
+	id := KeyID(key)
+	return &commonpb.Payload{
+		Metadata: map[string][]byte{MetadataEncoding: []byte(EncodingEncrypted), MetadataKeyID: []byte(id)},
+		Data:     aead.Seal(nonce, nonce, plain, []byte(id)),
+	}
+}
+
+func TestLegacyPayloadsStillDecode(t *testing.T) {
+	key := newKey(t)
+	c := mustCodec(t, key)
+	plain := &commonpb.Payload{Metadata: map[string][]byte{"encoding": []byte("json/plain")}, Data: []byte(`"from an old history"`)}
+	old := legacyEncode(t, key, plain)
+	bound := c.WithSerializationContext(converter.ActivitySerializationContext{Namespace: "default", WorkflowID: "order/ord_1", ActivityType: "SubmitOrder"})
+	for _, cd := range []converter.PayloadCodec{c, bound, c.ForNamespace("default")} {
+		out, err := cd.Decode([]*commonpb.Payload{old})
+		if err != nil || !proto.Equal(out[0], plain) {
+			t.Fatalf("legacy payload: %v, %v", out, err)
+		}
+	}
+}
+
+// A ciphertext is bound to the workflow (and activity) it was written for:
+// moved anywhere else it is refused before any code sees it.
+func TestCiphertextBoundToItsContext(t *testing.T) {
+	c := mustCodec(t, newKey(t))
+	dc := c.DataConverter()
+	wf := func(ns, id string) converter.SerializationContext {
+		return converter.WorkflowSerializationContext{Namespace: ns, WorkflowID: id}
+	}
+	act := func(id, typ string) converter.SerializationContext {
+		return converter.ActivitySerializationContext{Namespace: "default", WorkflowID: id, ActivityType: typ, WorkflowType: "DeviceLink", TaskQueue: "ats"}
+	}
+	encode := func(sc converter.SerializationContext, v any) *commonpb.Payload {
+		t.Helper()
+		d := dc
+		if sc != nil {
+			d = converter.WithDataConverterSerializationContext(dc, sc)
+		}
+		p, err := d.ToPayload(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	decision := map[string]string{"user_id": "usr_victim"}
+	approveOfA := encode(wf("default", "device-link/dl_A"), decision)
+	activityOfA := encode(act("device-link/dl_A", "ApproveDeviceLink"), decision)
+	unbound := encode(nil, decision)
+	fromOperator, err := c.ForNamespace("default").Encode([]*commonpb.Payload{mustPlain(t, decision)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(approveOfA.Metadata[MetadataContext]); !strings.Contains(got, "device-link/dl_A") {
+		t.Fatalf("context metadata %q", got)
+	}
+	tests := []struct {
+		name string
+		p    *commonpb.Payload
+		into converter.SerializationContext
+		ok   bool
+	}{
+		{"same workflow", approveOfA, wf("default", "device-link/dl_A"), true},
+		{"another workflow", approveOfA, wf("default", "device-link/dl_B"), false},
+		{"another namespace", approveOfA, wf("other", "device-link/dl_A"), false},
+		{"same activity", activityOfA, act("device-link/dl_A", "ApproveDeviceLink"), true},
+		{"another activity of the workflow", activityOfA, act("device-link/dl_A", "DenyDeviceLink"), false},
+		{"the activity's workflow (its failures are read there)", activityOfA, wf("default", "device-link/dl_A"), true},
+		{"activity of another workflow", activityOfA, act("device-link/dl_B", "ApproveDeviceLink"), false},
+		{"written without a context, into a workflow", unbound, wf("default", "device-link/dl_A"), false},
+		{"encoded by an operator, into a workflow", fromOperator[0], wf("default", "device-link/dl_A"), false},
+		{"encoded by an operator, into an activity", fromOperator[0], act("device-link/dl_A", "ApproveDeviceLink"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got map[string]string
+			err := converter.WithDataConverterSerializationContext(dc, tt.into).FromPayload(tt.p, &got)
+			if tt.ok && (err != nil || got["user_id"] != "usr_victim") {
+				t.Fatalf("decode = %v, %v", got, err)
+			}
+			if !tt.ok && err == nil {
+				t.Fatalf("a ciphertext moved %s was accepted: %v", tt.name, got)
+			}
+		})
+	}
+	t.Run("context metadata is authenticated", func(t *testing.T) {
+		p := proto.Clone(approveOfA).(*commonpb.Payload)
+		p.Metadata[MetadataContext] = []byte(strings.ReplaceAll(string(p.Metadata[MetadataContext]), "dl_A", "dl_B"))
+		var got map[string]string
+		if err := converter.WithDataConverterSerializationContext(dc, wf("default", "device-link/dl_B")).FromPayload(p, &got); err == nil {
+			t.Fatal("a payload relabelled with another workflow decrypted")
+		}
+	})
+	t.Run("operators see any payload of their namespace", func(t *testing.T) {
+		for _, p := range []*commonpb.Payload{approveOfA, activityOfA, unbound, fromOperator[0]} {
+			if _, err := c.ForNamespace("default").Decode([]*commonpb.Payload{p}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := c.ForNamespace("other").Decode([]*commonpb.Payload{approveOfA}); err == nil {
+			t.Fatal("another namespace's codec decoded the payload")
+		}
+	})
+}
+
+func mustPlain(t *testing.T, v any) *commonpb.Payload {
+	t.Helper()
+	p, err := converter.GetDefaultDataConverter().ToPayload(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestKeyRotation(t *testing.T) {
@@ -192,52 +352,42 @@ func TestKeyIDDoesNotRevealKey(t *testing.T) {
 
 func TestHTTPHandler(t *testing.T) {
 	c := mustCodec(t, newKey(t))
-	const ui = "http://127.0.0.1:8233"
-	srv := httptest.NewServer(NewHTTPHandler(c, ui+"/"))
+	srv := httptest.NewServer(NewHTTPHandler(c, "default"))
 	defer srv.Close()
 
 	plain, err := converter.GetDefaultDataConverter().ToPayloads("hello operator")
 	if err != nil {
 		t.Fatal(err)
 	}
-	post := func(path, origin string, body []byte) *http.Response {
+	body, _ := protojson.Marshal(plain)
+	post := func(path, contentType, namespace string, body []byte) (int, []byte) {
 		t.Helper()
 		req, err := http.NewRequest(http.MethodPost, srv.URL+path, bytes.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
-		req.Header.Set("Content-Type", "application/json")
-		if origin != "" {
-			req.Header.Set("Origin", origin)
+		req.Header.Set("Content-Type", contentType)
+		if namespace != "" {
+			req.Header.Set("X-Namespace", namespace)
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return resp
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, b
 	}
-	body, _ := protojson.Marshal(plain)
-	resp := post("/default/encode", ui, body)
-	encBody, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("encode: %s %s", resp.Status, encBody)
-	}
-	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != ui {
-		t.Errorf("CORS origin = %q, want %q", got, ui)
+	code, encBody := post("/encode", "application/json", "default", body)
+	if code != http.StatusOK {
+		t.Fatalf("encode: %d %s", code, encBody)
 	}
 	if bytes.Contains(encBody, []byte("hello operator")) {
 		t.Fatal("encode response contains plaintext")
 	}
-
-	resp = post("/default/decode", "http://evil.example", encBody)
-	decBody, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("decode: %s %s", resp.Status, decBody)
-	}
-	if resp.Header.Get("Access-Control-Allow-Origin") != "" {
-		t.Error("CORS headers sent to a foreign origin")
+	code, decBody := post("/decode", "application/json; charset=utf-8", "default", encBody)
+	if code != http.StatusOK {
+		t.Fatalf("decode: %d %s", code, decBody)
 	}
 	var dec commonpb.Payloads
 	if err := protojson.Unmarshal(decBody, &dec); err != nil {
@@ -248,21 +398,33 @@ func TestHTTPHandler(t *testing.T) {
 		t.Fatalf("decoded %q, %v", s, err)
 	}
 
-	// Preflight from the UI.
-	req, _ := http.NewRequest(http.MethodOptions, srv.URL+"/default/decode", nil)
-	req.Header.Set("Origin", ui)
-	req.Header.Set("Access-Control-Request-Method", "POST")
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	refusals := []struct {
+		name, path, contentType, namespace string
+		body                               []byte
+		want                               int
+	}{
+		{"text/plain (no CORS preflight)", "/decode", "text/plain", "default", encBody, http.StatusUnsupportedMediaType},
+		{"form", "/decode", "application/x-www-form-urlencoded", "default", encBody, http.StatusUnsupportedMediaType},
+		{"no content type", "/decode", "", "default", encBody, http.StatusUnsupportedMediaType},
+		{"another namespace", "/decode", "application/json", "other", encBody, http.StatusForbidden},
+		{"unencrypted payload", "/decode", "application/json", "default", body, http.StatusBadRequest},
+		{"not the protocol", "/decode", "application/json", "default", []byte(`[1,2]`), http.StatusBadRequest},
+		{"unknown path", "/decrypt", "application/json", "default", encBody, http.StatusNotFound},
+		{"too large", "/decode", "application/json", "default", bytes.Repeat([]byte(" "), MaxHTTPBodyBytes+1), http.StatusRequestEntityTooLarge},
 	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Headers") == "" {
-		t.Fatalf("preflight: %s, headers %v", resp.Status, resp.Header)
+	for _, tt := range refusals {
+		t.Run(tt.name, func(t *testing.T) {
+			code, b := post(tt.path, tt.contentType, tt.namespace, tt.body)
+			if code != tt.want {
+				t.Fatalf("status %d, want %d: %s", code, tt.want, b)
+			}
+			if bytes.Contains(b, []byte("hello operator")) {
+				t.Fatal("a refusal carries plaintext")
+			}
+		})
 	}
 
-	// GET is not part of the protocol.
-	resp, err = http.Get(srv.URL + "/default/decode")
+	resp, err := http.Get(srv.URL + "/decode")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -32,13 +33,44 @@ type Named struct {
 	Func any
 }
 
+// RecordedNamespace is the namespace the committed histories were recorded
+// in (the dev server's default).
+const RecordedNamespace = "default"
+
 // Replay replays the JSON history at path (as written by `temporal workflow
 // show --output json`, or protojson of a History) with opts, after
 // registering workflows (functions or Named values), and returns the replay
 // error.
+//
+// The SDK's offline replayer runs a history under a made-up namespace and
+// workflow id ("ReplayNamespace", "ReplayId"), but payloads are bound to
+// the ones they were written for (worker/codec), so Replay replays under
+// the recorded workflow id and hands the converters the recorded
+// namespace. (A worker replaying a history to rebuild a workflow's state
+// runs under the real ones anyway.)
 func Replay(path string, opts worker.WorkflowReplayerOptions, workflows ...any) error {
 	if len(workflows) == 0 {
 		return errors.New("replaytest: no workflows to register")
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var h historypb.History
+	if err := protojson.Unmarshal(raw, &h); err != nil {
+		return err
+	}
+	wfID := ""
+	if evs := h.GetEvents(); len(evs) > 0 {
+		wfID = evs[0].GetWorkflowExecutionStartedEventAttributes().GetWorkflowId()
+	}
+	if wfID != "" {
+		if opts.DataConverter != nil {
+			opts.DataConverter = recordedDC{opts.DataConverter, wfID}
+		}
+		if opts.FailureConverter != nil {
+			opts.FailureConverter = recordedFC{opts.FailureConverter, wfID}
+		}
 	}
 	r, err := worker.NewWorkflowReplayerWithOptions(opts)
 	if err != nil {
@@ -51,7 +83,41 @@ func Replay(path string, opts worker.WorkflowReplayerOptions, workflows ...any) 
 		}
 		r.RegisterWorkflow(w)
 	}
-	return r.ReplayWorkflowHistoryFromJSONFile(nil, path)
+	return r.ReplayWorkflowHistoryWithOptions(nil, &h, worker.ReplayWorkflowHistoryOptions{
+		OriginalExecution: workflow.Execution{ID: wfID},
+	})
+}
+
+// recorded gives a serialization context the recorded namespace and
+// workflow id.
+func recorded(sc converter.SerializationContext, wfID string) converter.SerializationContext {
+	switch c := sc.(type) {
+	case converter.WorkflowSerializationContext:
+		c.Namespace, c.WorkflowID = RecordedNamespace, wfID
+		return c
+	case converter.ActivitySerializationContext:
+		c.Namespace, c.WorkflowID = RecordedNamespace, wfID
+		return c
+	}
+	return sc
+}
+
+type recordedDC struct {
+	converter.DataConverter
+	wfID string
+}
+
+func (r recordedDC) WithSerializationContext(sc converter.SerializationContext) converter.DataConverter {
+	return converter.WithDataConverterSerializationContext(r.DataConverter, recorded(sc, r.wfID))
+}
+
+type recordedFC struct {
+	converter.FailureConverter
+	wfID string
+}
+
+func (r recordedFC) WithSerializationContext(sc converter.SerializationContext) converter.FailureConverter {
+	return converter.WithFailureConverterSerializationContext(r.FailureConverter, recorded(sc, r.wfID))
 }
 
 // ReplayFile replays the history at path with the default data converter

@@ -23,6 +23,7 @@ import (
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 // Prices is a PriceSource over a settable map; it counts lookups and
@@ -344,7 +345,7 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 	// The real order path's bounds, so a caller pricing outside them fails
 	// here as it would in production.
 	if !r.Size.IsPositive() || r.Price.LessThan(orders.MinPrice) || r.Price.GreaterThan(orders.MaxPrice) {
-		return orders.PlaceResult{}, errs.E(errs.Invalid, "price must be 0.01 to 0.99 and size positive").WithCode("invalid_price")
+		return orders.PlaceResult{}, errs.E(errs.Invalid, "price must be 0.01 to 0.99 and size positive").WithCode(errs.CodeInvalidPrice)
 	}
 	if r.DryRun {
 		pv := &orders.Preview{TokenID: r.TokenID, Side: r.Side, Type: r.Type, Price: r.Price, Size: r.Size,
@@ -364,7 +365,7 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 	o := &models.Order{
 		AgentID: pr.AgentID, UserID: pr.UserID, WalletID: "wal_fake", TokenID: r.TokenID,
 		ConditionID: cond, MarketQuestion: question, Outcome: outcome, Side: r.Side, Type: "GTC", RequestType: r.Type,
-		PriceMicro: micro(r.Price), SizeMicro: micro(r.Size), Status: models.OrderOpen,
+		PriceMicro: micro.Nearest(r.Price), SizeMicro: micro.Nearest(r.Size), Status: models.OrderOpen,
 	}
 	if r.IdempotencyKey != "" {
 		o.IdempotencyKey = &r.IdempotencyKey
@@ -394,7 +395,7 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 		id := fmt.Sprintf("trade-%d", p.trade)
 		p.mu.Unlock()
 		if _, err := p.Store.AddFill(ctx, &models.Fill{OrderID: o.ID, VenueTradeID: id,
-			PriceMicro: micro(f.Price), SizeMicro: micro(f.Size)}); err != nil {
+			PriceMicro: micro.Nearest(f.Price), SizeMicro: micro.Nearest(f.Size)}); err != nil {
 			return orders.PlaceResult{}, err
 		}
 		filled, notional = filled.Add(f.Size), notional.Add(f.Size.Mul(f.Price))
@@ -412,7 +413,7 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 	if filled.IsPositive() {
 		avg = notional.Div(filled)
 	}
-	fm, am := micro(filled), micro(avg)
+	fm, am := micro.Nearest(filled), micro.Nearest(avg)
 	now := time.Now()
 	u := store.OrderUpdate{Status: &status, FilledSizeMicro: &fm, AvgFillPriceMicro: &am}
 	if status == models.OrderFilled {
@@ -433,14 +434,12 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 	return orders.PlaceResult{Order: view(stored)}, nil
 }
 
-func micro(d decimal.Decimal) int64 { return d.Shift(6).Round(0).IntPart() }
-
 func view(o *models.Order) orders.Order {
 	return orders.Order{
 		ID: o.ID, PolyOrderID: o.VenueOrderID, Status: o.Status, Side: o.Side, Type: o.RequestType,
-		TokenID: o.TokenID, ConditionID: o.ConditionID, Price: decimal.New(o.PriceMicro, -6),
-		Size: decimal.New(o.SizeMicro, -6), FilledSize: decimal.New(o.FilledSizeMicro, -6),
-		AvgFillPrice: decimal.New(o.AvgFillPriceMicro, -6), MarketQuestion: o.MarketQuestion, Outcome: o.Outcome,
+		TokenID: o.TokenID, ConditionID: o.ConditionID, Price: micro.Decimal(o.PriceMicro),
+		Size: micro.Decimal(o.SizeMicro), FilledSize: micro.Decimal(o.FilledSizeMicro),
+		AvgFillPrice: micro.Decimal(o.AvgFillPriceMicro), MarketQuestion: o.MarketQuestion, Outcome: o.Outcome,
 		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, FilledAt: o.FilledAt,
 	}
 }
