@@ -31,7 +31,7 @@ type devRun struct {
 func runDevProcess(t *testing.T, bin, temporal, dataDir string) *devRun {
 	t.Helper()
 	cmd := exec.Command(bin, "dev", "--demo", "--data-dir", dataDir,
-		"--http", "127.0.0.1:0", "--temporal-listen", "127.0.0.1:0", "--temporal-ui-listen", "127.0.0.1:0",
+		"--http", "127.0.0.1:0", "--ops-listen", "127.0.0.1:0", "--temporal-listen", "127.0.0.1:0", "--temporal-ui-listen", "127.0.0.1:0",
 		"--sandbox-addr", "127.0.0.1:0", "--temporal-cli", temporal, "--log-format", "text")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -51,7 +51,7 @@ func runDevProcess(t *testing.T, bin, temporal, dataDir string) *devRun {
 			t.Logf("ats dev stderr:\n%s", r.stderr.String())
 		}
 	})
-	r.urls = readListening(t, stdout, []string{"sandbox", "temporal", "temporal-ui", "api"}, 90*time.Second)
+	r.urls = readListening(t, stdout, []string{"sandbox", "temporal", "temporal-ui", "api", "ops"}, 90*time.Second)
 	waitStatus(t, r.urls["api"]+"/readyz", http.StatusOK, 60*time.Second)
 	return r
 }
