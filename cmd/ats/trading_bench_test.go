@@ -146,7 +146,10 @@ func BenchmarkFillVisible(b *testing.B) {
 		Client: clob.NewClient(clob.ConfigFor(e.sb.Network())).WithCreds(creds, signer.Address()), Network: e.sb.Network(),
 		Signer: signer, SignatureType: clob.SignatureType(taker.wallet.SignatureType), Funder: common.HexToAddress(taker.wallet.Address),
 	}
-	one := func() time.Duration {
+	// one measures one fill; false when the taker's sell met another bid
+	// (the sandbox's synthetic book moved in between) and the maker's
+	// order was left unfilled, which is then cancelled and tried again.
+	one := func() (time.Duration, bool) {
 		book, err := e.svc.orders.CLOB.OrderBook(ctx, token)
 		if err != nil {
 			b.Fatal(err)
@@ -172,19 +175,36 @@ func BenchmarkFillVisible(b *testing.B) {
 				b.Fatal(err)
 			}
 			if o.Status == models.OrderFilled {
-				return time.Since(t0)
+				return time.Since(t0), true
 			}
-			if time.Since(t0) > 90*time.Second {
-				b.Fatalf("order %s never filled: %s", id, o.Status)
+			if time.Since(t0) > 10*time.Second {
+				// GET /orders/{id} asks the venue itself.
+				_, body := e.call(b, maker.key, "GET", "/orders/"+id, nil)
+				if st := dataOrder(b, body).Status; st != models.OrderOpen {
+					b.Fatalf("order %s is %s on the venue but was never recorded by its workflow", id, st)
+				}
+				if status, body := e.call(b, maker.key, "DELETE", "/orders/"+id, nil); status != http.StatusOK {
+					b.Fatalf("cancel the unmatched order: %d %s", status, body)
+				}
+				return 0, false
 			}
 			time.Sleep(2 * time.Millisecond)
 		}
 	}
-	one() // warm: the maker's stream comes up
+	measure := func() time.Duration {
+		for range 5 {
+			if d, ok := one(); ok {
+				return d
+			}
+		}
+		b.Fatal("the taker's sell never met the maker's bid")
+		return 0
+	}
+	measure() // warm: the maker's stream comes up
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
 	for range b.N {
-		lat = append(lat, one())
+		lat = append(lat, measure())
 	}
 	b.StopTimer()
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
