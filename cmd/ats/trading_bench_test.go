@@ -2,8 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,25 +36,7 @@ func BenchmarkOrderPath(b *testing.B) {
 	// thousands fit in the demo wallet.
 	body := map[string]any{"tokenId": token, "side": "BUY", "price": 0.01, "size": 5}
 
-	b.Run("api", func(b *testing.B) {
-		lat := make([]time.Duration, 0, b.N)
-		pending := 0
-		b.ResetTimer()
-		for range b.N {
-			t0 := time.Now()
-			status, resp := e.call(b, tr.key, "POST", "/orders", body)
-			lat = append(lat, time.Since(t0))
-			switch status {
-			case http.StatusOK:
-			case http.StatusAccepted: // placement slower than the API waits
-				pending++
-			default:
-				b.Fatalf("POST /orders: %d %s", status, resp)
-			}
-		}
-		reportLatency(b, lat)
-		b.ReportMetric(float64(pending), "pending-202s")
-	})
+	b.Run("api", func(b *testing.B) { benchPlacements(b, e, tr, body) })
 
 	// The checks alone (a dry run: market, wallet, balance, allowance,
 	// budget read), to tell validation from placement.
@@ -98,6 +85,51 @@ func BenchmarkOrderPath(b *testing.B) {
 		}
 		reportLatency(b, lat)
 	})
+}
+
+// benchPlacements posts body b.N times as tr and reports the latencies
+// and how many placements answered 202 (slower than the API waits).
+func benchPlacements(b *testing.B, e *tradingEnv, tr trader, body map[string]any) {
+	lat := make([]time.Duration, 0, b.N)
+	pending := 0
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		status, resp := e.call(b, tr.key, "POST", "/orders", body)
+		lat = append(lat, time.Since(t0))
+		switch status {
+		case http.StatusOK:
+		case http.StatusAccepted: // placement slower than the API waits
+			pending++
+		default:
+			b.Fatalf("POST /orders: %d %s", status, resp)
+		}
+	}
+	reportLatency(b, lat)
+	b.ReportMetric(float64(pending), "pending-202s")
+}
+
+// BenchmarkOrderPathSplit is BenchmarkOrderPath's "api" with the worker
+// in its own process (`ats worker`, as production deploys it next to
+// `ats api`): the placement's activity runs there.
+//
+//	go test -run '^$' -bench BenchmarkOrderPathSplit -benchtime 200x ./cmd/ats/
+func BenchmarkOrderPathSplit(b *testing.B) {
+	bin := buildATS(b)
+	e := newTradingEnv(b, tradingOpts{noWorker: true})
+	tr := e.newTrader(b, 0)
+	m := e.newMarket(b, "Will the split benchmark be fast", "0.5")
+	keyFile := filepath.Join(e.dataDir, "master.key")
+	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(e.master)), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(bin, "worker", "--data-dir", e.dataDir, "--temporal", e.dev.FrontendAddr(),
+		"--venue", "sandbox", "--sandbox-addr", strings.TrimPrefix(e.sb.URL(), "http://"), "--master-key-file", keyFile, "--log-level", "warn")
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
+	benchPlacements(b, e, tr, map[string]any{"tokenId": m.TokenIDs[0], "side": "BUY", "price": 0.01, "size": 5})
 }
 
 func reportLatency(b *testing.B, lat []time.Duration) {
