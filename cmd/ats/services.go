@@ -82,16 +82,19 @@ func (v *venueClients) close() {
 type services struct {
 	// intents make the proofs the API attaches to what it hands Temporal,
 	// and verify them in the activities.
-	intents     *intent.Keys
-	store       *store.Store
-	audit       *audit.Service
-	agents      *agents.Service
-	wallets     *wallets.Service
-	markets     *marketsvc.Service
-	budget      *budget.Service
-	stats       *stats.Service
-	balance     budget.ChainWallets
-	orders      *orders.Service
+	intents *intent.Keys
+	store   *store.Store
+	audit   *audit.Service
+	agents  *agents.Service
+	wallets *wallets.Service
+	markets *marketsvc.Service
+	budget  *budget.Service
+	stats   *stats.Service
+	balance budget.ChainWallets
+	orders  *orders.Service
+	// orderDesk places and cancels orders through their workflows (its
+	// Runs is nil without a Temporal client).
+	orderDesk   *workflows.Orders
 	positions   *positions.Service
 	settlements *settlements.Service
 	// dashboard is the web dashboard's routes, once enableDashboard ran.
@@ -123,12 +126,13 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 			Store: s, Budget: svc.budget, Wallets: svc.wallets, CLOB: v.clob, Chain: v.chain, Network: v.net,
 			Audit: au, Logger: log,
 		}
+		svc.orderDesk = &workflows.Orders{Orders: svc.orders, Logger: log}
 		if tc != nil {
-			svc.orders.Runner = workflows.OrderClient{Client: tc, Intents: intents}
+			svc.orderDesk.Runs = workflows.OrderClient{Client: tc, Intents: intents}
 		}
 		svc.positions = &positions.Service{
 			Store: s, Prices: &positions.MidpointPrices{Source: v.clob}, Resolutions: v.chain,
-			Books: v.clob, Markets: v.clob, Placer: svc.orders,
+			Books: v.clob, Markets: v.clob, Placer: svc.orderDesk,
 		}
 		svc.orders.Positions = svc.positions
 		svc.settlements = &settlements.Service{
@@ -163,7 +167,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 		rs = append(rs,
 			markets.Routes(svc.markets, auth...),
 			account.Routes(account.Deps{Wallets: svc.balance, Budget: svc.budget, Stats: svc.stats}, auth...),
-			orderapi.Routes(svc.orders, idem, auth...),
+			orderapi.Routes(svc.orders, svc.orderDesk, idem, auth...),
 			positionapi.Routes(positionapi.Deps{Positions: svc.positions}, idem, auth...),
 			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlements}, idem, auth...),
 		)

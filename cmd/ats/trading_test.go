@@ -121,7 +121,7 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 	// in between) is picked up by the stale-order sweep and placed.
 	ctx := context.Background()
 	orphan := e.orphanOrder(t, tr, yes)
-	if n, err := e.svc.orders.ResumeStale(ctx, time.Now().Add(2*time.Minute), time.Minute); err != nil || n != 1 {
+	if n, err := e.svc.orderDesk.ResumeStale(ctx, time.Now().Add(2*time.Minute), time.Minute); err != nil || n != 1 {
 		t.Fatalf("ResumeStale = %d, %v", n, err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
