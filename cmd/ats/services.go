@@ -97,6 +97,9 @@ type services struct {
 	orderDesk   *workflows.Orders
 	positions   *positions.Service
 	settlements *settlements.Service
+	// settlementDesk runs approvals and redemptions through their
+	// workflows (its Runs is nil without a Temporal client).
+	settlementDesk *workflows.Settlements
 	// dashboard is the web dashboard's routes, once enableDashboard ran.
 	dashboard api.Routes
 }
@@ -138,8 +141,9 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 		svc.settlements = &settlements.Service{
 			Store: s, Wallets: svc.wallets, Chain: v.chain, Markets: v.clob, Audit: au, Logger: log, Positions: svc.positions,
 		}
+		svc.settlementDesk = &workflows.Settlements{}
 		if tc != nil {
-			svc.settlements.Runner = workflows.SettlementsClient{Client: tc, Intents: intents}
+			svc.settlementDesk.Runs = workflows.SettlementsClient{Client: tc, Intents: intents}
 		}
 	}
 	return svc, nil
@@ -169,7 +173,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 			account.Routes(account.Deps{Wallets: svc.balance, Budget: svc.budget, Stats: svc.stats}, auth...),
 			orderapi.Routes(svc.orders, svc.orderDesk, idem, auth...),
 			positionapi.Routes(positionapi.Deps{Positions: svc.positions}, idem, auth...),
-			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlements}, idem, auth...),
+			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlementDesk}, idem, auth...),
 		)
 	}
 	if svc.dashboard != nil {
