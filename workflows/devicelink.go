@@ -123,11 +123,11 @@ func DeviceLink(ctx workflow.Context, in DeviceLinkInput) (DeviceLinkResult, err
 			}
 			return nil
 		case DeviceLinkStateExpired:
-			return activities.ToTemporal(errs.E(errs.Conflict, "this code has expired; ask your agent to start linking again").WithCode(errs.CodeExpiredToken))
+			return activities.ToTemporal(agents.ErrLinkExpired())
 		case DeviceLinkStateDeciding:
 			return activities.ToTemporal(errs.E(errs.Conflict, "this code is being decided right now").WithCode(errs.CodeCodeAlreadyUsed))
 		default:
-			return activities.ToTemporal(errs.E(errs.Conflict, "this code has already been used").WithCode(errs.CodeCodeAlreadyUsed))
+			return activities.ToTemporal(agents.ErrLinkUsed())
 		}
 	}
 	decision := func(d DeviceLinkDecision) activities.DeviceDecision {
@@ -234,16 +234,17 @@ func awaitKeyOrRevoke(ctx workflow.Context, in DeviceLinkInput, res *DeviceLinkR
 }
 
 // DeviceLinkClient drives device-link workflows over a Temporal client; it
-// implements models/agents.Linker. Its callers are the authenticated
-// approval paths (the /link page after the password check, the admin
-// command), so it attaches the proof of each decision, made with Intents.
+// implements DeviceLinkRuns for DeviceLinks. Its callers are the
+// authenticated approval paths (the /link page after the password check,
+// the admin command), so it attaches the proof of each decision, made with
+// Intents.
 type DeviceLinkClient struct {
 	Client  client.Client
 	Intents *intent.Keys
 }
 
-// StartDeviceLink starts the workflow of link linkID.
-func (d DeviceLinkClient) StartDeviceLink(ctx context.Context, linkID string, expiresAt time.Time) error {
+// Start starts the workflow of link linkID.
+func (d DeviceLinkClient) Start(ctx context.Context, linkID string, expiresAt time.Time) error {
 	opts, err := StartOptions(StartSpec{Kind: KindDeviceLink, BusinessID: linkID, Summary: "device link " + linkID})
 	if err != nil {
 		return err
@@ -252,16 +253,16 @@ func (d DeviceLinkClient) StartDeviceLink(ctx context.Context, linkID string, ex
 	return activities.FromTemporal(err)
 }
 
-// ApproveDeviceLink sends the approve update and waits for its result, the
-// new agent's ID.
-func (d DeviceLinkClient) ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr string) (string, error) {
+// Approve sends the approve update and waits for its result, the new
+// agent's ID.
+func (d DeviceLinkClient) Approve(ctx context.Context, linkID, userID, clientAddr string) (string, error) {
 	var agentID string
 	err := d.decide(ctx, linkID, DeviceLinkUpdateApprove, intent.DeviceApprove, userID, clientAddr, &agentID)
 	return agentID, err
 }
 
-// DenyDeviceLink sends the deny update and waits for it to complete.
-func (d DeviceLinkClient) DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr string) error {
+// Deny sends the deny update and waits for it to complete.
+func (d DeviceLinkClient) Deny(ctx context.Context, linkID, userID, clientAddr string) error {
 	return d.decide(ctx, linkID, DeviceLinkUpdateDeny, intent.DeviceDeny, userID, clientAddr, nil)
 }
 
@@ -275,9 +276,9 @@ func (d DeviceLinkClient) decide(ctx context.Context, linkID, name, kind, userID
 	return d.update(ctx, linkID, name, arg, out)
 }
 
-// DeviceKeyIssued signals the workflow of link linkID that its agent
-// collected the key.
-func (d DeviceLinkClient) DeviceKeyIssued(ctx context.Context, linkID string) error {
+// KeyIssued signals the workflow of link linkID that its agent collected
+// the key.
+func (d DeviceLinkClient) KeyIssued(ctx context.Context, linkID string) error {
 	err := d.Client.SignalWorkflow(ctx, WorkflowID(KindDeviceLink, linkID), "", DeviceLinkSignalKeyIssued, nil)
 	return activities.FromTemporal(err)
 }

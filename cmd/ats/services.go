@@ -86,6 +86,8 @@ type services struct {
 	store   *store.Store
 	audit   *audit.Service
 	agents  *agents.Service
+	// links runs the device flow through its workflows.
+	links   *workflows.DeviceLinks
 	wallets *wallets.Service
 	markets *marketsvc.Service
 	budget  *budget.Service
@@ -113,11 +115,11 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 	if err != nil {
 		return nil, err
 	}
-	ag := agentService(s, tc, intents, baseURL)
+	ag := agentService(s, baseURL)
 	ag.Users.Vault = vlt
 	ag.Intents = intents
 	au := &audit.Service{Store: s}
-	svc := &services{intents: intents, store: s, audit: au, agents: ag}
+	svc := &services{intents: intents, store: s, audit: au, agents: ag, links: deviceLinks(ag, tc, intents)}
 	if v != nil {
 		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log}
 		svc.markets = &marketsvc.Service{Gamma: v.gamma, CLOB: v.clob}
@@ -163,7 +165,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	auth := []gin.HandlerFunc{keyAuth, ratelimit.PerKey(l, nil)}
 	idem := idempotency.Middleware(svc.store, idempotency.Options{})
 	rs := []api.Routes{
-		device.Routes(svc.agents, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
+		device.Routes(svc.links, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
 		openapi.Routes(),
 		agentauth.Routes(auth...),
 	}
