@@ -104,103 +104,143 @@ var expireActivityOptions = workflow.ActivityOptions{
 // revokes that agent (it finds the link issued, and changes nothing, when
 // the signal was merely lost).
 func DeviceLink(ctx workflow.Context, in DeviceLinkInput) (DeviceLinkResult, error) {
-	state := DeviceLinkStatePending
-	res := DeviceLinkResult{}
-	var dl *activities.DeviceLinks
-	decCtx := workflow.WithActivityOptions(ctx, decisionActivityOptions)
-
-	validate := func(_ workflow.Context, d DeviceLinkDecision) error {
-		if d.UserID == "" {
-			return activities.ToTemporal(errs.E(errs.Invalid, "a decision needs a user"))
-		}
-		switch state {
-		case DeviceLinkStatePending:
-			// Only the activity can verify a proof (the workflow holds no
-			// key); one without any is turned away before it enters
-			// history.
-			if d.Proof == "" {
-				return activities.ToTemporal(errs.E(errs.Forbidden, "a decision needs the proof of the approval page").WithCode(errs.CodeUnvouchedRequest))
-			}
-			return nil
-		case DeviceLinkStateExpired:
-			return activities.ToTemporal(agents.ErrLinkExpired())
-		case DeviceLinkStateDeciding:
-			return activities.ToTemporal(errs.E(errs.Conflict, "this code is being decided right now").WithCode(errs.CodeCodeAlreadyUsed))
-		default:
-			return activities.ToTemporal(agents.ErrLinkUsed())
+	w := &deviceLinkWorkflow{in: in, state: DeviceLinkStatePending,
+		decCtx: workflow.WithActivityOptions(ctx, decisionActivityOptions)}
+	if err := w.setHandlers(ctx); err != nil {
+		return w.res, err
+	}
+	if err := w.awaitDecision(ctx); err != nil {
+		return w.res, err
+	}
+	if w.state == DeviceLinkStatePending {
+		if err := w.expire(ctx); err != nil {
+			return w.res, err
 		}
 	}
-	decision := func(d DeviceLinkDecision) activities.DeviceDecision {
-		return activities.DeviceDecision{LinkID: in.LinkID, UserID: d.UserID, ClientAddr: d.ClientAddr, Proof: d.Proof}
-	}
-	approve := func(ctx workflow.Context, d DeviceLinkDecision) (string, error) {
-		state = DeviceLinkStateDeciding
-		var agentID string
-		if err := workflow.ExecuteActivity(decCtx, dl.ApproveDeviceLink, decision(d)).Get(ctx, &agentID); err != nil {
-			state = DeviceLinkStatePending
-			return "", err
-		}
-		state = DeviceLinkStateApproved
-		res = DeviceLinkResult{State: state, UserID: d.UserID, AgentID: agentID}
-		if err := workflow.UpsertTypedSearchAttributes(ctx, SAUserID.ValueSet(d.UserID), SAAgentID.ValueSet(agentID)); err != nil {
-			workflow.GetLogger(ctx).Warn("cannot upsert search attributes", "error", err)
-		}
-		return agentID, nil
-	}
-	deny := func(ctx workflow.Context, d DeviceLinkDecision) error {
-		state = DeviceLinkStateDeciding
-		if err := workflow.ExecuteActivity(decCtx, dl.DenyDeviceLink, decision(d)).Get(ctx, nil); err != nil {
-			state = DeviceLinkStatePending
-			return err
-		}
-		state = DeviceLinkStateDenied
-		res = DeviceLinkResult{State: state, UserID: d.UserID}
-		if err := workflow.UpsertTypedSearchAttributes(ctx, SAUserID.ValueSet(d.UserID)); err != nil {
-			workflow.GetLogger(ctx).Warn("cannot upsert search attributes", "error", err)
-		}
-		return nil
-	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, DeviceLinkUpdateApprove, approve,
-		workflow.UpdateHandlerOptions{Validator: validate}); err != nil {
-		return res, err
-	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, DeviceLinkUpdateDeny, deny,
-		workflow.UpdateHandlerOptions{Validator: validate}); err != nil {
-		return res, err
-	}
-
-	decided := func() bool { return state == DeviceLinkStateApproved || state == DeviceLinkStateDenied }
-	if wait := in.ExpiresAt.Sub(workflow.Now(ctx)); wait > 0 {
-		if _, err := workflow.AwaitWithTimeout(ctx, wait, decided); err != nil {
-			return res, err
-		}
-	}
-	if !decided() {
-		// A decision in flight when the timer fired gets to finish: the
-		// user acted in time.
-		if err := workflow.Await(ctx, func() bool { return state != DeviceLinkStateDeciding }); err != nil {
-			return res, err
-		}
-	}
-	if state == DeviceLinkStatePending {
-		// From here on the validator rejects every decision.
-		state = DeviceLinkStateExpired
-		res = DeviceLinkResult{State: state}
-		expCtx := workflow.WithActivityOptions(ctx, expireActivityOptions)
-		if err := workflow.ExecuteActivity(expCtx, dl.ExpireDeviceLink, in.LinkID).Get(ctx, nil); err != nil {
-			return res, err
-		}
-	}
-	if state == DeviceLinkStateApproved &&
+	if w.state == DeviceLinkStateApproved &&
 		workflow.GetVersion(ctx, deviceLinkRevokeUncollected, workflow.DefaultVersion, 1) >= 1 {
-		if err := awaitKeyOrRevoke(ctx, in, &res); err != nil {
-			return res, err
+		if err := awaitKeyOrRevoke(ctx, in, &w.res); err != nil {
+			return w.res, err
 		}
 	}
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
-		return res, err
+		return w.res, err
 	}
-	return res, nil
+	return w.res, nil
+}
+
+// deviceLinkWorkflow is the state of one run of DeviceLink; its methods
+// are the update handlers and the steps.
+type deviceLinkWorkflow struct {
+	in    DeviceLinkInput
+	state string
+	res   DeviceLinkResult
+	// decCtx schedules the decision activities (the run's context with
+	// decisionActivityOptions).
+	decCtx workflow.Context
+}
+
+// deviceLinkActivities names the device-link activities for
+// ExecuteActivity.
+var deviceLinkActivities *activities.DeviceLinks
+
+func (w *deviceLinkWorkflow) setHandlers(ctx workflow.Context) error {
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, DeviceLinkUpdateApprove, w.approve,
+		workflow.UpdateHandlerOptions{Validator: w.validate}); err != nil {
+		return err
+	}
+	return workflow.SetUpdateHandlerWithOptions(ctx, DeviceLinkUpdateDeny, w.deny,
+		workflow.UpdateHandlerOptions{Validator: w.validate})
+}
+
+// validate admits a decision only on a pending link, with a user and a
+// proof.
+func (w *deviceLinkWorkflow) validate(_ workflow.Context, d DeviceLinkDecision) error {
+	if d.UserID == "" {
+		return activities.ToTemporal(errs.E(errs.Invalid, "a decision needs a user"))
+	}
+	switch w.state {
+	case DeviceLinkStatePending:
+		// Only the activity can verify a proof (the workflow holds no
+		// key); one without any is turned away before it enters history.
+		if d.Proof == "" {
+			return activities.ToTemporal(errs.E(errs.Forbidden, "a decision needs the proof of the approval page").WithCode(errs.CodeUnvouchedRequest))
+		}
+		return nil
+	case DeviceLinkStateExpired:
+		return activities.ToTemporal(agents.ErrLinkExpired())
+	case DeviceLinkStateDeciding:
+		return activities.ToTemporal(errs.E(errs.Conflict, "this code is being decided right now").WithCode(errs.CodeCodeAlreadyUsed))
+	default:
+		return activities.ToTemporal(agents.ErrLinkUsed())
+	}
+}
+
+func (w *deviceLinkWorkflow) decision(d DeviceLinkDecision) activities.DeviceDecision {
+	return activities.DeviceDecision{LinkID: w.in.LinkID, UserID: d.UserID, ClientAddr: d.ClientAddr, Proof: d.Proof}
+}
+
+// decide runs one decision activity, the link "deciding" meanwhile and
+// pending again when it fails.
+func (w *deviceLinkWorkflow) decide(ctx workflow.Context, activity any, d DeviceLinkDecision, out any) error {
+	w.state = DeviceLinkStateDeciding
+	if err := workflow.ExecuteActivity(w.decCtx, activity, w.decision(d)).Get(ctx, out); err != nil {
+		w.state = DeviceLinkStatePending
+		return err
+	}
+	return nil
+}
+
+func (w *deviceLinkWorkflow) approve(ctx workflow.Context, d DeviceLinkDecision) (string, error) {
+	var agentID string
+	if err := w.decide(ctx, deviceLinkActivities.ApproveDeviceLink, d, &agentID); err != nil {
+		return "", err
+	}
+	w.state = DeviceLinkStateApproved
+	w.res = DeviceLinkResult{State: w.state, UserID: d.UserID, AgentID: agentID}
+	if err := workflow.UpsertTypedSearchAttributes(ctx, SAUserID.ValueSet(d.UserID), SAAgentID.ValueSet(agentID)); err != nil {
+		workflow.GetLogger(ctx).Warn("cannot upsert search attributes", "error", err)
+	}
+	return agentID, nil
+}
+
+func (w *deviceLinkWorkflow) deny(ctx workflow.Context, d DeviceLinkDecision) error {
+	if err := w.decide(ctx, deviceLinkActivities.DenyDeviceLink, d, nil); err != nil {
+		return err
+	}
+	w.state = DeviceLinkStateDenied
+	w.res = DeviceLinkResult{State: w.state, UserID: d.UserID}
+	if err := workflow.UpsertTypedSearchAttributes(ctx, SAUserID.ValueSet(d.UserID)); err != nil {
+		workflow.GetLogger(ctx).Warn("cannot upsert search attributes", "error", err)
+	}
+	return nil
+}
+
+func (w *deviceLinkWorkflow) decided() bool {
+	return w.state == DeviceLinkStateApproved || w.state == DeviceLinkStateDenied
+}
+
+// awaitDecision waits for a decision until the link's expiry; a decision
+// in flight when the timer fired gets to finish: the user acted in time.
+func (w *deviceLinkWorkflow) awaitDecision(ctx workflow.Context) error {
+	if wait := w.in.ExpiresAt.Sub(workflow.Now(ctx)); wait > 0 {
+		if _, err := workflow.AwaitWithTimeout(ctx, wait, w.decided); err != nil {
+			return err
+		}
+	}
+	if w.decided() {
+		return nil
+	}
+	return workflow.Await(ctx, func() bool { return w.state != DeviceLinkStateDeciding })
+}
+
+// expire records that nobody decided in time; from here on the validator
+// rejects every decision.
+func (w *deviceLinkWorkflow) expire(ctx workflow.Context) error {
+	w.state = DeviceLinkStateExpired
+	w.res = DeviceLinkResult{State: w.state}
+	expCtx := workflow.WithActivityOptions(ctx, expireActivityOptions)
+	return workflow.ExecuteActivity(expCtx, deviceLinkActivities.ExpireDeviceLink, w.in.LinkID).Get(ctx, nil)
 }
 
 // awaitKeyOrRevoke waits, after an approval, for the key-issued signal
@@ -221,10 +261,9 @@ func awaitKeyOrRevoke(ctx workflow.Context, in DeviceLinkInput, res *DeviceLinkR
 	if issued {
 		return nil
 	}
-	var dl *activities.DeviceLinks
 	var expired bool
 	expCtx := workflow.WithActivityOptions(ctx, expireActivityOptions)
-	if err := workflow.ExecuteActivity(expCtx, dl.ExpireUnissuedDeviceLink, in.LinkID).Get(ctx, &expired); err != nil {
+	if err := workflow.ExecuteActivity(expCtx, deviceLinkActivities.ExpireUnissuedDeviceLink, in.LinkID).Get(ctx, &expired); err != nil {
 		return err
 	}
 	if expired {
