@@ -469,8 +469,8 @@ func (w *orderWorkflow) continueAsNew(ctx workflow.Context) error {
 }
 
 // OrderClient drives order workflows over a Temporal client; it
-// implements models/orders.Runner. Its caller, the order service, has
-// checked that the order is the requesting agent's, so it attaches the
+// implements OrderRuns for Orders. Its caller has checked that the order is
+// the requesting agent's (orders.Service.CancelTarget), so it attaches the
 // proof of a cancel, made with Intents.
 type OrderClient struct {
 	Client  client.Client

@@ -250,7 +250,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err := startOrderListener(c, st, s, tc, vc, svc, log); err != nil {
 		return err
 	}
-	if err := startWorker(ctx, st, tc, workerDeps(s, svc), log); err != nil {
+	if err := startWorker(ctx, st, tc, svc, workerDeps(s, svc), log); err != nil {
 		return err
 	}
 
@@ -373,7 +373,7 @@ func workerCommand() *cli.Command {
 				if err := startOrderListener(c, st, s, tc, vc, svc, st.log); err != nil {
 					return err
 				}
-				return startWorker(ctx, st, tc, workerDeps(s, svc), st.log)
+				return startWorker(ctx, st, tc, svc, workerDeps(s, svc), st.log)
 			})
 		},
 	}

@@ -170,7 +170,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		}
 	}
 	if o.placeTimeout > 0 {
-		e.svc.orders.PlaceTimeout = o.placeTimeout
+		e.svc.orderDesk.PlaceTimeout = o.placeTimeout
 	}
 	e.noEvents = o.noEvents
 	if !o.noWorker {
