@@ -2,6 +2,9 @@ package heartbeat
 
 import (
 	"time"
+	// Active hours name IANA zones; embedded so minimal images without
+	// zoneinfo still know them.
+	_ "time/tzdata"
 
 	"github.com/agent-trading/ats/models/errs"
 )

@@ -179,3 +179,16 @@ func (s *Store) PurgeReportedEvents(ctx context.Context, reportedBefore, unrepor
 	}
 	return n + res.RowsAffected, nil
 }
+
+// OrdersByIDs returns agentID's orders among ids (another agent's are left
+// out), in no particular order.
+func (s *Store) OrdersByIDs(ctx context.Context, agentID string, ids []string) ([]models.Order, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var out []models.Order
+	if err := s.db.WithContext(ctx).Where("agent_id = ? AND id IN ?", agentID, ids).Find(&out).Error; err != nil {
+		return nil, mapErr(err, "order")
+	}
+	return out, nil
+}

@@ -46,7 +46,11 @@ CREATE TABLE heartbeat_cursors (
 );
 CREATE INDEX heartbeat_cursors_agent_idx ON heartbeat_cursors (agent_id);
 
+-- The heartbeat counts an agent's live orders on every call.
+CREATE INDEX orders_agent_status_idx ON orders (agent_id, status);
+
 -- +goose Down
+DROP INDEX orders_agent_status_idx;
 DROP TABLE heartbeat_cursors;
 DROP TABLE agent_events;
 DROP TABLE agent_event_heads;
