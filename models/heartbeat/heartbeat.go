@@ -384,7 +384,7 @@ func (s *Service) filledOrders(ctx context.Context, agentID string, evs []events
 		out = append(out, Fill{
 			ID: o.ID, Side: o.Side, Size: Num(micro.Decimal(o.SizeMicro)), FilledSize: Num(micro.Decimal(o.FilledSizeMicro)),
 			AvgFillPrice: Num(micro.Decimal(o.AvgFillPriceMicro)), RealizedPnl: Num(micro.Decimal(realized[o.ID])),
-			realized: micro.Decimal(realized[o.ID]),
+			realized:       micro.Decimal(realized[o.ID]),
 			MarketQuestion: o.MarketQuestion, Outcome: o.Outcome, FilledAt: at.UTC(),
 		})
 	}

@@ -160,6 +160,19 @@ func (s *Store) LastHeartbeats(ctx context.Context, agentIDs []string) (map[stri
 	return out, nil
 }
 
+// Event retention: reported events are kept a week (for support and the
+// dashboard), unreported ones a month (an agent that stopped polling).
+const (
+	ReportedEventRetention   = 7 * 24 * time.Hour
+	UnreportedEventRetention = 30 * 24 * time.Hour
+)
+
+// PurgeEvents is housekeeping's cleanup of the event log at now, by the
+// retention periods above.
+func (s *Store) PurgeEvents(ctx context.Context, now time.Time) (int64, error) {
+	return s.PurgeReportedEvents(ctx, now.Add(-ReportedEventRetention), now.Add(-UnreportedEventRetention))
+}
+
 // PurgeReportedEvents deletes events created before reportedBefore that
 // every heartbeat key of their agent has been told, and any event created
 // before unreportedBefore (an agent that stopped polling must not grow the
