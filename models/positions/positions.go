@@ -146,6 +146,18 @@ func recompute(ctx context.Context, tx *store.Store, agentID, userID, tokenID st
 		p.ConditionID, p.Question, p.Outcome, p.NegRisk = last.ConditionID, last.Question, last.Outcome, last.NegRisk
 	}
 	f := Fold(fills, p.RedeemedSizeMicro, p.PayoutMicro)
+	if old != nil && old.RedeemedAt != nil && old.RedeemedSizeMicro > 0 && old.SizeMicro == 0 && f.SizeMicro > 0 {
+		// A fill synced after the position was fully redeemed: its trade
+		// came before the market resolved, so its shares were in the
+		// wallet when the redemption burned the wallet's whole balance of
+		// the market (paid as unattributed). They are redeemed with it,
+		// at its payout per share, rather than left on a position that
+		// can never be redeemed again.
+		extra := f.SizeMicro
+		p.PayoutMicro += micro.Nearest(micro.Decimal(extra).Mul(micro.Decimal(old.PayoutMicro)).Div(micro.Decimal(old.RedeemedSizeMicro)))
+		p.RedeemedSizeMicro += extra
+		f = Fold(fills, p.RedeemedSizeMicro, p.PayoutMicro)
+	}
 	p.SizeMicro, p.AvgEntryMicro, p.RealizedPnlMicro = f.SizeMicro, f.AvgEntryMicro, f.RealizedPnlMicro
 	p.Status = nextStatus(p.Status, f.SizeMicro)
 	if old != nil && samePosition(old, p) {
