@@ -47,20 +47,14 @@ func ParseHours(start, end, zone string) (*Hours, error) {
 	return &Hours{Start: s, End: e, Zone: loc}, nil
 }
 
+// parseHHMM reads "HH:MM" (as models/agents validates it) as minutes
+// after midnight.
 func parseHHMM(v string) (int, bool) {
-	if len(v) != 5 || v[2] != ':' {
+	t, err := time.Parse("15:04", v)
+	if err != nil || t.Format("15:04") != v {
 		return 0, false
 	}
-	d := func(c byte) (int, bool) { return int(c - '0'), c >= '0' && c <= '9' }
-	h1, a := d(v[0])
-	h2, b := d(v[1])
-	m1, c := d(v[3])
-	m2, e := d(v[4])
-	h, m := h1*10+h2, m1*10+m2
-	if !a || !b || !c || !e || h > 23 || m > 59 {
-		return 0, false
-	}
-	return h*60 + m, true
+	return t.Hour()*60 + t.Minute(), true
 }
 
 // Active reports whether t is inside the window. A nil window is always
