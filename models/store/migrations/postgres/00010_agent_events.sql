@@ -46,10 +46,14 @@ CREATE TABLE heartbeat_cursors (
 );
 CREATE INDEX heartbeat_cursors_agent_idx ON heartbeat_cursors (agent_id);
 
--- The heartbeat counts an agent's live orders on every call.
+-- The heartbeat counts an agent's live orders and lists its positions by
+-- status on every call; without these the planners pick the status-only
+-- indexes and scan every agent's rows.
 CREATE INDEX orders_agent_status_idx ON orders (agent_id, status);
+CREATE INDEX positions_agent_status_idx ON positions (agent_id, status);
 
 -- +goose Down
+DROP INDEX positions_agent_status_idx;
 DROP INDEX orders_agent_status_idx;
 DROP TABLE heartbeat_cursors;
 DROP TABLE agent_events;
