@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"gorm.io/gorm"
+
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 )
@@ -65,7 +67,8 @@ const heartbeatClaimAttempts = 20
 // key's cursor. The cursor and count move by compare-and-set: of two
 // concurrent heartbeats of a key each claims a distinct range, so no event
 // is reported twice and none is skipped. A heartbeat with consume false
-// (a sleeping key) counts but leaves the events for the next one.
+// (a sleeping key) counts but leaves the events for the next one. Call it
+// on the store itself, not inside a transaction.
 func (s *Store) ClaimHeartbeat(ctx context.Context, apiKeyID, agentID string, consume bool, skillVersion *int, limit int) (HeartbeatClaim, error) {
 	if apiKeyID == "" || agentID == "" {
 		return HeartbeatClaim{}, errs.E(errs.Invalid, "a heartbeat needs an agent and a key")
@@ -90,8 +93,10 @@ func (s *Store) ClaimHeartbeat(ctx context.Context, apiKeyID, agentID string, co
 			return HeartbeatClaim{}, mapErr(err, "heartbeat")
 		}
 		if !r.Found {
-			err := db.Exec(`INSERT INTO heartbeat_cursors (api_key_id, agent_id, event_seq, beats)
-				VALUES (?, ?, 0, 0) ON CONFLICT (api_key_id) DO NOTHING`, apiKeyID, agentID).Error
+			err := s.heartbeatWrite(func() error {
+				return db.Exec(`INSERT INTO heartbeat_cursors (api_key_id, agent_id, event_seq, beats)
+					VALUES (?, ?, 0, 0) ON CONFLICT (api_key_id) DO NOTHING`, apiKeyID, agentID).Error
+			})
 			if err != nil {
 				return HeartbeatClaim{}, mapErr(err, "heartbeat")
 			}
@@ -112,12 +117,15 @@ func (s *Store) ClaimHeartbeat(ctx context.Context, apiKeyID, agentID string, co
 				return HeartbeatClaim{}, mapErr(err, "event")
 			}
 		}
-		now := s.now()
-		res := db.Exec(`UPDATE heartbeat_cursors SET event_seq = ?, beats = beats + 1, last_at = ?, skill_version = ?
-			WHERE api_key_id = ? AND event_seq = ? AND beats = ?`,
-			to, now, skillVersion, apiKeyID, r.EventSeq, r.Beats)
-		if res.Error != nil {
-			return HeartbeatClaim{}, mapErr(res.Error, "heartbeat")
+		var res *gorm.DB
+		err = s.heartbeatWrite(func() error {
+			res = db.Exec(`UPDATE heartbeat_cursors SET event_seq = ?, beats = beats + 1, last_at = ?, skill_version = ?
+				WHERE api_key_id = ? AND event_seq = ? AND beats = ?`,
+				to, s.now(), skillVersion, apiKeyID, r.EventSeq, r.Beats)
+			return res.Error
+		})
+		if err != nil {
+			return HeartbeatClaim{}, mapErr(err, "heartbeat")
 		}
 		if res.RowsAffected != 1 {
 			continue // another heartbeat of the key won; read again
@@ -129,6 +137,16 @@ func (s *Store) ClaimHeartbeat(ctx context.Context, apiKeyID, agentID string, co
 		return HeartbeatClaim{Beats: r.Beats + 1, PrevAt: utcPtr(r.LastAt), Events: evs, More: more}, nil
 	}
 	return HeartbeatClaim{}, errs.E(errs.Transient, "too many concurrent heartbeats of this key; retry shortly")
+}
+
+// heartbeatWrite runs one of ClaimHeartbeat's writes, in turn with the
+// process's other heartbeat writes on SQLite (see Store.heartbeatWrites).
+func (s *Store) heartbeatWrite(fn func() error) error {
+	if s.dialect == SQLite && s.heartbeatWrites != nil {
+		s.heartbeatWrites.Lock()
+		defer s.heartbeatWrites.Unlock()
+	}
+	return fn()
 }
 
 // HeartbeatCount returns how many heartbeats apiKeyID has made (0 before
