@@ -47,8 +47,6 @@ func (s *Store) AppendEvent(ctx context.Context, e *models.AgentEvent) error {
 type HeartbeatClaim struct {
 	// Beats is the key's heartbeat count including this one.
 	Beats int64
-	// PrevAt is the key's previous heartbeat (nil for its first).
-	PrevAt *time.Time
 	// Events are the agent's events this heartbeat reports, oldest first:
 	// those after the key's cursor, at most the limit asked for. No other
 	// heartbeat of the key reports them.
@@ -77,6 +75,9 @@ func (s *Store) ClaimHeartbeat(ctx context.Context, apiKeyID, agentID string, co
 		limit = 100
 	}
 	db := s.db.WithContext(ctx)
+	if beats, ok, err := s.countHeartbeat(ctx, apiKeyID, agentID, consume, skillVersion); err != nil || ok {
+		return HeartbeatClaim{Beats: beats}, err
+	}
 	type row struct {
 		EventSeq int64      `gorm:"column:event_seq"`
 		Beats    int64      `gorm:"column:beats"`
@@ -134,9 +135,32 @@ func (s *Store) ClaimHeartbeat(ctx context.Context, apiKeyID, agentID string, co
 			evs[i].Time = evs[i].Time.UTC()
 			evs[i].CreatedAt = evs[i].CreatedAt.UTC()
 		}
-		return HeartbeatClaim{Beats: r.Beats + 1, PrevAt: utcPtr(r.LastAt), Events: evs, More: more}, nil
+		return HeartbeatClaim{Beats: r.Beats + 1, Events: evs, More: more}, nil
 	}
 	return HeartbeatClaim{}, errs.E(errs.Transient, "too many concurrent heartbeats of this key; retry shortly")
+}
+
+// countHeartbeat is ClaimHeartbeat's one-statement path for the common
+// case, a key with nothing new to claim (or a sleeping key, which claims
+// nothing): it counts the heartbeat only if the key's cursor exists and is
+// at the agent's head, and reports whether it did.
+func (s *Store) countHeartbeat(ctx context.Context, apiKeyID, agentID string, consume bool, skillVersion *int) (int64, bool, error) {
+	var out struct {
+		Beats int64 `gorm:"column:beats"`
+		Found bool  `gorm:"column:found"`
+	}
+	q := `UPDATE heartbeat_cursors SET beats = beats + 1, last_at = ?, skill_version = ? WHERE api_key_id = ?`
+	args := []any{s.now(), skillVersion, apiKeyID}
+	if consume {
+		q += ` AND event_seq >= COALESCE((SELECT h.last_seq FROM agent_event_heads h WHERE h.agent_id = ?), 0)`
+		args = append(args, agentID)
+	}
+	q += ` RETURNING beats, TRUE AS found`
+	err := s.heartbeatWrite(func() error { return s.db.WithContext(ctx).Raw(q, args...).Scan(&out).Error })
+	if err != nil {
+		return 0, false, mapErr(err, "heartbeat")
+	}
+	return out.Beats, out.Found, nil
 }
 
 // heartbeatWrite runs one of ClaimHeartbeat's writes, in turn with the
