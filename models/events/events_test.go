@@ -250,3 +250,37 @@ func TestSleepingKeepsEventsAndPurge(t *testing.T) {
 		assert.EqualValues(t, 2, purged)
 	})
 }
+
+// TestReleaseClaim: a heartbeat that claimed events but could not answer
+// hands them back; not when another heartbeat of the key claimed since.
+func TestReleaseClaim(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		for range 2 {
+			_, err := events.Append(ctx, s, strategyEvent("agt_1", events.StrategyExecuted, ""))
+			require.NoError(t, err)
+		}
+		c, err := s.ClaimHeartbeat(ctx, "key_1", "agt_1", true, nil, 10)
+		require.NoError(t, err)
+		require.Len(t, c.Events, 2)
+		require.NoError(t, s.ReleaseHeartbeatClaim(ctx, "key_1", c))
+		again, err := s.ClaimHeartbeat(ctx, "key_1", "agt_1", true, nil, 10)
+		require.NoError(t, err)
+		require.Len(t, again.Events, 2, "handed back")
+
+		_, err = events.Append(ctx, s, strategyEvent("agt_1", events.StrategyError, ""))
+		require.NoError(t, err)
+		failed, err := s.ClaimHeartbeat(ctx, "key_1", "agt_1", true, nil, 10)
+		require.NoError(t, err)
+		require.Len(t, failed.Events, 1)
+		_, err = events.Append(ctx, s, strategyEvent("agt_1", events.StrategyCompleted, ""))
+		require.NoError(t, err)
+		later, err := s.ClaimHeartbeat(ctx, "key_1", "agt_1", true, nil, 10)
+		require.NoError(t, err)
+		require.Len(t, later.Events, 1)
+		require.NoError(t, s.ReleaseHeartbeatClaim(ctx, "key_1", failed))
+		none, err := s.ClaimHeartbeat(ctx, "key_1", "agt_1", true, nil, 10)
+		require.NoError(t, err)
+		assert.Empty(t, none.Events, "the cursor is not moved back under a later claim")
+	})
+}

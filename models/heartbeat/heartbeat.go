@@ -14,6 +14,7 @@ package heartbeat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"time"
@@ -215,28 +216,29 @@ func (s *Service) Beat(ctx context.Context, key Key, skillVersion *int) (Report,
 		interval = models.DefaultHeartbeatIntervalMs
 	}
 	awake := key.Hours.Active(now)
-	claim, err := s.Store.ClaimHeartbeat(ctx, key.KeyID, key.AgentID, awake, skillVersion, MaxEventsPerBeat)
-	if err != nil {
-		return Report{}, err
-	}
-	sched := Schedule{
-		NextCheckAt: NextCheck(now, time.Duration(interval)*time.Millisecond, key.Hours),
-		IntervalMs:  interval, ActiveHours: key.HoursText,
-		HeartbeatCount: claim.Beats, LatestSkillVersion: s.SkillVersion,
+	sched := func(beats int64) Schedule {
+		return Schedule{
+			NextCheckAt: NextCheck(now, time.Duration(interval)*time.Millisecond, key.Hours),
+			IntervalMs:  interval, ActiveHours: key.HoursText,
+			HeartbeatCount: beats, LatestSkillVersion: s.SkillVersion,
+		}
 	}
 	if !awake {
+		claim, err := s.Store.ClaimHeartbeat(ctx, key.KeyID, key.AgentID, false, skillVersion, MaxEventsPerBeat)
+		if err != nil {
+			return Report{}, err
+		}
+		sc := sched(claim.Beats)
 		return Report{
-			Status: StatusSleeping, Timestamp: now, Schedule: sched,
+			Status: StatusSleeping, Timestamp: now, Schedule: sc,
 			Message: fmt.Sprintf("Outside active hours (%s–%s %s); the next window opens at %s. Events are kept for then.",
-				key.HoursText.Start, key.HoursText.End, key.HoursText.Timezone, sched.NextCheckAt.Format(time.RFC3339)),
+				key.HoursText.Start, key.HoursText.End, key.HoursText.Timezone, sc.NextCheckAt.Format(time.RFC3339)),
 		}, nil
 	}
-	if claim.More {
-		// More events wait than one heartbeat reports: come straight back.
-		sched.NextCheckAt = now
-	}
-	r := Report{Timestamp: now, Schedule: sched}
 
+	// Everything that can fail for reasons outside the database (chain,
+	// venue) is read before the events are claimed, so a failed heartbeat
+	// does not use them up.
 	list, err := s.Positions.List(ctx, key.AgentID, positions.FilterAll, false)
 	if err != nil {
 		return Report{}, err
@@ -250,18 +252,41 @@ func (s *Service) Beat(ctx context.Context, key Key, skillVersion *int) (Report,
 	if err != nil {
 		return Report{}, err
 	}
+	pf, redeem, expiring, err := s.portfolio(ctx, list, now)
+	if err != nil {
+		return Report{}, err
+	}
+	seek := false
+	low, limit := budgetLow(b)
+	if !low && b.Available.GreaterThanOrEqual(BudgetLowFloor) && open == 0 && pf.OpenPositions == 0 {
+		active, err := s.Store.CountStrategies(ctx, key.AgentID, "ACTIVE")
+		if err != nil {
+			return Report{}, err
+		}
+		seek = active == 0
+	}
+
+	claim, err := s.Store.ClaimHeartbeat(ctx, key.KeyID, key.AgentID, true, skillVersion, MaxEventsPerBeat)
+	if err != nil {
+		return Report{}, err
+	}
 	evs := make([]events.Event, 0, len(claim.Events))
 	for _, rec := range claim.Events {
 		evs = append(evs, events.FromRecord(rec))
 	}
 	fills, err := s.filledOrders(ctx, key.AgentID, evs)
 	if err != nil {
+		// Hand the events back for the next heartbeat (unless another
+		// one of the key claimed past them meanwhile).
+		if rerr := s.Store.ReleaseHeartbeatClaim(context.WithoutCancel(ctx), key.KeyID, claim); rerr != nil {
+			return Report{}, errors.Join(err, rerr)
+		}
 		return Report{}, err
 	}
-
-	pf, redeem, expiring, err := s.portfolio(ctx, list, now)
-	if err != nil {
-		return Report{}, err
+	r := Report{Timestamp: now, Schedule: sched(claim.Beats)}
+	if claim.More {
+		// More events wait than one heartbeat reports: come straight back.
+		r.Schedule.NextCheckAt = now
 	}
 	r.Portfolio = &pf
 	r.Budget = &Budget{Available: b.Available, LimitedBy: b.LimitedBy, WalletBalance: b.Wallet}
@@ -274,21 +299,14 @@ func (s *Service) Beat(ctx context.Context, key Key, skillVersion *int) (Report,
 	if a, ok := filledAction(fills); ok {
 		acts = append(acts, a)
 	}
-	low, limit := budgetLow(b)
 	if low {
 		acts = append(acts, budgetLowAction(b, limit))
 	}
 	if a, ok := expiringAction(expiring, now); ok {
 		acts = append(acts, a)
 	}
-	if !low && b.Available.GreaterThanOrEqual(BudgetLowFloor) && open == 0 && pf.OpenPositions == 0 {
-		active, err := s.Store.CountStrategies(ctx, key.AgentID, "ACTIVE")
-		if err != nil {
-			return Report{}, err
-		}
-		if active == 0 {
-			acts = append(acts, seekAction(b))
-		}
+	if seek {
+		acts = append(acts, seekAction(b))
 	}
 	acts = append(acts, strategyActions(evs)...)
 	sort.SliceStable(acts, func(i, j int) bool { return priorityRank[acts[i].Priority] < priorityRank[acts[j].Priority] })

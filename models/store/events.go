@@ -53,6 +53,8 @@ type HeartbeatClaim struct {
 	Events []models.AgentEvent
 	// More is true when events beyond the limit remain for the next call.
 	More bool
+	// from and to are the cursor before and after the claim.
+	from, to int64
 }
 
 // heartbeatClaimAttempts bounds the compare-and-set retries of ClaimHeartbeat; each
@@ -135,9 +137,25 @@ func (s *Store) ClaimHeartbeat(ctx context.Context, apiKeyID, agentID string, co
 			evs[i].Time = evs[i].Time.UTC()
 			evs[i].CreatedAt = evs[i].CreatedAt.UTC()
 		}
-		return HeartbeatClaim{Beats: r.Beats + 1, Events: evs, More: more}, nil
+		return HeartbeatClaim{Beats: r.Beats + 1, Events: evs, More: more, from: r.EventSeq, to: to}, nil
 	}
 	return HeartbeatClaim{}, errs.E(errs.Transient, "too many concurrent heartbeats of this key; retry shortly")
+}
+
+// ReleaseHeartbeatClaim gives c's events back to the key's next heartbeat,
+// for a heartbeat that claimed them but could not answer: the cursor moves
+// back unless another heartbeat of the key has claimed past it meanwhile
+// (then those events stay claimed by this failed call and are not
+// reported; the case needs a second heartbeat of the same key racing a
+// failing one).
+func (s *Store) ReleaseHeartbeatClaim(ctx context.Context, apiKeyID string, c HeartbeatClaim) error {
+	if c.to <= c.from {
+		return nil
+	}
+	return mapErr(s.heartbeatWrite(func() error {
+		return s.db.WithContext(ctx).Exec(`UPDATE heartbeat_cursors SET event_seq = ? WHERE api_key_id = ? AND event_seq = ?`,
+			c.from, apiKeyID, c.to).Error
+	}), "heartbeat")
 }
 
 // countHeartbeat is ClaimHeartbeat's one-statement path for the common
