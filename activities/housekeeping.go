@@ -22,6 +22,10 @@ type Housekeeper interface {
 	// ExpireDeviceLinks marks device-link requests that are still pending
 	// past their deadline as expired.
 	ExpireDeviceLinks(ctx context.Context, now time.Time) (int64, error)
+	// PurgeEvents deletes agent events every heartbeat key of their agent
+	// was told of, once older than their retention, and any event older
+	// than the longer retention of unreported ones (store.PurgeEvents).
+	PurgeEvents(ctx context.Context, now time.Time) (int64, error)
 }
 
 // Housekeeping holds the housekeeping activities. Workflows reference its
@@ -54,6 +58,18 @@ func (h *Housekeeping) ExpireDeviceLinks(ctx context.Context, now time.Time) (in
 		return 0, ToTemporal(err)
 	}
 	activity.GetLogger(ctx).Info("expired device links", "count", n, "now", now)
+	return n, nil
+}
+
+// PurgeEvents is the activity wrapping Housekeeper.PurgeEvents; see
+// PurgeExpiredIdempotency for why now is an argument.
+func (h *Housekeeping) PurgeEvents(ctx context.Context, now time.Time) (int64, error) {
+	now = notAfterNow(now)
+	n, err := h.Store.PurgeEvents(ctx, now)
+	if err != nil {
+		return 0, ToTemporal(err)
+	}
+	activity.GetLogger(ctx).Info("purged agent events", "count", n, "now", now)
 	return n, nil
 }
 

@@ -105,6 +105,8 @@ func TestHousekeepingOnDevServer(t *testing.T) {
 	store.PutIdempotency("idem-expired", time.Now().Add(-time.Hour))
 	store.PutIdempotency("idem-live", time.Now().Add(time.Hour))
 	store.PutDeviceLink("dl_expired", time.Now().Add(-time.Minute))
+	store.PutEvent("event-old", time.Now().Add(-time.Minute))
+	store.PutEvent("event-new", time.Now().Add(time.Hour))
 	w, err := worker.New(c, worker.Deps{Housekeeper: store})
 	if err != nil {
 		t.Fatal(err)
@@ -157,10 +159,11 @@ func TestHousekeepingOnDevServer(t *testing.T) {
 	if err := c.GetWorkflow(ctx, started.WorkflowID, started.FirstExecutionRunID).Get(ctx, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.PurgedIdempotency != 1 || res.ExpiredDeviceLinks != 1 {
-		t.Fatalf("result = %+v, want 1 purged and 1 expired", res)
+	if res.PurgedIdempotency != 1 || res.ExpiredDeviceLinks != 1 || res.PurgedEvents != 1 {
+		t.Fatalf("result = %+v, want 1 purged, 1 expired, 1 event purged", res)
 	}
-	if store.HasIdempotency("idem-expired") || !store.HasIdempotency("idem-live") || !store.DeviceLinkExpired("dl_expired") {
+	if store.HasIdempotency("idem-expired") || !store.HasIdempotency("idem-live") || !store.DeviceLinkExpired("dl_expired") ||
+		store.HasEvent("event-old") || !store.HasEvent("event-new") {
 		t.Fatal("store not cleaned as reported")
 	}
 
@@ -214,8 +217,8 @@ func assertEncrypted(t *testing.T, h *historypb.History, res workflows.Housekeep
 			payloads = append(payloads, ev.GetWorkflowExecutionCompletedEventAttributes().GetResult().GetPayloads()...)
 		}
 	}
-	if len(payloads) != 5 { // 2 inputs, 2 results, 1 workflow result
-		t.Fatalf("found %d payloads in history, want 5", len(payloads))
+	if len(payloads) != 7 { // 3 inputs, 3 results, 1 workflow result
+		t.Fatalf("found %d payloads in history, want 7", len(payloads))
 	}
 	c, err := codec.New(replaytest.HistoryCodecKey)
 	if err != nil {

@@ -32,7 +32,17 @@ type HousekeepingResult struct {
 	PurgedIdempotency int64 `json:"purged_idempotency"`
 	// ExpiredDeviceLinks is the number of device links marked expired.
 	ExpiredDeviceLinks int64 `json:"expired_device_links"`
+	// PurgedEvents is the number of agent events deleted (runs from
+	// version housekeepingEventsVersion on).
+	PurgedEvents int64 `json:"purged_events,omitempty"`
 }
+
+// housekeepingEventsChange gates the agent-event purge: histories recorded
+// before it replay without the activity.
+const (
+	housekeepingEventsChange  = "purge-events"
+	housekeepingEventsVersion = workflow.Version(1)
+)
 
 // housekeepingActivityOptions bound each activity well inside one schedule
 // interval: a run that cannot finish in 5 minutes is abandoned and the next
@@ -48,24 +58,33 @@ var housekeepingActivityOptions = workflow.ActivityOptions{
 	},
 }
 
-// Housekeeping deletes expired idempotency records and expires stale
-// device links, both against the same workflow time. The two activities
-// are independent and run concurrently; a failure of one does not prevent
-// the other, and the run fails with the purge error, else the expiry
-// error, once both finished.
+// Housekeeping deletes expired idempotency records, expires stale device
+// links and deletes old agent events, all against the same workflow time.
+// The activities are independent and run concurrently; a failure of one
+// does not prevent the others, and the run fails with the first error in
+// that order once all finished.
 func Housekeeping(ctx workflow.Context) (HousekeepingResult, error) {
 	now := workflow.Now(ctx).UTC()
 	ctx = workflow.WithActivityOptions(ctx, housekeepingActivityOptions)
 	var hk *activities.Housekeeping
 	purge := workflow.ExecuteActivity(ctx, hk.PurgeExpiredIdempotency, now)
 	expire := workflow.ExecuteActivity(ctx, hk.ExpireDeviceLinks, now)
+	var events workflow.Future
+	if workflow.GetVersion(ctx, housekeepingEventsChange, workflow.DefaultVersion, housekeepingEventsVersion) >= housekeepingEventsVersion {
+		events = workflow.ExecuteActivity(ctx, hk.PurgeEvents, now)
+	}
 
 	res := HousekeepingResult{Now: now}
 	purgeErr := purge.Get(ctx, &res.PurgedIdempotency)
 	expireErr := expire.Get(ctx, &res.ExpiredDeviceLinks)
+	var eventsErr error
+	if events != nil {
+		eventsErr = events.Get(ctx, &res.PurgedEvents)
+	}
 	workflow.GetLogger(ctx).Info("housekeeping done",
 		"purged_idempotency", res.PurgedIdempotency, "expired_device_links", res.ExpiredDeviceLinks,
-		"purge_error", purgeErr, "expire_error", expireErr)
+		"purged_events", res.PurgedEvents,
+		"purge_error", purgeErr, "expire_error", expireErr, "events_error", eventsErr)
 	// Return the first failure unchanged rather than joining them: a
 	// joined error would lose the ApplicationError type (the errs kind)
 	// that activities.FromTemporal and the schedule's failure view rely
@@ -73,7 +92,10 @@ func Housekeeping(ctx workflow.Context) (HousekeepingResult, error) {
 	if purgeErr != nil {
 		return res, purgeErr
 	}
-	return res, expireErr
+	if expireErr != nil {
+		return res, expireErr
+	}
+	return res, eventsErr
 }
 
 // EnsureHousekeepingSchedule creates the housekeeping schedule (every

@@ -35,6 +35,8 @@ func TestHousekeepingPurgesAndExpires(t *testing.T) {
 	store.PutIdempotency("live", start.Add(time.Minute))
 	store.PutDeviceLink("dl_old", start.Add(-time.Second))
 	store.PutDeviceLink("dl_new", start.Add(15*time.Minute))
+	store.PutEvent("ev_old", start.Add(-time.Hour))
+	store.PutEvent("ev_new", start.Add(time.Hour))
 
 	env := newEnv(t, store)
 	env.ExecuteWorkflow(workflows.Housekeeping)
@@ -48,8 +50,9 @@ func TestHousekeepingPurgesAndExpires(t *testing.T) {
 	if err := env.GetWorkflowResult(&res); err != nil {
 		t.Fatal(err)
 	}
-	want := workflows.HousekeepingResult{Now: start, PurgedIdempotency: 2, ExpiredDeviceLinks: 1}
-	if !res.Now.Equal(want.Now) || res.PurgedIdempotency != want.PurgedIdempotency || res.ExpiredDeviceLinks != want.ExpiredDeviceLinks {
+	want := workflows.HousekeepingResult{Now: start, PurgedIdempotency: 2, ExpiredDeviceLinks: 1, PurgedEvents: 1}
+	if !res.Now.Equal(want.Now) || res.PurgedIdempotency != want.PurgedIdempotency || res.ExpiredDeviceLinks != want.ExpiredDeviceLinks ||
+		res.PurgedEvents != want.PurgedEvents {
 		t.Fatalf("result = %+v, want %+v", res, want)
 	}
 	if store.HasIdempotency("expired-1") || store.HasIdempotency("expired-2") || !store.HasIdempotency("live") {
@@ -57,6 +60,9 @@ func TestHousekeepingPurgesAndExpires(t *testing.T) {
 	}
 	if !store.DeviceLinkExpired("dl_old") || store.DeviceLinkExpired("dl_new") {
 		t.Error("wrong device links expired")
+	}
+	if store.HasEvent("ev_old") || !store.HasEvent("ev_new") {
+		t.Error("wrong events purged")
 	}
 	for _, c := range store.Calls() {
 		if !c.Now.Equal(start) {

@@ -22,6 +22,10 @@ import (
 // Its payloads are encrypted with replaytest.HistoryCodecKey.
 const housekeepingHistory = "testdata/housekeeping.json"
 
+// housekeepingEventsHistory is a run with the agent-event purge (version
+// "purge-events" 1), recorded the same way.
+const housekeepingEventsHistory = "testdata/housekeeping_events.json"
+
 func replayOptions(t *testing.T) sdkworker.WorkflowReplayerOptions {
 	t.Helper()
 	dc, fc, err := worker.Converters(replaytest.HistoryCodecKey)
@@ -33,6 +37,7 @@ func replayOptions(t *testing.T) sdkworker.WorkflowReplayerOptions {
 
 func TestHousekeepingReplays(t *testing.T) {
 	replaytest.ReplayFileWithOptions(t, housekeepingHistory, replayOptions(t), workflows.All()...)
+	replaytest.ReplayFileWithOptions(t, housekeepingEventsHistory, replayOptions(t), workflows.All()...)
 }
 
 // The replay test must be able to fail: an implementation that schedules

@@ -19,6 +19,7 @@ type MemHousekeeper struct {
 	mu          sync.Mutex
 	idempotency map[string]time.Time // key -> expires at
 	links       map[string]*link
+	events      map[string]time.Time // event -> deletable from
 	calls       []Call
 	// Fail, when set, is consulted before each operation; a non-nil
 	// result is returned as that operation's error (to test retries).
@@ -41,6 +42,7 @@ type Call struct {
 const (
 	OpPurgeIdempotency  = "PurgeExpiredIdempotency"
 	OpExpireDeviceLinks = "ExpireDeviceLinks"
+	OpPurgeEvents       = "PurgeEvents"
 )
 
 // NewMemHousekeeper returns an empty store.
@@ -48,6 +50,7 @@ func NewMemHousekeeper() *MemHousekeeper {
 	return &MemHousekeeper{
 		idempotency: map[string]time.Time{},
 		links:       map[string]*link{},
+		events:      map[string]time.Time{},
 		attempts:    map[string]int{},
 	}
 }
@@ -133,6 +136,42 @@ func (m *MemHousekeeper) ExpireDeviceLinks(ctx context.Context, now time.Time) (
 	for _, l := range m.links {
 		if !l.expired && !l.expiresAt.After(now) {
 			l.expired = true
+			n++
+		}
+	}
+	return n, nil
+}
+
+// PutEvent stores an agent event that housekeeping may delete from
+// deletableAt on (the store derives that from the retention periods).
+func (m *MemHousekeeper) PutEvent(id string, deletableAt time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.events[id] = deletableAt
+}
+
+// HasEvent reports whether the event is still stored.
+func (m *MemHousekeeper) HasEvent(id string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.events[id]
+	return ok
+}
+
+// PurgeEvents deletes events deletable at or before now.
+func (m *MemHousekeeper) PurgeEvents(ctx context.Context, now time.Time) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.begin(OpPurgeEvents, now); err != nil {
+		return 0, err
+	}
+	var n int64
+	for id, at := range m.events {
+		if !at.After(now) {
+			delete(m.events, id)
 			n++
 		}
 	}

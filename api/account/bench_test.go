@@ -2,16 +2,13 @@ package account_test
 
 import (
 	"net/http"
-	"net/http/httptest"
-	"slices"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agent-trading/ats/api"
+	"github.com/agent-trading/ats/api/apitest"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -48,43 +45,7 @@ func BenchmarkBudgetEndpoint(b *testing.B) {
 	}
 }
 
-// load runs GET path in parallel b.N times, failing on any non-200, and
-// reports req/s and p99 latency.
+// load runs GET path with key under apitest.Load.
 func load(b *testing.B, h http.Handler, path, key string) {
-	var (
-		mu  sync.Mutex
-		all []time.Duration
-	)
-	b.ReportAllocs()
-	b.ResetTimer()
-	start := time.Now()
-	b.RunParallel(func(pb *testing.PB) {
-		local := make([]time.Duration, 0, 1024)
-		for pb.Next() {
-			req := httptest.NewRequest(http.MethodGet, path, nil)
-			if key != "" {
-				req.Header.Set("Authorization", "Bearer "+key)
-			}
-			rec := httptest.NewRecorder()
-			t0 := time.Now()
-			h.ServeHTTP(rec, req)
-			local = append(local, time.Since(t0))
-			if rec.Code != http.StatusOK {
-				b.Errorf("status %d: %s", rec.Code, rec.Body.String())
-				return
-			}
-		}
-		mu.Lock()
-		all = append(all, local...)
-		mu.Unlock()
-	})
-	elapsed := time.Since(start)
-	b.StopTimer()
-	if len(all) == 0 {
-		return
-	}
-	slices.Sort(all)
-	p99 := all[(len(all)*99)/100]
-	b.ReportMetric(float64(len(all))/elapsed.Seconds(), "req/s")
-	b.ReportMetric(float64(p99.Microseconds()), "p99-µs")
+	apitest.Load(b, h, func(int) *http.Request { return apitest.Get(path, key) })
 }

@@ -508,13 +508,13 @@ func TestAgentSettings(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, r.Status)
 	assert.Contains(t, r.Body, "The fixed limit must be a positive USDC amount")
 
-	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_minutes": {"15"}, "start": {"09:00"}, "end": {"17:00"}, "timezone": {"Europe/Berlin"}})
+	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_seconds": {"900"}, "start": {"09:00"}, "end": {"17:00"}, "timezone": {"Europe/Berlin"}})
 	require.Equal(t, page+"?done=heartbeat", r.Location, r.Body)
 	got, _ = ag.Get(ctx, u.ID, a.ID)
 	assert.EqualValues(t, 15*60_000, got.Heartbeat.IntervalMs)
 	require.NotNil(t, got.Heartbeat.ActiveHours)
 	assert.Equal(t, "Europe/Berlin", got.Heartbeat.ActiveHours.Timezone)
-	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_minutes": {"15"}, "start": {"09:00"}, "end": {"17:00"}, "timezone": {"Mars/Olympus"}})
+	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_seconds": {"900"}, "start": {"09:00"}, "end": {"17:00"}, "timezone": {"Mars/Olympus"}})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
 
 	r = c.Submit(page, page+"/rate-limit", url.Values{"per_minute": {"30"}})

@@ -28,7 +28,7 @@ var funcs = template.FuncMap{
 	"when":          when,
 	"ago":           ago,
 	"interval":      interval,
-	"minutes":       func(ms int64) int64 { return ms / 60_000 },
+	"seconds":       func(ms int64) int64 { return ms / 1000 },
 	"microField":    microField,
 	"bpsField":      bpsField,
 	"budgetSummary": budgetSummary,

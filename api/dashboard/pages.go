@@ -223,12 +223,12 @@ func parsePercent(v string) (*int32, error) {
 }
 
 func (h *handler) agentHeartbeat(c *gin.Context) {
-	mins, err := strconv.ParseInt(strings.TrimSpace(c.PostForm("interval_minutes")), 10, 64)
-	if err != nil {
-		h.agentSaved(c, errs.E(errs.Invalid, "the interval must be a whole number of minutes"), "")
+	secs, err := strconv.ParseInt(strings.TrimSpace(c.PostForm("interval_seconds")), 10, 64)
+	if err != nil || secs > agents.MaxHeartbeatIntervalMs/1000 {
+		h.agentSaved(c, errs.E(errs.Invalid, "the interval must be a whole number of seconds, 10 to 86400"), "")
 		return
 	}
-	hb := agents.Heartbeat{IntervalMs: mins * 60_000}
+	hb := agents.Heartbeat{IntervalMs: secs * 1000}
 	if c.PostForm("always") != "yes" {
 		hb.ActiveHours = &agents.ActiveHours{Start: c.PostForm("start"), End: c.PostForm("end"), Timezone: strings.TrimSpace(c.PostForm("timezone"))}
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/urfave/cli/v2"
@@ -131,6 +132,19 @@ func adminCommand() *cli.Command {
 								agents.LimitBudgetPercent + " or " + agents.LimitMaxPositionValue + " (repeatable)"},
 						),
 						Action: adminAgentBudget,
+					},
+					{
+						Name: "heartbeat",
+						Usage: "set the agent key's heartbeat interval and active hours (same service as the dashboard); " +
+							"settings not named stay as they are",
+						Flags: adminDBFlags(agentFlag(),
+							&cli.DurationFlag{Name: "interval", Usage: fmt.Sprintf("suggested time between heartbeats, %s to %s (e.g. 30s, 5m)",
+								time.Duration(agents.MinHeartbeatIntervalMs)*time.Millisecond, time.Duration(agents.MaxHeartbeatIntervalMs)*time.Millisecond)},
+							&cli.StringFlag{Name: "active-hours", Usage: "HH:MM-HH:MM wall-clock window in --timezone (22:00-06:00 crosses midnight); outside it the heartbeat answers SLEEPING"},
+							&cli.StringFlag{Name: "timezone", Usage: "IANA time zone of --active-hours, e.g. Europe/Berlin"},
+							&cli.BoolFlag{Name: "always", Usage: "no active hours: always awake"},
+						),
+						Action: adminAgentHeartbeat,
 					},
 				},
 			},
@@ -280,6 +294,53 @@ func adminAgentBudget(c *cli.Context) error {
 		fmt.Fprintf(c.App.Writer, "agent %s (%s) budget: %s %s, %s %s, %s %s\n", a.Name, a.ID,
 			agents.LimitFixed, usdcOrUnset(b.FixedLimitMicro), agents.LimitBudgetPercent, percentOrUnset(b.PercentBps),
 			agents.LimitMaxPositionValue, usdcOrUnset(b.MaxPositionValueMicro))
+		return nil
+	})
+}
+
+func adminAgentHeartbeat(c *cli.Context) error {
+	hours, always := c.String("active-hours"), c.Bool("always")
+	switch {
+	case always && (c.IsSet("active-hours") || c.IsSet("timezone")):
+		return errs.E(errs.Invalid, "--always and --active-hours/--timezone exclude each other")
+	case c.IsSet("active-hours") != c.IsSet("timezone"):
+		return errs.E(errs.Invalid, "--active-hours and --timezone go together")
+	case !c.IsSet("interval") && !c.IsSet("active-hours") && !always:
+		return errs.E(errs.Invalid, "name --interval, --active-hours with --timezone, or --always")
+	}
+	var window *agents.ActiveHours
+	if c.IsSet("active-hours") {
+		start, end, ok := strings.Cut(hours, "-")
+		if !ok {
+			return errs.E(errs.Invalid, "--active-hours must be HH:MM-HH:MM, e.g. 09:00-17:00")
+		}
+		window = &agents.ActiveHours{Start: strings.TrimSpace(start), End: strings.TrimSpace(end), Timezone: c.String("timezone")}
+	}
+	return withAgents(c, func(svc *agents.Service, userID string) error {
+		cur, err := svc.Get(c.Context, userID, c.String("agent"))
+		if err != nil {
+			return err
+		}
+		h := cur.Heartbeat
+		if c.IsSet("interval") {
+			h.IntervalMs = c.Duration("interval").Milliseconds()
+		}
+		switch {
+		case always:
+			h.ActiveHours = nil
+		case window != nil:
+			h.ActiveHours = window
+		}
+		a, err := svc.SetHeartbeat(c.Context, userID, cur.ID, agents.ClientAddrCLI, h)
+		if err != nil {
+			return err
+		}
+		hb := "always active"
+		if ah := a.Heartbeat.ActiveHours; ah != nil {
+			hb = fmt.Sprintf("active %s-%s %s", ah.Start, ah.End, ah.Timezone)
+		}
+		fmt.Fprintf(c.App.Writer, "agent %s (%s) heartbeat: every %s, %s\n", a.Name, a.ID,
+			time.Duration(a.Heartbeat.IntervalMs)*time.Millisecond, hb)
 		return nil
 	})
 }

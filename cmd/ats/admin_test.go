@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,5 +143,60 @@ func TestAdminAgentBudget(t *testing.T) {
 	got, err := s.AgentByID(context.Background(), f.agent.ID)
 	if err != nil || got.BudgetLimitMicro != nil || got.BudgetPercentBps != nil || got.MaxPositionValueMicro == nil || *got.MaxPositionValueMicro != 100_500_000 {
 		t.Fatalf("stored agent %+v %v", got, err)
+	}
+}
+
+func TestAdminAgentHeartbeat(t *testing.T) {
+	f := newAdminFixture(t, "beats@example.com", "night owl")
+	ctx, a := context.Background(), f.agent
+	base := []string{"heartbeat", "--email", "beats@example.com", "--agent"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		ok   bool
+		want string
+	}{
+		{"interval only", append(slices.Clone(base), "night owl", "--interval", "30s"), true, "every 30s, always active"},
+		{"hours across midnight", append(slices.Clone(base), a.ID, "--active-hours", "22:00-06:00", "--timezone", "Asia/Tokyo"), true,
+			"every 30s, active 22:00-06:00 Asia/Tokyo"},
+		{"too short", append(slices.Clone(base), a.ID, "--interval", "5s"), false, "between 10000"},
+		{"too long", append(slices.Clone(base), a.ID, "--interval", "25h"), false, "between 10000"},
+		{"hours without zone", append(slices.Clone(base), a.ID, "--active-hours", "09:00-17:00"), false, "go together"},
+		{"unknown zone", append(slices.Clone(base), a.ID, "--active-hours", "09:00-17:00", "--timezone", "Mars/Olympus"), false, "IANA"},
+		{"malformed hours", append(slices.Clone(base), a.ID, "--active-hours", "9-17", "--timezone", "UTC"), false, "HH:MM"},
+		{"always and hours", append(slices.Clone(base), a.ID, "--always", "--active-hours", "09:00-17:00", "--timezone", "UTC"), false, "exclude"},
+		{"nothing named", append(slices.Clone(base), a.ID), false, "--interval"},
+		{"unknown agent", append(slices.Clone(base), "nobody", "--interval", "1m"), false, "not found"},
+		{"hours kept when the interval changes", append(slices.Clone(base), a.ID, "--interval", "2m"), true,
+			"every 2m0s, active 22:00-06:00 Asia/Tokyo"},
+	} {
+		out, err := f.admin(t, tc.args...)
+		if (err == nil) != tc.ok || !strings.Contains(out, tc.want) {
+			t.Errorf("%s: err %v, output %q; want ok=%v containing %q", tc.name, err, out, tc.ok, tc.want)
+		}
+	}
+	s := f.open(t)
+	defer s.Close()
+	got, err := s.AgentByID(ctx, a.ID)
+	if err != nil || got.HeartbeatIntervalMs != 120_000 || got.ActiveHoursTimezone == nil || *got.ActiveHoursTimezone != "Asia/Tokyo" {
+		t.Fatalf("stored agent %+v %v", got, err)
+	}
+	page, err := (&audit.Service{Store: s}).List(ctx, audit.Filter{AgentID: a.ID, Action: audit.ActionAgentUpdate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Entries) != 3 {
+		t.Fatalf("%d audit entries, want 3: %+v", len(page.Entries), page.Entries)
+	}
+	for _, e := range page.Entries {
+		if e.ClientAddr != "cli" || !strings.Contains(string(e.Detail), `"setting":"heartbeat"`) {
+			t.Fatalf("audit entry %+v %s", e, e.Detail)
+		}
+	}
+	if _, err := f.admin(t, append(slices.Clone(base), a.ID, "--always")...); err != nil {
+		t.Fatal(err)
+	}
+	if got, err = s.AgentByID(ctx, a.ID); err != nil || got.ActiveHoursStart != nil || got.HeartbeatIntervalMs != 120_000 {
+		t.Fatalf("after --always: %+v %v", got, err)
 	}
 }

@@ -3,6 +3,7 @@ package positions
 import (
 	"context"
 	"math/big"
+	"slices"
 	"strings"
 	"time"
 
@@ -91,12 +92,27 @@ func (s *Service) List(ctx context.Context, agentID, status string, fresh bool) 
 	if s.Prices == nil || s.Resolutions == nil || s.Markets == nil {
 		return List{}, errs.E(errs.Internal, "the positions service is not wired for listing (prices, resolutions, markets)")
 	}
-	if err := s.refreshResolutions(ctx, agentID, fresh); err != nil {
-		return List{}, err
+	// One read serves the resolution check (open positions) and the
+	// listing; only when a resolution moved a position is it read again.
+	read := statuses
+	if len(read) > 0 && !slices.Contains(read, models.PositionOpen) {
+		read = append(slices.Clone(read), models.PositionOpen)
 	}
-	ps, err := s.Store.ListPositions(ctx, agentID, statuses...)
+	ps, err := s.Store.ListPositions(ctx, agentID, read...)
 	if err != nil {
 		return List{}, err
+	}
+	moved, err := s.refreshResolutions(ctx, ps, fresh)
+	if err != nil {
+		return List{}, err
+	}
+	if moved {
+		if ps, err = s.Store.ListPositions(ctx, agentID, read...); err != nil {
+			return List{}, err
+		}
+	}
+	if len(statuses) > 0 {
+		ps = slices.DeleteFunc(ps, func(p models.Position) bool { return !slices.Contains(statuses, p.Status) })
 	}
 
 	var priced []string
@@ -145,23 +161,20 @@ func (s *Service) List(ctx context.Context, agentID, status string, fresh bool) 
 	return out, nil
 }
 
-// refreshResolutions moves the agent's open positions in resolved markets
-// to redeemable or settled.
-func (s *Service) refreshResolutions(ctx context.Context, agentID string, fresh bool) error {
-	open, err := s.Store.ListPositions(ctx, agentID, models.PositionOpen)
-	if err != nil {
-		return err
-	}
+// refreshResolutions moves the open positions among ps whose market
+// resolved to redeemable or settled, and reports whether it moved any.
+func (s *Service) refreshResolutions(ctx context.Context, ps []models.Position, fresh bool) (bool, error) {
 	checked := map[string]*resolution{}
-	for _, p := range open {
-		if p.ConditionID == "" {
+	moved := false
+	for _, p := range ps {
+		if p.Status != models.PositionOpen || p.ConditionID == "" {
 			continue
 		}
 		r, ok := checked[p.ConditionID]
 		if !ok {
 			res, err := s.resolution(ctx, p.ConditionID, fresh)
 			if err != nil {
-				return err
+				return false, err
 			}
 			r, checked[p.ConditionID] = &res, &res
 		}
@@ -170,13 +183,14 @@ func (s *Service) refreshResolutions(ctx context.Context, agentID string, fresh 
 		}
 		num, err := s.numerator(ctx, *r, p.ConditionID, p.TokenID)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if err := s.settle(ctx, p, num.Sign() > 0); err != nil {
-			return err
+			return false, err
 		}
+		moved = true
 	}
-	return nil
+	return moved, nil
 }
 
 // settle records the resolution of an open position under the user's

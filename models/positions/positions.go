@@ -146,6 +146,18 @@ func recompute(ctx context.Context, tx *store.Store, agentID, userID, tokenID st
 		p.ConditionID, p.Question, p.Outcome, p.NegRisk = last.ConditionID, last.Question, last.Outcome, last.NegRisk
 	}
 	f := Fold(fills, p.RedeemedSizeMicro, p.PayoutMicro)
+	if old != nil && old.RedeemedAt != nil && old.RedeemedSizeMicro > 0 && old.SizeMicro == 0 && f.SizeMicro > 0 {
+		// A fill synced after the position was fully redeemed: its trade
+		// came before the market resolved, so its shares were in the
+		// wallet when the redemption burned the wallet's whole balance of
+		// the market (paid as unattributed). They are redeemed with it,
+		// at its payout per share, rather than left on a position that
+		// can never be redeemed again.
+		extra := f.SizeMicro
+		p.PayoutMicro += micro.Nearest(micro.Decimal(extra).Mul(micro.Decimal(old.PayoutMicro)).Div(micro.Decimal(old.RedeemedSizeMicro)))
+		p.RedeemedSizeMicro += extra
+		f = Fold(fills, p.RedeemedSizeMicro, p.PayoutMicro)
+	}
 	p.SizeMicro, p.AvgEntryMicro, p.RealizedPnlMicro = f.SizeMicro, f.AvgEntryMicro, f.RealizedPnlMicro
 	p.Status = nextStatus(p.Status, f.SizeMicro)
 	if old != nil && samePosition(old, p) {
@@ -194,6 +206,20 @@ type Folded struct {
 // (bought outside the service) realize nothing, having no known cost.
 // Finally redeemedMicro shares are removed as sold for payoutMicro.
 func Fold(fills []store.TokenFill, redeemedMicro, payoutMicro int64) Folded {
+	return fold(fills, redeemedMicro, payoutMicro, nil)
+}
+
+// FillRealized returns the P&L each of the token's fills (oldest first, as
+// TokenFills gives them) realized in Fold, by fill id, in micro-USDC: a
+// sell's gain over the average entry, less every fill's fee. The heartbeat
+// reports it per filled order.
+func FillRealized(fills []store.TokenFill) map[string]int64 {
+	out := make(map[string]int64, len(fills))
+	fold(fills, 0, 0, func(id string, realized decimal.Decimal) { out[id] = micro.Nearest(realized) })
+	return out
+}
+
+func fold(fills []store.TokenFill, redeemedMicro, payoutMicro int64, each func(fillID string, realized decimal.Decimal)) Folded {
 	var size, cost, realized decimal.Decimal // shares, USDC, USDC
 	lastAvg := decimal.Zero
 	avg := func() decimal.Decimal {
@@ -218,6 +244,7 @@ func Fold(fills []store.TokenFill, redeemedMicro, payoutMicro int64) Folded {
 	}
 	for _, f := range fills {
 		shares, price := micro.Decimal(f.SizeMicro), micro.Decimal(f.PriceMicro)
+		before := realized
 		realized = realized.Sub(micro.Decimal(f.FeeMicro))
 		switch f.Side {
 		case orders.SideBuy:
@@ -226,6 +253,9 @@ func Fold(fills []store.TokenFill, redeemedMicro, payoutMicro int64) Folded {
 		case orders.SideSell:
 			sold, basis := remove(shares)
 			realized = realized.Add(sold.Mul(price).Sub(basis))
+		}
+		if each != nil {
+			each(f.ID, realized.Sub(before))
 		}
 	}
 	if redeemedMicro > 0 {

@@ -179,6 +179,39 @@ func TestRecompute(t *testing.T) {
 			assert.Equal(t, int64(7*M), r.RealizedPnlMicro)
 		})
 
+		t.Run("a fill synced after a full redemption is redeemed with it", func(t *testing.T) {
+			q := e.principal(t)
+			addFill(t, st, q, "102", "BUY", t0, 300_000, 10*M, 0)
+			require.NoError(t, e.svc.Recompute(ctx, q.AgentID, q.UserID, "102"))
+			r := e.position(t, q, "102")
+			at := t0.Add(time.Hour)
+			r.Status, r.RedeemedSizeMicro, r.PayoutMicro, r.RedeemedAt = models.PositionSettled, 10*M, 10*M, &at
+			require.NoError(t, st.SavePosition(ctx, r))
+			require.NoError(t, e.svc.Recompute(ctx, q.AgentID, q.UserID, "102"))
+			require.Zero(t, e.position(t, q, "102").SizeMicro)
+
+			// A buy matched before the resolution, synced only now.
+			addFill(t, st, q, "102", "BUY", t0.Add(time.Minute), 200_000, 5*M, 0)
+			require.NoError(t, e.svc.Recompute(ctx, q.AgentID, q.UserID, "102"))
+			r = e.position(t, q, "102")
+			assert.Equal(t, models.PositionSettled, r.Status)
+			assert.Zero(t, r.SizeMicro, "no shares left that could never be redeemed")
+			assert.Equal(t, int64(15*M), r.RedeemedSizeMicro)
+			assert.Equal(t, int64(15*M), r.PayoutMicro, "at the redemption's 1 per share")
+			assert.Equal(t, int64(11*M), r.RealizedPnlMicro, "15 paid for 3 + 1")
+
+			// A partial redemption (the wallet held fewer shares) is left as it is.
+			w := e.principal(t)
+			addFill(t, st, w, "101", "BUY", t0, 300_000, 10*M, 0)
+			require.NoError(t, e.svc.Recompute(ctx, w.AgentID, w.UserID, "101"))
+			r = e.position(t, w, "101")
+			r.Status, r.RedeemedSizeMicro, r.PayoutMicro, r.RedeemedAt = models.PositionRedeemable, 4*M, 4*M, &at
+			require.NoError(t, st.SavePosition(ctx, r))
+			addFill(t, st, w, "101", "BUY", t0.Add(time.Minute), 200_000, 5*M, 0)
+			require.NoError(t, e.svc.Recompute(ctx, w.AgentID, w.UserID, "101"))
+			assert.Equal(t, int64(11*M), e.position(t, w, "101").SizeMicro)
+		})
+
 		t.Run("token without fills", func(t *testing.T) {
 			require.NoError(t, e.svc.Recompute(ctx, p.AgentID, p.UserID, "999"))
 			_, err := st.PositionByToken(ctx, p.AgentID, "999")

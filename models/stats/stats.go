@@ -7,24 +7,28 @@
 //   - filledOrders: orders with a filled size above zero (fully or
 //     partially filled, including partially filled and then cancelled).
 //   - totalVolume: Σ price × size over all fills, buys and sells.
-//   - realizedPnL: the fills replayed per token, oldest first, at average
-//     cost: a sell realizes (sell price − average cost) × size; fees are
-//     subtracted when paid. Sold shares beyond what the agent's own buys
-//     acquired have no known cost and realize nothing.
+//   - realizedPnL: the fills and redemptions replayed per token, oldest
+//     first, at average cost: a sell realizes (sell price − average cost) ×
+//     size; a redemption realizes its payout − the average cost of the
+//     shares it burned; fees are subtracted when paid. Sold shares beyond
+//     what the agent's own buys acquired have no known cost and realize
+//     nothing (redeemed ones realize their payout, as the position does).
 //   - unrealizedPnL: Σ size × (current price − average cost) over the
 //     tokens the agent still holds; a token without a current price
 //     counts as zero (valued at cost).
 //   - winRate: percent (0–100, two decimals) of closed positions with a
 //     positive realized P&L; a position closes when the replayed holding
-//     of a token returns to zero, and each such round counts once. Zero
-//     when nothing closed.
+//     of a token returns to zero, by sells or by redemption, and each such
+//     round counts once. Zero when nothing closed.
 //   - avgTradeSize: totalVolume / filledOrders (zero without fills).
 //
-// Redemption payouts of settled markets are not fills and are not counted.
+// Redemptions are not trades: they count in realizedPnL and winRate, not in
+// totalVolume.
 package stats
 
 import (
 	"context"
+	"sort"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -71,7 +75,7 @@ func (s *Service) ForAgent(ctx context.Context, agentID string) (Stats, error) {
 	if err != nil {
 		return Stats{}, err
 	}
-	fills, err := s.st.AgentFills(ctx, agentID)
+	fills, err := s.history(ctx, agentID)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -124,6 +128,23 @@ func (s *Service) ForAgent(ctx context.Context, agentID string) (Stats, error) {
 	return out, nil
 }
 
+// history is the agent's fills and redemptions, oldest first (a fill and
+// a redemption at the same instant: the fill first, as the position fold
+// applies redemptions last).
+func (s *Service) history(ctx context.Context, agentID string) ([]store.AgentFill, error) {
+	fills, err := s.st.AgentFills(ctx, agentID)
+	if err != nil {
+		return nil, err
+	}
+	reds, err := s.st.AgentRedemptions(ctx, agentID)
+	if err != nil || len(reds) == 0 {
+		return fills, err
+	}
+	all := append(fills, reds...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Time.Before(all[j].Time) })
+	return all, nil
+}
+
 // replay folds fills (oldest first) per token at average cost, calling
 // each with the fill's notional, the P&L it realized (fees included) and,
 // when it closed a round, that round's P&L. It returns the holdings left
@@ -144,6 +165,29 @@ func replay(fills []store.AgentFill, each func(f store.AgentFill, notional, pnl 
 		}
 		h.realized = h.realized.Sub(fee)
 		pnl := fee.Neg()
+		if f.Side == store.SideRedeem {
+			// Not a trade: no volume. The payout realizes against the
+			// average cost of the shares burned.
+			notional = decimal.Zero
+			pnl = micro.Decimal(f.PayoutMicro)
+			sold := decimal.Min(size, h.size)
+			if sold.IsPositive() {
+				pnl = pnl.Sub(h.cost.Div(h.size).Mul(sold))
+			}
+			h.realized = h.realized.Add(pnl)
+			if sold.IsPositive() && sold.Equal(h.size) {
+				round := h.realized
+				*h = holding{}
+				each(f, notional, pnl, true, round)
+				continue
+			}
+			if sold.IsPositive() {
+				h.cost = h.cost.Sub(h.cost.Div(h.size).Mul(sold))
+				h.size = h.size.Sub(sold)
+			}
+			each(f, notional, pnl, false, decimal.Zero)
+			continue
+		}
 		if f.Side == "BUY" {
 			h.size = h.size.Add(size)
 			h.cost = h.cost.Add(notional)
@@ -181,7 +225,7 @@ type Point struct {
 // RealizedSeries returns the agent's cumulative realized P&L after each of
 // its fills, oldest first, by the same replay as ForAgent.
 func (s *Service) RealizedSeries(ctx context.Context, agentID string) ([]Point, error) {
-	fills, err := s.st.AgentFills(ctx, agentID)
+	fills, err := s.history(ctx, agentID)
 	if err != nil {
 		return nil, err
 	}

@@ -133,3 +133,38 @@ func TestForAgent(t *testing.T) {
 		})
 	})
 }
+
+// TestRedemptionsCount: positions that ended by redemption count in
+// realizedPnL and winRate (a winner redeemed at 1, a loser at 0), not in
+// volume, and the realized series has a point for each.
+func TestRedemptionsCount(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		const M = models.MicroPerUnit
+		seed(t, s, "agt_1", []order{
+			{"WIN", "BUY", models.OrderFilled, []fill{{400_000, 10 * M, 0}}},
+			{"LOSE", "BUY", models.OrderFilled, []fill{{300_000, 5 * M, 0}}},
+			{"HALF", "BUY", models.OrderFilled, []fill{{500_000, 4 * M, 0}}},
+		})
+		redeemedAt := time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)
+		for _, p := range []struct {
+			token          string
+			shares, payout int64
+		}{{"WIN", 10 * M, 10 * M}, {"LOSE", 5 * M, 0}, {"HALF", 2 * M, 2 * M}} {
+			at := redeemedAt
+			require.NoError(t, s.SavePosition(ctx, &models.Position{AgentID: "agt_1", UserID: "usr_1", TokenID: p.token,
+				Status: models.PositionSettled, RedeemedSizeMicro: p.shares, PayoutMicro: p.payout, RedeemedAt: &at}))
+		}
+		got, err := stats.New(s, nil).ForAgent(ctx, "agt_1")
+		require.NoError(t, err)
+		// WIN: 10 − 4 = 6; LOSE: 0 − 1.5; HALF: 2 of 4 shares at 0.5 pay 2: +1, still open.
+		assert.Equal(t, "5.5", got.RealizedPnL.String())
+		assert.Equal(t, "50", got.WinRate.String(), "one of the two closed rounds won")
+		assert.Equal(t, "7.5", got.TotalVolume.String(), "redemptions are not volume")
+		series, err := stats.New(s, nil).RealizedSeries(ctx, "agt_1")
+		require.NoError(t, err)
+		require.Len(t, series, 6)
+		assert.Equal(t, "5.5", series[5].Realized.String())
+		assert.Equal(t, redeemedAt, series[5].Time)
+	})
+}

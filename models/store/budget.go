@@ -145,12 +145,41 @@ func (s *Store) OrderCounts(ctx context.Context, agentID string) (total, filled 
 type AgentFill struct {
 	OrderID      string
 	TokenID      string
-	Side         string // BUY | SELL
+	Side         string // BUY | SELL, or SideRedeem (AgentRedemptions)
 	PriceMicro   int64
 	SizeMicro    int64
 	FeeMicro     int64
 	Time         time.Time
 	VenueTradeID string
+	// PayoutMicro is what a redemption paid for SizeMicro shares (zero for
+	// a fill).
+	PayoutMicro int64
+}
+
+// SideRedeem marks an AgentFill that is a position's redemption.
+const SideRedeem = "REDEEM"
+
+// AgentRedemptions returns the agent's positions that were redeemed on
+// chain as one AgentFill each (Side SideRedeem, the shares burned and the
+// payout, at the last redemption's time), oldest first, so statistics can
+// replay them with the fills.
+func (s *Store) AgentRedemptions(ctx context.Context, agentID string) ([]AgentFill, error) {
+	var ps []models.Position
+	err := s.db.WithContext(ctx).Select("token_id", "redeemed_size_micro", "payout_micro", "redeemed_at", "updated_at").
+		Where("agent_id = ? AND redeemed_size_micro > 0", agentID).Order("redeemed_at").Order("token_id").Find(&ps).Error
+	if err != nil {
+		return nil, mapErr(err, "position")
+	}
+	out := make([]AgentFill, 0, len(ps))
+	for _, p := range ps {
+		at := p.UpdatedAt
+		if p.RedeemedAt != nil {
+			at = *p.RedeemedAt
+		}
+		out = append(out, AgentFill{TokenID: p.TokenID, Side: SideRedeem, SizeMicro: p.RedeemedSizeMicro,
+			PayoutMicro: p.PayoutMicro, Time: at.UTC()})
+	}
+	return out, nil
 }
 
 // AgentFills returns every fill of the agent's orders, oldest first (ties

@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -63,6 +64,10 @@ type Store struct {
 	// (autoCreateTime/autoUpdateTime) sets; shared with Tx-bound copies and
 	// replaceable in tests.
 	clock *clock
+	// heartbeatWrites queues this process's heartbeat claims on SQLite,
+	// whose one writer otherwise makes colliding heartbeats wait in
+	// SQLite's busy handler (sleeps of 1, 2, 5… ms) instead of in turn.
+	heartbeatWrites *sync.Mutex
 }
 
 // clock is a swappable time source.
@@ -148,7 +153,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		sqlDB.SetMaxIdleConns(10)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	}
-	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, clock: clk}
+	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, clock: clk, heartbeatWrites: &sync.Mutex{}}
 	if err := s.Ping(ctx); err != nil {
 		_ = sqlDB.Close()
 		return nil, err
