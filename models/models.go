@@ -157,7 +157,7 @@ func (a Agent) HasScope(scope string) bool {
 // Default agent settings, from the spec's limits table.
 const (
 	DefaultRateLimitPerMinute  = 100
-	DefaultHeartbeatIntervalMs = int64(30 * 60 * 1000)
+	DefaultHeartbeatIntervalMs = int64(60 * 1000)
 )
 
 // APIKey is an agent's bearer key. Only its SHA-256 hash is stored.

@@ -39,6 +39,10 @@ type Identity struct {
 	KeyID              string
 	Scopes             []string
 	RateLimitPerMinute int
+	// Heartbeat settings of the agent's key (models/heartbeat):
+	// interval, and active hours (all three set, or none).
+	HeartbeatIntervalMs                        int64
+	ActiveHoursStart, ActiveHoursEnd, Timezone string
 }
 
 // HasScope reports whether the identity holds scope.
@@ -158,7 +162,10 @@ func MiddlewareWith(keys Keys, o Options) gin.HandlerFunc {
 		}
 		id := Identity{
 			UserID: a.UserID, AgentID: a.ID, AgentName: a.Name, AgentStatus: a.Status, KeyID: k.ID,
-			Scopes: a.ScopeList(), RateLimitPerMinute: a.RateLimitPerMinute,
+			Scopes: a.ScopeList(), RateLimitPerMinute: a.RateLimitPerMinute, HeartbeatIntervalMs: a.HeartbeatIntervalMs,
+		}
+		if a.ActiveHoursStart != nil && a.ActiveHoursEnd != nil && a.ActiveHoursTimezone != nil {
+			id.ActiveHoursStart, id.ActiveHoursEnd, id.Timezone = *a.ActiveHoursStart, *a.ActiveHoursEnd, *a.ActiveHoursTimezone
 		}
 		c.Set(ctxKeyIdentity, id)
 		ratelimit.SetIdentity(c, ratelimit.Identity{Key: k.ID, Limit: a.RateLimitPerMinute})

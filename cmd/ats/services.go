@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/urfave/cli/v2"
@@ -12,6 +13,7 @@ import (
 	"github.com/agent-trading/ats/api/account"
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/api/device"
+	heartbeatapi "github.com/agent-trading/ats/api/heartbeat"
 	"github.com/agent-trading/ats/api/idempotency"
 	"github.com/agent-trading/ats/api/markets"
 	"github.com/agent-trading/ats/api/openapi"
@@ -19,9 +21,11 @@ import (
 	positionapi "github.com/agent-trading/ats/api/positions"
 	"github.com/agent-trading/ats/api/ratelimit"
 	settlementapi "github.com/agent-trading/ats/api/settlements"
+	"github.com/agent-trading/ats/api/skill"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/budget"
+	"github.com/agent-trading/ats/models/heartbeat"
 	"github.com/agent-trading/ats/models/intent"
 	marketsvc "github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/orders"
@@ -39,6 +43,10 @@ import (
 )
 
 const flagChainRPC = "chain-rpc"
+
+// heartbeatBalanceTTL is how old a wallet balance the heartbeat's budget
+// may show.
+const heartbeatBalanceTTL = 10 * time.Second
 
 func chainRPCFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagChainRPC, EnvVars: []string{"ATS_CHAIN_RPC_URL"},
@@ -94,6 +102,9 @@ type services struct {
 	orders      *orders.Service
 	positions   *positions.Service
 	settlements *settlements.Service
+	heartbeat   *heartbeat.Service
+	// baseURL is the public {base_url} ("" for admin commands).
+	baseURL string
 	// dashboard is the web dashboard's routes, once enableDashboard ran.
 	dashboard api.Routes
 }
@@ -111,7 +122,7 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 	ag.Users.Vault = vlt
 	ag.Intents = intents
 	au := &audit.Service{Store: s}
-	svc := &services{intents: intents, store: s, audit: au, agents: ag}
+	svc := &services{intents: intents, store: s, audit: au, agents: ag, baseURL: baseURL}
 	if v != nil {
 		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log}
 		svc.markets = &marketsvc.Service{Gamma: v.gamma, CLOB: v.clob}
@@ -131,6 +142,13 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 			Books: v.clob, Markets: v.clob, Placer: svc.orders,
 		}
 		svc.orders.Positions = svc.positions
+		// The heartbeat reads balances through a short cache (agents poll
+		// it every few seconds; orders still check the chain live).
+		hbBalances := heartbeat.NewCachedBalances(svc.balance, 100_000, heartbeatBalanceTTL)
+		svc.heartbeat = &heartbeat.Service{
+			Store: s, Budget: budget.New(s, hbBalances, prices), Positions: svc.positions,
+			Markets: heartbeat.NewEndDates(v.clob, 10*time.Minute), SkillVersion: skill.Version,
+		}
 		svc.settlements = &settlements.Service{
 			Store: s, Wallets: svc.wallets, Chain: v.chain, Markets: v.clob, Audit: au, Logger: log, Positions: svc.positions,
 		}
@@ -157,6 +175,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	rs := []api.Routes{
 		device.Routes(svc.agents, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
 		openapi.Routes(),
+		skill.Routes(svc.baseURL),
 		agentauth.Routes(auth...),
 	}
 	if svc.markets != nil {
@@ -166,6 +185,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 			orderapi.Routes(svc.orders, idem, auth...),
 			positionapi.Routes(positionapi.Deps{Positions: svc.positions}, idem, auth...),
 			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlements}, idem, auth...),
+			heartbeatapi.Routes(svc.heartbeat, auth...),
 		)
 	}
 	if svc.dashboard != nil {

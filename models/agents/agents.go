@@ -42,8 +42,9 @@ const (
 )
 
 // DefaultLinkHeartbeatIntervalMs is the heartbeat interval of a newly
-// linked agent: five minutes, with no active hours.
-const DefaultLinkHeartbeatIntervalMs = int64(5 * 60 * 1000)
+// linked agent: one minute, with no active hours (models/heartbeat and
+// docs/agent-api-heartbeat.md).
+const DefaultLinkHeartbeatIntervalMs = models.DefaultHeartbeatIntervalMs
 
 // Agent is the public view of an agent (never a key or its hash).
 type Agent struct {
@@ -222,18 +223,20 @@ func (s *Service) SetBudget(ctx context.Context, userID, idOrName, clientAddr st
 	return s.UpdateBudget(ctx, userID, idOrName, clientAddr, ch)
 }
 
-// Heartbeat interval bounds: one minute to one week.
+// Heartbeat interval bounds: ten seconds (a strategy is evaluated about
+// that often, so polling faster shows nothing new) to one day (an agent
+// should hear of fills and expiring positions at least daily).
 const (
-	MinHeartbeatIntervalMs = int64(60_000)
-	MaxHeartbeatIntervalMs = int64(7 * 24 * 3600 * 1000)
+	MinHeartbeatIntervalMs = int64(10_000)
+	MaxHeartbeatIntervalMs = int64(24 * 3600 * 1000)
 )
 
-// SetHeartbeat sets the heartbeat interval (1 minute to 1 week) and the
+// SetHeartbeat sets the heartbeat interval (10 seconds to 1 day) and the
 // optional active hours ("HH:MM" start and end in an IANA time zone; nil =
 // always active).
 func (s *Service) SetHeartbeat(ctx context.Context, userID, idOrName, clientAddr string, h Heartbeat) (Agent, error) {
 	if h.IntervalMs < MinHeartbeatIntervalMs || h.IntervalMs > MaxHeartbeatIntervalMs {
-		return Agent{}, errs.E(errs.Invalid, "interval_ms must be between 60000 (1 minute) and 604800000 (1 week)").WithCode(errs.CodeInvalidHeartbeat)
+		return Agent{}, errs.E(errs.Invalid, "interval_ms must be between 10000 (10 seconds) and 86400000 (1 day)").WithCode(errs.CodeInvalidHeartbeat)
 	}
 	set := store.AgentSettings{HeartbeatIntervalMs: h.IntervalMs}
 	detail := map[string]any{"interval_ms": h.IntervalMs}

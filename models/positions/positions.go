@@ -194,6 +194,20 @@ type Folded struct {
 // (bought outside the service) realize nothing, having no known cost.
 // Finally redeemedMicro shares are removed as sold for payoutMicro.
 func Fold(fills []store.TokenFill, redeemedMicro, payoutMicro int64) Folded {
+	return fold(fills, redeemedMicro, payoutMicro, nil)
+}
+
+// FillRealized returns the P&L each of the token's fills (oldest first, as
+// TokenFills gives them) realized in Fold, by fill id, in micro-USDC: a
+// sell's gain over the average entry, less every fill's fee. The heartbeat
+// reports it per filled order.
+func FillRealized(fills []store.TokenFill) map[string]int64 {
+	out := make(map[string]int64, len(fills))
+	fold(fills, 0, 0, func(id string, realized decimal.Decimal) { out[id] = micro.Nearest(realized) })
+	return out
+}
+
+func fold(fills []store.TokenFill, redeemedMicro, payoutMicro int64, each func(fillID string, realized decimal.Decimal)) Folded {
 	var size, cost, realized decimal.Decimal // shares, USDC, USDC
 	lastAvg := decimal.Zero
 	avg := func() decimal.Decimal {
@@ -218,6 +232,7 @@ func Fold(fills []store.TokenFill, redeemedMicro, payoutMicro int64) Folded {
 	}
 	for _, f := range fills {
 		shares, price := micro.Decimal(f.SizeMicro), micro.Decimal(f.PriceMicro)
+		before := realized
 		realized = realized.Sub(micro.Decimal(f.FeeMicro))
 		switch f.Side {
 		case orders.SideBuy:
@@ -226,6 +241,9 @@ func Fold(fills []store.TokenFill, redeemedMicro, payoutMicro int64) Folded {
 		case orders.SideSell:
 			sold, basis := remove(shares)
 			realized = realized.Add(sold.Mul(price).Sub(basis))
+		}
+		if each != nil {
+			each(f.ID, realized.Sub(before))
 		}
 	}
 	if redeemedMicro > 0 {

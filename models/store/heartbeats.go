@@ -2,13 +2,15 @@ package store
 
 import (
 	"context"
-	"time"
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 )
 
 // RecordHeartbeat stores one heartbeat, filling ID and (when zero) Time.
+// The heartbeat endpoint counts through ClaimHeartbeat (heartbeat_cursors)
+// instead, one row per key rather than per call; this per-call log is
+// kept for tools that want a history.
 func (s *Store) RecordHeartbeat(ctx context.Context, h *models.Heartbeat) error {
 	if h.AgentID == "" || h.APIKeyID == "" {
 		return errs.E(errs.Invalid, "a heartbeat needs an agent and a key")
@@ -40,22 +42,4 @@ func (s *Store) HeartbeatStats(ctx context.Context, apiKeyID string) (int64, *mo
 		return 0, nil, mapErr(err, "heartbeat")
 	}
 	return n, &h, nil
-}
-
-// LastHeartbeats returns the time of the latest heartbeat of each of
-// agentIDs that has one. One indexed lookup per agent: MAX() over a time
-// column comes back as text from SQLite.
-func (s *Store) LastHeartbeats(ctx context.Context, agentIDs []string) (map[string]time.Time, error) {
-	out := map[string]time.Time{}
-	for _, id := range agentIDs {
-		var h models.Heartbeat
-		err := s.db.WithContext(ctx).Where("agent_id = ?", id).Order("time DESC").Limit(1).Find(&h).Error
-		if err != nil {
-			return nil, mapErr(err, "heartbeat")
-		}
-		if h.ID != "" {
-			out[id] = h.Time.UTC()
-		}
-	}
-	return out, nil
 }

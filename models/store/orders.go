@@ -208,7 +208,7 @@ func (s *Store) AddFill(ctx context.Context, f *models.Fill) (created bool, err 
 			return mapErr(err, "fill")
 		}
 		created = true
-		return nil
+		return tx.appendFillEvent(ctx, f)
 	})
 	if errs.Is(err, errs.Conflict) {
 		// A concurrent writer recorded the same trade between our check and
@@ -216,6 +216,20 @@ func (s *Store) AddFill(ctx context.Context, f *models.Fill) (created bool, err 
 		return false, nil
 	}
 	return created, err
+}
+
+// appendFillEvent logs f in its agent's event log (models/events), in the
+// fill's own transaction: every path that records a fill (placement
+// answer, sync, cancel, reconciliation) comes through AddFill, so each
+// recorded fill is reported by the heartbeat exactly once.
+func (s *Store) appendFillEvent(ctx context.Context, f *models.Fill) error {
+	var o models.Order
+	err := s.db.WithContext(ctx).Select("agent_id", "user_id").Where("id = ?", f.OrderID).Take(&o).Error
+	if err != nil {
+		return mapErr(err, "order")
+	}
+	return s.AppendEvent(ctx, &models.AgentEvent{AgentID: o.AgentID, UserID: o.UserID,
+		Type: models.EventOrderFill, Time: f.Time, OrderID: f.OrderID, FillID: f.ID})
 }
 
 // ListFills returns an order's fills, oldest first.

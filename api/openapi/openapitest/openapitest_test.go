@@ -60,9 +60,9 @@ func TestCheck(t *testing.T) {
 		{"a malformed rate-limit header", "GET", "/api/agent/v1/me", 200,
 			map[string]string{"X-RateLimit-Limit": "lots"},
 			`{"success":true,"data":{"agentId":"a","name":"n","status":"active","scopes":["read"]}}`, "X-RateLimit-Limit"},
-		{"an undocumented endpoint that answers", "GET", "/api/agent/v1/heartbeat", 200, nil,
+		{"an undocumented endpoint that answers", "GET", "/api/agent/v1/not-an-endpoint", 200, nil,
 			`{"success":true,"data":{}}`, "not in the OpenAPI document"},
-		{"an undocumented endpoint that is not found", "GET", "/api/agent/v1/heartbeat", 404, nil,
+		{"an undocumented endpoint that is not found", "GET", "/api/agent/v1/not-an-endpoint", 404, nil,
 			errBody(404, "Not Found", ""), ""},
 		{"a path outside the prefixes", "GET", "/healthz", 200, nil, `{"status":"ok"}`, ""},
 	}
