@@ -125,6 +125,24 @@ func (r *strategyRig) executions() []models.StrategyExecution {
 	return ex
 }
 
+// events returns the agent's strategy events as "TYPE/actor", oldest first.
+func (r *strategyRig) events() []string {
+	c, err := r.fx.Store.ClaimHeartbeat(context.Background(), "key_"+r.id, r.fx.AgentID, true, nil, 100)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	var out []string
+	for _, e := range c.Events {
+		if e.StrategyID != r.id {
+			r.t.Fatalf("event of another strategy: %+v", e)
+		}
+		out = append(out, e.Type+"/"+e.Actor)
+	}
+	return out
+}
+
+func sameList(a []string, b ...string) bool { return fmt.Sprint(a) == fmt.Sprint(b) }
+
 const alertBuy = `{"tokenId":"1001","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.35,"size":10}`
 
 func TestPriceAlertFiresOnceAndCompletes(t *testing.T) {
@@ -161,6 +179,9 @@ func TestPriceAlertFiresOnceAndCompletes(t *testing.T) {
 	ex := r.executions()
 	if len(ex) != 1 || ex[0].Kind != strategies.KindAction || ex[0].OrderID == nil || ex[0].AmountMicro != 3_400_000 {
 		t.Fatalf("executions %+v", ex)
+	}
+	if ev := r.events(); !sameList(ev, "STRATEGY_EXECUTED/system", "STRATEGY_COMPLETED/system") {
+		t.Fatalf("events %v", ev)
 	}
 }
 
@@ -288,6 +309,9 @@ func TestThreeFailedExecutionsPutTheStrategyInErrorAndResumeResets(t *testing.T)
 	if len(ex) != 4 || ex[3].Kind != strategies.KindError || ex[0].Kind != strategies.KindAction || ex[0].Seq != 4 {
 		t.Fatalf("executions %+v", ex)
 	}
+	if ev := r.events(); !sameList(ev, "STRATEGY_ERROR/system", "STRATEGY_EXECUTED/system", "STRATEGY_COMPLETED/system") {
+		t.Fatalf("events %v", ev)
+	}
 }
 
 func TestTransientFailuresAreRetriedThenCounted(t *testing.T) {
@@ -314,6 +338,9 @@ func TestAPIStrategyExpiresAfter24HoursUnlessExtended(t *testing.T) {
 		}
 		if took := r.env.Now().Sub(start); took < 24*time.Hour-time.Second || took > 24*time.Hour+time.Minute {
 			t.Fatalf("expired after %s", took)
+		}
+		if ev := r.events(); !sameList(ev, "STRATEGY_CANCELLED/system") {
+			t.Fatalf("events %v", ev)
 		}
 	})
 	t.Run("extended", func(t *testing.T) {
@@ -385,6 +412,9 @@ func TestPauseResumeCancelFollowTheLifecycle(t *testing.T) {
 	}
 	if _, placed := r.fx.Placer.Counts(); placed != 0 {
 		t.Fatalf("a paused strategy placed %d orders", placed)
+	}
+	if ev := r.events(); !sameList(ev, "STRATEGY_PAUSED/user", "STRATEGY_CANCELLED/user") {
+		t.Fatalf("events %v", ev)
 	}
 }
 

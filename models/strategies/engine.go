@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/events"
 	"github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
@@ -34,31 +35,6 @@ type Arming interface {
 	Arm(strategyID string, conds []Cond)
 }
 
-// Event is a strategy event for the agent's event log (the heartbeat
-// reports each once).
-type Event struct {
-	AgentID    string
-	UserID     string
-	Type       string // EventExecuted, EventError, EventCompleted, EventPaused, EventCancelled
-	StrategyID string
-	Detail     string
-}
-
-// Event types.
-const (
-	EventExecuted  = "STRATEGY_EXECUTED"
-	EventError     = "STRATEGY_ERROR"
-	EventCompleted = "STRATEGY_COMPLETED"
-	EventPaused    = "STRATEGY_PAUSED"
-	EventCancelled = "STRATEGY_CANCELLED"
-)
-
-// EventLog appends an event in the transaction tx of the state change it
-// reports.
-type EventLog interface {
-	AppendStrategyEvent(ctx context.Context, tx *store.Store, e Event) error
-}
-
 // Engine runs the steps of a strategy's workflow (its activities). Every
 // step takes the strategy id and loads owner, config and status from the
 // database; every step is idempotent.
@@ -67,8 +43,7 @@ type Engine struct {
 	Orders   orders.Placer
 	Quotes   Quoter
 	Resolver Resolver
-	Triggers Arming   // nil: no price feed in this process
-	Events   EventLog // nil: events are not recorded
+	Triggers Arming // nil: no price feed in this process
 	Logger   *slog.Logger
 	Now      func() time.Time
 }
@@ -234,7 +209,7 @@ func encodeConds(conds []Cond) string {
 // commit applies u to strategy id (when its status is one of from), runs
 // the events and extra writes in the same transaction, and re-arms the
 // strategy's conditions in this process after the commit.
-func (e *Engine) commit(ctx context.Context, id string, from []string, u store.StrategyUpdate, rec *models.StrategyExecution, events []Event) (*models.Strategy, error) {
+func (e *Engine) commit(ctx context.Context, id string, from []string, u store.StrategyUpdate, rec *models.StrategyExecution, evs []events.Event) (*models.Strategy, error) {
 	err := e.Store.Tx(ctx, func(tx *store.Store) error {
 		if rec != nil {
 			if err := tx.AddStrategyExecution(ctx, rec); err != nil {
@@ -244,11 +219,9 @@ func (e *Engine) commit(ctx context.Context, id string, from []string, u store.S
 		if err := tx.UpdateStrategy(ctx, id, from, u); err != nil {
 			return err
 		}
-		if e.Events != nil {
-			for _, ev := range events {
-				if err := e.Events.AppendStrategyEvent(ctx, tx, ev); err != nil {
-					return err
-				}
+		for _, ev := range evs {
+			if _, err := events.Append(ctx, tx, ev); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -339,18 +312,17 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 	}
 	now := e.now()
 	var u store.StrategyUpdate
-	var events []Event
-	ev := func(typ, detail string) Event {
-		return Event{AgentID: st.AgentID, UserID: st.UserID, Type: typ, StrategyID: st.ID, Detail: detail}
+	var evs []events.Event
+	ev := func(typ events.Type, summary string) events.Event {
+		return events.Event{AgentID: st.AgentID, UserID: st.UserID, Type: typ, StrategyID: st.ID, StrategyType: st.Type,
+			By: events.Actor(ch.By), Summary: summary}
 	}
 	next := *st
 	switch ch.Action {
 	case ActionPause:
 		next.Status = StatusPaused
 		u = store.StrategyUpdate{Status: ptr(StatusPaused), PausedBy: ptr(ch.By), Triggers: ptr(""), NextEvaluationAt: &time.Time{}}
-		if ch.By == ByUser {
-			events = append(events, ev(EventPaused, "paused by the user"))
-		}
+		evs = append(evs, ev(events.StrategyPaused, "strategy "+st.ID+" paused by the "+ch.By))
 	case ActionResume:
 		next.Status, next.ConsecutiveFailures = StatusActive, 0
 		u = store.StrategyUpdate{Status: ptr(StatusActive), PausedBy: ptr(""), ConsecutiveFailures: ptr(0), LastError: ptr("")}
@@ -361,9 +333,7 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 		next.Status = StatusCancelled
 		u = store.StrategyUpdate{Status: ptr(StatusCancelled), EndedReason: ptr(EndCancelled), PausedBy: ptr(""),
 			Triggers: ptr(""), NextEvaluationAt: &time.Time{}}
-		if ch.By == ByUser {
-			events = append(events, ev(EventCancelled, "cancelled by the user"))
-		}
+		evs = append(evs, ev(events.StrategyCancelled, "strategy "+st.ID+" cancelled by the "+ch.By))
 	case ActionPatch:
 		if ch.MaxBudgetMicro <= st.BudgetUsedMicro {
 			return stateOf(st), errs.E(errs.Invalid, "maxBudget must be above what the strategy has spent").WithCode(errs.CodeInvalidMaxBudget)
@@ -383,7 +353,7 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 		}
 		u.Triggers = ptr(encodeConds(conditionsFor(&next, cfg)))
 	}
-	out, err := e.commit(ctx, st.ID, []string{st.Status}, u, nil, events)
+	out, err := e.commit(ctx, st.ID, []string{st.Status}, u, nil, evs)
 	if err != nil {
 		return State{}, err
 	}
@@ -401,7 +371,10 @@ func (e *Engine) Expire(ctx context.Context, id string) (State, error) {
 		return stateOf(st), nil
 	}
 	out, err := e.commit(ctx, id, []string{st.Status}, store.StrategyUpdate{Status: ptr(StatusCancelled), EndedReason: ptr(EndExpired),
-		PausedBy: ptr(""), Triggers: ptr(""), NextEvaluationAt: &time.Time{}}, nil, nil)
+		PausedBy: ptr(""), Triggers: ptr(""), NextEvaluationAt: &time.Time{}}, nil, []events.Event{{
+		AgentID: st.AgentID, UserID: st.UserID, Type: events.StrategyCancelled, StrategyID: st.ID, StrategyType: st.Type,
+		By: events.BySystem, Summary: "strategy " + st.ID + " expired", Details: map[string]any{"reason": EndExpired},
+	}})
 	if err != nil {
 		return State{}, err
 	}

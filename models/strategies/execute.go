@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/events"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/clob"
@@ -320,9 +321,10 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 	if rec.Action == "" {
 		rec.Action = actionOf(st.Type, pl)
 	}
-	var events []Event
-	ev := func(typ, detail string) {
-		events = append(events, Event{AgentID: st.AgentID, UserID: st.UserID, Type: typ, StrategyID: st.ID, Detail: detail})
+	var evs []events.Event
+	ev := func(typ events.Type, summary string, details map[string]any) {
+		evs = append(evs, events.Event{AgentID: st.AgentID, UserID: st.UserID, Type: typ, StrategyID: st.ID, StrategyType: st.Type,
+			By: events.BySystem, Summary: summary, OrderID: derefOr(rec.OrderID), Details: details})
 	}
 	switch rec.Kind {
 	case KindError:
@@ -333,11 +335,15 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		}
 		if next.ConsecutiveFailures >= MaxConsecutiveErrors {
 			next.Status = StatusError
-			ev(EventError, fmt.Sprintf("auto-paused after %d consecutive failed executions: %s", next.ConsecutiveFailures, rec.Reason))
+			ev(events.StrategyError, fmt.Sprintf("strategy %s auto-paused after %d consecutive failed executions", st.ID, next.ConsecutiveFailures),
+				map[string]any{"lastError": rec.Reason, "failures": next.ConsecutiveFailures})
 		}
 	case KindAction:
 		next.ConsecutiveFailures = 0
-		ev(EventExecuted, fmt.Sprintf("%s %s shares of token %s (order %s, %s)", rec.Side, micro.Decimal(rec.SizeMicro).String(), rec.TokenID, *rec.OrderID, rec.OrderStatus))
+		ev(events.StrategyExecuted, fmt.Sprintf("strategy %s: %s %s shares at %s (order %s)", st.ID, rec.Side,
+			micro.Decimal(rec.SizeMicro).String(), micro.Decimal(rec.PriceMicro).String(), rec.OrderStatus),
+			map[string]any{"side": rec.Side, "size": micro.Decimal(rec.SizeMicro).String(), "price": micro.Decimal(rec.PriceMicro).String(),
+				"tokenId": rec.TokenID, "amount": micro.Decimal(rec.AmountMicro).String(), "execution": seq})
 	}
 	if next.Status == StatusActive {
 		left := micro.Decimal(next.MaxBudgetMicro - next.BudgetUsedMicro)
@@ -353,7 +359,8 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		}
 		if pl.complete != "" && (st.Type != TypeBuyLowSellHigh || next.OpenSizeMicro == 0) {
 			next.Status, next.EndedReason = StatusCompleted, pl.complete
-			ev(EventCompleted, completedDetail(pl.complete))
+			ev(events.StrategyCompleted, "strategy "+st.ID+" "+completedDetail(pl.complete),
+				map[string]any{"reason": pl.complete, "budgetUsed": micro.Decimal(next.BudgetUsedMicro).String()})
 		}
 	}
 	u := store.StrategyUpdate{Status: &next.Status, BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
@@ -366,7 +373,7 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		u.NextEvaluationAt = &time.Time{}
 	}
 	u.Triggers = ptr(encodeConds(conditionsFor(&next, c)))
-	out, err := e.commit(ctx, st.ID, []string{StatusActive}, u, rec, events)
+	out, err := e.commit(ctx, st.ID, []string{StatusActive}, u, rec, evs)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -375,6 +382,13 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		res.OrderID = *rec.OrderID
 	}
 	return res, nil
+}
+
+func derefOr(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 func actionOf(typ string, pl plan) string {
