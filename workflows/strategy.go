@@ -69,9 +69,7 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 	var a *activities.Strategies
 	step := workflow.WithActivityOptions(ctx, strategyStepOptions)
 	var st strategies.State
-	if err := workflow.ExecuteActivity(step, a.LoadStrategy, in.StrategyID).Get(ctx, &st); err != nil {
-		return st, err
-	}
+	loaded := false
 	shown := strategies.State{}
 	publish := func() {
 		if st.Status != shown.Status || st.TokenID != shown.TokenID {
@@ -82,8 +80,10 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 		}
 		shown = st
 	}
-	publish()
 
+	// Handlers are registered before the first activity, so a change sent
+	// right after the start is not refused as unknown; they wait for the
+	// state to be loaded.
 	busy := false // one step (execution or change) at a time
 	hinted := in.Hinted
 	woken := false
@@ -99,7 +99,7 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 	})
 	for _, action := range []string{strategies.ActionPause, strategies.ActionResume, strategies.ActionCancel, strategies.ActionPatch, strategies.ActionExtend} {
 		handler := func(ctx workflow.Context, ch strategies.Change) (strategies.State, error) {
-			if err := workflow.Await(ctx, func() bool { return !busy }); err != nil {
+			if err := workflow.Await(ctx, func() bool { return loaded && !busy }); err != nil {
 				return st, err
 			}
 			if err := strategies.Allowed(action, st.Status); err != nil {
@@ -120,12 +120,22 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 			if ch.Proof == "" {
 				return activities.ToTemporal(errs.E(errs.Forbidden, "the request was not made through an authenticated path").WithCode(errs.CodeUnvouchedRequest))
 			}
+			if !loaded {
+				return nil // the handler checks once the state is known
+			}
 			return activities.ToTemporal(strategies.Allowed(action, st.Status))
 		}
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, action, handler, workflow.UpdateHandlerOptions{Validator: validator}); err != nil {
 			return st, err
 		}
 	}
+
+	busy = true
+	if err := workflow.ExecuteActivity(step, a.LoadStrategy, in.StrategyID).Get(ctx, &st); err != nil {
+		return st, err
+	}
+	loaded, busy = true, false
+	publish()
 
 	executions := 0
 	for !strategies.Final(st.Status) {
