@@ -343,7 +343,7 @@ func apiCommand() *cli.Command {
 
 func workerCommand() *cli.Command {
 	flags := []cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
-		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag()}
+		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag(), venueWSFlag()}
 	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
 		Name:  "worker",
@@ -360,6 +360,8 @@ func workerCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
+				// Strategy triggers wait in the worker's price feed.
+				startPriceFeed(c, st, vc, svc, st.log)
 				return startWorker(ctx, st, tc, workerDeps(s, svc), st.log)
 			})
 		},

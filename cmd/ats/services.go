@@ -21,6 +21,7 @@ import (
 	positionapi "github.com/agent-trading/ats/api/positions"
 	"github.com/agent-trading/ats/api/ratelimit"
 	settlementapi "github.com/agent-trading/ats/api/settlements"
+	strategyapi "github.com/agent-trading/ats/api/strategies"
 	"github.com/agent-trading/ats/api/skill"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
@@ -33,6 +34,7 @@ import (
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/stats"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/wallets"
 	"github.com/agent-trading/ats/sandbox"
 	"github.com/agent-trading/ats/venue/chain"
@@ -103,6 +105,12 @@ type services struct {
 	positions   *positions.Service
 	settlements *settlements.Service
 	heartbeat   *heartbeat.Service
+	// strategies serves the API, the dashboard and the admin commands;
+	// strategyEngine runs the strategy workflows' activities (its
+	// Triggers are set where the process has a price feed).
+	strategies     *strategies.Service
+	strategyEngine *strategies.Engine
+	strategyClient workflows.StrategyClient
 	// baseURL is the public {base_url} ("" for admin commands).
 	baseURL string
 	// dashboard is the web dashboard's routes, once enableDashboard ran.
@@ -154,6 +162,11 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 		}
 		if tc != nil {
 			svc.settlements.Runner = workflows.SettlementsClient{Client: tc, Intents: intents}
+			resolver := strategies.MarketResolver{Markets: svc.markets}
+			svc.strategyClient = workflows.StrategyClient{Client: tc, Intents: intents}
+			svc.strategies = &strategies.Service{Store: s, Runner: svc.strategyClient, Resolver: resolver}
+			svc.strategyEngine = &strategies.Engine{Store: s, Orders: svc.orders, Quotes: svc.markets, Resolver: resolver,
+				Logger: log.With("component", "strategies")}
 		}
 	}
 	return svc, nil
@@ -187,6 +200,9 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlements}, idem, auth...),
 			heartbeatapi.Routes(svc.heartbeat, auth...),
 		)
+		if svc.strategies != nil {
+			rs = append(rs, strategyapi.Routes(svc.strategies, idem, auth...))
+		}
 	}
 	if svc.dashboard != nil {
 		rs = append(rs, svc.dashboard)

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/agent-trading/ats/models/pricefeed"
+	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/venue/ws"
 )
 
@@ -51,6 +52,12 @@ func startPriceFeed(c *cli.Context, st *stack, vc *venueClients, svc *services, 
 	})
 	if svc.markets != nil {
 		svc.markets.Live = feed
+	}
+	if svc.strategyEngine != nil {
+		// Strategy conditions wait in this process's feed; a met one
+		// signals its strategy's workflow.
+		svc.strategyEngine.Triggers = &strategies.Triggers{Feed: feed, Signal: svc.strategyClient.Hint,
+			Logger: log.With("component", "strategy-triggers")}
 	}
 	return feed
 }
