@@ -77,7 +77,8 @@ type Strategy struct {
 	ExecutionCount    int             `json:"executionCount"`
 	LastEvaluatedAt   *time.Time      `json:"lastEvaluatedAt"`
 	NextEvaluationAt  *time.Time      `json:"nextEvaluationAt"`
-	Executions        []Execution     `json:"executions,omitempty"`
+	// Executions is set on one strategy (never in a list): [] when none.
+	Executions *[]Execution `json:"executions,omitempty"`
 }
 
 // Execution is an entry of a strategy's execution log.
@@ -117,14 +118,15 @@ func DTO(s strategies.Strategy) Strategy {
 		LastEvaluatedAt: utc(s.LastEvaluatedAt), NextEvaluationAt: utc(s.NextEvaluationAt),
 	}
 	if s.Executions != nil {
-		out.Executions = make([]Execution, len(s.Executions))
+		ex := make([]Execution, len(s.Executions))
+		out.Executions = &ex
 		for i, e := range s.Executions {
 			x := Execution{ID: e.ID, Seq: e.Seq, Time: e.Time.UTC(), Kind: e.Kind, Action: e.Action, Reason: e.Reason,
 				OrderID: opt(e.OrderID), OrderStatus: opt(e.OrderStatus), TokenID: opt(e.TokenID), Side: opt(e.Side), Amount: num(e.Amount)}
 			if e.OrderID != "" {
 				x.Price, x.Size = num(e.Price), num(e.Size)
 			}
-			out.Executions[i] = x
+			ex[i] = x
 		}
 	}
 	return out
