@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-trading/ats/models/pricefeed"
 	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/ws"
 )
 
@@ -23,12 +24,20 @@ func venueWSFlag() cli.Flag {
 // serves market-data reads from it. The stream opens no socket until a
 // consumer subscribes a token.
 func startPriceFeed(c *cli.Context, st *stack, vc *venueClients, svc *services, log *slog.Logger) *pricefeed.Feed {
-	url := cmp.Or(c.String(flagVenueWS), vc.net.StreamsURL)
+	feed, stop := runPriceFeed(cmp.Or(c.String(flagVenueWS), vc.net.StreamsURL), vc.clob, svc, log)
+	st.onStop("price-feed", stop)
+	return feed
+}
+
+// runPriceFeed starts the market stream at url and the feed over it, and
+// hands the feed to the services that read prices (market data, strategy
+// triggers). stop ends both.
+func runPriceFeed(url string, books *clob.Client, svc *services, log *slog.Logger) (*pricefeed.Feed, func(context.Context) error) {
 	ms := ws.NewMarketStream(ws.MarketConfig{
 		Options: ws.Options{URL: url, Logger: log.With("component", "venue-stream")},
-		Books:   vc.clob,
+		Books:   books,
 	})
-	feed := pricefeed.New(pricefeed.Config{Source: ms, Poller: vc.clob, Logger: log.With("component", "price-feed")})
+	feed := pricefeed.New(pricefeed.Config{Source: ms, Poller: books, Logger: log.With("component", "price-feed")})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)
 	go func() {
@@ -39,17 +48,6 @@ func startPriceFeed(c *cli.Context, st *stack, vc *venueClients, svc *services, 
 		_ = feed.Run(ctx)
 		done <- struct{}{}
 	}()
-	st.onStop("price-feed", func(stopCtx context.Context) error {
-		cancel()
-		for range 2 {
-			select {
-			case <-done:
-			case <-stopCtx.Done():
-				return stopCtx.Err()
-			}
-		}
-		return nil
-	})
 	if svc.markets != nil {
 		svc.markets.Live = feed
 	}
@@ -59,5 +57,15 @@ func startPriceFeed(c *cli.Context, st *stack, vc *venueClients, svc *services, 
 		svc.strategyEngine.Triggers = &strategies.Triggers{Feed: feed, Signal: svc.strategyClient.Hint,
 			Logger: log.With("component", "strategy-triggers")}
 	}
-	return feed
+	return feed, func(stopCtx context.Context) error {
+		cancel()
+		for range 2 {
+			select {
+			case <-done:
+			case <-stopCtx.Done():
+				return stopCtx.Err()
+			}
+		}
+		return nil
+	}
 }
