@@ -41,8 +41,10 @@ type StrategyInput struct {
 const strategyRunExecutions = 200
 
 var (
+	// Timeouts are short: a worker killed mid-step is noticed only when
+	// the step times out, and the strategy waits until then.
 	strategyStepOptions = workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
+		StartToCloseTimeout: 15 * time.Second,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second,
 		},
@@ -51,7 +53,7 @@ var (
 	// the order service's 20 s); transient failures are retried a few
 	// times, then the execution counts as failed.
 	strategyExecuteOptions = workflow.ActivityOptions{
-		StartToCloseTimeout: 2 * time.Minute,
+		StartToCloseTimeout: 45 * time.Second,
 		RetryPolicy: &temporal.RetryPolicy{
 			InitialInterval: 2 * time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 4,
 		},

@@ -154,6 +154,14 @@ func (t *Triggers) Armed() int {
 	return len(t.armed)
 }
 
+// IsArmed reports whether strategyID has conditions registered.
+func (t *Triggers) IsArmed(strategyID string) bool {
+	t.init()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.armed[strategyID]) > 0
+}
+
 // fired runs on the feed's goroutine: it must be quick.
 func (t *Triggers) fired(strategyID string) {
 	t.mu.Lock()
