@@ -17,15 +17,28 @@ import (
 // BenchmarkMatchSettleEVM measures orders matched and settled on the
 // sandbox EVM chain (matchOrders mined in a block) per second: each
 // operation rests a signed maker ask and fills it with a signed FOK bid,
-// both from funded, approved outside wallets, through the engine.
+// both from funded, approved outside wallets, through the engine. The
+// data-dir cases keep the chain and the venue on disk (each block and each
+// answer synced).
 //
 //	go test -run '^$' -bench MatchSettleEVM -benchtime 200x ./sandbox/
 func BenchmarkMatchSettleEVM(b *testing.B) {
-	for _, bi := range []time.Duration{10 * time.Millisecond, time.Second} {
-		b.Run("block="+bi.String(), func(b *testing.B) {
+	for _, c := range []struct {
+		block time.Duration
+		disk  bool
+	}{{10 * time.Millisecond, false}, {time.Second, false}, {10 * time.Millisecond, true}, {time.Second, true}} {
+		name := "block=" + c.block.String()
+		if c.disk {
+			name += ",data-dir"
+		}
+		b.Run(name, func(b *testing.B) {
 			ctx := context.Background()
-			sb, err := sandbox.Start(ctx, sandbox.Config{Addr: "127.0.0.1:0", Seed: 99, BlockInterval: bi,
-				QuoteInterval: time.Hour, Ordinary: 1, DisableUpDown: true})
+			cfg := sandbox.Config{Addr: "127.0.0.1:0", Seed: 99, BlockInterval: c.block,
+				QuoteInterval: time.Hour, Ordinary: 1, DisableUpDown: true}
+			if c.disk {
+				cfg.DataDir = b.TempDir()
+			}
+			sb, err := sandbox.Start(ctx, cfg)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"math/big"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -109,6 +110,11 @@ func (a *evmChain) Settle(ctx context.Context, m exchange.Match) (exchange.Settl
 // PrepareMarket implements markets.Chain.
 func (a *evmChain) PrepareMarket(ctx context.Context, questionID common.Hash, negRisk bool) (markets.PreparedMarket, error) {
 	m, err := a.c.PrepareMarket(ctx, questionID, negRisk)
+	if venue.Is(err, venue.Conflict) && a.c.Restored() {
+		// Prepared by an earlier run that stopped before it recorded the
+		// listing: the venue lists it now.
+		m, err = a.c.MarketFor(questionID, negRisk), nil
+	}
 	if err != nil {
 		return markets.PreparedMarket{}, err
 	}
@@ -135,3 +141,12 @@ func (a *evmChain) MarketMaker() *ecdsa.PrivateKey { return a.c.MarketMaker() }
 
 // OutsideWallets implements markets.Chain.
 func (a *evmChain) OutsideWallets() []*ecdsa.PrivateKey { return a.c.OutsideWallets() }
+
+// FindSettlement implements exchange.SettlementFinder.
+func (a *evmChain) FindSettlement(ctx context.Context, negRisk bool, takerOrderID string, since time.Time) (exchange.Settlement, bool, error) {
+	tx, block, found, err := a.c.FindSettlement(ctx, negRisk, common.HexToHash(takerOrderID), since)
+	if err != nil || !found {
+		return exchange.Settlement{}, false, err
+	}
+	return exchange.Settlement{TxHash: tx, Block: block}, true, nil
+}

@@ -79,8 +79,8 @@ func TestEVMOrderSettlesOnChain(t *testing.T) {
 	h, err := clob.L1Headers(ctx, clob.NewKeySigner(key), sb.Network().ChainID, time.Now().Unix(), 0)
 	require.NoError(t, err)
 	var c struct{ APIKey, Secret, Passphrase string }
-	do(t, "GET", sb.URL()+"/clob/auth/derive-api-key", h, nil).json(t, &c)
-	tr := &trader{sb: sb, key: key, addr: addr, creds: clob.Creds{Key: c.APIKey, Secret: c.Secret, Passphrase: c.Passphrase}}
+	do(t, "POST", sb.URL()+"/clob/auth/api-key", h, nil).json(t, &c)
+	tr := &trader{net: sb.Network(), key: key, addr: addr, creds: clob.Creds{Key: c.APIKey, Secret: c.Secret, Passphrase: c.Passphrase}}
 
 	var b book
 	get(t, sb.URL()+"/clob/book?token_id="+m.TokenIDs[0]).json(t, &b)

@@ -7,8 +7,6 @@ package sandbox
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"log/slog"
 	"net"
@@ -24,6 +22,7 @@ import (
 	schain "github.com/agent-trading/ats/sandbox/chain"
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
+	"github.com/agent-trading/ats/sandbox/persist"
 	"github.com/agent-trading/ats/sandbox/server"
 	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/network"
@@ -57,6 +56,12 @@ type Config struct {
 	// chain: no /rpc, no signatures checked at settlement. For fast tests
 	// of the HTTP surface only.
 	PaperChain bool
+
+	// DataDir, when set, keeps the sandbox on disk (the chain in
+	// DataDir/chain, the venue's books, trades, API keys and markets in
+	// DataDir/state): a sandbox started again on it continues where it
+	// stopped. Empty keeps everything in memory. See persist.go.
+	DataDir string
 }
 
 // Sandbox is a running sandbox venue.
@@ -71,6 +76,7 @@ type Sandbox struct {
 	venue  *markets.Venue
 	api    *server.Server
 	oidc   *oidcprovider.Provider
+	state  *persist.Store // nil in memory
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	once   sync.Once
@@ -96,10 +102,16 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 	fail := func(err error) (*Sandbox, error) {
 		cancel()
 		_ = ln.Close()
+		if sb.state != nil {
+			_ = sb.state.Close()
+		}
 		if sb.evm != nil {
 			_ = sb.evm.Close()
 		}
 		return nil, err
+	}
+	if cfg.DataDir != "" && cfg.PaperChain {
+		return fail(venue.E(venue.Invalid, "a paper-chain sandbox cannot be kept in a data dir"))
 	}
 
 	var rpcHandler http.Handler
@@ -109,7 +121,8 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		// A running sandbox needs sealed blocks for transactions that
 		// arrive over /rpc, so 0 means the chain's default interval.
 		bi := cmp.Or(cfg.BlockInterval, schain.DefaultBlockInterval)
-		c, err := schain.New(schain.Config{BlockInterval: bi, Logger: cfg.Logger.With("component", "sandbox-chain")})
+		c, err := schain.New(schain.Config{BlockInterval: bi, Logger: cfg.Logger.With("component", "sandbox-chain"),
+			DataDir: chainDir(cfg.DataDir)})
 		if err != nil {
 			return fail(venue.Wrap(venue.Internal, err, "could not start the sandbox chain"))
 		}
@@ -121,11 +134,18 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		sb.chain = newEVMChain(c, sb.net)
 		rpcHandler = c.Handler()
 	}
-	v, err := markets.New(markets.Config{
+	mcfg := markets.Config{
 		Chain: sb.chain, Network: sb.net, Seed: cfg.Seed, Ordinary: cfg.Ordinary,
 		QuoteInterval: cfg.QuoteInterval, ConfirmAfter: max(cfg.BlockInterval, time.Second),
 		DisableUpDown: cfg.DisableUpDown, Logger: cfg.Logger.With("component", "markets"),
-	})
+	}
+	if cfg.DataDir != "" {
+		if sb.state, err = openState(cfg, sb.evm.Restored()); err != nil {
+			return fail(err)
+		}
+		mcfg.Journal = sb.state
+	}
+	v, err := markets.New(mcfg)
 	if err != nil {
 		return fail(err)
 	}
@@ -133,15 +153,20 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 	if err := v.Start(ctx); err != nil {
 		return fail(err)
 	}
-	secret := sha256.Sum256(binary.BigEndian.AppendUint64([]byte("sandbox-api-keys"), uint64(cfg.Seed)))
 	scfg := server.Config{
-		Venue: v, Network: sb.net, RefuseEOAMakers: cfg.RefuseEOAMakers, KeySecret: secret[:],
+		Venue: v, Network: sb.net, RefuseEOAMakers: cfg.RefuseEOAMakers,
 		RPC: rpcHandler, RPCWS: rpcHandler, Logger: cfg.Logger.With("component", "sandbox-http"),
+	}
+	if sb.state != nil {
+		scfg.Journal = sb.state
 	}
 	if ec, ok := sb.chain.(*evmChain); ok {
 		scfg.Wallets = ec.cl
 	}
 	sb.api = server.New(scfg)
+	if err := sb.api.Restore(); err != nil {
+		return fail(venue.Wrap(venue.Internal, err, "could not read the sandbox's API keys"))
+	}
 	op, err := oidcprovider.New(oidcprovider.Config{Issuer: base + "/oidc", Clients: cfg.OIDCClients})
 	if err != nil {
 		return fail(venue.Wrap(venue.Internal, err, "could not start the sandbox OpenID provider"))
@@ -215,6 +240,9 @@ func (s *Sandbox) Close() error {
 		// After Shutdown no socket can open; close the hijacked ones.
 		s.api.CloseStreams()
 		s.wg.Wait()
+		if s.state != nil {
+			err = cmp.Or(err, s.state.Close())
+		}
 		if s.evm != nil {
 			err = cmp.Or(err, s.evm.Close())
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/venue/chain"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/network"
 	"github.com/agent-trading/ats/venue/updown"
 )
 
@@ -89,7 +90,7 @@ func postJSON(t *testing.T, url string, v any) resp {
 
 // trader is a wallet with API credentials on a sandbox.
 type trader struct {
-	sb    *sandbox.Sandbox
+	net   network.Network // the sandbox's, with its URLs
 	key   *ecdsa.PrivateKey
 	addr  common.Address
 	creds clob.Creds
@@ -99,7 +100,7 @@ func newTrader(t *testing.T, sb *sandbox.Sandbox, usdc int64) *trader {
 	t.Helper()
 	key, err := crypto.GenerateKey()
 	require.NoError(t, err)
-	tr := &trader{sb: sb, key: key, addr: crypto.PubkeyToAddress(key.PublicKey)}
+	tr := &trader{net: sb.Network(), key: key, addr: crypto.PubkeyToAddress(key.PublicKey)}
 	if usdc > 0 {
 		r := postJSON(t, sb.URL()+"/control/wallets/"+tr.addr.Hex()+"/fund", map[string]any{"usdc": usdc})
 		require.Equal(t, 200, r.status, string(r.body))
@@ -107,7 +108,7 @@ func newTrader(t *testing.T, sb *sandbox.Sandbox, usdc int64) *trader {
 	}
 	h, err := clob.L1Headers(context.Background(), clob.NewKeySigner(key), sb.Network().ChainID, time.Now().Unix(), 0)
 	require.NoError(t, err)
-	r := do(t, "GET", sb.URL()+"/clob/auth/derive-api-key", h, nil)
+	r := do(t, "POST", sb.URL()+"/clob/auth/api-key", h, nil)
 	require.Equal(t, 200, r.status, string(r.body))
 	var c struct{ APIKey, Secret, Passphrase string }
 	r.json(t, &c)
@@ -128,7 +129,7 @@ func (tr *trader) l2(t *testing.T, method, path string, body []byte, ts int64) r
 	t.Helper()
 	h, err := clob.L2Headers(tr.creds, tr.addr, ts, method, path, body)
 	require.NoError(t, err)
-	return do(t, method, tr.sb.URL()+"/clob"+path, h, body)
+	return do(t, method, tr.net.CLOBURL+path, h, body)
 }
 
 func (tr *trader) call(t *testing.T, method, path string, body []byte) resp {
@@ -139,7 +140,7 @@ func (tr *trader) call(t *testing.T, method, path string, body []byte) resp {
 	}
 	h, err := clob.L2Headers(tr.creds, tr.addr, time.Now().Unix(), method, p, body)
 	require.NoError(t, err)
-	return do(t, method, tr.sb.URL()+"/clob"+path, h, body)
+	return do(t, method, tr.net.CLOBURL+path, h, body)
 }
 
 // order builds and signs a limit order body.
@@ -150,7 +151,7 @@ func (tr *trader) order(t *testing.T, m markets.Info, outcome int, side clob.Sid
 	tok, _ := new(big.Int).SetString(m.TokenIDs[outcome], 10)
 	o := clob.Order{Salt: clob.NewSalt(), Maker: tr.addr, Signer: tr.addr, TokenID: tok, MakerAmount: maker, TakerAmount: taker,
 		Side: side, SignatureType: clob.SigEOA, Timestamp: uint64(time.Now().UnixMilli())}
-	d := clob.NetworkDomain(tr.sb.Network(), m.NegRisk)
+	d := clob.NetworkDomain(tr.net, m.NegRisk)
 	require.NoError(t, clob.SignOrder(&o, tr.key, d))
 	h, err := clob.OrderHash(o, d)
 	require.NoError(t, err)
@@ -283,10 +284,17 @@ func TestAuth(t *testing.T) {
 
 	var derived map[string]string
 	do(t, "GET", sb.URL()+"/clob/auth/derive-api-key", l1(now, 0), nil).json(t, &derived)
-	assert.Equal(t, created, derived, "derive is deterministic per address and nonce")
+	assert.Equal(t, created, derived, "derive returns the key the nonce has")
+	// The live venue derives only a key that exists.
+	r = do(t, "GET", sb.URL()+"/clob/auth/derive-api-key", l1(now, 1), nil)
+	assert.Equal(t, 400, r.status)
+	assert.Equal(t, "Could not derive api key!", r.errorMsg(t))
 	var other map[string]string
-	do(t, "GET", sb.URL()+"/clob/auth/derive-api-key", l1(now, 1), nil).json(t, &other)
+	r = do(t, "POST", sb.URL()+"/clob/auth/api-key", l1(now, 1), nil)
+	require.Equal(t, 200, r.status, string(r.body))
+	r.json(t, &other)
 	assert.NotEqual(t, created["apiKey"], other["apiKey"])
+	assert.NotEqual(t, created["secret"], other["secret"])
 
 	bad := l1(now, 0)
 	bad.Set(clob.HeaderNonce, "5") // signature no longer covers the nonce
@@ -296,7 +304,7 @@ func TestAuth(t *testing.T) {
 	r = do(t, "GET", sb.URL()+"/clob/auth/derive-api-key", l1(now-3600, 0), nil)
 	assert.Equal(t, 401, r.status, "stale L1 headers")
 
-	tr := &trader{sb: sb, key: key, addr: crypto.PubkeyToAddress(key.PublicKey),
+	tr := &trader{net: sb.Network(), key: key, addr: crypto.PubkeyToAddress(key.PublicKey),
 		creds: clob.Creds{Key: created["apiKey"], Secret: created["secret"], Passphrase: created["passphrase"]}}
 	r = tr.l2(t, "GET", "/auth/api-keys", nil, time.Now().Unix())
 	require.Equal(t, 200, r.status, string(r.body))
@@ -329,6 +337,20 @@ func TestAuth(t *testing.T) {
 			assert.Equal(t, "Unauthorized/Invalid api key", r.errorMsg(t))
 		})
 	}
+
+	// A deleted key is gone: it no longer authenticates, derive refuses,
+	// and create makes a new one.
+	r = tr.l2(t, "DELETE", "/auth/api-key", nil, time.Now().Unix())
+	require.Equal(t, 200, r.status, string(r.body))
+	assert.Equal(t, 401, tr.l2(t, "GET", "/auth/api-keys", nil, time.Now().Unix()).status)
+	r = do(t, "GET", sb.URL()+"/clob/auth/derive-api-key", l1(now, 0), nil)
+	assert.Equal(t, 400, r.status)
+	assert.Equal(t, "Could not derive api key!", r.errorMsg(t))
+	var recreated map[string]string
+	r = do(t, "POST", sb.URL()+"/clob/auth/api-key", l1(now, 0), nil)
+	require.Equal(t, 200, r.status, string(r.body))
+	r.json(t, &recreated)
+	assert.NotEqual(t, created["apiKey"], recreated["apiKey"], "a new key, not the deleted one")
 }
 
 func TestOrderRejectionsBookNothing(t *testing.T) {
@@ -617,7 +639,7 @@ func (tr *trader) signedAs(t *testing.T, m markets.Info, st clob.SignatureType, 
 	}
 	o := clob.Order{Salt: clob.NewSalt(), Maker: maker, Signer: signer, TokenID: tok, MakerAmount: mk, TakerAmount: tk,
 		Side: clob.Buy, SignatureType: st, Timestamp: uint64(time.Now().UnixMilli())}
-	require.NoError(t, clob.SignOrder(&o, tr.key, clob.NetworkDomain(tr.sb.Network(), m.NegRisk)))
+	require.NoError(t, clob.SignOrder(&o, tr.key, clob.NetworkDomain(tr.net, m.NegRisk)))
 	b, err := json.Marshal(clob.PostOrderRequest{Order: o, Owner: tr.creds.Key, OrderType: clob.GTC})
 	require.NoError(t, err)
 	return b

@@ -151,6 +151,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 			Seed:          c.Int64(flagSeed),
 			BlockInterval: c.Duration(flagBlockInterval),
 			Logger:        log.With("component", "sandbox"),
+			DataDir:       sandboxDataDir(c.String(flagDataDir)),
 		})
 		if err != nil {
 			return fmt.Errorf("sandbox: %w", err)
@@ -414,6 +415,8 @@ func sandboxCommand() *cli.Command {
 		Name:  "sandbox",
 		Usage: "the sandbox venue alone (CLOB, Gamma, Data API, chain RPC, control API)",
 		Flags: append([]cli.Flag{sandboxAddrFlag(),
+			&cli.StringFlag{Name: flagDataDir, EnvVars: []string{"ATS_DATA_DIR"}, Value: "./.ats",
+				Usage: "the sandbox keeps its chain and venue state in DATA_DIR/sandbox (the same place as `ats dev` on that data dir); empty keeps it in memory"},
 			&cli.Int64Flag{Name: flagSeed, EnvVars: []string{"ATS_SANDBOX_SEED"}, Value: 1, Usage: "seed of the synthetic markets"},
 			&cli.DurationFlag{Name: flagBlockInterval, EnvVars: []string{"ATS_SANDBOX_BLOCK_INTERVAL"}, Value: time.Second, Usage: "block time"},
 		}, logFlags()...),
@@ -422,6 +425,7 @@ func sandboxCommand() *cli.Command {
 			st := newStack(log)
 			sb, err := sandbox.Start(c.Context, sandbox.Config{
 				Addr: c.String(flagSandboxAddr), Seed: c.Int64(flagSeed), BlockInterval: c.Duration(flagBlockInterval), Logger: log,
+				DataDir: sandboxDataDir(c.String(flagDataDir)),
 			})
 			if err != nil {
 				return err
@@ -493,4 +497,14 @@ func splitListen(addr string) (string, int, error) {
 		host = "127.0.0.1"
 	}
 	return host, port, nil
+}
+
+// sandboxDataDir is where the sandbox keeps its state in a data dir: its
+// own subdirectory, shared by `ats dev` and `ats sandbox` on that data dir
+// (one at a time). An empty data dir keeps the sandbox in memory.
+func sandboxDataDir(dataDir string) string {
+	if dataDir == "" {
+		return ""
+	}
+	return filepath.Join(dataDir, "sandbox")
 }

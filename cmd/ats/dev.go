@@ -17,7 +17,8 @@ type tclient = client.Client
 const demoEmail = "demo@example.com"
 
 // seedDemo creates the demo user and their funded, approved sandbox
-// wallet. Re-running on the same data dir keeps both.
+// wallet. Re-running on the same data dir keeps both, and the wallet's
+// balances as they were (the sandbox's chain is kept there too).
 func seedDemo(ctx context.Context, svc *services, sb *sandbox.Sandbox, log *slog.Logger) error {
 	password := os.Getenv("ATS_DEMO_PASSWORD")
 	if password == "" {
@@ -40,6 +41,18 @@ func seedDemo(ctx context.Context, svc *services, sb *sandbox.Sandbox, log *slog
 	if sb == nil {
 		log.Warn("--demo without the sandbox venue: no demo wallet is created")
 		return nil
+	}
+	if sb.Restored() {
+		// The sandbox went on from its data dir: the wallet holds what it
+		// held when it stopped, funding and approvals included.
+		w, err := svc.wallets.Get(ctx, userID)
+		if err == nil {
+			log.Info("demo wallet kept", "kind", w.Kind, "address", w.Address)
+			return nil
+		}
+		if !errs.Is(err, errs.NotFound) {
+			return err
+		}
 	}
 	w, err := svc.wallets.SeedDemo(ctx, sb.EVM(), userID)
 	if err != nil {

@@ -37,7 +37,7 @@ func httpFlag() cli.Flag {
 
 func dataDirFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagDataDir, EnvVars: []string{"ATS_DATA_DIR"}, Value: "./.ats",
-		Usage: "directory for the embedded SQLite database, the generated master key and the embedded Temporal state"}
+		Usage: "directory for the embedded SQLite database, the generated master key, the embedded Temporal state and the sandbox (sandbox/)"}
 }
 
 func databaseFlag() cli.Flag {

@@ -381,16 +381,7 @@ func tradeWithBothWallets(t *testing.T, bin, dataDir string, urls map[string]str
 	if len(m.TokenIDs) != 2 {
 		t.Fatalf("created market: %+v", m)
 	}
-	type orderData struct {
-		Data struct {
-			Order struct {
-				ID     string `json:"id"`
-				Status string `json:"status"`
-			} `json:"order"`
-		} `json:"data"`
-	}
-
-	var bought orderData
+	var bought agentOrder
 	agentJSON(t, urls["api"], demoKey, http.MethodPost, "/orders",
 		`{"tokenId":"`+m.TokenIDs[0]+`","side":"BUY","price":0.7,"size":10,"type":"MARKET"}`, http.StatusOK, &bought)
 	if bought.Data.Order.Status != "FILLED" {
@@ -413,7 +404,7 @@ func tradeWithBothWallets(t *testing.T, bin, dataDir string, urls map[string]str
 	if len(approved.Data.TransactionHashes) == 0 {
 		t.Fatal("the imported EOA approved nothing: its key signed no transaction")
 	}
-	var resting orderData
+	var resting agentOrder
 	agentJSON(t, urls["api"], eoaKey, http.MethodPost, "/orders",
 		`{"tokenId":"`+m.TokenIDs[0]+`","side":"BUY","price":0.2,"size":10}`, http.StatusOK, &resting)
 	if resting.Data.Order.Status != "OPEN" {

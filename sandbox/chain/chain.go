@@ -1,6 +1,7 @@
 // Package chain runs the sandbox venue's blockchain: a real EVM (go-ethereum's
-// simulated beacon on an in-memory node) with chain id 80002 and the sandbox
-// contracts (venue/contracts) at the addresses of network.Sandbox.
+// simulated beacon on an in-process node, in memory or kept in a data dir:
+// persist.go) with chain id 80002 and the sandbox contracts
+// (venue/contracts) at the addresses of network.Sandbox.
 //
 // Contracts are placed by the genesis allocation as runtime code; their
 // configuration (operator, collateral and CTF addresses, implementation and
@@ -82,6 +83,11 @@ type Config struct {
 	ExtraFunded []common.Address
 	// Logger receives start/stop and block-sealing errors; nil discards.
 	Logger *slog.Logger
+	// DataDir, when set, keeps the chain on disk (go-ethereum's pebble
+	// database and freezer, the genesis in genesis.json): a chain opened
+	// on the same directory continues from its last block. Empty keeps
+	// everything in memory.
+	DataDir string
 }
 
 // Chain is a running sandbox chain.
@@ -113,6 +119,9 @@ type Chain struct {
 	stop      chan struct{}
 	done      chan struct{}
 	pool      *txpool.TxPool
+	backend   *eth.Ethereum
+	// restored is set when the chain was reopened from its data dir.
+	restored bool
 }
 
 type marketInfo struct {
@@ -144,14 +153,18 @@ func New(cfg Config) (*Chain, error) {
 	for i := 0; i < NumOutsideWallets; i++ {
 		c.outside = append(c.outside, derivedKey(fmt.Sprintf("outside-%d", i)))
 	}
-	alloc, err := c.genesisAlloc()
+	genesis, err := c.genesis()
 	if err != nil {
 		return nil, err
 	}
-	if err := c.startNode(alloc); err != nil {
+	if err := c.startNode(genesis); err != nil {
 		return nil, err
 	}
-	if err := c.bootstrap(context.Background()); err != nil {
+	// A chain reopened from its data dir has its bootstrap block already.
+	if head := c.head(); head > 0 {
+		c.restored = true
+		c.log.Info("sandbox chain reopened", "dataDir", cfg.DataDir, "head", head)
+	} else if err := c.bootstrap(context.Background()); err != nil {
 		_ = c.closeNode()
 		return nil, err
 	}
@@ -205,6 +218,14 @@ func (c *Chain) genesisAlloc() (types.GenesisAlloc, error) {
 		{"DepositWallet", contracts.DepositWalletImplementation, storage(lockedOwner)},
 	}
 	alloc := core.SystemContractAllocs()
+	// The beacon-root (EIP-4788) and block-hash (EIP-2935) contracts are
+	// written by a system call in every block, so with them each empty
+	// block changes the state and a chain kept on disk grows by several
+	// kilobytes a block while idle. Polygon has no beacon chain, and
+	// nothing the venue runs reads either contract; without them an empty
+	// block leaves the state as it was.
+	delete(alloc, params.BeaconRootsAddress)
+	delete(alloc, params.HistoryStorageAddress)
 	for _, p := range placements {
 		code, err := contracts.RuntimeCode(p.name)
 		if err != nil {
@@ -229,10 +250,25 @@ func (c *Chain) genesisAlloc() (types.GenesisAlloc, error) {
 	return alloc, nil
 }
 
-func (c *Chain) startNode(alloc types.GenesisAlloc) error {
+// newGenesis is the genesis of a new sandbox chain.
+func (c *Chain) newGenesis() (*core.Genesis, error) {
+	alloc, err := c.genesisAlloc()
+	if err != nil {
+		return nil, err
+	}
 	chainCfg := *params.AllDevChainProtocolChanges
 	chainCfg.ChainID = big.NewInt(network.SandboxChainID)
+	return &core.Genesis{
+		Config:     &chainCfg,
+		GasLimit:   ethconfig.Defaults.Miner.GasCeil,
+		Difficulty: new(big.Int), // what geth assumes when it is absent; JSON needs it
 
+		Alloc:     alloc,
+		Timestamp: uint64(time.Now().Unix()),
+	}, nil
+}
+
+func (c *Chain) startNode(genesis *core.Genesis) error {
 	nodeConf := node.DefaultConfig
 	nodeConf.DataDir = ""
 	nodeConf.IPCPath = ""
@@ -241,15 +277,13 @@ func (c *Chain) startNode(alloc types.GenesisAlloc) error {
 	nodeConf.P2P = p2p.Config{NoDiscovery: true, MaxPeers: 0}
 
 	ethConf := ethconfig.Defaults
-	ethConf.Genesis = &core.Genesis{
-		Config:    &chainCfg,
-		GasLimit:  ethconfig.Defaults.Miner.GasCeil,
-		Alloc:     alloc,
-		Timestamp: uint64(time.Now().Unix()),
-	}
+	ethConf.Genesis = genesis
 	ethConf.NetworkId = network.SandboxChainID
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
+	if c.cfg.DataDir != "" {
+		onDisk(&nodeConf, &ethConf, c.cfg.DataDir)
+	}
 
 	stack, err := node.New(&nodeConf)
 	if err != nil {
@@ -271,9 +305,11 @@ func (c *Chain) startNode(alloc types.GenesisAlloc) error {
 		_ = stack.Close()
 		return venue.Wrap(venue.Internal, err, "sandbox chain beacon")
 	}
-	if err := beacon.Fork(backend.BlockChain().GetCanonicalHash(0)); err != nil {
-		_ = stack.Close()
-		return venue.Wrap(venue.Internal, err, "sandbox chain genesis")
+	if backend.BlockChain().CurrentBlock().Number.Sign() == 0 {
+		if err := beacon.Fork(backend.BlockChain().GetCanonicalHash(0)); err != nil {
+			_ = stack.Close()
+			return venue.Wrap(venue.Internal, err, "sandbox chain genesis")
+		}
 	}
 
 	// The public JSON-RPC surface: only the eth, net, txpool and web3
@@ -299,6 +335,7 @@ func (c *Chain) startNode(alloc types.GenesisAlloc) error {
 
 	c.stack = stack
 	c.beacon = beacon
+	c.backend = backend
 	c.pool = backend.TxPool()
 	c.client = ethclient.NewClient(stack.Attach())
 	c.rpc = srv
@@ -381,6 +418,9 @@ func (c *Chain) Commit() common.Hash {
 		return common.Hash{}
 	}
 	h := c.beacon.Commit()
+	if err := c.persistBlock(); err != nil {
+		c.log.Error("sandbox chain: the block just sealed is not on disk", "block", h, "err", err)
+	}
 	// The pool resets to a new head in the background; until it has, it
 	// validates transactions against the previous state, so a wallet funded
 	// in the block just sealed would be refused for "insufficient funds".

@@ -519,8 +519,7 @@ func (c *Chain) PrepareMarket(ctx context.Context, questionID [32]byte, negRisk 
 	if negRisk {
 		oracle = c.net.NegRiskAdapter
 	}
-	m := Market{ConditionID: conditionID(oracle, questionID), QuestionID: questionID, NegRisk: negRisk}
-	m.TokenIDs = c.positionIDs(m.ConditionID)
+	m := c.MarketFor(questionID, negRisk)
 	ctf, err := contracts.NewConditionalTokens(c.net.ConditionalTokens, c.client)
 	if err != nil {
 		return Market{}, venue.Wrap(venue.Internal, err, "bind conditional tokens")
@@ -563,11 +562,9 @@ func (c *Chain) Resolve(ctx context.Context, conditionID [32]byte, winnerIndex i
 	if winnerIndex != 0 && winnerIndex != 1 {
 		return venue.E(venue.Invalid, "winner index must be 0 (YES) or 1 (NO)")
 	}
-	c.marketsMu.RLock()
-	info, ok := c.markets[conditionID]
-	c.marketsMu.RUnlock()
-	if !ok {
-		return venue.E(venue.NotFound, "market not prepared on the sandbox chain")
+	info, err := c.preparedMarket(ctx, conditionID)
+	if err != nil {
+		return err
 	}
 	ctf, err := contracts.NewConditionalTokens(c.net.ConditionalTokens, c.client)
 	if err != nil {

@@ -53,15 +53,16 @@ func TestOfficialClientTradesAgainstSandbox(t *testing.T) {
 	t.Cleanup(func() { _ = sb.Close() })
 
 	var markets []struct {
-		TokenIDs []string `json:"tokenIds"`
-		Resolved bool     `json:"resolved"`
-		NegRisk  bool     `json:"negRisk"`
+		ConditionID string   `json:"conditionId"`
+		TokenIDs    []string `json:"tokenIds"`
+		Resolved    bool     `json:"resolved"`
+		NegRisk     bool     `json:"negRisk"`
 	}
 	getJSON(t, sb.URL()+"/control/markets", &markets)
-	tokenID := ""
+	tokenID, conditionID := "", ""
 	for _, m := range markets {
 		if !m.Resolved && !m.NegRisk {
-			tokenID = m.TokenIDs[0]
+			tokenID, conditionID = m.TokenIDs[0], m.ConditionID
 			break
 		}
 	}
@@ -91,17 +92,26 @@ func TestOfficialClientTradesAgainstSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cmd := exec.CommandContext(ctx, node, "compat.mjs", sb.Network().CLOBURL, "0x"+hex.EncodeToString(crypto.FromECDSA(key)), tokenID)
+	cmd := exec.CommandContext(ctx, node, "compat.mjs", sb.Network().CLOBURL, "0x"+hex.EncodeToString(crypto.FromECDSA(key)), tokenID, conditionID)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("official client failed: %v\nstdout: %s\nstderr: %s", err, stdout.String(), stderr.String())
 	}
 	var res struct {
-		RestingOrderID string   `json:"restingOrderID"`
-		Cancelled      []string `json:"cancelled"`
-		MarketOrderID  string   `json:"marketOrderID"`
-		MarketStatus   string   `json:"marketStatus"`
+		DeriveRefused string `json:"deriveRefused"`
+		Batch         []struct {
+			Success  bool   `json:"success"`
+			Status   string `json:"status"`
+			OrderID  string `json:"orderID"`
+			ErrorMsg string `json:"errorMsg"`
+		} `json:"batch"`
+		CancelledByAsset  []string `json:"cancelledByAsset"`
+		CancelledByMarket []string `json:"cancelledByMarket"`
+		RestingOrderID    string   `json:"restingOrderID"`
+		Cancelled         []string `json:"cancelled"`
+		MarketOrderID     string   `json:"marketOrderID"`
+		MarketStatus      string   `json:"marketStatus"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
 		t.Fatalf("client output %q: %v", stdout.String(), err)
@@ -109,6 +119,16 @@ func TestOfficialClientTradesAgainstSandbox(t *testing.T) {
 	t.Logf("official client: %s", stdout.String())
 	if res.MarketStatus != "matched" || res.MarketOrderID == "" {
 		t.Fatalf("marketable order not matched: %+v", res)
+	}
+	// The script checked each step; the answers are the venue's too.
+	if res.DeriveRefused != "Could not derive api key!" {
+		t.Errorf("derive of a missing key answered %q, want the venue's refusal", res.DeriveRefused)
+	}
+	if len(res.Batch) != 3 || res.Batch[0].Status != "live" || res.Batch[1].Status != "live" || res.Batch[2].Success || res.Batch[2].ErrorMsg == "" {
+		t.Errorf("batch answers: %+v", res.Batch)
+	}
+	if len(res.CancelledByAsset) != 2 || len(res.CancelledByMarket) != 1 {
+		t.Errorf("cancel-market-orders: by asset %v, by market %v", res.CancelledByAsset, res.CancelledByMarket)
 	}
 
 	// The fill settled on chain: shares arrived and collateral left.

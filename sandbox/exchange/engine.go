@@ -1,6 +1,7 @@
 package exchange
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -48,6 +49,17 @@ type Config struct {
 	// engine's lock is released (so it may call back into the engine).
 	OnTrade func(Trade)
 	Logger  *slog.Logger
+
+	// Journal, when set, keeps the orders, trades and matches in flight
+	// on disk (persist.go); every call that changes them returns once the
+	// change is durable. Nil keeps everything in memory.
+	Journal Journal
+	// Ephemeral names owners whose orders are not kept (the synthetic
+	// market makers, who quote afresh when the venue reopens).
+	Ephemeral func(owner string) bool
+	// DecodeSigned turns a kept order's signed wire order (the JSON of
+	// Order.Signed) back into Order.Signed.
+	DecodeSigned func(raw []byte) (any, error)
 }
 
 // Engine is the matching engine.
@@ -74,6 +86,11 @@ type Engine struct {
 	reserved map[common.Address]map[string]uint64 // maker → asset ("" = collateral) → micro
 	inflight map[string]bool                      // order ids between admission and finish
 	seq      uint64
+	// jkeys and jvals are the locked section's changes for the journal
+	// (persist.go), tradeSeq the number of the last kept trade.
+	jkeys    []string
+	jvals    []any
+	tradeSeq uint64
 
 	// The event hook (events.go): what a locked section touched and
 	// queued, published when it unlocks.
@@ -166,7 +183,7 @@ func (e *Engine) AddMarket(m Market) error {
 // orders (used when a market resolves).
 func (e *Engine) CloseMarket(conditionID string) []string {
 	e.mu.Lock()
-	defer e.unlock()
+	defer e.unlockDurable()
 	ms, ok := e.markets[conditionID]
 	if !ok {
 		return nil
@@ -226,18 +243,28 @@ func (e *Engine) Place(ctx context.Context, o Order) (Result, error) {
 	if err != nil && venue.MessageOf(err) == MsgFOKNotFilled {
 		e.emitFOKKill(o)
 	}
-	e.unlock()
+	seq := e.unlock()
+	// A match is on disk before its settlement is sent (the makers it
+	// cancelled on the way too), so a restart can always tell what the
+	// chain may have settled.
+	derr := e.durable(seq)
 	if err != nil {
 		return Result{}, err
 	}
 	var st Settlement
 	var serr error
-	if p.match != nil && e.cfg.Settler != nil {
+	switch {
+	case p.match != nil && derr != nil:
+		serr = derr // not recorded: never sent
+	case p.match != nil && e.cfg.Settler != nil:
 		st, serr = e.cfg.Settler.Settle(ctx, *p.match)
 	}
 	e.mu.Lock()
 	res, trades, err := e.finishLocked(p, st, serr)
-	e.unlock()
+	seq = e.unlock()
+	if derr := e.durable(seq); derr != nil && err == nil {
+		res, err = Result{}, derr
+	}
 	e.scheduleConfirm(trades)
 	if e.cfg.OnTrade != nil {
 		for _, t := range trades {
@@ -470,6 +497,7 @@ func (e *Engine) admitLocked(ctx context.Context, o Order) (*pending, error) {
 		if e.observing() {
 			e.emit(TradeChanged{Trade: e.tradeOf(p, TradeMatched, Settlement{}), Time: now})
 		}
+		e.saveMatchLocked(p)
 	}
 	return p, nil
 }
@@ -498,6 +526,9 @@ func (e *Engine) finishLocked(p *pending, st Settlement, serr error) (Result, []
 		}
 		if p.match != nil && e.observing() {
 			e.emit(TradeChanged{Trade: e.tradeOf(p, TradeFailed, Settlement{}), Time: e.cfg.Clock()})
+		}
+		if p.match != nil {
+			e.dropMatchLocked(o.ID)
 		}
 		e.log.Warn("settlement failed; match discarded", "taker", o.ID, "err", serr)
 		return Result{}, nil, venue.Wrap(venue.Rejected, serr, MsgExecution)
@@ -529,6 +560,13 @@ func (e *Engine) finishLocked(p *pending, st Settlement, serr error) (Result, []
 	default: // FAK remainder is killed
 		en.status = StatusCanceled
 		e.emit(OrderChanged{Kind: OrderCancelled, Order: en.view(), Time: p.now})
+	}
+	e.saveOrderLocked(en)
+	if p.match != nil {
+		for _, f := range p.plan {
+			e.saveOrderLocked(f.en)
+		}
+		e.dropMatchLocked(o.ID)
 	}
 	return res, trades, nil
 }
@@ -646,6 +684,7 @@ func (e *Engine) recordLocked(p *pending, st Settlement) Trade {
 	stored.MakerOrders = append([]MakerOrderView(nil), t.MakerOrders...)
 	e.trades = append(e.trades, &stored)
 	e.tradeIdx[t.ID] = &stored
+	e.saveTradeLocked(&stored)
 	return t
 }
 
@@ -720,6 +759,7 @@ func (e *Engine) cancelLocked(en *entry) {
 	en.status = StatusCanceled
 	e.removeLocked(en)
 	e.emit(OrderChanged{Kind: OrderCancelled, Order: en.view(), Time: e.cfg.Clock()})
+	e.saveOrderLocked(en)
 }
 
 // expireLocked cancels the book's GTD orders whose expiration has passed.
@@ -753,7 +793,7 @@ func (e *Engine) expireLocked(b *book, now time.Time) {
 // so expired orders leave the book even when nobody trades.
 func (e *Engine) Sweep() {
 	e.mu.Lock()
-	defer e.unlock()
+	defer e.unlockDurable()
 	now := e.cfg.Clock()
 	for _, b := range e.tokens {
 		e.expireLocked(b, now)
@@ -764,24 +804,24 @@ func (e *Engine) Sweep() {
 // (the control API and the market makers' housekeeping).
 func (e *Engine) Cancel(id, owner string) error {
 	e.mu.Lock()
-	defer e.unlock()
 	en, ok := e.orders[id]
 	if !ok || (owner != "" && en.o.Owner != owner) {
+		e.unlock()
 		return venue.E(venue.NotFound, MsgOrderNotFound)
 	}
 	e.expireLocked(en.book, e.cfg.Clock())
 	if en.status != StatusLive || en.filled == en.shares {
-		return venue.E(venue.Conflict, MsgAlreadyDone)
+		return cmp.Or(e.durable(e.unlock()), error(venue.E(venue.Conflict, MsgAlreadyDone)))
 	}
 	e.cancelLocked(en)
-	return nil
+	return e.durable(e.unlock())
 }
 
 // CancelWhere cancels owner's live orders, optionally limited to a market
 // and/or a token, and returns their ids.
 func (e *Engine) CancelWhere(owner, conditionID, tokenID string) []string {
 	e.mu.Lock()
-	defer e.unlock()
+	defer e.unlockDurable()
 	var hit []*entry
 	for _, en := range e.orders {
 		if en.status != StatusLive || en.o.Owner != owner || en.filled == en.shares {

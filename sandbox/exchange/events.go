@@ -149,12 +149,16 @@ func (e *Engine) emit(ev Event) {
 }
 
 // unlock publishes what the locked section produced, then releases the
-// lock: the sink sees the events of concurrent calls in lock order.
-func (e *Engine) unlock() {
+// lock: the sink sees the events of concurrent calls in lock order. It
+// returns the journal sequence number of the section's last change (0 when
+// it kept nothing), for durable.
+func (e *Engine) unlock() uint64 {
 	if len(e.touched) > 0 || len(e.queued) > 0 {
 		e.flushLocked()
 	}
+	seq := e.journalLocked()
 	e.mu.Unlock()
+	return seq
 }
 
 func (e *Engine) flushLocked() {

@@ -15,8 +15,10 @@ func (v *Venue) SetTick(conditionID string, tickMicro uint64) (Info, error) {
 		return Info{}, err
 	}
 	v.mu.Lock()
-	defer v.mu.Unlock()
 	info := v.byCond[m.ConditionID]
 	info.TickMicro = tickMicro
-	return *info, nil
+	seq := v.saveLocked(info)
+	cp := *info
+	v.mu.Unlock()
+	return cp, v.durable(seq)
 }

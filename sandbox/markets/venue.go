@@ -48,6 +48,9 @@ type Config struct {
 	DisableUpDown bool
 	Clock         exchange.Clock
 	Logger        *slog.Logger
+	// Journal, when set, keeps the venue on disk (persist.go): Start
+	// reopens the markets, books and trades it holds.
+	Journal Journal
 }
 
 // Venue is the sandbox's market layer over the engine and the chain.
@@ -71,6 +74,8 @@ type Venue struct {
 	history map[string][]PricePoint // condition → fair price of outcome 0 over time
 	nextID  int
 	salt    uint64
+	// restored is set when Start reopened the venue from its journal.
+	restored bool
 
 	quoteMu sync.Mutex // serialises quoting passes (Run and control calls)
 }
@@ -109,10 +114,12 @@ func New(cfg Config) (*Venue, error) {
 		salt:    uint64(cfg.Seed)&0xffffffff<<16 + 1,
 	}
 	v.mmAddr = crypto.PubkeyToAddress(v.mmKey.PublicKey)
-	v.engine = exchange.New(exchange.Config{
+	ecfg := exchange.Config{
 		Ledger: cfg.Chain, Settler: cfg.Chain, Clock: cfg.Clock, ConfirmAfter: cfg.ConfirmAfter,
 		Logger: cfg.Logger.With("component", "exchange"), OnTrade: v.onTrade,
-	})
+	}
+	engineJournal(&ecfg, cfg.Journal)
+	v.engine = exchange.New(ecfg)
 	return v, nil
 }
 
@@ -140,6 +147,7 @@ func (v *Venue) onTrade(t exchange.Trade) {
 	}
 	// Traded notional accrues to Gamma's volume; a filled maker re-quotes.
 	info.VolumeMicro += t.SizeMicro * t.PriceMicro / exchange.One
+	v.saveLocked(info)
 	for _, m := range t.MakerOrders {
 		if m.Owner == MakerOwner {
 			v.dirty[t.ConditionID] = true
@@ -151,9 +159,22 @@ func (v *Venue) onTrade(t exchange.Trade) {
 // Start seeds the catalogue and the current up/down windows: every market
 // is prepared on chain, listed on the engine and quoted.
 func (v *Venue) Start(ctx context.Context) error {
+	restored, err := v.restore(ctx)
+	if err != nil {
+		return err
+	}
+	if restored {
+		if err := v.requoteAll(ctx); err != nil {
+			return err
+		}
+	}
+	// The catalogue (on a reopened venue, whatever of it a first start
+	// that stopped half way did not list).
 	var ls []listing
 	for _, s := range Catalogue(v.cfg.Seed, v.cfg.Ordinary, v.cfg.Clock()) {
-		ls = append(ls, listing{id: v.newID(), seed: s})
+		if _, listed := v.BySlug(s.Slug); !listed {
+			ls = append(ls, listing{id: v.newID(), seed: s})
+		}
 	}
 	if err := v.listAll(ctx, ls); err != nil {
 		return err
@@ -256,6 +277,9 @@ func (v *Venue) Tick(ctx context.Context) error {
 			v.fair[m.ConditionID] = nf
 			todo = append(todo, m.ConditionID)
 		}
+		if nf != old {
+			v.saveFairLocked(m)
+		}
 		v.recordLocked(m.ConditionID, now)
 	}
 	v.mu.Unlock()
@@ -344,8 +368,13 @@ func (v *Venue) list(ctx context.Context, id int, s Seed, ud *UpDown) (Info, err
 	v.bySlug[info.Slug] = info
 	v.fair[info.ConditionID] = s.FairMicro
 	v.recordLocked(info.ConditionID, now)
+	v.saveFairLocked(info)
+	seq := v.saveLocked(info)
 	cp := *info
 	v.mu.Unlock()
+	if err := v.durable(seq); err != nil {
+		return Info{}, err
+	}
 	v.engine.AnnounceListed(info.ConditionID)
 	if err := v.requote(ctx, info.ConditionID); err != nil {
 		return Info{}, err
@@ -558,8 +587,12 @@ func (v *Venue) SetPrice(ctx context.Context, tokenID string, price uint64) (Inf
 		price = exchange.One - price
 	}
 	v.fair[m.ConditionID] = price
+	seq := v.saveFairLocked(m)
 	cp := *m
 	v.mu.Unlock()
+	if err := v.durable(seq); err != nil {
+		return Info{}, err
+	}
 	return cp, v.requote(ctx, cp.ConditionID)
 }
 
@@ -587,12 +620,13 @@ func (v *Venue) resolveIdx(ctx context.Context, m Info, idx int) (Info, error) {
 		return Info{}, venue.E(venue.Conflict, "market already resolved")
 	}
 	v.engine.CloseMarket(m.ConditionID)
-	if err := v.chain.Resolve(ctx, common.HexToHash(m.ConditionID), m.NegRisk, idx); err != nil {
+	// Conflict: resolved on chain by a run that stopped before recording
+	// it; the venue records it now.
+	if err := v.chain.Resolve(ctx, common.HexToHash(m.ConditionID), m.NegRisk, idx); err != nil && !venue.Is(err, venue.Conflict) {
 		return Info{}, venue.Wrap(venue.CategoryOf(err), err, "could not resolve the market on chain")
 	}
 	v.engine.MarkResolved(m.ConditionID, idx)
 	v.mu.Lock()
-	defer v.mu.Unlock()
 	info := v.byCond[m.ConditionID]
 	info.Resolved, info.Winner, info.ResolvedAt = true, idx, v.cfg.Clock()
 	if idx == 0 {
@@ -600,7 +634,10 @@ func (v *Venue) resolveIdx(ctx context.Context, m Info, idx int) (Info, error) {
 	} else {
 		v.fair[m.ConditionID] = 0
 	}
-	return *info, nil
+	seq := v.saveLocked(info)
+	cp := *info
+	v.mu.Unlock()
+	return cp, v.durable(seq)
 }
 
 // Fund mints collateral (micro) and optionally gas (wei) to addr.
@@ -718,9 +755,18 @@ func (v *Venue) recordLocked(conditionID string, now time.Time) {
 	if n := len(h); n > 0 && now.Sub(h[n-1].Time) < time.Second {
 		return
 	}
+	// The journal keeps the first sample of each minute: /prices-history
+	// answers one point per bucket of whole minutes, the first, so a
+	// reopened venue answers as this one does, from a sixtieth of the data.
+	if v.cfg.Journal != nil && (len(h) == 0 || h[len(h)-1].Time.Unix()/60 != now.Unix()/60) {
+		v.cfg.Journal.Put(historyKey(conditionID, now), v.fair[conditionID])
+	}
 	h = append(h, PricePoint{Time: now, Micro: v.fair[conditionID]})
 	if len(h) > historyCap {
 		h = append([]PricePoint(nil), h[len(h)-historyCap/2:]...)
+		if v.cfg.Journal != nil {
+			v.cfg.Journal.DeleteRange(historyKey(conditionID, time.UnixMilli(0)), historyKey(conditionID, h[0].Time))
+		}
 	}
 	v.history[conditionID] = h
 }

@@ -2,10 +2,8 @@ package server
 
 import (
 	"bytes"
-	"crypto/hmac"
-	"crypto/sha256"
+	"crypto/rand"
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/hex"
 	"io"
 	"net/http"
@@ -16,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/google/uuid"
 
+	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob"
 )
@@ -28,72 +27,109 @@ type apiKey struct {
 	created time.Time
 }
 
-// keyStore holds the API keys. Credentials are derived from a per-instance
-// secret, the address and the nonce (HMAC-SHA256), so derive-api-key is
-// deterministic, as the live venue's is.
+// keyStore holds the API keys, one per (address, nonce) as on the live
+// venue: create-api-key makes a new random one (and refuses when the pair
+// has one), derive-api-key returns the existing one (and refuses when there
+// is none), delete removes it. With a journal the keys are kept on disk.
 type keyStore struct {
-	secret []byte
-	mu     sync.Mutex
-	byKey  map[string]*apiKey
-	byAddr map[common.Address]map[uint64]*apiKey
+	journal Journal // nil: in memory only
+	mu      sync.Mutex
+	byKey   map[string]*apiKey
+	byAddr  map[common.Address]map[uint64]*apiKey
 }
 
-func newKeyStore(secret []byte) *keyStore {
-	if len(secret) == 0 {
-		secret = []byte("sandbox")
-	}
-	return &keyStore{secret: secret, byKey: map[string]*apiKey{}, byAddr: map[common.Address]map[uint64]*apiKey{}}
+func newKeyStore(j Journal) *keyStore {
+	return &keyStore{journal: j, byKey: map[string]*apiKey{}, byAddr: map[common.Address]map[uint64]*apiKey{}}
 }
 
-func (k *keyStore) derive(addr common.Address, nonce uint64) clob.Creds {
-	mac := func(label string) []byte {
-		m := hmac.New(sha256.New, k.secret)
-		m.Write([]byte(label))
-		m.Write(addr.Bytes())
-		var n [8]byte
-		binary.BigEndian.PutUint64(n[:], nonce)
-		m.Write(n[:])
-		return m.Sum(nil)
-	}
-	id, _ := uuid.FromBytes(mac("key")[:16]) // 16 bytes never fail
-	id[6] = id[6]&0x0f | 0x40                // version 4 layout, like the venue's keys
-	id[8] = id[8]&0x3f | 0x80
-	return clob.Creds{
-		Key:        id.String(),
-		Secret:     base64.URLEncoding.EncodeToString(mac("secret")),
-		Passphrase: hex.EncodeToString(mac("passphrase")[:32]),
-	}
+// keyPrefix is the journal's key prefix for API keys.
+const keyPrefix = "s/k/"
+
+// savedKey is an API key as kept.
+type savedKey struct {
+	Key        string         `json:"key"`
+	Secret     string         `json:"secret"`
+	Passphrase string         `json:"passphrase"`
+	Address    common.Address `json:"address"`
+	Nonce      uint64         `json:"nonce"`
+	Created    time.Time      `json:"created"`
 }
 
-// create registers the key of (addr, nonce); it fails when it exists, as the
-// live venue's create does (clients then derive).
-func (k *keyStore) create(addr common.Address, nonce uint64, now time.Time) (clob.Creds, bool) {
+// restore loads the kept keys.
+func (k *keyStore) restore() error {
+	if k.journal == nil {
+		return nil
+	}
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if _, ok := k.byAddr[addr][nonce]; ok {
+	return exchange.ScanJournal(k.journal, keyPrefix, func(_ string, sk savedKey) error {
+		k.addLocked(&apiKey{creds: clob.Creds{Key: sk.Key, Secret: sk.Secret, Passphrase: sk.Passphrase},
+			address: sk.Address, nonce: sk.Nonce, created: sk.Created})
+		return nil
+	})
+}
+
+// newCreds makes fresh random credentials in the venue's formats: a UUID
+// key, a base64url secret and a hex passphrase.
+func newCreds() (clob.Creds, error) {
+	var secret [32]byte
+	var pass [32]byte
+	if _, err := rand.Read(secret[:]); err != nil {
+		return clob.Creds{}, err
+	}
+	if _, err := rand.Read(pass[:]); err != nil {
+		return clob.Creds{}, err
+	}
+	return clob.Creds{
+		Key:        uuid.NewString(),
+		Secret:     base64.URLEncoding.EncodeToString(secret[:]),
+		Passphrase: hex.EncodeToString(pass[:]),
+	}, nil
+}
+
+// create registers a new key for (addr, nonce); ok is false when the pair
+// has one, as the live venue's create fails (clients then derive).
+func (k *keyStore) create(addr common.Address, nonce uint64, now time.Time) (c clob.Creds, ok bool, err error) {
+	c, err = newCreds()
+	if err != nil {
+		return clob.Creds{}, false, venue.Wrap(venue.Internal, err, "could not make credentials")
+	}
+	k.mu.Lock()
+	if _, exists := k.byAddr[addr][nonce]; exists {
+		k.mu.Unlock()
+		return clob.Creds{}, false, nil
+	}
+	a := &apiKey{creds: c, address: addr, nonce: nonce, created: now}
+	k.addLocked(a)
+	var seq uint64
+	if k.journal != nil {
+		seq = k.journal.Put(keyPrefix+c.Key, savedKey{Key: c.Key, Secret: c.Secret, Passphrase: c.Passphrase,
+			Address: addr, Nonce: nonce, Created: now})
+	}
+	k.mu.Unlock()
+	if err := k.durable(seq); err != nil {
+		return clob.Creds{}, false, err
+	}
+	return c, true, nil
+}
+
+// derive returns the key of (addr, nonce), if it has one.
+func (k *keyStore) derive(addr common.Address, nonce uint64) (clob.Creds, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	a, ok := k.byAddr[addr][nonce]
+	if !ok {
 		return clob.Creds{}, false
 	}
-	return k.registerLocked(addr, nonce, now).creds, true
+	return a.creds, true
 }
 
-// deriveOrCreate returns the key of (addr, nonce), registering it if needed.
-func (k *keyStore) deriveOrCreate(addr common.Address, nonce uint64, now time.Time) clob.Creds {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if a, ok := k.byAddr[addr][nonce]; ok {
-		return a.creds
-	}
-	return k.registerLocked(addr, nonce, now).creds
-}
-
-func (k *keyStore) registerLocked(addr common.Address, nonce uint64, now time.Time) *apiKey {
-	a := &apiKey{creds: k.derive(addr, nonce), address: addr, nonce: nonce, created: now}
+func (k *keyStore) addLocked(a *apiKey) {
 	k.byKey[a.creds.Key] = a
-	if k.byAddr[addr] == nil {
-		k.byAddr[addr] = map[uint64]*apiKey{}
+	if k.byAddr[a.address] == nil {
+		k.byAddr[a.address] = map[uint64]*apiKey{}
 	}
-	k.byAddr[addr][nonce] = a
-	return a
+	k.byAddr[a.address][a.nonce] = a
 }
 
 func (k *keyStore) lookup(key string) (*apiKey, bool) {
@@ -114,14 +150,21 @@ func (k *keyStore) keysOf(addr common.Address) []string {
 	return out
 }
 
-func (k *keyStore) remove(key string) {
+func (k *keyStore) remove(key string) error {
 	k.mu.Lock()
-	defer k.mu.Unlock()
+	var seq uint64
 	if a, ok := k.byKey[key]; ok {
 		delete(k.byKey, key)
 		delete(k.byAddr[a.address], a.nonce)
+		if k.journal != nil {
+			seq = k.journal.Delete(keyPrefix + key)
+		}
 	}
+	k.mu.Unlock()
+	return k.durable(seq)
 }
+
+func (k *keyStore) durable(seq uint64) error { return exchange.WaitDurable(k.journal, seq) }
 
 func errL2() error { return venue.E(venue.Unauthorized, "Unauthorized/Invalid api key") }
 
@@ -186,21 +229,31 @@ func (s *Server) createAPIKey(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	c, ok := s.keys.create(addr, nonce, s.cfg.Clock())
-	if !ok {
+	c, ok, err := s.keys.create(addr, nonce, s.cfg.Clock())
+	switch {
+	case err != nil:
+		writeError(w, err)
+	case !ok:
 		writeError(w, invalid("Could not create api key"))
-		return
+	default:
+		writeJSON(w, http.StatusOK, credsJSON(c))
 	}
-	writeJSON(w, http.StatusOK, credsJSON(c))
 }
 
+// deriveAPIKey returns the existing key of the address and nonce; the live
+// venue refuses when there is none (clients create first).
 func (s *Server) deriveAPIKey(w http.ResponseWriter, r *http.Request) {
 	addr, nonce, err := s.l1(r)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, credsJSON(s.keys.deriveOrCreate(addr, nonce, s.cfg.Clock())))
+	c, ok := s.keys.derive(addr, nonce)
+	if !ok {
+		writeError(w, invalid("Could not derive api key!"))
+		return
+	}
+	writeJSON(w, http.StatusOK, credsJSON(c))
 }
 
 func (s *Server) listAPIKeys(w http.ResponseWriter, _ *http.Request, key *apiKey, _ []byte) {
@@ -208,6 +261,9 @@ func (s *Server) listAPIKeys(w http.ResponseWriter, _ *http.Request, key *apiKey
 }
 
 func (s *Server) deleteAPIKey(w http.ResponseWriter, _ *http.Request, key *apiKey, _ []byte) {
-	s.keys.remove(key.creds.Key)
+	if err := s.keys.remove(key.creds.Key); err != nil {
+		writeError(w, err)
+		return
+	}
 	writeJSON(w, http.StatusOK, "OK")
 }

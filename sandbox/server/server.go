@@ -67,11 +67,10 @@ type Config struct {
 	// RefuseEOAMakers rejects signature-type-0 orders, as the live venue
 	// can be configured to.
 	RefuseEOAMakers bool
-	// KeySecret makes derived API credentials deterministic per
-	// (address, nonce) for one sandbox instance.
-	KeySecret []byte
-	Clock     func() time.Time
-	Logger    *slog.Logger
+	// Journal, when set, keeps the API keys on disk (Restore loads them).
+	Journal Journal
+	Clock   func() time.Time
+	Logger  *slog.Logger
 }
 
 // Server is the sandbox HTTP surface.
@@ -104,7 +103,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{
 		cfg: cfg, log: cfg.Logger, v: cfg.Venue, e: cfg.Venue.Engine(),
-		keys: newKeyStore(cfg.KeySecret), hb: map[string]heartbeat{},
+		keys: newKeyStore(cfg.Journal), hb: map[string]heartbeat{},
 	}
 	s.streams = newStreams(s)
 	s.e.SetEventSink(s.streams)
@@ -149,6 +148,16 @@ func (s *Server) Handler() http.Handler {
 		s.mux.ServeHTTP(w, r)
 	})
 }
+
+// Journal is where the server keeps the API keys (sandbox/persist.Store).
+type Journal interface {
+	exchange.Journal
+	Put(key string, value any) uint64
+	Delete(key string) uint64
+}
+
+// Restore loads the kept API keys; call it before serving.
+func (s *Server) Restore() error { return s.keys.restore() }
 
 // CloseStreams closes every WebSocket of the /ws channels (hijacked
 // connections outlive http.Server.Shutdown).

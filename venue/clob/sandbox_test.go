@@ -327,6 +327,12 @@ func TestSandboxAPIKeys(t *testing.T) {
 	s := clob.NewKeySigner(key)
 	c := clob.NewClient(clob.ConfigFor(sb.Network()))
 
+	// As on the live venue, a key that does not exist cannot be derived
+	// (the service's CreateOrDeriveAPIKey creates first for that reason).
+	_, err = c.DeriveAPIKey(ctx, s, 3)
+	assert.Equal(t, venue.NotFound, venue.CategoryOf(err), "%v", err)
+	assert.Equal(t, "api_key_not_found", venue.CodeOf(err), "%v", err)
+
 	created, err := c.CreateAPIKey(ctx, s, 3)
 	require.NoError(t, err)
 	require.NotEmpty(t, created.Key)
