@@ -2,7 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -136,6 +141,60 @@ func TestStrategiesAgainstTheSandbox(t *testing.T) {
 		}
 		if status, b := e.call(t, tr.key, "DELETE", "/strategies/"+s.ID, nil); status != 200 || dataStrategy(t, b).Status != "CANCELLED" {
 			t.Fatalf("delete: %d %s", status, b)
+		}
+	})
+
+	t.Run("admin commands act as the user", func(t *testing.T) {
+		bin := buildATS(t)
+		keyFile := filepath.Join(e.dataDir, "master.key")
+		if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(e.master)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		u, err := e.store.UserByID(context.Background(), tr.userID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.setPrice(t, yes, "0.5")
+		s := e.createStrategy(t, tr, map[string]any{"type": "PRICE_ALERT", "maxBudget": 5, "config": map[string]any{
+			"tokenId": yes, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 20}})
+		admin := func(args ...string) string {
+			t.Helper()
+			args = append([]string{"admin", "strategy"}, args...)
+			args = append(args, "--email", u.Email, "--data-dir", e.dataDir)
+			if args[2] != "list" {
+				args = append(args, "--strategy", s.ID, "--temporal", e.dev.FrontendAddr(), "--master-key-file", keyFile)
+			}
+			out, err := exec.Command(bin, args...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("ats %v: %v\n%s", args, err, out)
+			}
+			return string(out)
+		}
+		if out := admin("list", "--agent", tr.agentID); !strings.Contains(out, s.ID) || !strings.Contains(out, "ACTIVE") {
+			t.Fatalf("list:\n%s", out)
+		}
+		if out := admin("pause"); !strings.Contains(out, "PAUSED") {
+			t.Fatalf("pause: %s", out)
+		}
+		_, b := e.call(t, tr.key, "GET", "/strategies/"+s.ID, nil)
+		var paused struct {
+			Strategy struct {
+				PausedBy *string `json:"pausedBy"`
+			} `json:"strategy"`
+		}
+		_ = json.Unmarshal(b["data"], &paused)
+		if paused.Strategy.PausedBy == nil || *paused.Strategy.PausedBy != "user" {
+			t.Fatalf("an admin pause is a user pause: %s", b["data"])
+		}
+		until := time.Now().Add(72 * time.Hour).UTC().Truncate(time.Second)
+		if out := admin("extend", "--until", until.Format(time.RFC3339)); !strings.Contains(out, until.Format(time.RFC3339)) {
+			t.Fatalf("extend: %s", out)
+		}
+		if out := admin("resume"); !strings.Contains(out, "ACTIVE") {
+			t.Fatalf("resume: %s", out)
+		}
+		if out := admin("cancel"); !strings.Contains(out, "CANCELLED") {
+			t.Fatalf("cancel: %s", out)
 		}
 	})
 
