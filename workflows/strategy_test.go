@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models"
@@ -496,4 +497,18 @@ func (rigRunner) Start(context.Context, strategies.State) error { return nil }
 func (g rigRunner) Change(_ context.Context, ch strategies.Change) (strategies.State, error) {
 	g.r.change(ch.Action, ch.By, ch)
 	return strategies.State{}, nil
+}
+
+// A run continues as new after strategyRunExecutions (200) executions:
+// the history stays bounded however long a strategy runs.
+func TestStrategyContinuesAsNewAfter200Executions(t *testing.T) {
+	r := newStrategyRig(t, "RECURRING_BUY", `{"tokenId":"1001","amountPerInterval":1.05,"intervalMs":60000}`, "100000")
+	r.env.ExecuteWorkflow(workflows.Strategy, workflows.StrategyInput{StrategyID: r.id})
+	err := r.env.GetWorkflowError()
+	if !workflow.IsContinueAsNewError(err) {
+		t.Fatalf("the run ended with %v, want continue-as-new", err)
+	}
+	if n := r.stored().Executions; n != 200 {
+		t.Fatalf("%d executions in the run, want 200", n)
+	}
 }
