@@ -17,6 +17,7 @@ import (
 
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/workflows"
 )
 
 // triggerLatency creates a PRICE_ALERT (BUY at or below 0.35) on token,
@@ -159,7 +160,33 @@ func BenchmarkStrategiesWaiting(b *testing.B) {
 	b.ReportMetric(float64(n)/created.Seconds(), "created/s")
 	b.Logf("%d strategies created in %v", n, created)
 
-	// Wait until the worker is quiet: every workflow loaded and armed.
+	// loaded reports whether strategy id's workflow has run its first
+	// step (LoadStrategy arms its conditions in the worker's feed): its
+	// state query answers the loaded state.
+	loaded := func(id string) bool {
+		qctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		v, err := e.tc.QueryWorkflow(qctx, id, "", workflows.StrategyQueryState)
+		if err != nil {
+			return false
+		}
+		var st strategies.State
+		return v.Get(&st) == nil && st.Status == strategies.StatusActive && st.ID == id
+	}
+	// Wait until the workflows have loaded (a sample of them) and the
+	// worker is quiet.
+	sample, err := e.store.FindStrategies(ctx, store.StrategyFilter{UserID: tr.userID, Limit: 1000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < len(sample); i += 50 {
+		for deadline := time.Now().Add(10 * time.Minute); !loaded(sample[i].ID); time.Sleep(time.Second) {
+			if time.Now().After(deadline) {
+				b.Fatalf("%s never loaded", sample[i].ID)
+			}
+		}
+	}
+	b.Logf("%d strategies loaded %v after the first was created", n, time.Since(t0))
 	pid := wp.pid()
 	prev, _ := procStat(b, pid)
 	for deadline := time.Now().Add(15 * time.Minute); ; {
@@ -185,10 +212,7 @@ func BenchmarkStrategiesWaiting(b *testing.B) {
 	lm := e.newMarket(b, "Will it fire under load", "0.5")
 	lat := make([]time.Duration, 0, 10)
 	for range 10 {
-		lat = append(lat, triggerLatency(b, e, tr, lm.TokenIDs[0], func(id string) bool {
-			st, err := e.store.StrategyByID(ctx, id)
-			return err == nil && st.Triggers != "" && time.Since(st.CreatedAt) > 2*time.Second
-		}))
+		lat = append(lat, triggerLatency(b, e, tr, lm.TokenIDs[0], loaded))
 	}
 	reportQuantiles(b, lat)
 }
