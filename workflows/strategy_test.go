@@ -169,16 +169,16 @@ func TestPriceAlertFiresOnceAndCompletes(t *testing.T) {
 		t.Fatalf("place calls %d, placed %d", calls, placed)
 	}
 	req := r.fx.Placer.Requests[0]
-	if req.Side != "BUY" || req.Type != "MARKET" || req.Price.String() != "0.34" || req.Size.String() != "10" ||
+	if req.Side != "BUY" || req.Type != "MARKET" || req.Price.String() != "0.35" || req.Size.String() != "10" ||
 		req.IdempotencyKey != strategies.IdempotencyKey(r.id, 1) || req.StrategyID != r.id {
 		t.Fatalf("placed %+v", req)
 	}
 	row := r.stored()
-	if row.BudgetUsedMicro != 3_400_000 || row.Triggers != "" || row.Executions != 1 {
+	if row.BudgetUsedMicro != 3_500_000 || row.Triggers != "" || row.Executions != 1 {
 		t.Fatalf("stored budget %d, triggers %q, executions %d", row.BudgetUsedMicro, row.Triggers, row.Executions)
 	}
 	ex := r.executions()
-	if len(ex) != 1 || ex[0].Kind != strategies.KindAction || ex[0].OrderID == nil || ex[0].AmountMicro != 3_400_000 {
+	if len(ex) != 1 || ex[0].Kind != strategies.KindAction || ex[0].OrderID == nil || ex[0].AmountMicro != 3_500_000 {
 		t.Fatalf("executions %+v", ex)
 	}
 	if ev := r.events(); !sameList(ev, "STRATEGY_EXECUTED/system", "STRATEGY_COMPLETED/system") {
@@ -264,10 +264,10 @@ func TestBuyLowSellHighCycles(t *testing.T) {
 	if sides != "BSB" {
 		t.Fatalf("orders %q, want buy, sell, buy", sides)
 	}
-	if r.fx.Placer.Requests[1].Size.String() != "10" || r.fx.Placer.Requests[1].Price.String() != "0.61" {
-		t.Fatalf("sell %+v: sells exactly what it bought at the best bid", r.fx.Placer.Requests[1])
+	if r.fx.Placer.Requests[1].Size.String() != "10" || r.fx.Placer.Requests[1].Price.String() != "0.6" {
+		t.Fatalf("sell %+v: sells exactly what it bought, at sellAbove or better", r.fx.Placer.Requests[1])
 	}
-	if row := r.stored(); row.OpenSizeMicro != 10_000_000 || row.BudgetUsedMicro != 3_900_000+3_900_000 {
+	if row := r.stored(); row.OpenSizeMicro != 10_000_000 || row.BudgetUsedMicro != 4_000_000+4_000_000 {
 		t.Fatalf("open %d, used %d", row.OpenSizeMicro, row.BudgetUsedMicro)
 	}
 }

@@ -96,3 +96,22 @@ func TestExecuteRechecksThePrice(t *testing.T) {
 }
 
 func storeUsed(m int64) store.StrategyUpdate { return store.StrategyUpdate{BudgetUsedMicro: &m} }
+
+// A market order the book killed unfilled is a failed execution: a
+// condition that keeps firing on a book too thin to trade ends in ERROR.
+func TestUnfilledOrderIsAFailedExecution(t *testing.T) {
+	fx, id := newAlert(t)
+	ctx := context.Background()
+	fx.Book.Set(strategiestest.Token, "0.30", "0.34")
+	fx.Placer.Set(func(p *strategiestest.Placer) { p.Status = "CANCELLED" })
+	var out strategies.Outcome
+	for seq := 1; seq <= 3; seq++ {
+		var err error
+		if out, err = fx.Engine.Execute(ctx, id, seq); err != nil || out.Kind != strategies.KindError {
+			t.Fatalf("execution %d: %+v %v", seq, out, err)
+		}
+	}
+	if out.State.Status != strategies.StatusError || out.State.ConsecutiveErrors != 3 {
+		t.Fatalf("after 3 unfilled orders: %+v", out.State)
+	}
+}

@@ -185,7 +185,10 @@ func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config) (*pl
 			return nil, nil
 		}
 		req := orders.PlaceRequest{TokenID: token, Side: c.Side, Type: c.OrderType, Price: px, Size: c.Size.Decimal}
-		if c.OrderType == OrderLimit {
+		// The worst price accepted: the trigger where it bounds the trade
+		// (a buy at or below, a sell at or above it), so a fill is not
+		// lost to a level another order took first; else the price read.
+		if c.OrderType == OrderLimit || (c.Side == "BUY") == (c.TriggerCondition == PriceLTE) {
 			req.Price = onTick(c.TriggerPrice.Decimal, tick, c.Side == "BUY")
 		}
 		pl := &plan{kind: KindAction, reason: fmt.Sprintf("%s price %s met %s %s", fieldName(c.Side), px.String(), c.TriggerCondition, c.TriggerPrice.String()),
@@ -230,12 +233,15 @@ func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config) (*pl
 	case TypeBuyLowSellHigh:
 		open := micro.Decimal(st.OpenSizeMicro)
 		if open.Sign() > 0 && bid.Sign() > 0 && bid.GreaterThanOrEqual(c.SellAbove.Decimal) {
+			// Worst prices are the thresholds: any fill within the band
+			// the user set, not only at the level read.
 			return &plan{kind: KindAction, reason: fmt.Sprintf("best bid %s at or above sellAbove %s", bid.String(), c.SellAbove.String()),
-				req: orders.PlaceRequest{TokenID: token, Side: "SELL", Type: orders.TypeMarket, Price: bid, Size: open.RoundFloor(2)}}, nil
+				req: orders.PlaceRequest{TokenID: token, Side: "SELL", Type: orders.TypeMarket, Price: onTick(c.SellAbove.Decimal, tick, false), Size: open.RoundFloor(2)}}, nil
 		}
 		if hasRoom(st, c) && ask.Sign() > 0 && ask.LessThanOrEqual(c.BuyBelow.Decimal) {
 			size := c.SizePerTrade.Decimal
-			if cost := size.Mul(ask); cost.GreaterThan(left) {
+			worst := onTick(c.BuyBelow.Decimal, tick, true)
+			if cost := size.Mul(worst); cost.GreaterThan(left) {
 				if open.Sign() > 0 {
 					return nil, nil // no budget for more: wait to sell
 				}
@@ -243,7 +249,7 @@ func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config) (*pl
 					reason: fmt.Sprintf("a buy would cost up to $%s but $%s of the strategy's budget is left", cost.StringFixed(2), left.String())}, nil
 			}
 			return &plan{kind: KindAction, reason: fmt.Sprintf("best ask %s at or below buyBelow %s", ask.String(), c.BuyBelow.String()),
-				req: orders.PlaceRequest{TokenID: token, Side: "BUY", Type: orders.TypeMarket, Price: ask, Size: size}}, nil
+				req: orders.PlaceRequest{TokenID: token, Side: "BUY", Type: orders.TypeMarket, Price: worst, Size: size}}, nil
 		}
 		return nil, nil
 	}
@@ -304,15 +310,22 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		rec.PriceMicro, rec.SizeMicro, rec.OrderStatus = o.PriceMicro, o.SizeMicro, o.Status
 		rec.AmountMicro = spent(o)
 		next.BudgetUsedMicro += rec.AmountMicro
-		if o.Status == models.OrderFailed {
+		switch {
+		case o.Status == models.OrderFailed:
 			rec.Kind = KindError
 			rec.Reason = truncate("the order failed: "+o.FailureReason, 500)
-		} else if o.Side == "BUY" {
+		case orders.TerminalStatus(o.Status) && o.FilledSizeMicro == 0:
+			// A market order the book could not fill at the price read:
+			// a failure, so a condition that keeps firing on a book too
+			// thin to trade ends in ERROR instead of looping.
+			rec.Kind = KindError
+			rec.Reason = truncate(fmt.Sprintf("the order did not fill (%s): %s", o.Status, pl.reason), 500)
+		case o.Side == "BUY":
 			next.OpenSizeMicro += o.FilledSizeMicro
-		} else {
+		default:
 			next.OpenSizeMicro = max(0, next.OpenSizeMicro-o.FilledSizeMicro)
 		}
-		if o.Status == models.OrderFailed || (orders.TerminalStatus(o.Status) && o.FilledSizeMicro == 0 && pl.complete == EndFired) {
+		if rec.Kind == KindError {
 			pl.complete = ""
 		}
 	} else if pl.kind == KindAction {
