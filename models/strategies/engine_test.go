@@ -27,7 +27,7 @@ func newAlert(t *testing.T) (*strategiestest.Env, string) {
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
 	svc := &strategies.Service{Store: fx.Store, Runner: noRunner{}, Resolver: strategiestest.Resolver{}}
 	st, err := svc.Create(context.Background(), fx.Actor(), strategies.CreateRequest{Type: "PRICE_ALERT",
-		Config: json.RawMessage(`{"tokenId":"1001","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.35,"size":10}`),
+		Config:    json.RawMessage(`{"tokenId":"1001","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.35,"size":10}`),
 		MaxBudget: strategies.D(decimal.RequireFromString("20"))})
 	if err != nil {
 		t.Fatal(err)
