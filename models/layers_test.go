@@ -28,6 +28,10 @@ const (
 	// packages (a last path element ending in "test", e.g.
 	// models/store/storetest) import.
 	tests
+	// direct: what the package's own (non-test) files import directly;
+	// for a rule about the shape of one layer's calls, where a forbidden
+	// package may still be reached through an allowed one.
+	direct
 )
 
 // layerRule is one row of the layering rules (docs/architecture.md). Package
@@ -79,6 +83,14 @@ var layerRules = []layerRule{
 		why: "durable work does not depend on the HTTP layer or on the process that hosts it",
 	},
 	{
+		pkgs: []string{"activities/..."}, scope: prod, never: []string{"workflows/..."},
+		why: "activities are the steps the workflows order: they never know the workflows, nor start one",
+	},
+	{
+		pkgs: []string{"api/..."}, scope: direct, never: []string{"activities/..."},
+		why: "handlers reach durable work through the workflows' clients and Temporal, never by running a step themselves",
+	},
+	{
 		pkgs: []string{"worker/..."}, scope: prod, never: []string{"api/...", "sandbox/..."},
 		why: "the worker hosts workflows and activities; the HTTP layer is a separate entry point",
 	},
@@ -121,7 +133,9 @@ func TestLayeringCatchesViolations(t *testing.T) {
 		"models/errs":            {ImportPath: "models/errs", Imports: []string{"venue"}},
 		"venue":                  {ImportPath: "venue"},
 		"models/orders":          {ImportPath: "models/orders", Imports: []string{"venue/clob"}, TestImports: []string{"workflows"}},
-		"workflows":              {ImportPath: "workflows"},
+		"workflows":              {ImportPath: "workflows", Imports: []string{"activities"}},
+		"activities":             {ImportPath: "activities", Imports: []string{"workflows"}},
+		"api/orders":             {ImportPath: "api/orders", Imports: []string{"activities", "workflows"}},
 		"api/markets":            {ImportPath: "api/markets", Imports: []string{"models/markets"}, XTestImports: []string{"sandbox"}},
 		"models/markets":         {ImportPath: "models/markets", Imports: []string{"sandbox/markets"}},
 		"sandbox/markets":        {ImportPath: "sandbox/markets"},
@@ -140,6 +154,8 @@ func TestLayeringCatchesViolations(t *testing.T) {
 		"models/markets → sandbox/markets",               // production code starts the sandbox
 		"api/markets → models/markets → sandbox/markets", // also for whatever imports it
 		"cmd/ats → models/store/storetest",               // a test helper in the binary
+		"activities → workflows",                         // a step that knows the workflows
+		"api/orders → activities",                        // a handler that runs a step itself
 	}
 	for _, w := range want {
 		if !slices.ContainsFunc(got, func(v string) bool { return strings.HasPrefix(v, w+"  ✗") }) {
@@ -147,7 +163,8 @@ func TestLayeringCatchesViolations(t *testing.T) {
 		}
 	}
 	for _, v := range got {
-		if strings.Contains(v, "storetest → sandbox") || strings.HasPrefix(v, "api/markets (tests)") {
+		if strings.Contains(v, "storetest → sandbox") || strings.HasPrefix(v, "api/markets (tests)") ||
+			strings.HasPrefix(v, "api/orders → workflows → activities") {
 			t.Errorf("a test import that is allowed was reported: %s", v)
 		}
 	}
@@ -272,6 +289,13 @@ func (r layerRule) check(pkgs map[string]*listedPackage) []string {
 		if r.scope&prod != 0 && !testSupport {
 			for _, chain := range forbiddenChains(pkgs, name, r) {
 				out = append(out, strings.Join(chain, " → ")+"  ✗ "+r.describe())
+			}
+		}
+		if r.scope&direct != 0 && !testSupport {
+			for _, dep := range p.Imports {
+				if r.forbids(dep) {
+					out = append(out, name+" → "+dep+"  ✗ "+r.describe())
+				}
 			}
 		}
 		if r.scope&tests != 0 {

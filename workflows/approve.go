@@ -89,8 +89,8 @@ func recordSettlementAudit(ctx workflow.Context, rec settlements.AuditRecord) {
 }
 
 // SettlementsClient runs the approve and redeem workflows over a Temporal
-// client and waits for their results; it implements settlements.Runner.
-// Its caller, the settlements service, acts for an authenticated agent,
+// client and waits for their results; it implements SettlementRuns.
+// Its caller, Settlements, acts for an authenticated agent,
 // so it attaches the proof of each request, made with Intents; the
 // activities refuse an input without it.
 type SettlementsClient struct {

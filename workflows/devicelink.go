@@ -104,103 +104,143 @@ var expireActivityOptions = workflow.ActivityOptions{
 // revokes that agent (it finds the link issued, and changes nothing, when
 // the signal was merely lost).
 func DeviceLink(ctx workflow.Context, in DeviceLinkInput) (DeviceLinkResult, error) {
-	state := DeviceLinkStatePending
-	res := DeviceLinkResult{}
-	var dl *activities.DeviceLinks
-	decCtx := workflow.WithActivityOptions(ctx, decisionActivityOptions)
-
-	validate := func(_ workflow.Context, d DeviceLinkDecision) error {
-		if d.UserID == "" {
-			return activities.ToTemporal(errs.E(errs.Invalid, "a decision needs a user"))
-		}
-		switch state {
-		case DeviceLinkStatePending:
-			// Only the activity can verify a proof (the workflow holds no
-			// key); one without any is turned away before it enters
-			// history.
-			if d.Proof == "" {
-				return activities.ToTemporal(errs.E(errs.Forbidden, "a decision needs the proof of the approval page").WithCode(errs.CodeUnvouchedRequest))
-			}
-			return nil
-		case DeviceLinkStateExpired:
-			return activities.ToTemporal(errs.E(errs.Conflict, "this code has expired; ask your agent to start linking again").WithCode(errs.CodeExpiredToken))
-		case DeviceLinkStateDeciding:
-			return activities.ToTemporal(errs.E(errs.Conflict, "this code is being decided right now").WithCode(errs.CodeCodeAlreadyUsed))
-		default:
-			return activities.ToTemporal(errs.E(errs.Conflict, "this code has already been used").WithCode(errs.CodeCodeAlreadyUsed))
+	w := &deviceLinkWorkflow{in: in, state: DeviceLinkStatePending,
+		decCtx: workflow.WithActivityOptions(ctx, decisionActivityOptions)}
+	if err := w.setHandlers(ctx); err != nil {
+		return w.res, err
+	}
+	if err := w.awaitDecision(ctx); err != nil {
+		return w.res, err
+	}
+	if w.state == DeviceLinkStatePending {
+		if err := w.expire(ctx); err != nil {
+			return w.res, err
 		}
 	}
-	decision := func(d DeviceLinkDecision) activities.DeviceDecision {
-		return activities.DeviceDecision{LinkID: in.LinkID, UserID: d.UserID, ClientAddr: d.ClientAddr, Proof: d.Proof}
-	}
-	approve := func(ctx workflow.Context, d DeviceLinkDecision) (string, error) {
-		state = DeviceLinkStateDeciding
-		var agentID string
-		if err := workflow.ExecuteActivity(decCtx, dl.ApproveDeviceLink, decision(d)).Get(ctx, &agentID); err != nil {
-			state = DeviceLinkStatePending
-			return "", err
-		}
-		state = DeviceLinkStateApproved
-		res = DeviceLinkResult{State: state, UserID: d.UserID, AgentID: agentID}
-		if err := workflow.UpsertTypedSearchAttributes(ctx, SAUserID.ValueSet(d.UserID), SAAgentID.ValueSet(agentID)); err != nil {
-			workflow.GetLogger(ctx).Warn("cannot upsert search attributes", "error", err)
-		}
-		return agentID, nil
-	}
-	deny := func(ctx workflow.Context, d DeviceLinkDecision) error {
-		state = DeviceLinkStateDeciding
-		if err := workflow.ExecuteActivity(decCtx, dl.DenyDeviceLink, decision(d)).Get(ctx, nil); err != nil {
-			state = DeviceLinkStatePending
-			return err
-		}
-		state = DeviceLinkStateDenied
-		res = DeviceLinkResult{State: state, UserID: d.UserID}
-		if err := workflow.UpsertTypedSearchAttributes(ctx, SAUserID.ValueSet(d.UserID)); err != nil {
-			workflow.GetLogger(ctx).Warn("cannot upsert search attributes", "error", err)
-		}
-		return nil
-	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, DeviceLinkUpdateApprove, approve,
-		workflow.UpdateHandlerOptions{Validator: validate}); err != nil {
-		return res, err
-	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, DeviceLinkUpdateDeny, deny,
-		workflow.UpdateHandlerOptions{Validator: validate}); err != nil {
-		return res, err
-	}
-
-	decided := func() bool { return state == DeviceLinkStateApproved || state == DeviceLinkStateDenied }
-	if wait := in.ExpiresAt.Sub(workflow.Now(ctx)); wait > 0 {
-		if _, err := workflow.AwaitWithTimeout(ctx, wait, decided); err != nil {
-			return res, err
-		}
-	}
-	if !decided() {
-		// A decision in flight when the timer fired gets to finish: the
-		// user acted in time.
-		if err := workflow.Await(ctx, func() bool { return state != DeviceLinkStateDeciding }); err != nil {
-			return res, err
-		}
-	}
-	if state == DeviceLinkStatePending {
-		// From here on the validator rejects every decision.
-		state = DeviceLinkStateExpired
-		res = DeviceLinkResult{State: state}
-		expCtx := workflow.WithActivityOptions(ctx, expireActivityOptions)
-		if err := workflow.ExecuteActivity(expCtx, dl.ExpireDeviceLink, in.LinkID).Get(ctx, nil); err != nil {
-			return res, err
-		}
-	}
-	if state == DeviceLinkStateApproved &&
+	if w.state == DeviceLinkStateApproved &&
 		workflow.GetVersion(ctx, deviceLinkRevokeUncollected, workflow.DefaultVersion, 1) >= 1 {
-		if err := awaitKeyOrRevoke(ctx, in, &res); err != nil {
-			return res, err
+		if err := awaitKeyOrRevoke(ctx, in, &w.res); err != nil {
+			return w.res, err
 		}
 	}
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
-		return res, err
+		return w.res, err
 	}
-	return res, nil
+	return w.res, nil
+}
+
+// deviceLinkWorkflow is the state of one run of DeviceLink; its methods
+// are the update handlers and the steps.
+type deviceLinkWorkflow struct {
+	in    DeviceLinkInput
+	state string
+	res   DeviceLinkResult
+	// decCtx schedules the decision activities (the run's context with
+	// decisionActivityOptions).
+	decCtx workflow.Context
+}
+
+// deviceLinkActivities names the device-link activities for
+// ExecuteActivity.
+var deviceLinkActivities *activities.DeviceLinks
+
+func (w *deviceLinkWorkflow) setHandlers(ctx workflow.Context) error {
+	if err := workflow.SetUpdateHandlerWithOptions(ctx, DeviceLinkUpdateApprove, w.approve,
+		workflow.UpdateHandlerOptions{Validator: w.validate}); err != nil {
+		return err
+	}
+	return workflow.SetUpdateHandlerWithOptions(ctx, DeviceLinkUpdateDeny, w.deny,
+		workflow.UpdateHandlerOptions{Validator: w.validate})
+}
+
+// validate admits a decision only on a pending link, with a user and a
+// proof.
+func (w *deviceLinkWorkflow) validate(_ workflow.Context, d DeviceLinkDecision) error {
+	if d.UserID == "" {
+		return activities.ToTemporal(errs.E(errs.Invalid, "a decision needs a user"))
+	}
+	switch w.state {
+	case DeviceLinkStatePending:
+		// Only the activity can verify a proof (the workflow holds no
+		// key); one without any is turned away before it enters history.
+		if d.Proof == "" {
+			return activities.ToTemporal(errs.E(errs.Forbidden, "a decision needs the proof of the approval page").WithCode(errs.CodeUnvouchedRequest))
+		}
+		return nil
+	case DeviceLinkStateExpired:
+		return activities.ToTemporal(agents.ErrLinkExpired())
+	case DeviceLinkStateDeciding:
+		return activities.ToTemporal(errs.E(errs.Conflict, "this code is being decided right now").WithCode(errs.CodeCodeAlreadyUsed))
+	default:
+		return activities.ToTemporal(agents.ErrLinkUsed())
+	}
+}
+
+func (w *deviceLinkWorkflow) decision(d DeviceLinkDecision) activities.DeviceDecision {
+	return activities.DeviceDecision{LinkID: w.in.LinkID, UserID: d.UserID, ClientAddr: d.ClientAddr, Proof: d.Proof}
+}
+
+// decide runs one decision activity, the link "deciding" meanwhile and
+// pending again when it fails.
+func (w *deviceLinkWorkflow) decide(ctx workflow.Context, activity any, d DeviceLinkDecision, out any) error {
+	w.state = DeviceLinkStateDeciding
+	if err := workflow.ExecuteActivity(w.decCtx, activity, w.decision(d)).Get(ctx, out); err != nil {
+		w.state = DeviceLinkStatePending
+		return err
+	}
+	return nil
+}
+
+func (w *deviceLinkWorkflow) approve(ctx workflow.Context, d DeviceLinkDecision) (string, error) {
+	var agentID string
+	if err := w.decide(ctx, deviceLinkActivities.ApproveDeviceLink, d, &agentID); err != nil {
+		return "", err
+	}
+	w.state = DeviceLinkStateApproved
+	w.res = DeviceLinkResult{State: w.state, UserID: d.UserID, AgentID: agentID}
+	if err := workflow.UpsertTypedSearchAttributes(ctx, SAUserID.ValueSet(d.UserID), SAAgentID.ValueSet(agentID)); err != nil {
+		workflow.GetLogger(ctx).Warn("cannot upsert search attributes", "error", err)
+	}
+	return agentID, nil
+}
+
+func (w *deviceLinkWorkflow) deny(ctx workflow.Context, d DeviceLinkDecision) error {
+	if err := w.decide(ctx, deviceLinkActivities.DenyDeviceLink, d, nil); err != nil {
+		return err
+	}
+	w.state = DeviceLinkStateDenied
+	w.res = DeviceLinkResult{State: w.state, UserID: d.UserID}
+	if err := workflow.UpsertTypedSearchAttributes(ctx, SAUserID.ValueSet(d.UserID)); err != nil {
+		workflow.GetLogger(ctx).Warn("cannot upsert search attributes", "error", err)
+	}
+	return nil
+}
+
+func (w *deviceLinkWorkflow) decided() bool {
+	return w.state == DeviceLinkStateApproved || w.state == DeviceLinkStateDenied
+}
+
+// awaitDecision waits for a decision until the link's expiry; a decision
+// in flight when the timer fired gets to finish: the user acted in time.
+func (w *deviceLinkWorkflow) awaitDecision(ctx workflow.Context) error {
+	if wait := w.in.ExpiresAt.Sub(workflow.Now(ctx)); wait > 0 {
+		if _, err := workflow.AwaitWithTimeout(ctx, wait, w.decided); err != nil {
+			return err
+		}
+	}
+	if w.decided() {
+		return nil
+	}
+	return workflow.Await(ctx, func() bool { return w.state != DeviceLinkStateDeciding })
+}
+
+// expire records that nobody decided in time; from here on the validator
+// rejects every decision.
+func (w *deviceLinkWorkflow) expire(ctx workflow.Context) error {
+	w.state = DeviceLinkStateExpired
+	w.res = DeviceLinkResult{State: w.state}
+	expCtx := workflow.WithActivityOptions(ctx, expireActivityOptions)
+	return workflow.ExecuteActivity(expCtx, deviceLinkActivities.ExpireDeviceLink, w.in.LinkID).Get(ctx, nil)
 }
 
 // awaitKeyOrRevoke waits, after an approval, for the key-issued signal
@@ -221,10 +261,9 @@ func awaitKeyOrRevoke(ctx workflow.Context, in DeviceLinkInput, res *DeviceLinkR
 	if issued {
 		return nil
 	}
-	var dl *activities.DeviceLinks
 	var expired bool
 	expCtx := workflow.WithActivityOptions(ctx, expireActivityOptions)
-	if err := workflow.ExecuteActivity(expCtx, dl.ExpireUnissuedDeviceLink, in.LinkID).Get(ctx, &expired); err != nil {
+	if err := workflow.ExecuteActivity(expCtx, deviceLinkActivities.ExpireUnissuedDeviceLink, in.LinkID).Get(ctx, &expired); err != nil {
 		return err
 	}
 	if expired {
@@ -234,16 +273,17 @@ func awaitKeyOrRevoke(ctx workflow.Context, in DeviceLinkInput, res *DeviceLinkR
 }
 
 // DeviceLinkClient drives device-link workflows over a Temporal client; it
-// implements models/agents.Linker. Its callers are the authenticated
-// approval paths (the /link page after the password check, the admin
-// command), so it attaches the proof of each decision, made with Intents.
+// implements DeviceLinkRuns for DeviceLinks. Its callers are the
+// authenticated approval paths (the /link page after the password check,
+// the admin command), so it attaches the proof of each decision, made with
+// Intents.
 type DeviceLinkClient struct {
 	Client  client.Client
 	Intents *intent.Keys
 }
 
-// StartDeviceLink starts the workflow of link linkID.
-func (d DeviceLinkClient) StartDeviceLink(ctx context.Context, linkID string, expiresAt time.Time) error {
+// Start starts the workflow of link linkID.
+func (d DeviceLinkClient) Start(ctx context.Context, linkID string, expiresAt time.Time) error {
 	opts, err := StartOptions(StartSpec{Kind: KindDeviceLink, BusinessID: linkID, Summary: "device link " + linkID})
 	if err != nil {
 		return err
@@ -252,16 +292,16 @@ func (d DeviceLinkClient) StartDeviceLink(ctx context.Context, linkID string, ex
 	return activities.FromTemporal(err)
 }
 
-// ApproveDeviceLink sends the approve update and waits for its result, the
-// new agent's ID.
-func (d DeviceLinkClient) ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr string) (string, error) {
+// Approve sends the approve update and waits for its result, the new
+// agent's ID.
+func (d DeviceLinkClient) Approve(ctx context.Context, linkID, userID, clientAddr string) (string, error) {
 	var agentID string
 	err := d.decide(ctx, linkID, DeviceLinkUpdateApprove, intent.DeviceApprove, userID, clientAddr, &agentID)
 	return agentID, err
 }
 
-// DenyDeviceLink sends the deny update and waits for it to complete.
-func (d DeviceLinkClient) DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr string) error {
+// Deny sends the deny update and waits for it to complete.
+func (d DeviceLinkClient) Deny(ctx context.Context, linkID, userID, clientAddr string) error {
 	return d.decide(ctx, linkID, DeviceLinkUpdateDeny, intent.DeviceDeny, userID, clientAddr, nil)
 }
 
@@ -275,9 +315,9 @@ func (d DeviceLinkClient) decide(ctx context.Context, linkID, name, kind, userID
 	return d.update(ctx, linkID, name, arg, out)
 }
 
-// DeviceKeyIssued signals the workflow of link linkID that its agent
-// collected the key.
-func (d DeviceLinkClient) DeviceKeyIssued(ctx context.Context, linkID string) error {
+// KeyIssued signals the workflow of link linkID that its agent collected
+// the key.
+func (d DeviceLinkClient) KeyIssued(ctx context.Context, linkID string) error {
 	err := d.Client.SignalWorkflow(ctx, WorkflowID(KindDeviceLink, linkID), "", DeviceLinkSignalKeyIssued, nil)
 	return activities.FromTemporal(err)
 }

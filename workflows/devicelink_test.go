@@ -28,7 +28,7 @@ type linkFixture struct {
 	keys   *intent.Keys // the approval path's
 	env    *testsuite.TestWorkflowEnvironment
 	store  *store.Store
-	svc    *agents.Service
+	svc    *workflows.DeviceLinks
 	linker *envLinker
 	userID string
 	link   *models.DeviceLink
@@ -36,7 +36,7 @@ type linkFixture struct {
 	deviceCode string
 }
 
-// envLinker is the service's Linker inside the test environment. The
+// envLinker is the device links' Runs inside the test environment. The
 // tests send the approve and deny updates themselves (an update's result
 // arrives in a later callback, so a synchronous approval cannot run inside
 // the environment); the key-issued notice of a successful poll is sent to
@@ -46,17 +46,17 @@ type envLinker struct {
 	issued int
 }
 
-func (*envLinker) StartDeviceLink(context.Context, string, time.Time) error { return nil }
+func (*envLinker) Start(context.Context, string, time.Time) error { return nil }
 
-func (*envLinker) ApproveDeviceLink(context.Context, string, string, string) (string, error) {
+func (*envLinker) Approve(context.Context, string, string, string) (string, error) {
 	return "", errs.E(errs.Internal, "workflow tests send the approve update with linkFixture.update")
 }
 
-func (*envLinker) DenyDeviceLink(context.Context, string, string, string) error {
+func (*envLinker) Deny(context.Context, string, string, string) error {
 	return errs.E(errs.Internal, "workflow tests send the deny update with linkFixture.update")
 }
 
-func (l *envLinker) DeviceKeyIssued(context.Context, string) error {
+func (l *envLinker) KeyIssued(context.Context, string) error {
 	l.issued++
 	l.env.SignalWorkflow(workflows.DeviceLinkSignalKeyIssued, nil)
 	return nil
@@ -64,7 +64,7 @@ func (l *envLinker) DeviceKeyIssued(context.Context, string) error {
 
 // newLinkFixture runs the workflow's activities against a real SQLite
 // store through the real Recorder, and requests the link through the real
-// agents.Service on the environment's clock, so the token poll answers
+// workflows.DeviceLinks and agents.Service on the environment's clock, so the token poll answers
 // what the API would answer at each instant of the workflow.
 func newLinkFixture(t *testing.T) *linkFixture {
 	t.Helper()
@@ -84,7 +84,7 @@ func newLinkFixture(t *testing.T) *linkFixture {
 		t.Fatal(err)
 	}
 	lk := &envLinker{env: env}
-	svc := &agents.Service{Store: s, Linker: lk, BaseURL: "https://ats.example", Now: env.Now}
+	svc := &workflows.DeviceLinks{Agents: &agents.Service{Store: s, BaseURL: "https://ats.example", Now: env.Now}, Runs: lk}
 	auth, err := svc.RequestDevice(ctx, "bot", "10.0.0.8")
 	if err != nil {
 		t.Fatal(err)

@@ -141,206 +141,261 @@ var abandonOptions = workflow.ActivityOptions{
 // in flight, on the venue after it. The OrderStatus search attribute
 // follows the status.
 func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
-	var a *activities.Orders
-	v1 := workflow.GetVersion(ctx, orderCancelPendingChange, workflow.DefaultVersion, orderCancelPendingVersion) >= orderCancelPendingVersion
-	state := activities.OrderState{Status: in.Status}
-	if state.Status == "" {
-		state.Status = "PENDING"
+	w := newOrderWorkflow(ctx, in)
+	if err := w.setHandlers(ctx); err != nil {
+		return w.state, err
 	}
-	placed := in.Placed
-	cancelling := false
+	if err := w.place(ctx); err != nil {
+		return w.state, err
+	}
+	return w.follow(ctx)
+}
+
+// orderWorkflow is the state of one run of Order; its methods are the
+// steps and the handlers of the run.
+type orderWorkflow struct {
+	in OrderInput
+	// v1: the run is at orderCancelPendingVersion.
+	v1     bool
+	state  activities.OrderState
+	placed bool
+	// cancelling: a cancel update is running its activity.
+	cancelling bool
 	// stopPlacement cancels the running SubmitOrder (v1): a pending
 	// cancel stops further attempts before it cancels the order.
-	var stopPlacement workflow.CancelFunc
-	setState := func(st activities.OrderState) {
-		if st.Status == "" || st.Status == state.Status && st.FilledMicro == state.FilledMicro {
-			return
-		}
-		if v1 && orders.TerminalStatus(state.Status) {
-			// A late answer (a placement finishing after the cancel that
-			// ended the order) never undoes a final status.
-			return
-		}
-		prev := state.Status
-		state.Status, state.FilledMicro = st.Status, st.FilledMicro
-		if prev != st.Status {
-			if err := workflow.UpsertTypedSearchAttributes(ctx, SAOrderStatus.ValueSet(st.Status)); err != nil {
-				workflow.GetLogger(ctx).Warn("cannot upsert the order status", "error", err)
-			}
-		}
-	}
+	stopPlacement workflow.CancelFunc
+}
 
-	if err := workflow.SetQueryHandler(ctx, OrderQueryState, func() (activities.OrderState, error) { return state, nil }); err != nil {
-		return state, err
-	}
-	if err := workflow.SetUpdateHandler(ctx, OrderUpdatePlacement, func(ctx workflow.Context) (activities.OrderState, error) {
-		if err := workflow.Await(ctx, func() bool { return placed }); err != nil {
-			return state, err
-		}
-		return state, nil
-	}); err != nil {
-		return state, err
-	}
-	cancelInput := func(req OrderCancelRequest) activities.OrderCancel {
-		return activities.OrderCancel{OrderID: in.OrderID, Proof: req.Proof}
-	}
-	cancelPending := func(ctx workflow.Context, req OrderCancelRequest) (activities.OrderState, error) {
-		cancelling = true
-		defer func() { cancelling = false }()
-		if stopPlacement != nil {
-			// No further attempts; one posting right now is waited for
-			// by CancelPendingOrder.
-			stopPlacement()
-		}
-		var st activities.OrderState
-		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, cancelPendingOptions), a.CancelPendingOrder, cancelInput(req)).Get(ctx, &st)
-		if err != nil {
-			return state, err
-		}
-		setState(st)
-		st.Status = state.Status
-		return st, nil
-	}
-	cancel := func(ctx workflow.Context, req OrderCancelRequest) (activities.OrderState, error) {
-		opts := cancelOptions
-		if v1 {
-			opts = cancelOptionsV1
-			if err := workflow.Await(ctx, func() bool { return !cancelling }); err != nil {
-				return state, err
-			}
-			if orders.TerminalStatus(state.Status) {
-				return state, activities.ToTemporal(orders.NotCancellable(state.Status))
-			}
-			if !placed {
-				return cancelPending(ctx, req)
-			}
-		}
-		if err := workflow.Await(ctx, func() bool { return placed && !cancelling }); err != nil {
-			return state, err
-		}
-		if orders.TerminalStatus(state.Status) {
-			return state, activities.ToTemporal(orders.NotCancellable(state.Status))
-		}
-		cancelling = true
-		defer func() { cancelling = false }()
-		var st activities.OrderState
-		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), a.CancelOrder, cancelInput(req)).Get(ctx, &st)
-		if err != nil {
-			return state, err
-		}
-		setState(st)
-		st.Status = state.Status
-		return st, nil
-	}
-	validateCancel := func(_ workflow.Context, req OrderCancelRequest) error {
-		if (placed || v1) && orders.TerminalStatus(state.Status) {
-			return activities.ToTemporal(orders.NotCancellable(state.Status))
-		}
-		// Only the activity can verify the proof; a cancel without any
-		// is turned away before it enters history. (Validators do not
-		// run on replay, so older histories are unaffected.)
-		if req.Proof == "" {
-			return activities.ToTemporal(errs.E(errs.Forbidden, "a cancel needs the proof of the agent's request").WithCode(errs.CodeUnvouchedRequest))
-		}
-		return nil
-	}
-	if err := workflow.SetUpdateHandlerWithOptions(ctx, OrderUpdateCancel, cancel,
-		workflow.UpdateHandlerOptions{Validator: validateCancel}); err != nil {
-		return state, err
-	}
+// orderActivities names the order activities for ExecuteActivity.
+var orderActivities *activities.Orders
 
-	if !placed && v1 {
-		// A pending cancel may stop the placement: the cancel's outcome
-		// decides. Ended, the order is not placed; else (the cancel
-		// failed) placement goes on within the same span, and since every
-		// attempt reconciles first, a post that landed meanwhile is
-		// adopted, not repeated.
-		placeBy := workflow.Now(ctx).Add(orderPlacementSpan)
-		for !placed {
-			var st activities.OrderState
-			var err error
-			left := placeBy.Sub(workflow.Now(ctx))
-			if left > 0 {
-				opts := submitOptions
-				opts.ScheduleToCloseTimeout = left
-				sctx, stop := workflow.WithCancel(ctx)
-				stopPlacement = stop
-				err = workflow.ExecuteActivity(workflow.WithActivityOptions(sctx, opts), a.SubmitOrder, in.OrderID).Get(sctx, &st)
-				stopPlacement = nil
-				stop()
-				if temporal.IsCanceledError(err) {
-					if err := workflow.Await(ctx, func() bool { return !cancelling }); err != nil {
-						return state, err
-					}
-					placed = orders.TerminalStatus(state.Status)
-					continue
-				}
-			}
-			if left <= 0 || err != nil {
-				workflow.GetLogger(ctx).Warn("placement did not complete; abandoning", "order_id", in.OrderID, "error", err)
-				if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, abandonOptions), a.AbandonOrder, in.OrderID).Get(ctx, &st); err != nil {
-					return state, err
-				}
-			}
-			setState(st)
-			placed = true
+func newOrderWorkflow(ctx workflow.Context, in OrderInput) *orderWorkflow {
+	w := &orderWorkflow{
+		in:     in,
+		v1:     workflow.GetVersion(ctx, orderCancelPendingChange, workflow.DefaultVersion, orderCancelPendingVersion) >= orderCancelPendingVersion,
+		state:  activities.OrderState{Status: in.Status},
+		placed: in.Placed,
+	}
+	if w.state.Status == "" {
+		w.state.Status = "PENDING"
+	}
+	return w
+}
+
+func (w *orderWorkflow) terminal() bool { return orders.TerminalStatus(w.state.Status) }
+
+// setState takes what an activity learnt and keeps the OrderStatus search
+// attribute in step with it.
+func (w *orderWorkflow) setState(ctx workflow.Context, st activities.OrderState) {
+	if st.Status == "" || st.Status == w.state.Status && st.FilledMicro == w.state.FilledMicro {
+		return
+	}
+	if w.v1 && w.terminal() {
+		// A late answer (a placement finishing after the cancel that
+		// ended the order) never undoes a final status.
+		return
+	}
+	prev := w.state.Status
+	w.state.Status, w.state.FilledMicro = st.Status, st.FilledMicro
+	if prev != st.Status {
+		if err := workflow.UpsertTypedSearchAttributes(ctx, SAOrderStatus.ValueSet(st.Status)); err != nil {
+			workflow.GetLogger(ctx).Warn("cannot upsert the order status", "error", err)
 		}
 	}
-	if !placed {
+}
+
+func (w *orderWorkflow) setHandlers(ctx workflow.Context) error {
+	if err := workflow.SetQueryHandler(ctx, OrderQueryState, w.query); err != nil {
+		return err
+	}
+	if err := workflow.SetUpdateHandler(ctx, OrderUpdatePlacement, w.awaitPlacement); err != nil {
+		return err
+	}
+	return workflow.SetUpdateHandlerWithOptions(ctx, OrderUpdateCancel, w.cancel,
+		workflow.UpdateHandlerOptions{Validator: w.validateCancel})
+}
+
+func (w *orderWorkflow) query() (activities.OrderState, error) { return w.state, nil }
+
+func (w *orderWorkflow) awaitPlacement(ctx workflow.Context) (activities.OrderState, error) {
+	if err := workflow.Await(ctx, func() bool { return w.placed }); err != nil {
+		return w.state, err
+	}
+	return w.state, nil
+}
+
+func (w *orderWorkflow) validateCancel(_ workflow.Context, req OrderCancelRequest) error {
+	if (w.placed || w.v1) && w.terminal() {
+		return activities.ToTemporal(orders.NotCancellable(w.state.Status))
+	}
+	// Only the activity can verify the proof; a cancel without any is
+	// turned away before it enters history. (Validators do not run on
+	// replay, so older histories are unaffected.)
+	if req.Proof == "" {
+		return activities.ToTemporal(errs.E(errs.Forbidden, "a cancel needs the proof of the agent's request").WithCode(errs.CodeUnvouchedRequest))
+	}
+	return nil
+}
+
+// cancel is the cancel update. From version 1 on an order not placed yet
+// is cancelled at once (cancelPending); before, every cancel waited for
+// the placement.
+func (w *orderWorkflow) cancel(ctx workflow.Context, req OrderCancelRequest) (activities.OrderState, error) {
+	opts := cancelOptions
+	if w.v1 {
+		opts = cancelOptionsV1
+		if err := workflow.Await(ctx, func() bool { return !w.cancelling }); err != nil {
+			return w.state, err
+		}
+		if w.terminal() {
+			return w.state, activities.ToTemporal(orders.NotCancellable(w.state.Status))
+		}
+		if !w.placed {
+			return w.cancelPending(ctx, req)
+		}
+	}
+	if err := workflow.Await(ctx, func() bool { return w.placed && !w.cancelling }); err != nil {
+		return w.state, err
+	}
+	if w.terminal() {
+		return w.state, activities.ToTemporal(orders.NotCancellable(w.state.Status))
+	}
+	return w.runCancel(ctx, opts, orderActivities.CancelOrder, req)
+}
+
+func (w *orderWorkflow) cancelPending(ctx workflow.Context, req OrderCancelRequest) (activities.OrderState, error) {
+	// Set before the placement stops, so the stopped placement waits for
+	// this cancel's outcome.
+	w.cancelling = true
+	if w.stopPlacement != nil {
+		// No further attempts; one posting right now is waited for by
+		// CancelPendingOrder.
+		w.stopPlacement()
+	}
+	return w.runCancel(ctx, cancelPendingOptions, orderActivities.CancelPendingOrder, req)
+}
+
+// runCancel runs one cancel activity, holding off other cancels (and
+// continue-as-new) meanwhile; the answer carries the status before the
+// cancel and the workflow's status after it.
+func (w *orderWorkflow) runCancel(ctx workflow.Context, opts workflow.ActivityOptions, activity any, req OrderCancelRequest) (activities.OrderState, error) {
+	w.cancelling = true
+	defer func() { w.cancelling = false }()
+	var st activities.OrderState
+	in := activities.OrderCancel{OrderID: w.in.OrderID, Proof: req.Proof}
+	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), activity, in).Get(ctx, &st); err != nil {
+		return w.state, err
+	}
+	w.setState(ctx, st)
+	st.Status = w.state.Status
+	return st, nil
+}
+
+// place runs SubmitOrder until the order is placed or ended, within
+// orderPlacementSpan. From version 1 on a pending cancel may stop the
+// placement: the cancel's outcome decides. Ended, the order is not
+// placed; else (the cancel failed) placement goes on within the same
+// span, and since every attempt reconciles first, a post that landed
+// meanwhile is adopted, not repeated.
+func (w *orderWorkflow) place(ctx workflow.Context) error {
+	placeBy := workflow.Now(ctx).Add(orderPlacementSpan)
+	for !w.placed {
+		left := placeBy.Sub(workflow.Now(ctx))
 		var st activities.OrderState
-		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, submitOptions), a.SubmitOrder, in.OrderID).Get(ctx, &st)
-		if err != nil {
+		var err error
+		if left > 0 {
+			var stopped bool
+			if st, stopped, err = w.submit(ctx, left); stopped {
+				if err := workflow.Await(ctx, func() bool { return !w.cancelling }); err != nil {
+					return err
+				}
+				w.placed = w.terminal()
+				continue
+			}
+		}
+		if left <= 0 || err != nil {
 			// Out of time or a fault that retrying will not fix: the
 			// abandon step reconciles with the venue and ends the order
 			// either way, so it never stays PENDING.
-			workflow.GetLogger(ctx).Warn("placement did not complete; abandoning", "order_id", in.OrderID, "error", err)
-			if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, abandonOptions), a.AbandonOrder, in.OrderID).Get(ctx, &st); err != nil {
-				return state, err
+			workflow.GetLogger(ctx).Warn("placement did not complete; abandoning", "order_id", w.in.OrderID, "error", err)
+			if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, abandonOptions), orderActivities.AbandonOrder, w.in.OrderID).Get(ctx, &st); err != nil {
+				return err
 			}
 		}
-		setState(st)
-		placed = true
+		w.setState(ctx, st)
+		w.placed = true
 	}
+	return nil
+}
 
+// submit runs one SubmitOrder within left; stopped says a pending cancel
+// stopped it (version 1).
+func (w *orderWorkflow) submit(ctx workflow.Context, left time.Duration) (st activities.OrderState, stopped bool, err error) {
+	opts := submitOptions
+	opts.ScheduleToCloseTimeout = left
+	sctx, stop := workflow.WithCancel(ctx)
+	if w.v1 {
+		w.stopPlacement = stop
+	}
+	err = workflow.ExecuteActivity(workflow.WithActivityOptions(sctx, opts), orderActivities.SubmitOrder, w.in.OrderID).Get(sctx, &st)
+	w.stopPlacement = nil
+	stop()
+	return st, w.v1 && temporal.IsCanceledError(err), err
+}
+
+// follow polls the placed order until it is terminal, continuing as new
+// after orderPollsPerRun polls.
+func (w *orderWorkflow) follow(ctx workflow.Context) (activities.OrderState, error) {
 	interval := orderPollFirst
-	for polls := 0; !orders.TerminalStatus(state.Status); polls++ {
-		if polls >= orderPollsPerRun && !cancelling {
-			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
-				return state, err
-			}
-			next := in
-			next.Placed, next.Status = true, state.Status
-			return state, workflow.NewContinueAsNewError(ctx, Order, next)
+	for polls := 0; !w.terminal(); polls++ {
+		if polls >= orderPollsPerRun && !w.cancelling {
+			return w.state, w.continueAsNew(ctx)
 		}
-		if _, err := workflow.AwaitWithTimeout(ctx, interval, func() bool { return orders.TerminalStatus(state.Status) }); err != nil {
-			return state, err
+		if _, err := workflow.AwaitWithTimeout(ctx, interval, w.terminal); err != nil {
+			return w.state, err
 		}
-		if orders.TerminalStatus(state.Status) {
+		if w.terminal() {
 			break
 		}
-		var st activities.OrderState
-		err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, syncOptions), a.SyncOrder, in.OrderID).Get(ctx, &st)
-		if err != nil {
-			workflow.GetLogger(ctx).Warn("order sync failed; trying again at the next poll", "order_id", in.OrderID, "error", err)
-		} else {
-			before := state
-			setState(st)
-			if before != state {
-				interval = orderPollFirst
-				continue
-			}
+		if w.sync(ctx) {
+			interval = orderPollFirst
+			continue
 		}
 		interval = min(interval*2, orderPollMax)
 	}
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
-		return state, err
+		return w.state, err
 	}
-	return state, nil
+	return w.state, nil
+}
+
+// sync runs SyncOrder and says whether the order changed; a sync that
+// fails is tried again at the next poll.
+func (w *orderWorkflow) sync(ctx workflow.Context) bool {
+	var st activities.OrderState
+	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, syncOptions), orderActivities.SyncOrder, w.in.OrderID).Get(ctx, &st); err != nil {
+		workflow.GetLogger(ctx).Warn("order sync failed; trying again at the next poll", "order_id", w.in.OrderID, "error", err)
+		return false
+	}
+	before := w.state
+	w.setState(ctx, st)
+	return before != w.state
+}
+
+// continueAsNew hands the placed order's state to a fresh run once every
+// handler finished, so a long-resting order's history stays bounded.
+func (w *orderWorkflow) continueAsNew(ctx workflow.Context) error {
+	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+		return err
+	}
+	next := w.in
+	next.Placed, next.Status = true, w.state.Status
+	return workflow.NewContinueAsNewError(ctx, Order, next)
 }
 
 // OrderClient drives order workflows over a Temporal client; it
-// implements models/orders.Runner. Its caller, the order service, has
-// checked that the order is the requesting agent's, so it attaches the
+// implements OrderRuns for Orders. Its caller has checked that the order is
+// the requesting agent's (orders.Service.CancelTarget), so it attaches the
 // proof of a cancel, made with Intents.
 type OrderClient struct {
 	Client  client.Client

@@ -131,5 +131,5 @@ func (c SettlementsClient) RunRedeem(ctx context.Context, in settlements.RedeemI
 	return res, nil
 }
 
-// SettlementsClient implements the service's runner.
-var _ settlements.Runner = SettlementsClient{}
+// SettlementsClient implements the runs of Settlements.
+var _ SettlementRuns = SettlementsClient{}

@@ -28,9 +28,11 @@ var (
 	SAUserID = temporal.NewSearchAttributeKeyKeyword("UserId")
 	// SAAgentID is the id of the agent that started the workflow.
 	SAAgentID = temporal.NewSearchAttributeKeyKeyword("AgentId")
-	// SAStrategyType is the strategy's type (e.g. "twap", "grid").
+	// SAStrategyType is the strategy's type: PRICE_ALERT, RECURRING_BUY,
+	// BUY_LOW_SELL_HIGH or COPY_TRADE (the spec's strategy types).
 	SAStrategyType = temporal.NewSearchAttributeKeyKeyword("StrategyType")
-	// SAStrategyStatus is a strategy's lifecycle state (running, paused, ...).
+	// SAStrategyStatus is a strategy's lifecycle state: ACTIVE, PAUSED,
+	// ERROR, COMPLETED or CANCELLED.
 	SAStrategyStatus = temporal.NewSearchAttributeKeyKeyword("StrategyStatus")
 	// SATokenID is the outcome token (CLOB token id) a workflow trades.
 	SATokenID = temporal.NewSearchAttributeKeyKeyword("TokenId")

@@ -32,9 +32,9 @@ func TestStartOptions(t *testing.T) {
 		},
 		{
 			name:    "strategy",
-			spec:    StartSpec{Kind: KindStrategy, BusinessID: "str_9", SearchAttributes: []temporal.SearchAttributeUpdate{SAStrategyStatus.ValueSet("running"), SAStrategyType.ValueSet("twap")}},
+			spec:    StartSpec{Kind: KindStrategy, BusinessID: "str_9", SearchAttributes: []temporal.SearchAttributeUpdate{SAStrategyStatus.ValueSet("ACTIVE"), SAStrategyType.ValueSet("RECURRING_BUY")}},
 			wantID:  "str_9",
-			wantSAs: map[string]string{"WorkflowKind": "strategy", "StrategyStatus": "running", "StrategyType": "twap"},
+			wantSAs: map[string]string{"WorkflowKind": "strategy", "StrategyStatus": "ACTIVE", "StrategyType": "RECURRING_BUY"},
 		},
 		{name: "empty id", spec: StartSpec{Kind: KindOrder}, wantErr: true, wantKind: errs.Invalid},
 		{name: "blank id", spec: StartSpec{Kind: KindOrder, BusinessID: "  "}, wantErr: true, wantKind: errs.Invalid},

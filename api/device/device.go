@@ -12,6 +12,7 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/workflows"
 )
 
 // Config configures Routes.
@@ -21,14 +22,15 @@ type Config struct {
 	Limit gin.HandlerFunc
 }
 
-// Routes mounts the device endpoints and the /link page. svc must have
-// Store, Linker and Users set; Routes panics otherwise, at start-up rather
-// than on the first request.
-func Routes(svc *agents.Service, cfg Config) api.Routes {
-	if svc == nil || svc.Store == nil || svc.Linker == nil || svc.Users == nil {
-		panic("device: Routes needs an agents.Service with Store, Linker and Users")
+// Routes mounts the device endpoints and the /link page. links creates,
+// decides and issues links through their workflows; its Agents must have
+// Store and Users set and its Runs must be set. Routes panics otherwise,
+// at start-up rather than on the first request.
+func Routes(links *workflows.DeviceLinks, cfg Config) api.Routes {
+	if links == nil || links.Runs == nil || links.Agents == nil || links.Agents.Store == nil || links.Agents.Users == nil {
+		panic("device: Routes needs workflows.DeviceLinks with Runs and an agents.Service with Store and Users")
 	}
-	h := &handlers{svc: svc}
+	h := &handlers{svc: links.Agents, links: links}
 	return func(s *api.Server) {
 		var mw []gin.HandlerFunc
 		if cfg.Limit != nil {
@@ -44,7 +46,8 @@ func Routes(svc *agents.Service, cfg Config) api.Routes {
 }
 
 type handlers struct {
-	svc *agents.Service
+	svc   *agents.Service
+	links *workflows.DeviceLinks
 }
 
 type deviceRequest struct {
@@ -63,7 +66,7 @@ func (h *handlers) request(c *gin.Context) {
 	if !api.BindJSON(c, &req) {
 		return
 	}
-	auth, err := h.svc.RequestDevice(c.Request.Context(), req.AgentName, c.ClientIP())
+	auth, err := h.links.RequestDevice(c.Request.Context(), req.AgentName, c.ClientIP())
 	if err != nil {
 		api.Fail(c, err)
 		return
@@ -94,7 +97,7 @@ func (h *handlers) token(c *gin.Context) {
 		rfcError(c, errs.CodeInvalidRequest, "the device_code query parameter is required")
 		return
 	}
-	key, err := h.svc.PollDeviceToken(c.Request.Context(), code, c.ClientIP())
+	key, err := h.links.PollDeviceToken(c.Request.Context(), code, c.ClientIP())
 	if err != nil {
 		if e, ok := errs.As(err); ok && e.Kind == errs.Invalid && rfcCodes[errs.CodeOf(err)] {
 			rfcError(c, errs.CodeOf(err), e.Message)

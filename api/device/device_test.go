@@ -82,6 +82,7 @@ type env struct {
 	t      *testing.T
 	store  *store.Store
 	svc    *agents.Service
+	links  *workflows.DeviceLinks
 	clk    *clock
 	srv    *httptest.Server
 	tc     client.Client // codec-aware
@@ -146,15 +147,16 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	clk := &clock{t: time.Now().UTC()}
-	svc := &agents.Service{Store: st, Linker: workflows.DeviceLinkClient{Client: tc, Intents: keys}, Users: us, Now: clk.Now}
+	svc := &agents.Service{Store: st, Users: us, Now: clk.Now}
+	links := &workflows.DeviceLinks{Agents: svc, Runs: workflows.DeviceLinkClient{Client: tc, Intents: keys}}
 	server := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Logger: logger,
-		Routes: []api.Routes{device.Routes(svc, device.Config{}), agentauth.Routes(agentauth.Middleware(st, nil))},
+		Routes: []api.Routes{device.Routes(links, device.Config{}), agentauth.Routes(agentauth.Middleware(st, nil))},
 	})
 	hs := httptest.NewServer(openapitest.Handler(t, server))
 	t.Cleanup(hs.Close)
 	svc.BaseURL = hs.URL
-	return &env{t: t, store: st, svc: svc, clk: clk, srv: hs, tc: tc, raw: raw, logs: logs, email: email, userID: u.ID}
+	return &env{t: t, store: st, svc: svc, links: links, clk: clk, srv: hs, tc: tc, raw: raw, logs: logs, email: email, userID: u.ID}
 }
 
 type reply struct {
@@ -255,14 +257,14 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		a := e.requestLink("late bot")
 		e.clk.Advance(agents.DefaultDeviceCodeTTL)
 		wantRFC(t, e.poll(a.DeviceCode), errs.CodeExpiredToken)
-		if _, err := e.svc.ApproveDeviceByEmail(ctx, e.email, a.UserCode); err == nil || !strings.Contains(err.Error(), "expired") {
+		if _, err := e.links.ApproveDeviceByEmail(ctx, e.email, a.UserCode); err == nil || !strings.Contains(err.Error(), "expired") {
 			t.Fatalf("approval of an expired code: %v", err)
 		}
 	})
 
 	t.Run("workflow expiry", func(t *testing.T) {
 		// A real timer on the dev server: a 2-second link expires by itself.
-		short := &agents.Service{Store: e.store, Linker: e.svc.Linker, Users: e.svc.Users, DeviceCodeTTL: 2 * time.Second}
+		short := &workflows.DeviceLinks{Agents: &agents.Service{Store: e.store, Users: e.svc.Users, DeviceCodeTTL: 2 * time.Second}, Runs: e.links.Runs}
 		a, err := short.RequestDevice(ctx, "short", "test")
 		if err != nil {
 			t.Fatal(err)
@@ -284,7 +286,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 	t.Run("approved but never collected", func(t *testing.T) {
 		// A real timer again: the agent never polls after the approval, so
 		// at the expiry the workflow revokes the agent it created.
-		short := &agents.Service{Store: e.store, Linker: e.svc.Linker, Users: e.svc.Users, DeviceCodeTTL: 2 * time.Second}
+		short := &workflows.DeviceLinks{Agents: &agents.Service{Store: e.store, Users: e.svc.Users, DeviceCodeTTL: 2 * time.Second}, Runs: e.links.Runs}
 		a, err := short.RequestDevice(ctx, "forgetful", "test")
 		if err != nil {
 			t.Fatal(err)
@@ -376,7 +378,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		// approval (and its proof), which an operator with the codec — or
 		// anyone, still encrypted — can read.
 		own := e.requestLink("victim bot")
-		victimLink, err := e.svc.ApproveDeviceByEmail(ctx, e.email, own.UserCode)
+		victimLink, err := e.links.ApproveDeviceByEmail(ctx, e.email, own.UserCode)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -428,7 +430,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 			}
 		}
 		// The link still works for its rightful decider.
-		if err := e.svc.DenyDeviceByEmail(ctx, e.email, target.UserCode); err != nil {
+		if err := e.links.DenyDeviceByEmail(ctx, e.email, target.UserCode); err != nil {
 			t.Fatal(err)
 		}
 		e.clk.Advance(5 * time.Second)
@@ -440,7 +442,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		a := e.requestLink("e2e bot")
 		deviceCode = a.DeviceCode
 		wantRFC(t, e.poll(a.DeviceCode), errs.CodeAuthorizationPending)
-		linked, err := e.svc.ApproveDeviceByEmail(ctx, e.email, a.UserCode)
+		linked, err := e.links.ApproveDeviceByEmail(ctx, e.email, a.UserCode)
 		if err != nil {
 			t.Fatal(err)
 		}

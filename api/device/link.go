@@ -183,14 +183,14 @@ func (h *handlers) linkSubmit(c *gin.Context) {
 		return
 	}
 	if action == "deny" {
-		if err := h.svc.DenyDevice(ctx, u.ID, code, ip); err != nil {
+		if err := h.links.DenyDevice(ctx, u.ID, code, ip); err != nil {
 			h.failReview(c, v, code, err)
 			return
 		}
 		render(c, http.StatusOK, linkView{OK: true, Done: true, Message: "Denied. The agent will not get access."})
 		return
 	}
-	linked, err := h.svc.ApproveDevice(ctx, u.ID, code, ip)
+	linked, err := h.links.ApproveDevice(ctx, u.ID, code, ip)
 	if err != nil {
 		h.failReview(c, v, code, err)
 		return

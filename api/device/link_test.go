@@ -31,20 +31,27 @@ import (
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/users"
+	"github.com/agent-trading/ats/workflows"
 )
 
-// recorderLinker applies decisions through the real Recorder without a
-// Temporal server, so the page's own rules (CSRF, passwords, limits) are
-// tested on every run; the workflow path is TestDeviceFlowOnDevServer.
+// recorderLinker, the device links' Runs, applies decisions through the
+// real Recorder without a Temporal server, so the page's own rules (CSRF,
+// passwords, limits) are tested on every run; the workflow path is
+// TestDeviceFlowOnDevServer.
 type recorderLinker struct{ rec *agents.Recorder }
 
-func (recorderLinker) StartDeviceLink(context.Context, string, time.Time) error { return nil }
-func (recorderLinker) DeviceKeyIssued(context.Context, string) error            { return nil }
-func (l recorderLinker) ApproveDeviceLink(ctx context.Context, id, user, addr string) (string, error) {
+func (recorderLinker) Start(context.Context, string, time.Time) error { return nil }
+func (recorderLinker) KeyIssued(context.Context, string) error        { return nil }
+func (l recorderLinker) Approve(ctx context.Context, id, user, addr string) (string, error) {
 	return l.rec.ApproveDeviceLink(ctx, id, user, addr, agents.DecisionProof(l.rec.Intents, intent.DeviceApprove, id, user, addr))
 }
-func (l recorderLinker) DenyDeviceLink(ctx context.Context, id, user, addr string) error {
+func (l recorderLinker) Deny(ctx context.Context, id, user, addr string) error {
 	return l.rec.DenyDeviceLink(ctx, id, user, addr, agents.DecisionProof(l.rec.Intents, intent.DeviceDeny, id, user, addr))
+}
+
+// recorderLinks is the device flow of svc with recorderLinker as its runs.
+func recorderLinks(t *testing.T, svc *agents.Service) *workflows.DeviceLinks {
+	return &workflows.DeviceLinks{Agents: svc, Runs: recorderLinker{&agents.Recorder{Store: svc.Store, Intents: intenttest.Keys(t)}}}
 }
 
 // cheapUsers is the users service with cheap password hashing and its
@@ -70,7 +77,7 @@ func TestLinkPage(t *testing.T) {
 		if err := s.DB().Model(&models.User{}).Where("id = ?", tfa.ID).Update("totp_enabled", true).Error; err != nil {
 			t.Fatal(err)
 		}
-		svc := &agents.Service{Store: s, Linker: recorderLinker{&agents.Recorder{Store: s, Intents: intenttest.Keys(t)}}, Users: us, BaseURL: "http://x"}
+		svc := recorderLinks(t, &agents.Service{Store: s, Users: us, BaseURL: "http://x"})
 		hs := httptest.NewServer(api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{device.Routes(svc, device.Config{})}}))
 		defer hs.Close()
 
@@ -161,7 +168,7 @@ func TestLinkPage(t *testing.T) {
 func TestDeviceRoutesRateLimitedPerAddress(t *testing.T) {
 	s := storetest.NewSQLite(t)
 	us := cheapUsers(s, nil)
-	svc := &agents.Service{Store: s, Linker: recorderLinker{&agents.Recorder{Store: s, Intents: intenttest.Keys(t)}}, Users: us, BaseURL: "http://x"}
+	svc := recorderLinks(t, &agents.Service{Store: s, Users: us, BaseURL: "http://x"})
 	l := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
 	const limit = 4
 	h := openapitest.Handler(t, api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
@@ -205,11 +212,11 @@ func TestDeviceRoutesRateLimitedPerAddress(t *testing.T) {
 
 // linkInstance is one API instance serving /link whose failure counters
 // are attempts (shared with other instances when it is a Redis counter).
-func linkInstance(t *testing.T, s *store.Store, attempts throttle.Counter) (http.Handler, *agents.Service) {
+func linkInstance(t *testing.T, s *store.Store, attempts throttle.Counter) (http.Handler, *workflows.DeviceLinks) {
 	t.Helper()
 	us := cheapUsers(s, nil)
 	us.Attempts = attempts
-	svc := &agents.Service{Store: s, Linker: recorderLinker{&agents.Recorder{Store: s, Intents: intenttest.Keys(t)}}, Users: us, BaseURL: "http://x", Attempts: attempts}
+	svc := recorderLinks(t, &agents.Service{Store: s, Users: us, BaseURL: "http://x", Attempts: attempts})
 	return api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{device.Routes(svc, device.Config{})}}), svc
 }
 
@@ -246,14 +253,14 @@ func confirmOf(t *testing.T, base, code string) string {
 }
 
 // pendingReview is a fresh pending link of svc and its review.
-func pendingReview(t *testing.T, svc *agents.Service) agents.LinkReview {
+func pendingReview(t *testing.T, svc *workflows.DeviceLinks) agents.LinkReview {
 	t.Helper()
 	ctx := context.Background()
 	a, err := svc.RequestDevice(ctx, "guessed bot", "192.0.2.50")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := svc.ReviewDevice(ctx, a.UserCode, "192.0.2.50")
+	r, err := svc.Agents.ReviewDevice(ctx, a.UserCode, "192.0.2.50")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,14 +324,14 @@ func TestLinkPasswordGuessing(t *testing.T) {
 	t.Run("two instances on one Redis", func(t *testing.T) {
 		srv := redistest.Start(t)
 		keys := intenttest.Keys(t, 0x17) // every instance derives them from the one master key
-		instance := func() (http.Handler, *agents.Service) {
+		instance := func() (http.Handler, *workflows.DeviceLinks) {
 			rs, err := ratelimit.NewRedisStore(srv.URL)
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = rs.Close() })
 			h, svc := linkInstance(t, s, ratelimit.New(rs, ratelimit.Options{}).Scope("attempts").Failures())
-			svc.Intents = keys
+			svc.Agents.Intents = keys
 			return h, svc
 		}
 		ha, svcA := instance()
@@ -361,7 +368,7 @@ func TestLinkConfirmation(t *testing.T) {
 	s := storetest.NewSQLite(t)
 	ctx := context.Background()
 	h, svc := linkInstance(t, s, throttle.NewMemory(nil))
-	if _, err := svc.Users.Create(ctx, "victim@example.com", password); err != nil {
+	if _, err := svc.Agents.Users.Create(ctx, "victim@example.com", password); err != nil {
 		t.Fatal(err)
 	}
 	phish, err := svc.RequestDevice(ctx, "helpful assistant", "198.51.100.66")
@@ -411,7 +418,7 @@ func TestLinkConfirmation(t *testing.T) {
 	withConfirm := func(token string) url.Values {
 		return url.Values{"code": {phish.UserCode}, "confirm": {token}, "email": {"victim@example.com"}, "password": {password}, "action": {"approve"}}
 	}
-	otherReview, err := svc.ReviewDevice(ctx, other.UserCode, "203.0.113.5")
+	otherReview, err := svc.Agents.ReviewDevice(ctx, other.UserCode, "203.0.113.5")
 	if err != nil {
 		t.Fatal(err)
 	}

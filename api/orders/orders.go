@@ -1,8 +1,10 @@
 // Package orders serves the agent API's order endpoints under
 // /api/agent/v1: POST /orders (scope trade), GET /orders and
 // GET /orders/{id} (scope read), DELETE /orders/{id} (scope cancel).
-// Handlers decode, call models/orders.Service and encode explicit DTOs
-// whose prices and sizes are JSON numbers, as the spec shows them.
+// Handlers decode, read orders through models/orders.Service, place and
+// cancel them through their workflows (workflows.Orders), and encode
+// explicit DTOs whose prices and sizes are JSON numbers, as the spec shows
+// them.
 // docs/agent-api-orders.md documents the endpoints.
 package orders
 
@@ -21,11 +23,16 @@ import (
 	"github.com/agent-trading/ats/models/orders"
 )
 
-// Service is what the handlers need; *orders.Service implements it.
-type Service interface {
-	orders.Placer
+// Reader reads an agent's orders; *orders.Service implements it.
+type Reader interface {
 	Get(ctx context.Context, agentID, id string) (orders.Order, error)
 	List(ctx context.Context, agentID string, r orders.ListRequest) (orders.ListResult, error)
+}
+
+// Desk places and cancels orders through their workflows;
+// *workflows.Orders implements it.
+type Desk interface {
+	orders.Placer
 	Cancel(ctx context.Context, p orders.Principal, id string) (orders.Order, error)
 }
 
@@ -126,8 +133,8 @@ type Sync struct {
 // Routes mounts the order endpoints on /api/agent/v1 behind auth; idem
 // (the Idempotency-Key middleware, may be nil) runs on POST /orders after
 // the scope check.
-func Routes(svc Service, idem gin.HandlerFunc, auth ...gin.HandlerFunc) api.Routes {
-	h := handlers{svc: svc}
+func Routes(read Reader, desk Desk, idem gin.HandlerFunc, auth ...gin.HandlerFunc) api.Routes {
+	h := handlers{read: read, desk: desk}
 	return func(s *api.Server) {
 		g := s.Group("/api/agent/v1", auth...)
 		post := []gin.HandlerFunc{agentauth.Require("trade")}
@@ -141,7 +148,10 @@ func Routes(svc Service, idem gin.HandlerFunc, auth ...gin.HandlerFunc) api.Rout
 	}
 }
 
-type handlers struct{ svc Service }
+type handlers struct {
+	read Reader
+	desk Desk
+}
 
 func principal(c *gin.Context, id agentauth.Identity) orders.Principal {
 	return orders.Principal{AgentID: id.AgentID, UserID: id.UserID, ClientAddr: c.ClientIP()}
@@ -156,7 +166,7 @@ func (h handlers) place(c *gin.Context) {
 	if !api.BindJSON(c, &b) {
 		return
 	}
-	res, err := h.svc.Place(c.Request.Context(), principal(c, id), orders.PlaceRequest{
+	res, err := h.desk.Place(c.Request.Context(), principal(c, id), orders.PlaceRequest{
 		TokenID: b.TokenID, Side: b.Side, Type: b.Type, Price: *b.Price, Size: *b.Size, DryRun: b.DryRun,
 		IdempotencyKey: c.GetHeader("Idempotency-Key"),
 	})
@@ -197,7 +207,7 @@ func (h handlers) list(c *gin.Context) {
 		api.Fail(c, err)
 		return
 	}
-	res, err := h.svc.List(c.Request.Context(), id.AgentID, orders.ListRequest{Status: c.Query("status"), Limit: limit, Offset: offset, Sync: sync})
+	res, err := h.read.List(c.Request.Context(), id.AgentID, orders.ListRequest{Status: c.Query("status"), Limit: limit, Offset: offset, Sync: sync})
 	if err != nil {
 		api.Fail(c, err)
 		return
@@ -214,7 +224,7 @@ func (h handlers) get(c *gin.Context) {
 	if !ok {
 		return
 	}
-	o, err := h.svc.Get(c.Request.Context(), id.AgentID, c.Param("id"))
+	o, err := h.read.Get(c.Request.Context(), id.AgentID, c.Param("id"))
 	if err != nil {
 		api.Fail(c, err)
 		return
@@ -227,7 +237,7 @@ func (h handlers) cancel(c *gin.Context) {
 	if !ok {
 		return
 	}
-	o, err := h.svc.Cancel(c.Request.Context(), principal(c, id), c.Param("id"))
+	o, err := h.desk.Cancel(c.Request.Context(), principal(c, id), c.Param("id"))
 	if err != nil {
 		api.Fail(c, err)
 		return

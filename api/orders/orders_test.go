@@ -115,7 +115,7 @@ func newFixture(t *testing.T, scopes string) *fixture {
 	}
 	svc := &memOrders{agentID: a.ID, orders: map[string]orders.Order{}}
 	srv := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
-		Routes: []api.Routes{orderapi.Routes(svc, nil, []gin.HandlerFunc{agentauth.Middleware(st, nil)}...)},
+		Routes: []api.Routes{orderapi.Routes(svc, svc, nil, []gin.HandlerFunc{agentauth.Middleware(st, nil)}...)},
 	})
 	return &fixture{srv: srv, key: plain, svc: svc}
 }

@@ -79,7 +79,6 @@ func TestSettlementsEndToEnd(t *testing.T) {
 	e := settlementstest.NewOn(t, sb.EVM(), st)
 	svc := e.Service
 	svc.Markets = clob.NewClient(clob.ConfigFor(sb.Network())) // the sandbox's real CLOB
-	svc.Runner = workflows.SettlementsClient{Client: tc, Intents: intenttest.Keys(t)}
 	svc.Logger = logger
 	w, err := worker.NewWithLogger(tc, worker.Deps{Housekeeper: st, Settlements: svc, Intents: intenttest.Keys(t)}, logger)
 	require.NoError(t, err)
@@ -88,7 +87,7 @@ func TestSettlementsEndToEnd(t *testing.T) {
 
 	hs := httptest.NewServer(openapitest.Handler(t, api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Logger: logger,
-		Routes: []api.Routes{apisettlements.Routes(apisettlements.Deps{Settlements: svc},
+		Routes: []api.Routes{apisettlements.Routes(apisettlements.Deps{Settlements: &workflows.Settlements{Runs: workflows.SettlementsClient{Client: tc, Intents: intenttest.Keys(t)}}},
 			idempotency.Middleware(st, idempotency.Options{}), agentauth.Middleware(st, nil))},
 	})))
 	t.Cleanup(hs.Close)

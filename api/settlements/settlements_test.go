@@ -25,11 +25,11 @@ import (
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
+	"github.com/agent-trading/ats/workflows"
 )
 
-// scriptedRunner stands in for Temporal behind the real settlements
-// service: it records the workflow inputs and answers with the scripted
-// result. The workflows themselves run in the end-to-end test.
+// scriptedRunner stands in for Temporal behind workflows.Settlements: it
+// records the workflow inputs and answers with the scripted result. The workflows themselves run in the end-to-end test.
 type scriptedRunner struct {
 	mu      sync.Mutex
 	approve []settlements.ApproveInput
@@ -63,7 +63,7 @@ func newEnv(t *testing.T) *env {
 	t.Helper()
 	st := storetest.NewSQLite(t)
 	run := &scriptedRunner{}
-	svc := &settlements.Service{Store: st, Runner: run}
+	svc := &workflows.Settlements{Runs: run}
 	srv := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Routes: []api.Routes{apisettlements.Routes(apisettlements.Deps{Settlements: svc},
 			idempotency.Middleware(st, idempotency.Options{}), agentauth.Middleware(st, nil))},

@@ -166,7 +166,7 @@ func withAgents(c *cli.Context, fn func(svc *agents.Service, userID string) erro
 		return err
 	}
 	defer env.close()
-	svc := agentService(env.store, env.tc, env.intents, "")
+	svc := agentService(env.store, "")
 	userID, err := svc.UserIDByEmail(c.Context, c.String("email"))
 	if err != nil {
 		return err
@@ -174,7 +174,7 @@ func withAgents(c *cli.Context, fn func(svc *agents.Service, userID string) erro
 	return fn(svc, userID)
 }
 
-// The device commands go through the service's ...ByEmail methods, the
+// The device commands go through the device links' ...ByEmail methods, the
 // admin path its tests cover.
 func adminDeviceApprove(c *cli.Context) error {
 	env, err := openAdmin(c, true)
@@ -182,7 +182,7 @@ func adminDeviceApprove(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	linked, err := agentService(env.store, env.tc, env.intents, "").ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"))
+	linked, err := deviceLinks(agentService(env.store, ""), env.tc, env.intents).ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"))
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func adminDeviceDeny(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	if err := agentService(env.store, env.tc, env.intents, "").DenyDeviceByEmail(c.Context, c.String("email"), c.String("code")); err != nil {
+	if err := deviceLinks(agentService(env.store, ""), env.tc, env.intents).DenyDeviceByEmail(c.Context, c.String("email"), c.String("code")); err != nil {
 		return err
 	}
 	fmt.Fprintln(c.App.Writer, "denied")

@@ -42,7 +42,7 @@ func adminStrategyList(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	ag := agentService(env.store, nil, nil, "")
+	ag := agentService(env.store, "")
 	userID, err := ag.UserIDByEmail(c.Context, c.String("email"))
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func adminStrategyChange(action string) cli.ActionFunc {
 			return err
 		}
 		defer env.close()
-		userID, err := agentService(env.store, nil, nil, "").UserIDByEmail(c.Context, c.String("email"))
+		userID, err := agentService(env.store, "").UserIDByEmail(c.Context, c.String("email"))
 		if err != nil {
 			return err
 		}

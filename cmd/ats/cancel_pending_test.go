@@ -36,7 +36,7 @@ func TestCancelPendingOrderAgainstTheSandbox(t *testing.T) {
 	if took := time.Since(t0); took > 10*time.Second {
 		t.Fatalf("the cancel took %v", took)
 	}
-	if n, err := e.svc.orders.ResumeStale(ctx, time.Now().Add(2*time.Minute), time.Minute); err != nil || n != 0 {
+	if n, err := e.svc.orderDesk.ResumeStale(ctx, time.Now().Add(2*time.Minute), time.Minute); err != nil || n != 0 {
 		t.Fatalf("ResumeStale after the cancel = %d, %v", n, err)
 	}
 

@@ -244,7 +244,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 		return err
 	}
 	startPriceFeed(c, st, vc, svc, log)
-	if err := startWorker(ctx, st, tc, workerDeps(s, svc), log); err != nil {
+	if err := startWorker(ctx, st, tc, svc, workerDeps(s, svc), log); err != nil {
 		return err
 	}
 
@@ -363,7 +363,7 @@ func workerCommand() *cli.Command {
 				}
 				// Strategy triggers wait in the worker's price feed.
 				startPriceFeed(c, st, vc, svc, st.log)
-				return startWorker(ctx, st, tc, workerDeps(s, svc), st.log)
+				return startWorker(ctx, st, tc, svc, workerDeps(s, svc), st.log)
 			})
 		},
 	}

@@ -234,7 +234,7 @@ func (e *tradingEnv) linkAgentAs(t *testing.T, email, name string) (key, agentID
 		} `json:"data"`
 	}
 	postJSON(t, e.api.URL+"/api/auth/device", `{"agent_name":"`+name+`"}`, http.StatusOK, &dev)
-	linked, err := e.svc.agents.ApproveDeviceByEmail(context.Background(), email, dev.Data.UserCode)
+	linked, err := e.svc.links.ApproveDeviceByEmail(context.Background(), email, dev.Data.UserCode)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -82,7 +82,7 @@ func dialTemporal(ctx context.Context, conn temporalConn, keys masterKeys, log *
 }
 
 // startWorker runs the Temporal worker until the stack stops.
-func startWorker(ctx context.Context, st *stack, tc client.Client, deps worker.Deps, log *slog.Logger) error {
+func startWorker(ctx context.Context, st *stack, tc client.Client, svc *services, deps worker.Deps, log *slog.Logger) error {
 	w, err := worker.NewWithLogger(tc, deps, log)
 	if err != nil {
 		return err
@@ -91,8 +91,8 @@ func startWorker(ctx context.Context, st *stack, tc client.Client, deps worker.D
 		return fmt.Errorf("start worker: %w", err)
 	}
 	st.onStop("worker", func(context.Context) error { w.Stop(); return nil })
-	if deps.Orders != nil {
-		resumeStaleOrders(ctx, st, deps.Orders, log)
+	if svc != nil && svc.orderDesk != nil && svc.orderDesk.Runs != nil {
+		resumeStaleOrders(ctx, st, svc.orderDesk, log)
 	}
 	if e, ok := deps.Strategies.(*strategies.Engine); ok {
 		if t, ok := e.Triggers.(*strategies.Triggers); ok {
@@ -129,21 +129,11 @@ func readinessChecks(s *store.Store, tc client.Client, venue func(context.Contex
 	return checks
 }
 
-// staleResumer is the part of the order service that restarts orders
-// whose workflow never started.
-type staleResumer interface {
-	ResumeStale(ctx context.Context, now time.Time, olderThan time.Duration) (int, error)
-}
-
 // resumeStaleOrders looks for orders left PENDING without a workflow (the
 // API died between storing an order and starting its workflow) at start-up
 // and every minute until the stack stops; starting an order's workflow is
 // idempotent, so several workers doing it is harmless.
-func resumeStaleOrders(ctx context.Context, st *stack, steps any, log *slog.Logger) {
-	r, ok := steps.(staleResumer)
-	if !ok {
-		return
-	}
+func resumeStaleOrders(ctx context.Context, st *stack, r *workflows.Orders, log *slog.Logger) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	st.onStop("stale-order-resumer", func(context.Context) error { cancel(); <-done; return nil })

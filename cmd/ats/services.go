@@ -92,19 +92,27 @@ func (v *venueClients) close() {
 type services struct {
 	// intents make the proofs the API attaches to what it hands Temporal,
 	// and verify them in the activities.
-	intents     *intent.Keys
-	store       *store.Store
-	audit       *audit.Service
-	agents      *agents.Service
-	wallets     *wallets.Service
-	markets     *marketsvc.Service
-	budget      *budget.Service
-	stats       *stats.Service
-	balance     budget.ChainWallets
-	orders      *orders.Service
+	intents *intent.Keys
+	store   *store.Store
+	audit   *audit.Service
+	agents  *agents.Service
+	// links runs the device flow through its workflows.
+	links   *workflows.DeviceLinks
+	wallets *wallets.Service
+	markets *marketsvc.Service
+	budget  *budget.Service
+	stats   *stats.Service
+	balance budget.ChainWallets
+	orders  *orders.Service
+	// orderDesk places and cancels orders through their workflows (its
+	// Runs is nil without a Temporal client).
+	orderDesk   *workflows.Orders
 	positions   *positions.Service
 	settlements *settlements.Service
-	heartbeat   *heartbeat.Service
+	// settlementDesk runs approvals and redemptions through their
+	// workflows (its Runs is nil without a Temporal client).
+	settlementDesk *workflows.Settlements
+	heartbeat      *heartbeat.Service
 	// strategies serves the API, the dashboard and the admin commands;
 	// strategyEngine runs the strategy workflows' activities (its
 	// Triggers are set where the process has a price feed).
@@ -126,11 +134,11 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 	if err != nil {
 		return nil, err
 	}
-	ag := agentService(s, tc, intents, baseURL)
+	ag := agentService(s, baseURL)
 	ag.Users.Vault = vlt
 	ag.Intents = intents
 	au := &audit.Service{Store: s}
-	svc := &services{intents: intents, store: s, audit: au, agents: ag, baseURL: baseURL}
+	svc := &services{intents: intents, store: s, audit: au, agents: ag, links: deviceLinks(ag, tc, intents), baseURL: baseURL}
 	if v != nil {
 		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log}
 		svc.markets = &marketsvc.Service{Gamma: v.gamma, CLOB: v.clob}
@@ -142,12 +150,13 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 			Store: s, Budget: svc.budget, Wallets: svc.wallets, CLOB: v.clob, Chain: v.chain, Network: v.net,
 			Audit: au, Logger: log,
 		}
+		svc.orderDesk = &workflows.Orders{Orders: svc.orders, Logger: log}
 		if tc != nil {
-			svc.orders.Runner = workflows.OrderClient{Client: tc, Intents: intents}
+			svc.orderDesk.Runs = workflows.OrderClient{Client: tc, Intents: intents}
 		}
 		svc.positions = &positions.Service{
 			Store: s, Prices: &positions.MidpointPrices{Source: v.clob}, Resolutions: v.chain,
-			Books: v.clob, Markets: v.clob, Placer: svc.orders,
+			Books: v.clob, Markets: v.clob, Placer: svc.orderDesk,
 		}
 		svc.orders.Positions = svc.positions
 		// The heartbeat reads balances through a short cache (agents poll
@@ -160,12 +169,15 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 		svc.settlements = &settlements.Service{
 			Store: s, Wallets: svc.wallets, Chain: v.chain, Markets: v.clob, Audit: au, Logger: log, Positions: svc.positions,
 		}
+		svc.settlementDesk = &workflows.Settlements{}
 		if tc != nil {
-			svc.settlements.Runner = workflows.SettlementsClient{Client: tc, Intents: intents}
+			svc.settlementDesk.Runs = workflows.SettlementsClient{Client: tc, Intents: intents}
+			// Strategies place through the order desk: the same path as
+			// POST /orders (checks, budget, order workflow).
 			resolver := strategies.MarketResolver{Markets: svc.markets}
 			svc.strategyClient = workflows.StrategyClient{Client: tc, Intents: intents}
 			svc.strategies = &strategies.Service{Store: s, Runner: svc.strategyClient, Resolver: resolver}
-			svc.strategyEngine = &strategies.Engine{Store: s, Orders: svc.orders, Quotes: svc.markets, Resolver: resolver,
+			svc.strategyEngine = &strategies.Engine{Store: s, Orders: svc.orderDesk, Quotes: svc.markets, Resolver: resolver,
 				Logger: log.With("component", "strategies")}
 		}
 	}
@@ -186,7 +198,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	auth := []gin.HandlerFunc{keyAuth, ratelimit.PerKey(l, nil)}
 	idem := idempotency.Middleware(svc.store, idempotency.Options{})
 	rs := []api.Routes{
-		device.Routes(svc.agents, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
+		device.Routes(svc.links, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
 		openapi.Routes(),
 		skill.Routes(svc.baseURL),
 		agentauth.Routes(auth...),
@@ -195,9 +207,9 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 		rs = append(rs,
 			markets.Routes(svc.markets, auth...),
 			account.Routes(account.Deps{Wallets: svc.balance, Budget: svc.budget, Stats: svc.stats}, auth...),
-			orderapi.Routes(svc.orders, idem, auth...),
+			orderapi.Routes(svc.orders, svc.orderDesk, idem, auth...),
 			positionapi.Routes(positionapi.Deps{Positions: svc.positions}, idem, auth...),
-			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlements}, idem, auth...),
+			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlementDesk}, idem, auth...),
 			heartbeatapi.Routes(svc.heartbeat, auth...),
 		)
 		if svc.strategies != nil {

@@ -161,7 +161,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		}
 	}
 	if o.placeTimeout > 0 {
-		e.svc.orders.PlaceTimeout = o.placeTimeout
+		e.svc.orderDesk.PlaceTimeout = o.placeTimeout
 	}
 	if !o.noWorker {
 		e.startWorker(t)

@@ -75,11 +75,13 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 	e.recordHistory(t, workflows.WorkflowID(workflows.KindOrder, rest.ID))
 
 	// A FOK for more than the book holds at its price (and that the
-	// wallet can pay for) fails and holds nothing.
+	// wallet can pay for) fails and holds nothing. The market makers
+	// re-quote every 2 s, so ask for twice the depth read here, as far as
+	// the demo wallet affords (a margin of 5 shares was outgrown under load).
 	limit := decimal.RequireFromString("0.55")
 	depth := e.askDepth(t, yes, limit)
-	fokSize := depth.Add(decimal.NewFromInt(5)).Ceil()
-	if fokSize.Mul(limit).GreaterThan(decimal.NewFromInt(900)) {
+	fokSize := decimal.Min(depth.Mul(decimal.NewFromInt(2)).Ceil(), decimal.NewFromInt(900).Div(limit).Floor())
+	if fokSize.LessThan(depth.Add(decimal.NewFromInt(5))) {
 		t.Fatalf("the book holds %s shares up to %s: too deep for the demo wallet to test an unfillable FOK", depth, limit)
 	}
 	status, body = e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": limit, "size": fokSize, "type": "FOK"})
@@ -121,7 +123,7 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 	// in between) is picked up by the stale-order sweep and placed.
 	ctx := context.Background()
 	orphan := e.orphanOrder(t, tr, yes)
-	if n, err := e.svc.orders.ResumeStale(ctx, time.Now().Add(2*time.Minute), time.Minute); err != nil || n != 1 {
+	if n, err := e.svc.orderDesk.ResumeStale(ctx, time.Now().Add(2*time.Minute), time.Minute); err != nil || n != 1 {
 		t.Fatalf("ResumeStale = %d, %v", n, err)
 	}
 	deadline := time.Now().Add(30 * time.Second)

@@ -87,16 +87,22 @@ func workerDeps(s *store.Store, svc *services) worker.Deps {
 
 // agentService is the one linking and agent-management service, shared by
 // the HTTP routes and the admin commands.
-func agentService(s *store.Store, tc client.Client, intents *intent.Keys, baseURL string) *agents.Service {
-	svc := &agents.Service{
+func agentService(s *store.Store, baseURL string) *agents.Service {
+	return &agents.Service{
 		Store:   s,
 		Users:   &users.Service{Store: s, Audit: &audit.Service{Store: s}},
 		BaseURL: baseURL,
 	}
+}
+
+// deviceLinks is the device flow through its workflows, for the HTTP
+// routes and the admin commands (Runs is nil without a Temporal client).
+func deviceLinks(ag *agents.Service, tc client.Client, intents *intent.Keys) *workflows.DeviceLinks {
+	d := &workflows.DeviceLinks{Agents: ag}
 	if tc != nil {
-		svc.Linker = workflows.DeviceLinkClient{Client: tc, Intents: intents}
+		d.Runs = workflows.DeviceLinkClient{Client: tc, Intents: intents}
 	}
-	return svc
+	return d
 }
 
 // rateLimiter builds the process's limiter: in memory, or in Redis when

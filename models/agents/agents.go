@@ -2,11 +2,12 @@
 // authorization flow (RFC 8628 in spirit) and manages linked agents: list,
 // pause, resume, revoke, budget and heartbeat settings.
 //
-// Approval has one code path, Service.ApproveDevice / DenyDevice, used by
-// the /link page and by the admin command (ApproveDeviceByEmail). The
-// decision itself runs in the device-link Temporal workflow (through
-// Linker), whose activities call Recorder; the API key is minted later, in
-// the API process, by IssueDeviceToken, so it never enters Temporal.
+// Approval has one code path, workflows.DeviceLinks.ApproveDevice /
+// DenyDevice, used by the /link page and by the admin command: it checks
+// the code here (DecidableLink), then the device-link Temporal workflow
+// decides, whose activities record the decision through Recorder. This
+// package never drives a workflow. The API key is minted later, in the API
+// process, by PollDeviceToken, so it never enters Temporal.
 //
 // Every change is audited in the same transaction as the change.
 package agents

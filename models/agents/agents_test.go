@@ -19,10 +19,7 @@ import (
 	"github.com/agent-trading/ats/models/store/storetest"
 )
 
-// inProcessLinker applies decisions with the real Recorder directly, as
-// the workflow's activities would, without a Temporal server; the
-// workflow itself is tested in package workflows and end to end in
-// api/device.
+// inProcessLinker records what would reach the device-link workflow.
 type inProcessLinker struct {
 	rec     *agents.Recorder
 	mu      sync.Mutex
@@ -30,26 +27,70 @@ type inProcessLinker struct {
 	issued  []string
 }
 
-func (l *inProcessLinker) DeviceKeyIssued(_ context.Context, linkID string) error {
+func (l *inProcessLinker) note(list *[]string, linkID string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.issued = append(l.issued, linkID)
+	*list = append(*list, linkID)
+}
+
+// deviceFlow is the agent service with the device flow driven in process,
+// in the steps workflows.DeviceLinks takes: the decisions are recorded
+// with the real Recorder, as the device-link workflow's activities would,
+// without a Temporal server (the workflow is tested in package workflows,
+// the whole walk end to end in api/device).
+type deviceFlow struct {
+	*agents.Service
+	linker *inProcessLinker
+}
+
+func (f *deviceFlow) RequestDevice(ctx context.Context, name, addr string) (agents.DeviceAuthorization, error) {
+	l, err := f.CreateDeviceLink(ctx, name, addr)
+	if err != nil {
+		return agents.DeviceAuthorization{}, err
+	}
+	f.linker.note(&f.linker.started, l.ID)
+	return l.Authorization, nil
+}
+
+func (f *deviceFlow) PollDeviceToken(ctx context.Context, code, addr string) (agents.IssuedKey, error) {
+	k, err := f.Service.PollDeviceToken(ctx, code, addr)
+	if err == nil {
+		f.linker.note(&f.linker.issued, k.LinkID)
+	}
+	return k, err
+}
+
+func (f *deviceFlow) ApproveDevice(ctx context.Context, userID, code, addr string) (agents.LinkedAgent, error) {
+	l, err := f.DecidableLink(ctx, userID, code, addr, audit.ActionDeviceApprove)
+	if err != nil {
+		return agents.LinkedAgent{}, err
+	}
+	rec := f.linker.rec
+	agentID, err := rec.ApproveDeviceLink(ctx, l.ID, userID, addr, agents.DecisionProof(rec.Intents, intent.DeviceApprove, l.ID, userID, addr))
+	if err != nil {
+		return agents.LinkedAgent{}, f.DecisionErr(ctx, l.ID, err)
+	}
+	return agents.LinkedAgent{LinkID: l.ID, AgentID: agentID, AgentName: l.AgentName}, nil
+}
+
+func (f *deviceFlow) DenyDevice(ctx context.Context, userID, code, addr string) error {
+	l, err := f.DecidableLink(ctx, userID, code, addr, audit.ActionDeviceDeny)
+	if err != nil {
+		return err
+	}
+	rec := f.linker.rec
+	if err := rec.DenyDeviceLink(ctx, l.ID, userID, addr, agents.DecisionProof(rec.Intents, intent.DeviceDeny, l.ID, userID, addr)); err != nil {
+		return f.DecisionErr(ctx, l.ID, err)
+	}
 	return nil
 }
 
-func (l *inProcessLinker) StartDeviceLink(_ context.Context, linkID string, _ time.Time) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.started = append(l.started, linkID)
-	return nil
-}
-
-func (l *inProcessLinker) ApproveDeviceLink(ctx context.Context, linkID, userID, addr string) (string, error) {
-	return l.rec.ApproveDeviceLink(ctx, linkID, userID, addr, agents.DecisionProof(l.rec.Intents, intent.DeviceApprove, linkID, userID, addr))
-}
-
-func (l *inProcessLinker) DenyDeviceLink(ctx context.Context, linkID, userID, addr string) error {
-	return l.rec.DenyDeviceLink(ctx, linkID, userID, addr, agents.DecisionProof(l.rec.Intents, intent.DeviceDeny, linkID, userID, addr))
+func (f *deviceFlow) ApproveDeviceByEmail(ctx context.Context, email, code string) (agents.LinkedAgent, error) {
+	userID, err := f.UserIDByEmail(ctx, email)
+	if err != nil {
+		return agents.LinkedAgent{}, err
+	}
+	return f.ApproveDevice(ctx, userID, code, agents.ClientAddrCLI)
 }
 
 type clock struct {
@@ -64,7 +105,7 @@ func (c *clock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-func setup(t *testing.T, s *store.Store) (*agents.Service, *clock, string) {
+func setup(t *testing.T, s *store.Store) (*deviceFlow, *clock, string) {
 	t.Helper()
 	clk := &clock{t: time.Now().UTC()}
 	s.SetClock(clk.Now)
@@ -72,7 +113,10 @@ func setup(t *testing.T, s *store.Store) (*agents.Service, *clock, string) {
 	if err := s.CreateUser(context.Background(), u); err != nil {
 		t.Fatal(err)
 	}
-	svc := &agents.Service{Store: s, Linker: &inProcessLinker{rec: &agents.Recorder{Store: s, Intents: intenttest.Keys(t)}}, BaseURL: "https://ats.example/", Now: clk.Now}
+	svc := &deviceFlow{
+		Service: &agents.Service{Store: s, BaseURL: "https://ats.example/", Now: clk.Now},
+		linker:  &inProcessLinker{rec: &agents.Recorder{Store: s, Intents: intenttest.Keys(t)}},
+	}
 	return svc, clk, u.ID
 }
 
@@ -170,7 +214,7 @@ func TestDeviceFlow(t *testing.T) {
 		_, err = svc.PollDeviceToken(ctx, auth.DeviceCode, "a")
 		wantCode(t, err, errs.Invalid, errs.CodeAlreadyIssued)
 		// The workflow is told once, by the one poll that issued the key.
-		if lk := svc.Linker.(*inProcessLinker); len(lk.issued) != 1 || lk.issued[0] != l.ID {
+		if lk := svc.linker; len(lk.issued) != 1 || lk.issued[0] != l.ID {
 			t.Fatalf("key-issued notices %v, want [%s]", lk.issued, l.ID)
 		}
 

@@ -35,32 +35,12 @@ const userCodeAlphabet = "BCDFGHJKMNPQRSTVWXZ"
 // deviceCodeBytes of randomness in a device code (256 bits).
 const deviceCodeBytes = 32
 
-// Linker runs the device-link workflow. workflows.DeviceLinkClient
-// implements it over Temporal.
-type Linker interface {
-	// StartDeviceLink starts the workflow of link linkID, expiring at
-	// expiresAt.
-	StartDeviceLink(ctx context.Context, linkID string, expiresAt time.Time) error
-	// ApproveDeviceLink asks the workflow to approve the link for userID
-	// and returns the created agent's ID.
-	ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr string) (agentID string, err error)
-	// DenyDeviceLink asks the workflow to deny the link.
-	DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr string) error
-	// DeviceKeyIssued tells the workflow that the agent collected its key,
-	// so it can complete instead of waiting for the expiry, at which it
-	// would revoke an agent whose key was never collected.
-	DeviceKeyIssued(ctx context.Context, linkID string) error
-}
-
-// keyIssuedNoticeTimeout bounds the notice to the workflow after a key was
-// issued: the poll that carries the key must not wait on Temporal.
-const keyIssuedNoticeTimeout = 5 * time.Second
-
-// Service runs the device flow and manages agents. Store and, for the
-// device flow, Linker are required; the other fields have defaults.
+// Service runs the device flow's domain side and manages agents. Store is
+// required; the other fields have defaults. It never drives a workflow:
+// workflows.DeviceLinks creates and decides links through it and runs
+// their workflows.
 type Service struct {
-	Store  *store.Store
-	Linker Linker
+	Store *store.Store
 	// Users verifies passwords on the /link page.
 	Users *users.Service
 	// BaseURL is the public URL of the service (no trailing slash); the
@@ -126,13 +106,22 @@ type DeviceAuthorization struct {
 	Interval                int    `json:"interval"`
 }
 
-// RequestDevice starts linking an agent named agentName: it stores the
-// link (device-code hash, user code, expiry), audits the request and
-// starts the link's workflow.
-func (s *Service) RequestDevice(ctx context.Context, agentName, clientAddr string) (DeviceAuthorization, error) {
+// NewDeviceLink is a link CreateDeviceLink stored: its id and expiry, for
+// its workflow, and the answer to the agent.
+type NewDeviceLink struct {
+	ID            string
+	ExpiresAt     time.Time
+	Authorization DeviceAuthorization
+}
+
+// CreateDeviceLink starts linking an agent named agentName: it stores the
+// link (device-code hash, user code, expiry) and audits the request. The
+// caller (workflows.DeviceLinks) then starts the link's workflow, or
+// retires the link (RetireDeviceLink) when it cannot.
+func (s *Service) CreateDeviceLink(ctx context.Context, agentName, clientAddr string) (NewDeviceLink, error) {
 	name, err := ValidateAgentName(agentName)
 	if err != nil {
-		return DeviceAuthorization{}, err
+		return NewDeviceLink{}, err
 	}
 	now := s.now()
 	var (
@@ -164,25 +153,26 @@ func (s *Service) RequestDevice(ctx context.Context, agentName, clientAddr strin
 			break
 		}
 		if !errs.Is(err, errs.Conflict) || attempt == 4 {
-			return DeviceAuthorization{}, err
+			return NewDeviceLink{}, err
 		}
 	}
-	if err := s.Linker.StartDeviceLink(ctx, l.ID, l.ExpiresAt); err != nil {
-		// Without its workflow the link could never be approved; retire it
-		// so the agent gets expired_token instead of polling forever.
-		_ = s.Store.UpdateDeviceLinkStatus(context.WithoutCancel(ctx), l.ID, models.DeviceLinkPending,
-			store.DeviceLinkUpdate{Status: models.DeviceLinkExpired})
-		return DeviceAuthorization{}, err
-	}
 	base := strings.TrimRight(s.BaseURL, "/")
-	return DeviceAuthorization{
+	return NewDeviceLink{ID: l.ID, ExpiresAt: l.ExpiresAt, Authorization: DeviceAuthorization{
 		DeviceCode:              deviceCode,
 		UserCode:                l.UserCode,
 		VerificationURI:         base + "/link",
 		VerificationURIComplete: base + "/link?code=" + l.UserCode,
 		ExpiresIn:               int(s.DeviceCodeTTL / time.Second),
 		Interval:                l.IntervalSeconds,
-	}, nil
+	}}, nil
+}
+
+// RetireDeviceLink expires a pending link whose workflow could not be
+// started: without it the link could never be approved, so the agent gets
+// expired_token instead of polling forever.
+func (s *Service) RetireDeviceLink(ctx context.Context, linkID string) {
+	_ = s.Store.UpdateDeviceLinkStatus(context.WithoutCancel(ctx), linkID, models.DeviceLinkPending,
+		store.DeviceLinkUpdate{Status: models.DeviceLinkExpired})
 }
 
 // IssuedKey is the one response that carries an agent's API key.
@@ -192,6 +182,9 @@ type IssuedKey struct {
 	AgentName string   `json:"agent_name"`
 	Scopes    []string `json:"scopes"`
 	TokenType string   `json:"token_type"`
+	// LinkID is the link the key was issued for (not part of the answer):
+	// its workflow is told, so it completes.
+	LinkID string `json:"-"`
 }
 
 func deviceErr(code, msg string) error { return errs.E(errs.Invalid, msg).WithCode(code) }
@@ -276,20 +269,11 @@ func (s *Service) issue(ctx context.Context, l *models.DeviceLink, clientAddr st
 		}); err != nil {
 			return err
 		}
-		out = IssuedKey{APIKey: plaintext, AgentID: a.ID, AgentName: a.Name, Scopes: a.ScopeList(), TokenType: "Bearer"}
+		out = IssuedKey{APIKey: plaintext, AgentID: a.ID, AgentName: a.Name, Scopes: a.ScopeList(), TokenType: "Bearer", LinkID: l.ID}
 		return nil
 	})
 	if err != nil {
 		return IssuedKey{}, err
-	}
-	if s.Linker != nil {
-		// Best effort, and never a reason to withhold the key that is now
-		// committed: a workflow that misses the notice (or completed at
-		// approval, before this notice existed) finds the link issued when
-		// its expiry timer fires and leaves the agent alone.
-		nctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), keyIssuedNoticeTimeout)
-		_ = s.Linker.DeviceKeyIssued(nctx, l.ID)
-		cancel()
 	}
 	return out, nil
 }
@@ -301,49 +285,9 @@ type LinkedAgent struct {
 	AgentName string `json:"agent_name"`
 }
 
-// ApproveDevice approves the link with user code userCode for userID. It
-// is THE approval path: the /link page calls it after checking the
-// password, the admin command through ApproveDeviceByEmail. Wrong codes
-// count against the guess limits of the user and of clientAddr
-// (errs.RateLimited once exhausted); an expired or used code is Conflict.
-func (s *Service) ApproveDevice(ctx context.Context, userID, userCode, clientAddr string) (LinkedAgent, error) {
-	l, err := s.pendingLink(ctx, userID, userCode, clientAddr, audit.ActionDeviceApprove)
-	if err != nil {
-		return LinkedAgent{}, err
-	}
-	agentID, err := s.Linker.ApproveDeviceLink(ctx, l.ID, userID, clientAddr)
-	if err != nil {
-		return LinkedAgent{}, s.decisionErr(ctx, l.ID, err)
-	}
-	return LinkedAgent{LinkID: l.ID, AgentID: agentID, AgentName: l.AgentName}, nil
-}
-
-// DenyDevice denies the link with user code userCode; see ApproveDevice.
-func (s *Service) DenyDevice(ctx context.Context, userID, userCode, clientAddr string) error {
-	l, err := s.pendingLink(ctx, userID, userCode, clientAddr, audit.ActionDeviceDeny)
-	if err != nil {
-		return err
-	}
-	if err := s.Linker.DenyDeviceLink(ctx, l.ID, userID, clientAddr); err != nil {
-		return s.decisionErr(ctx, l.ID, err)
-	}
-	return nil
-}
-
 // ClientAddrCLI is the client address recorded for admin-command
 // decisions.
 const ClientAddrCLI = "cli"
-
-// ApproveDeviceByEmail is ApproveDevice for the admin command
-// (`ats admin device approve --email E --code CODE`): the operator is
-// trusted, so no password is asked.
-func (s *Service) ApproveDeviceByEmail(ctx context.Context, email, userCode string) (LinkedAgent, error) {
-	userID, err := s.UserIDByEmail(ctx, email)
-	if err != nil {
-		return LinkedAgent{}, err
-	}
-	return s.ApproveDevice(ctx, userID, userCode, ClientAddrCLI)
-}
 
 // UserIDByEmail resolves the --email of the admin commands
 // (`ats admin agent list|pause|resume|revoke --email E --agent ID_OR_NAME`)
@@ -356,20 +300,16 @@ func (s *Service) UserIDByEmail(ctx context.Context, email string) (string, erro
 	return u.ID, nil
 }
 
-// DenyDeviceByEmail is DenyDevice for the admin command.
-func (s *Service) DenyDeviceByEmail(ctx context.Context, email, userCode string) error {
-	userID, err := s.UserIDByEmail(ctx, email)
-	if err != nil {
-		return err
-	}
-	return s.DenyDevice(ctx, userID, userCode, ClientAddrCLI)
-}
-
 var errBadUserCode = errs.E(errs.NotFound, "unknown code; check the code your agent shows").WithCode(errs.CodeInvalidUserCode)
 
-// pendingLink finds the live pending link for a typed user code, counting
-// unknown codes as failed guesses.
-func (s *Service) pendingLink(ctx context.Context, userID, userCode, clientAddr, action string) (*models.DeviceLink, error) {
+// DecidableLink finds the live pending link for a typed user code, for
+// the approval paths (workflows.DeviceLinks: the /link page after the
+// password check, the admin command), counting unknown codes as failed
+// guesses against the limits of the user and of clientAddr
+// (errs.RateLimited once exhausted); an expired or used code is Conflict.
+// action (audit.ActionDeviceApprove or ActionDeviceDeny) names a failed
+// attempt in the audit log.
+func (s *Service) DecidableLink(ctx context.Context, userID, userCode, clientAddr, action string) (*models.DeviceLink, error) {
 	lim, now := s.codeGuesses(), s.now()
 	keys := []string{"user:" + userID, throttle.AddrKey(clientAddr)}
 	if err := lim.Check(ctx, keys...); err != nil {
@@ -404,17 +344,29 @@ func (s *Service) pendingLink(ctx context.Context, userID, userCode, clientAddr,
 func linkStateErr(l *models.DeviceLink, now time.Time) error {
 	switch {
 	case l.Status == models.DeviceLinkExpired || l.Status == models.DeviceLinkPending && !now.Before(l.ExpiresAt):
-		return errs.E(errs.Conflict, "this code has expired; ask your agent to start linking again").WithCode(errs.CodeExpiredToken)
+		return ErrLinkExpired()
 	case l.Status != models.DeviceLinkPending:
-		return errs.E(errs.Conflict, "this code has already been used").WithCode(errs.CodeCodeAlreadyUsed)
+		return ErrLinkUsed()
 	}
 	return nil
 }
 
-// decisionErr turns a failed workflow decision into the clearest error:
+// ErrLinkExpired is the answer to a decision on a link that expired; the
+// device-link workflow's validator answers the same.
+func ErrLinkExpired() error {
+	return errs.E(errs.Conflict, "this code has expired; ask your agent to start linking again").WithCode(errs.CodeExpiredToken)
+}
+
+// ErrLinkUsed is the answer to a decision on a link that was decided
+// already.
+func ErrLinkUsed() error {
+	return errs.E(errs.Conflict, "this code has already been used").WithCode(errs.CodeCodeAlreadyUsed)
+}
+
+// DecisionErr turns a failed workflow decision into the clearest error:
 // when the workflow is gone or refused, the link's stored state explains
 // why.
-func (s *Service) decisionErr(ctx context.Context, linkID string, err error) error {
+func (s *Service) DecisionErr(ctx context.Context, linkID string, err error) error {
 	switch errs.KindOf(err) {
 	case errs.NotFound, errs.Conflict:
 		if l, lerr := s.Store.DeviceLinkByID(ctx, linkID); lerr == nil {

@@ -21,14 +21,11 @@ const (
 	// end: one claim's lease and some. Placement attempts follow each
 	// other with a growing backoff, so it finds a gap well within it.
 	pendingCancelWait = postTimeout + postSettle + 5*time.Second
-	// cancelWait bounds how long Cancel waits for the order's workflow,
-	// well within the API's write timeout (60 s).
-	cancelWait = 45 * time.Second
 )
 
 // CancelPending cancels a PENDING order without waiting for its placement.
 // It is the order workflow's cancel step for an order not placed yet, and
-// what Cancel runs itself for an order without a workflow. previous is
+// what CancelDirect runs for an order without a workflow. previous is
 // always PENDING:
 //
 //   - no post in flight: the order is CANCELLED at once and its budget

@@ -4,8 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,31 +17,6 @@ import (
 	"github.com/agent-trading/ats/venue/clob"
 )
 
-// cancelRunner is a Runner whose Cancel answers err (after counting the
-// call); the other methods must not be called by a cancel.
-type cancelRunner struct {
-	mu      sync.Mutex
-	cancels int
-	err     error
-}
-
-func (r *cancelRunner) StartAndAwaitPlacement(context.Context, string, string, string, string) (string, error) {
-	return "", errs.E(errs.Internal, "a cancel must not start a placement")
-}
-
-func (r *cancelRunner) Cancel(context.Context, string) (string, string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.cancels++
-	return "", "", r.err
-}
-
-func (r *cancelRunner) Resume(context.Context, string, string, string, string) error {
-	return errs.E(errs.Internal, "a cancel must not resume a workflow")
-}
-
-// noVenue is a Wallets without any wallet: an order is never signed or
-// posted through it, so a step that tries to reach the venue fails.
 type noVenue struct{}
 
 func (noVenue) Get(context.Context, string) (wallets.Wallet, error) {
@@ -64,10 +37,9 @@ func (richWallet) WalletBalance(context.Context, string) (int64, error) {
 }
 
 type cancelFixture struct {
-	st     *store.Store
-	svc    *Service
-	runner *cancelRunner
-	p      Principal
+	st  *store.Store
+	svc *Service
+	p   Principal
 }
 
 func newCancelFixture(t *testing.T, st *store.Store) *cancelFixture {
@@ -81,12 +53,11 @@ func newCancelFixture(t *testing.T, st *store.Store) *cancelFixture {
 	if err := st.CreateAgentWithKey(ctx, a, &models.APIKey{Hash: models.NewID("h"), DisplayPrefix: "ll_x"}); err != nil {
 		t.Fatal(err)
 	}
-	r := &cancelRunner{}
 	svc := &Service{
 		Store: st, Budget: budget.New(st, richWallet{}, nil), Wallets: noVenue{}, Audit: &audit.Service{Store: st},
-		Runner: r, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
-	return &cancelFixture{st: st, svc: svc, runner: r, p: Principal{AgentID: a.ID, UserID: u.ID, ClientAddr: "192.0.2.1"}}
+	return &cancelFixture{st: st, svc: svc, p: Principal{AgentID: a.ID, UserID: u.ID, ClientAddr: "192.0.2.1"}}
 }
 
 // pendingBuy stores a PENDING BUY of 5 shares at 0.20 with its 1 USDC
@@ -111,52 +82,6 @@ func (f *cancelFixture) held(t *testing.T) int64 {
 		t.Fatal(err)
 	}
 	return tot.AgentHeldMicro
-}
-
-// An order stored PENDING whose workflow never started (the API died in
-// between): DELETE answers at once with CANCELLED and previousStatus
-// PENDING instead of 404, releases the reservation and audits the cancel;
-// the placement step, when the stale-order sweep starts it later, finds it
-// cancelled and posts nothing; a second cancel is refused.
-func TestCancelPendingOrderWithoutWorkflow(t *testing.T) {
-	storetest.EachDB(t, func(t *testing.T, st *store.Store) {
-		ctx := context.Background()
-		f := newCancelFixture(t, st)
-		f.runner.err = errs.E(errs.NotFound, "not found").WithCode(errs.CodeOrderWorkflowNotFound)
-		o := f.pendingBuy(t)
-		if h := f.held(t); h != 1_000_000 {
-			t.Fatalf("held %d before the cancel", h)
-		}
-
-		t0 := time.Now()
-		v, err := f.svc.Cancel(ctx, f.p, o.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if took := time.Since(t0); took > 2*time.Second {
-			t.Fatalf("the cancel took %v", took)
-		}
-		if v.Status != models.OrderCancelled || v.PreviousStatus != models.OrderPending || v.ID != o.ID || f.runner.cancels != 1 {
-			t.Fatalf("cancel answered %+v after %d workflow cancels", v, f.runner.cancels)
-		}
-		if h := f.held(t); h != 0 {
-			t.Fatalf("held %d after the cancel", h)
-		}
-		page, err := f.svc.Audit.List(ctx, audit.Filter{AgentID: f.p.AgentID, Action: "order.cancel"})
-		if err != nil || len(page.Entries) != 1 || page.Entries[0].Target != o.ID || page.Entries[0].Result != audit.Success ||
-			!strings.Contains(string(page.Entries[0].Detail), `"previousStatus":"PENDING"`) {
-			t.Fatalf("audit %+v %v", page.Entries, err)
-		}
-
-		// The workflow starts late: its placement step reaches no venue.
-		sub, err := f.svc.Submit(ctx, o.ID)
-		if err != nil || sub.Status != models.OrderCancelled {
-			t.Fatalf("submit after the cancel: %+v %v", sub, err)
-		}
-		if _, err := f.svc.Cancel(ctx, f.p, o.ID); errs.CodeOf(err) != "order_not_cancellable" {
-			t.Fatalf("second cancel: %v", err)
-		}
-	})
 }
 
 // A cancel that finds a post of the order in flight (its posting claim

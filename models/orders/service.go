@@ -2,7 +2,6 @@ package orders
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -59,25 +58,13 @@ type PositionRecomputer interface {
 	Recompute(ctx context.Context, agentID, userID, tokenID string) error
 }
 
-// Runner drives order workflows; workflows.OrderClient implements it.
-type Runner interface {
-	// StartAndAwaitPlacement starts the order's workflow (or attaches to
-	// the running one) and waits until the order was placed or failed.
-	// It returns the status after placement.
-	StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID string) (string, error)
-	// Cancel asks the order's workflow to cancel the order and returns
-	// the status before and after. An order without a running workflow
-	// is NotFound with code errs.CodeOrderWorkflowNotFound.
-	Cancel(ctx context.Context, orderID string) (previous, status string, err error)
-	// Resume starts the workflow of a persisted order unless it runs or
-	// ran already.
-	Resume(ctx context.Context, orderID, userID, agentID, tokenID string) error
-}
-
-// Service is the order service. Place, Get, List and Cancel serve the API;
-// Submit, Sync, CancelAtVenue, CancelPending and Abandon are the lifecycle
-// steps the order workflow runs as activities. It is safe for concurrent
-// use.
+// Service is the order service. Accept checks and stores an order before
+// its workflow places it; Get and List read orders; Submit, Sync,
+// CancelAtVenue, CancelPending and Abandon are the lifecycle steps the
+// order workflow runs as activities. It never drives a workflow itself:
+// the order client (workflows.Orders) calls Accept, then the workflow,
+// whose activities call the steps, so the service is entered once on each
+// side of Temporal. It is safe for concurrent use.
 type Service struct {
 	Store     *store.Store
 	Budget    *budget.Service
@@ -87,12 +74,7 @@ type Service struct {
 	Network   network.Network
 	Audit     *audit.Service
 	Positions PositionRecomputer
-	// Runner is nil in processes that only run activities.
-	Runner Runner
-	Logger *slog.Logger
-	// PlaceTimeout bounds how long Place waits for the placement result
-	// before answering with the order still PENDING (default 20s).
-	PlaceTimeout time.Duration
+	Logger    *slog.Logger
 	// ListSyncWindow and ListSyncOrders bound the venue traffic of
 	// GET /orders?sync=true (defaults DefaultListSyncWindow and
 	// DefaultListSyncOrders; see listSyncs).
@@ -342,16 +324,36 @@ func checkOwnShares(ctx context.Context, st *store.Store, agentID string, c *che
 		WithHint("an agent sells only shares its own orders bought (GET /positions); cancel an open SELL order to sell its shares otherwise")
 }
 
-// Place validates the request, reserves budget for a BUY or checks a SELL
-// against the agent's own position (checkOwnShares), persists the order as
-// PENDING (atomically with the reservation or check) and hands it to its
-// workflow, waiting for the placement result. A dry run stops after the
-// checks and reports what would be placed. A request whose idempotency key
-// placed an order within store.IdempotencyRetention answers that order as
-// it stands now, before any check (its funds and budget are spent already).
-func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (PlaceResult, error) {
-	if res, ok, err := s.placedByKey(ctx, p, r); ok || err != nil {
-		return res, err
+// Ref names a stored order and labels its workflow.
+type Ref struct {
+	ID, UserID, AgentID, TokenID string
+}
+
+func refOf(o *models.Order) Ref {
+	return Ref{ID: o.ID, UserID: o.UserID, AgentID: o.AgentID, TokenID: o.TokenID}
+}
+
+// Accepted is the outcome of Accept: a final answer (a dry run's preview,
+// or a retried order that is placed already), or an order stored PENDING
+// that its workflow places (Await), after which Placed answers it.
+type Accepted struct {
+	Result PlaceResult
+	// Await is the PENDING order to hand to its workflow (started, or
+	// joined when it runs already); nil when Result is the answer.
+	Await *Ref
+}
+
+// Accept validates the request, reserves budget for a BUY or checks a
+// SELL against the agent's own position (checkOwnShares) and persists the
+// order as PENDING (atomically with the reservation or check), for its
+// workflow to place. A dry run stops after the checks and reports what
+// would be placed. A request whose idempotency key placed an order within
+// store.IdempotencyRetention answers that order as it stands now, before
+// any check (its funds and budget are spent already): still PENDING, it
+// is to be awaited like a new one.
+func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Accepted, error) {
+	if acc, ok, err := s.placedByKey(ctx, p, r); ok || err != nil {
+		return acc, err
 	}
 	c, err := s.validate(ctx, p, r)
 	if err != nil {
@@ -359,14 +361,12 @@ func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (Place
 			s.auditPlace(ctx, p, &models.Order{TokenID: r.TokenID, Side: r.Side, RequestType: r.Type,
 				PriceMicro: micro.Truncate(r.Price), SizeMicro: micro.Truncate(r.Size)}, refusal(err), err)
 		}
-		return PlaceResult{}, err
+		return Accepted{}, err
 	}
 	r = c.req
 	if r.DryRun {
-		return s.preview(ctx, p, c)
-	}
-	if s.Runner == nil {
-		return PlaceResult{}, errs.E(errs.Internal, "order placement is not configured in this process")
+		res, err := s.preview(ctx, p, c)
+		return Accepted{Result: res}, err
 	}
 	o := &models.Order{
 		ID: models.NewID(models.PrefixOrder), AgentID: p.AgentID, UserID: p.UserID, WalletID: c.wallet.ID,
@@ -398,36 +398,37 @@ func (s *Service) Place(ctx context.Context, p Principal, r PlaceRequest) (Place
 	if errs.Is(err, errs.Conflict) && r.IdempotencyKey != "" && errs.CodeOf(err) != errs.CodeBudgetExceeded {
 		// A concurrent request with the key placed its order first: answer
 		// as a retry would, with the same check that it is this order.
-		if res, ok, perr := s.placedByKey(ctx, p, r); ok || perr != nil {
-			return res, perr
+		if acc, ok, perr := s.placedByKey(ctx, p, r); ok || perr != nil {
+			return acc, perr
 		}
 	}
 	if err != nil {
 		s.auditPlace(ctx, p, o, refusal(err), err)
-		return PlaceResult{}, err
+		return Accepted{}, err
 	}
 	s.auditPlace(ctx, p, o, audit.Success, nil)
-	return s.awaitPlacement(ctx, o)
+	ref := refOf(o)
+	return Accepted{Await: &ref}, nil
 }
 
 // placedByKey answers a retried placement: ok when r's idempotency key
 // placed a live order of the agent, which it returns as it stands now
-// (waiting for its placement while PENDING, synchronised with the venue
-// otherwise). A different order under the key is a Conflict. A request
-// that fails its own checks is left to validate, which reports it.
-func (s *Service) placedByKey(ctx context.Context, p Principal, r PlaceRequest) (PlaceResult, bool, error) {
+// (to be awaited while PENDING, synchronised with the venue otherwise). A
+// different order under the key is a Conflict. A request that fails its
+// own checks is left to validate, which reports it.
+func (s *Service) placedByKey(ctx context.Context, p Principal, r PlaceRequest) (Accepted, bool, error) {
 	if r.IdempotencyKey == "" || r.DryRun {
-		return PlaceResult{}, false, nil
+		return Accepted{}, false, nil
 	}
 	if _, err := normalize(&r); err != nil {
-		return PlaceResult{}, false, nil
+		return Accepted{}, false, nil
 	}
 	prev, err := s.Store.OrderByIdempotencyKey(ctx, p.AgentID, r.IdempotencyKey)
 	switch {
 	case errs.Is(err, errs.NotFound):
-		return PlaceResult{}, false, nil
+		return Accepted{}, false, nil
 	case err != nil:
-		return PlaceResult{}, false, err
+		return Accepted{}, false, err
 	}
 	typ := prev.RequestType
 	if typ == "" {
@@ -435,49 +436,28 @@ func (s *Service) placedByKey(ctx context.Context, p Principal, r PlaceRequest) 
 	}
 	if prev.TokenID != r.TokenID || prev.Side != r.Side || typ != r.Type ||
 		prev.PriceMicro != micro.Truncate(r.Price) || prev.SizeMicro != micro.Truncate(r.Size) {
-		return PlaceResult{}, false, errs.E(errs.Conflict, "this Idempotency-Key was used for another order").
+		return Accepted{}, false, errs.E(errs.Conflict, "this Idempotency-Key was used for another order").
 			WithCode(errs.CodeIdempotencyKeyReused).WithHint("use a new Idempotency-Key for a different request")
 	}
 	if prev.Status == models.OrderPending {
-		if s.Runner == nil {
-			return PlaceResult{}, false, errs.E(errs.Internal, "order placement is not configured in this process")
-		}
-		res, err := s.awaitPlacement(ctx, prev)
-		return res, true, err
+		ref := refOf(prev)
+		return Accepted{Await: &ref}, true, nil
 	}
 	v, err := s.Get(ctx, p.AgentID, prev.ID)
-	return PlaceResult{Order: v}, err == nil, err
+	return Accepted{Result: PlaceResult{Order: v}}, err == nil, err
 }
 
-// awaitPlacement starts (or joins) the order's workflow and waits for the
-// placement result for at most PlaceTimeout. When it does not come in
-// time the order is answered as it stands (PENDING): it is durable and
-// its workflow keeps going.
-func (s *Service) awaitPlacement(ctx context.Context, o *models.Order) (PlaceResult, error) {
-	timeout := s.PlaceTimeout
-	if timeout <= 0 {
-		timeout = 20 * time.Second
-	}
-	wctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	t0 := time.Now()
-	_, err := s.Runner.StartAndAwaitPlacement(wctx, o.ID, o.UserID, o.AgentID, o.TokenID)
-	s.log().DebugContext(ctx, "order placement awaited", "order_id", o.ID, "took", time.Since(t0), "err", err)
-	pending := false
+// Placed answers an accepted order as it stands after its placement was
+// awaited: answered says whether the placement result came; when it did
+// not, an order still PENDING is answered as pending (it is durable and
+// its workflow keeps going).
+func (s *Service) Placed(ctx context.Context, orderID string, answered bool) (PlaceResult, error) {
+	cur, err := s.Store.OrderByID(context.WithoutCancel(ctx), orderID)
 	if err != nil {
-		if wctx.Err() == nil || ctx.Err() != nil {
-			// The workflow could not be started at all: the order stays
-			// PENDING and housekeeping starts its workflow later.
-			s.log().WarnContext(ctx, "order workflow did not answer", "order_id", o.ID, "err", err)
-		}
-		pending = true
-	}
-	cur, gerr := s.Store.OrderByID(context.WithoutCancel(ctx), o.ID)
-	if gerr != nil {
-		return PlaceResult{}, gerr
+		return PlaceResult{}, err
 	}
 	v := view(cur)
-	return PlaceResult{Order: v, Pending: pending && !v.Terminal() && v.Status == models.OrderPending}, nil
+	return PlaceResult{Order: v, Pending: !answered && !v.Terminal() && v.Status == models.OrderPending}, nil
 }
 
 // refusal is the audit result of a placement that err stopped: denied
@@ -628,15 +608,11 @@ func (s *Service) List(ctx context.Context, agentID string, r ListRequest) (List
 	return res, nil
 }
 
-// Cancel cancels the agent's order through its workflow. Only PENDING,
-// OPEN and PARTIALLY_FILLED orders can be cancelled; anything else is a
-// Conflict with code order_not_cancellable. A PENDING order is cancelled
-// without waiting for its placement (see CancelPending); one whose
-// workflow does not exist (the API died between storing it and starting
-// the workflow) is cancelled here, under the same guards. The answer comes
-// within cancelWait: a cancel still running then is a Transient error
-// (cancel_in_progress).
-func (s *Service) Cancel(ctx context.Context, p Principal, id string) (Order, error) {
+// CancelTarget returns the agent's order that a cancel is about; only
+// PENDING, OPEN and PARTIALLY_FILLED orders can be cancelled, anything
+// else is a Conflict with code order_not_cancellable. The order's workflow
+// cancels it (or CancelDirect when it has none), then Cancelled answers.
+func (s *Service) CancelTarget(ctx context.Context, p Principal, id string) (Order, error) {
 	o, err := s.Store.OrderForAgent(ctx, p.AgentID, id)
 	if err != nil {
 		return Order{}, err
@@ -644,36 +620,36 @@ func (s *Service) Cancel(ctx context.Context, p Principal, id string) (Order, er
 	if TerminalStatus(o.Status) {
 		return Order{}, notCancellable(o.Status)
 	}
-	if s.Runner == nil {
-		return Order{}, errs.E(errs.Internal, "order cancellation is not configured in this process")
+	return view(o), nil
+}
+
+// CancelDirect cancels an order whose workflow does not exist (the API
+// died between storing it and starting the workflow), under the same
+// guards as the workflow's cancel steps: CancelPending for a PENDING
+// order, CancelAtVenue otherwise.
+func (s *Service) CancelDirect(ctx context.Context, o Order) (previous string, _ error) {
+	s.log().InfoContext(ctx, "order has no workflow; cancelling it directly", "order_id", o.ID, "status", o.Status)
+	var err error
+	if o.Status == models.OrderPending {
+		previous, _, err = s.CancelPending(ctx, o.ID)
+	} else {
+		previous, _, err = s.CancelAtVenue(ctx, o.ID)
 	}
-	cctx, stop := context.WithTimeout(ctx, cancelWait)
-	defer stop()
-	prev, _, err := s.Runner.Cancel(cctx, o.ID)
-	if errs.CodeOf(err) == errs.CodeOrderWorkflowNotFound {
-		s.log().InfoContext(ctx, "order has no workflow; cancelling it directly", "order_id", o.ID, "status", o.Status)
-		if o.Status == models.OrderPending {
-			prev, _, err = s.CancelPending(cctx, o.ID)
-		} else {
-			prev, _, err = s.CancelAtVenue(cctx, o.ID)
-		}
-	}
-	if err != nil {
-		if cctx.Err() != nil && ctx.Err() == nil {
-			return Order{}, errs.E(errs.Transient, "the cancel has not completed yet").WithCode(errs.CodeCancelInProgress).WithCause(err).
-				WithHint("GET /orders/{id} shows whether the order was cancelled; send DELETE again if it is still open")
-		}
-		return Order{}, err
-	}
-	cur, err := s.Store.OrderByID(ctx, o.ID)
+	return previous, err
+}
+
+// Cancelled answers a completed cancel: the order as it stands, with the
+// status it had before, and records the cancel in the audit log.
+func (s *Service) Cancelled(ctx context.Context, p Principal, id, previous string) (Order, error) {
+	cur, err := s.Store.OrderByID(ctx, id)
 	if err != nil {
 		return Order{}, err
 	}
 	v := view(cur)
-	v.PreviousStatus = prev
+	v.PreviousStatus = previous
 	if s.Audit != nil {
-		_ = s.Audit.Record(ctx, audit.Entry{UserID: p.UserID, AgentID: p.AgentID, Action: "order.cancel", Target: o.ID,
-			Result: audit.Success, ClientAddr: p.ClientAddr, Detail: map[string]any{"previousStatus": prev}})
+		_ = s.Audit.Record(ctx, audit.Entry{UserID: p.UserID, AgentID: p.AgentID, Action: "order.cancel", Target: id,
+			Result: audit.Success, ClientAddr: p.ClientAddr, Detail: map[string]any{"previousStatus": previous}})
 	}
 	return v, nil
 }
@@ -686,33 +662,18 @@ func notCancellable(status string) error {
 // NotCancellable is the error of a cancel of an order in status.
 func NotCancellable(status string) error { return notCancellable(status) }
 
-// ResumeStale starts the workflows of orders still PENDING after
-// olderThan whose workflow may never have started (the API process died
-// between storing the order and starting its workflow). Orders whose
-// workflow exists are left alone. One order that cannot be resumed does
-// not hold up the others: it returns how many it handed to the runner
-// (resumed, or found running already) and the errors of the rest, joined,
-// each naming its order.
-func (s *Service) ResumeStale(ctx context.Context, now time.Time, olderThan time.Duration) (int, error) {
-	if s.Runner == nil {
-		return 0, nil
-	}
-	rows, err := s.Store.StalePendingOrders(ctx, now.Add(-olderThan), 500)
+// StalePending lists (at most 500, oldest first) the orders still
+// PENDING that were stored before cutoff: their workflow may never have
+// started (the API process died between storing the order and starting
+// it).
+func (s *Service) StalePending(ctx context.Context, cutoff time.Time) ([]Ref, error) {
+	rows, err := s.Store.StalePendingOrders(ctx, cutoff, 500)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	resumed := 0
-	var failed []error
-	for _, o := range rows {
-		if err := ctx.Err(); err != nil {
-			failed = append(failed, err) // shutting down: the next sweep goes on
-			break
-		}
-		if err := s.Runner.Resume(ctx, o.ID, o.UserID, o.AgentID, o.TokenID); err != nil {
-			failed = append(failed, fmt.Errorf("order %s: %w", o.ID, err))
-			continue
-		}
-		resumed++
+	refs := make([]Ref, len(rows))
+	for i := range rows {
+		refs[i] = refOf(&rows[i])
 	}
-	return resumed, errors.Join(failed...)
+	return refs, nil
 }

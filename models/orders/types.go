@@ -1,9 +1,11 @@
 // Package orders is the order bounded context: validating an agent's order
 // against the market, its wallet and its budget, persisting it before it is
 // signed, and the steps of its lifecycle (submit, sync, cancel) that the
-// order workflow (workflows.Order) runs as activities. The API and the
-// positions service place orders only through Service.Place, so every order
-// — an agent's, a position close, a strategy's — takes the same path.
+// order workflow (workflows.Order) runs as activities. Every order — an
+// agent's, a position close, a strategy's — is placed through the one
+// Placer, workflows.Orders: Service.Accept checks and stores it, then its
+// workflow places it. The service never calls a workflow, so the order
+// walk enters it once on each side of Temporal.
 package orders
 
 import (
@@ -112,8 +114,9 @@ type PlaceResult struct {
 	Pending bool
 }
 
-// Placer places orders; *Service implements it. Positions (close) and
-// strategies depend on this interface, not on the service.
+// Placer places orders: Accept, then the order's workflow;
+// workflows.Orders implements it. Positions (close) and strategies depend
+// on this interface: the domain never drives a workflow itself.
 type Placer interface {
 	Place(ctx context.Context, p Principal, r PlaceRequest) (PlaceResult, error)
 }

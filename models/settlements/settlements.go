@@ -2,11 +2,12 @@
 // the positions of resolved markets into collateral (redeem). Both run as
 // durable Temporal workflows (workflows.Approve, workflows.Redeem) because
 // they send on-chain transactions that must be neither lost nor repeated
-// when a process dies half-way: the API calls Service.Approve and
-// Service.Redeem, which hand the request to a Runner and wait for the
-// workflow's result; the workflows' activities call the step methods of
-// the same Service (ApproveWallet, PlanRedeem, RedeemOnChain,
-// RecordRedemptions, RecordAudit).
+// when a process dies half-way: the API checks a request here
+// (ApproveRequest, RedeemRequest) and runs its workflow through
+// workflows.Settlements; the workflows' activities call the step methods
+// of the Service (ApproveWallet, PlanRedeem, RedeemOnChain,
+// RecordRedemptions, RecordAudit). The package never runs a workflow
+// itself, so a settlement walk enters it once on each side of Temporal.
 //
 // Private keys never enter Temporal: workflow inputs and activity
 // arguments hold ids and public data only, and every activity loads the
@@ -18,12 +19,10 @@ package settlements
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"math/big"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -52,13 +51,6 @@ const (
 	StatusAlreadyApproved = "alreadyApproved"
 )
 
-// Runner runs the settlement workflows and waits for their results;
-// workflows.SettlementsClient implements it over a Temporal client.
-type Runner interface {
-	RunApprove(ctx context.Context, in ApproveInput) (ApproveResult, error)
-	RunRedeem(ctx context.Context, in RedeemInput) (RedeemResult, error)
-}
-
 // Chain is what the settlements need from the chain; *chain.Client
 // implements it.
 type Chain interface {
@@ -84,53 +76,25 @@ type MarketSource interface {
 	Market(ctx context.Context, conditionID string) (*clob.Market, error)
 }
 
-// Service is the settlements service. Store, Wallets, Chain and Markets
-// back the workflow steps; Runner backs Approve and Redeem. Audit defaults
+// Service is the settlements service: the steps of the Approve and Redeem
+// workflows, backed by Store, Wallets, Chain and Markets. Audit defaults
 // to an audit.Service on Store and Logger to a discarding logger.
 type Service struct {
 	Store   *store.Store
 	Wallets WalletSource
 	Chain   Chain
 	Markets MarketSource
-	Runner  Runner
 	Audit   *audit.Service
 	Logger  *slog.Logger
 	// Positions, when set, rebuilds each redeemed position from its fills
 	// and the recorded redemption (realized P&L includes the payout);
 	// models/positions.Service implements it.
 	Positions PositionRecomputer
-	// Wait bounds how long Approve and Redeem wait for their workflow
-	// (default DefaultWait): below the HTTP server's write timeout, so an
-	// agent gets an answer it can act on instead of a cut connection.
-	Wait time.Duration
 }
 
 // PositionRecomputer rebuilds an agent's position in a token.
 type PositionRecomputer interface {
 	Recompute(ctx context.Context, agentID, userID, tokenID string) error
-}
-
-// DefaultWait is the default of Service.Wait.
-const DefaultWait = 45 * time.Second
-
-// run calls fn with the wait applied and turns an expired wait (the
-// caller's own context still alive) into a retryable "still running".
-func (s *Service) run(ctx context.Context, what string, fn func(context.Context) error) error {
-	wait := s.Wait
-	if wait <= 0 {
-		wait = DefaultWait
-	}
-	wctx, cancel := context.WithTimeout(ctx, wait)
-	defer cancel()
-	err := fn(wctx)
-	if err != nil && ctx.Err() == nil && errors.Is(wctx.Err(), context.DeadlineExceeded) {
-		return &errs.Error{
-			Kind: errs.Transient, Code: errs.CodeSettlementPending, RetryAfterSeconds: 5,
-			Message: "the " + what + " is still running on chain; send the same request again to get its result",
-			Err:     err,
-		}
-	}
-	return err
 }
 
 func (s *Service) log() *slog.Logger {
@@ -275,52 +239,43 @@ func (r RedeemResult) OtherAgentsTotals() (sharesMicro, payoutMicro int64) {
 // conditionRE is a condition id: 32 bytes of hex.
 var conditionRE = regexp.MustCompile(`^0x[0-9a-fA-F]{64}$`)
 
-// Approve grants the wallet's trading approvals for token (USDC, CTF,
-// NEG_RISK or all, case-insensitive) through the Approve workflow. A
+// ApproveRequest checks a request to grant the wallet's trading
+// approvals for token (USDC, CTF, NEG_RISK or all, case-insensitive) and
+// returns the Approve workflow's input. workflows.Settlements runs it: a
 // concurrent request of the same user joins the running approval when it
-// asks for the same token and waits for it otherwise. Approvals already in
+// asks for the same token and waits for it otherwise; approvals already in
 // place are reported as alreadyApproved without a transaction.
-func (s *Service) Approve(ctx context.Context, p orders.Principal, token string) (ApproveResult, error) {
+func ApproveRequest(p orders.Principal, token string) (ApproveInput, error) {
 	tok, err := chain.ParseApproveToken(strings.TrimSpace(token))
 	if err != nil {
-		return ApproveResult{}, err // Invalid, code invalid_token
+		return ApproveInput{}, err // Invalid, code invalid_token
 	}
 	if p.UserID == "" || p.AgentID == "" {
-		return ApproveResult{}, errs.E(errs.Internal, "settlements: approve without a principal")
+		return ApproveInput{}, errs.E(errs.Internal, "settlements: approve without a principal")
 	}
-	var res ApproveResult
-	err = s.run(ctx, "approval", func(ctx context.Context) (err error) {
-		res, err = s.Runner.RunApprove(ctx, ApproveInput{UserID: p.UserID, AgentID: p.AgentID, Token: string(tok), ClientAddr: p.ClientAddr})
-		return err
-	})
-	return res, err
+	return ApproveInput{UserID: p.UserID, AgentID: p.AgentID, Token: string(tok), ClientAddr: p.ClientAddr}, nil
 }
 
-// Redeem redeems what the user's wallet holds in resolved markets (only
-// the market conditionID when it is not empty) through the Redeem
-// workflow, recording the positions of every agent of the user it pays
-// (see RedeemResult). One
-// redemption runs per wallet at a time: a concurrent request of the same
-// agent for the same scope joins the running one, any other waits for it
-// and then runs. Nothing to redeem is a successful empty result with a
-// message.
-func (s *Service) Redeem(ctx context.Context, p orders.Principal, conditionID string) (RedeemResult, error) {
+// RedeemRequest checks a request to redeem what the user's wallet holds
+// in resolved markets (only the market conditionID when it is not empty)
+// and returns the Redeem workflow's input. workflows.Settlements runs it,
+// recording the positions of every agent of the user it pays (see
+// RedeemResult): one redemption runs per wallet at a time; a concurrent
+// request of the same agent for the same scope joins the running one, any
+// other waits for it and then runs. Nothing to redeem is a successful
+// empty result with a message.
+func RedeemRequest(p orders.Principal, conditionID string) (RedeemInput, error) {
 	conditionID = strings.TrimSpace(conditionID)
 	if conditionID != "" {
 		if !conditionRE.MatchString(conditionID) {
-			return RedeemResult{}, errs.E(errs.Invalid, "conditionId must be 0x followed by 64 hex digits").WithCode(errs.CodeInvalidConditionID)
+			return RedeemInput{}, errs.E(errs.Invalid, "conditionId must be 0x followed by 64 hex digits").WithCode(errs.CodeInvalidConditionID)
 		}
 		conditionID = strings.ToLower(conditionID)
 	}
 	if p.UserID == "" || p.AgentID == "" {
-		return RedeemResult{}, errs.E(errs.Internal, "settlements: redeem without a principal")
+		return RedeemInput{}, errs.E(errs.Internal, "settlements: redeem without a principal")
 	}
-	var res RedeemResult
-	err := s.run(ctx, "redemption", func(ctx context.Context) (err error) {
-		res, err = s.Runner.RunRedeem(ctx, RedeemInput{UserID: p.UserID, AgentID: p.AgentID, ConditionID: conditionID, ClientAddr: p.ClientAddr})
-		return err
-	})
-	return res, err
+	return RedeemInput{UserID: p.UserID, AgentID: p.AgentID, ConditionID: conditionID, ClientAddr: p.ClientAddr}, nil
 }
 
 // SpenderName names a venue contract of n for the approval result.

@@ -42,7 +42,7 @@ type Env struct {
 	Store   *store.Store
 	Wallets *wallets.Service
 	Markets *ChainMarkets
-	// Service has no Runner: tests call its steps directly or set one.
+	// Tests call the Service's steps directly (workflows.Settlements runs them through the workflows).
 	Service *settlements.Service
 }
 

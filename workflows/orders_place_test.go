@@ -1,4 +1,4 @@
-package orders
+package workflows_test
 
 import (
 	"context"
@@ -11,10 +11,13 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/budget"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/wallets"
@@ -22,9 +25,12 @@ import (
 	sbserver "github.com/agent-trading/ats/sandbox/server"
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/network"
+	"github.com/agent-trading/ats/workflows"
 )
 
 // walletAddr is the trading wallet of every test user.
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
 var walletAddr = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
 
 // fakeChain is the wallet's on-chain state: collateral balance and
@@ -112,9 +118,10 @@ func (*fakeWallets) Creds(context.Context, string) (clob.Creds, error) {
 
 func (*fakeWallets) InvalidateCreds(context.Context, string) error { return nil }
 
-// fakeRunner stands in for the order workflow: a placement opens the
-// PENDING order in the store, unless hold is set (the worker is away and
-// the placement never answers); Resume fails for the orders in resumeErr.
+// fakeRunner stands in for the order workflow (workflows.OrderRuns): a
+// placement opens the PENDING order in the store, unless hold is set (the
+// worker is away and the placement never answers); Resume fails for the
+// orders in resumeErr; Cancel answers cancelErr, counting the cancels.
 type fakeRunner struct {
 	st         *store.Store
 	mu         sync.Mutex
@@ -122,6 +129,8 @@ type fakeRunner struct {
 	placements []string
 	resumed    []string
 	resumeErr  map[string]error
+	cancelErr  error
+	cancels    int
 }
 
 func (r *fakeRunner) StartAndAwaitPlacement(ctx context.Context, orderID, _, _, _ string) (string, error) {
@@ -140,8 +149,14 @@ func (r *fakeRunner) StartAndAwaitPlacement(ctx context.Context, orderID, _, _, 
 	return open, nil
 }
 
-func (*fakeRunner) Cancel(context.Context, string) (string, string, error) {
-	return "", "", errs.E(errs.Internal, "cancel is not part of these tests")
+func (r *fakeRunner) Cancel(context.Context, string) (string, string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cancels++
+	if r.cancelErr == nil {
+		return "", "", errs.E(errs.Internal, "cancel is not part of this test")
+	}
+	return "", "", r.cancelErr
 }
 
 func (r *fakeRunner) Resume(_ context.Context, orderID, _, _, _ string) error {
@@ -170,7 +185,8 @@ func (r *fakeRunner) placed() []string {
 // (in memory, served over HTTP to the real client) and the fakes above.
 type placeEnv struct {
 	st      *store.Store
-	svc     *Service
+	svc     *orders.Service
+	desk    *workflows.Orders
 	chain   *fakeChain
 	wallets *fakeWallets
 	runner  *fakeRunner
@@ -201,17 +217,17 @@ func newPlaceEnv(t *testing.T, st *store.Store) *placeEnv {
 	t.Cleanup(srv.Close)
 	e.chain = &fakeChain{}
 	e.chain.fund(n, append(e.market.TokenIDs[:], e.negRisk.TokenIDs[:]...)...)
-	e.svc = &Service{
-		Store: st, Budget: budget.New(st, e.chain, nil), Wallets: e.wallets, Chain: e.chain, Network: n, Runner: e.runner,
-		CLOB:         clob.NewClient(clob.Config{BaseURL: srv.URL + "/clob", ChainID: n.ChainID, Retries: 1}),
-		PlaceTimeout: 200 * time.Millisecond,
+	e.svc = &orders.Service{
+		Store: st, Budget: budget.New(st, e.chain, nil), Wallets: e.wallets, Chain: e.chain, Network: n,
+		CLOB: clob.NewClient(clob.Config{BaseURL: srv.URL + "/clob", ChainID: n.ChainID, Retries: 1}),
 	}
+	e.desk = &workflows.Orders{Orders: e.svc, Runs: e.runner, PlaceTimeout: 200 * time.Millisecond}
 	return e
 }
 
 // agent creates a user and an active agent of it; fixedLimit (USDC, 0 =
 // none) caps its budget.
-func (e *placeEnv) agent(t *testing.T, fixedLimit int64) Principal {
+func (e *placeEnv) agent(t *testing.T, fixedLimit int64) orders.Principal {
 	t.Helper()
 	ctx := context.Background()
 	u := &models.User{Email: models.NewID("u") + "@example.com", PasswordHash: "x"}
@@ -226,11 +242,11 @@ func (e *placeEnv) agent(t *testing.T, fixedLimit int64) Principal {
 	if err := e.st.CreateAgent(ctx, a); err != nil {
 		t.Fatal(err)
 	}
-	return Principal{AgentID: a.ID, UserID: u.ID}
+	return orders.Principal{AgentID: a.ID, UserID: u.ID}
 }
 
 // assertNothingHeld fails unless p has no order and no budget reservation.
-func (e *placeEnv) assertNothingHeld(t *testing.T, p Principal) {
+func (e *placeEnv) assertNothingHeld(t *testing.T, p orders.Principal) {
 	t.Helper()
 	ctx := context.Background()
 	n, err := e.st.CountOrders(ctx, store.OrderFilter{AgentID: p.AgentID})
@@ -258,20 +274,20 @@ func hintOf(err error) string {
 func TestPlaceChecks(t *testing.T) {
 	e := newPlaceEnv(t, storetest.NewSQLite(t))
 	yes, nrYes := e.market.TokenIDs[0], e.negRisk.TokenIDs[0]
-	buy := func(price, size string) PlaceRequest {
-		return PlaceRequest{TokenID: yes, Side: SideBuy, Price: d(price), Size: d(size)}
+	buy := func(price, size string) orders.PlaceRequest {
+		return orders.PlaceRequest{TokenID: yes, Side: orders.SideBuy, Price: d(price), Size: d(size)}
 	}
-	sell := func(token, price, size string) PlaceRequest {
-		return PlaceRequest{TokenID: token, Side: SideSell, Price: d(price), Size: d(size)}
+	sell := func(token, price, size string) orders.PlaceRequest {
+		return orders.PlaceRequest{TokenID: token, Side: orders.SideSell, Price: d(price), Size: d(size)}
 	}
-	dry := func(r PlaceRequest) PlaceRequest { r.DryRun = true; return r }
-	typed := func(r PlaceRequest, typ string) PlaceRequest { r.Type = typ; return r }
+	dry := func(r orders.PlaceRequest) orders.PlaceRequest { r.DryRun = true; return r }
+	typed := func(r orders.PlaceRequest, typ string) orders.PlaceRequest { r.Type = typ; return r }
 	tests := []struct {
 		name       string
 		fixedLimit int64
 		holds      int64 // the agent's own open position in yes (micro-shares)
 		setup      func(c *fakeChain, w *fakeWallets)
-		req        PlaceRequest
+		req        orders.PlaceRequest
 		kind       errs.Kind
 		code       string
 		hint       string // substring of the hint ("" = not checked)
@@ -280,8 +296,8 @@ func TestPlaceChecks(t *testing.T) {
 		{name: "price below 0.01", req: buy("0.005", "10"), kind: errs.Invalid, code: "invalid_price"},
 		{name: "price above 0.99", req: buy("0.995", "10"), kind: errs.Invalid, code: "invalid_price"},
 		{name: "limit below the market's minimum size", req: buy("0.5", "4.99"), kind: errs.Invalid, code: "below_min_size"},
-		{name: "marketable buy under $1", req: typed(buy("0.5", "1.98"), TypeFAK), kind: errs.Invalid, code: "below_min_size"},
-		{name: "unknown token", req: PlaceRequest{TokenID: "12345", Side: SideBuy, Price: d("0.5"), Size: d("10")},
+		{name: "marketable buy under $1", req: typed(buy("0.5", "1.98"), orders.TypeFAK), kind: errs.Invalid, code: "below_min_size"},
+		{name: "unknown token", req: orders.PlaceRequest{TokenID: "12345", Side: orders.SideBuy, Price: d("0.5"), Size: d("10")},
 			kind: errs.NotFound, code: "unknown_token", hint: "GET /markets"},
 		{name: "no trading wallet", setup: func(_ *fakeChain, w *fakeWallets) { w.none = true }, req: buy("0.5", "10"),
 			kind: errs.Conflict, code: "no_wallet"},
@@ -314,7 +330,7 @@ func TestPlaceChecks(t *testing.T) {
 				e.holds(t, p, yes, tc.holds)
 			}
 			before := len(e.runner.placed())
-			res, err := e.svc.Place(context.Background(), p, tc.req)
+			res, err := e.desk.Place(context.Background(), p, tc.req)
 			switch {
 			case tc.code == "":
 				if err != nil {
@@ -325,8 +341,8 @@ func TestPlaceChecks(t *testing.T) {
 					pv.TickSize != "0.01" || !pv.MinSize.Equal(d("5")) {
 					t.Fatalf("dry run answered %+v (preview %+v)", res, pv)
 				}
-				if tc.req.Side == SideBuy && (!pv.Cost.Equal(d("5")) || !pv.BudgetAvailable.Equal(d("1000"))) ||
-					tc.req.Side == SideSell && !pv.Proceeds.Equal(d("5")) {
+				if tc.req.Side == orders.SideBuy && (!pv.Cost.Equal(d("5")) || !pv.BudgetAvailable.Equal(d("1000"))) ||
+					tc.req.Side == orders.SideSell && !pv.Proceeds.Equal(d("5")) {
 					t.Fatalf("dry run preview %+v", pv)
 				}
 			case err == nil:
@@ -361,7 +377,7 @@ func TestPlaceIdempotencyKey(t *testing.T) {
 		e := newPlaceEnv(t, st)
 		ctx := context.Background()
 		p := e.agent(t, 0)
-		req := PlaceRequest{TokenID: e.market.TokenIDs[0], Side: SideBuy, Price: d("0.4"), Size: d("10"), IdempotencyKey: "k-1"}
+		req := orders.PlaceRequest{TokenID: e.market.TokenIDs[0], Side: orders.SideBuy, Price: d("0.4"), Size: d("10"), IdempotencyKey: "k-1"}
 		orders := func() int64 {
 			n, err := st.CountOrders(ctx, store.OrderFilter{AgentID: p.AgentID})
 			if err != nil {
@@ -370,13 +386,13 @@ func TestPlaceIdempotencyKey(t *testing.T) {
 			return n
 		}
 
-		first, err := e.svc.Place(ctx, p, req)
+		first, err := e.desk.Place(ctx, p, req)
 		if err != nil || first.Order.Status != models.OrderOpen || first.Pending {
 			t.Fatalf("first: %+v %v", first, err)
 		}
 		retry := req
 		retry.Side = " buy " // normalised like the first
-		again, err := e.svc.Place(ctx, p, retry)
+		again, err := e.desk.Place(ctx, p, retry)
 		if err != nil || again.Order.ID != first.Order.ID || again.Order.Status != models.OrderOpen || orders() != 1 || len(e.runner.placed()) != 1 {
 			t.Fatalf("retry: %+v %v (%d orders, %d placements)", again, err, orders(), len(e.runner.placed()))
 		}
@@ -384,7 +400,7 @@ func TestPlaceIdempotencyKey(t *testing.T) {
 		other.Price = d("0.41")
 		for _, at := range []time.Duration{0, store.IdempotencyRetention - time.Second} {
 			advance(at)
-			if _, err := e.svc.Place(ctx, p, other); !errs.Is(err, errs.Conflict) || errs.CodeOf(err) != "idempotency_key_reused" {
+			if _, err := e.desk.Place(ctx, p, other); !errs.Is(err, errs.Conflict) || errs.CodeOf(err) != "idempotency_key_reused" {
 				t.Fatalf("another order under the key after %s: %v", at, err)
 			}
 		}
@@ -393,7 +409,7 @@ func TestPlaceIdempotencyKey(t *testing.T) {
 		}
 
 		advance(time.Second) // 24 h after the first order: the key is free
-		fresh, err := e.svc.Place(ctx, p, other)
+		fresh, err := e.desk.Place(ctx, p, other)
 		if err != nil || fresh.Order.ID == first.Order.ID || !fresh.Order.Price.Equal(d("0.41")) || orders() != 2 {
 			t.Fatalf("after 24 h: %+v %v (%d orders)", fresh, err, orders())
 		}
@@ -401,7 +417,7 @@ func TestPlaceIdempotencyKey(t *testing.T) {
 		if err != nil || old.IdempotencyKey != nil {
 			t.Fatalf("the old order still holds its key: %+v %v", old, err)
 		}
-		if got, err := e.svc.Place(ctx, p, other); err != nil || got.Order.ID != fresh.Order.ID {
+		if got, err := e.desk.Place(ctx, p, other); err != nil || got.Order.ID != fresh.Order.ID {
 			t.Fatalf("retry of the new order: %+v %v", got, err)
 		}
 
@@ -410,16 +426,16 @@ func TestPlaceIdempotencyKey(t *testing.T) {
 		e.runner.setHold(true)
 		slow := req
 		slow.IdempotencyKey, slow.Price = "k-slow", d("0.3")
-		pending, err := e.svc.Place(ctx, p, slow)
+		pending, err := e.desk.Place(ctx, p, slow)
 		if err != nil || !pending.Pending || pending.Order.Status != models.OrderPending {
 			t.Fatalf("slow placement: %+v %v", pending, err)
 		}
-		if res, err := e.svc.Place(ctx, p, slow); err != nil || !res.Pending || res.Order.ID != pending.Order.ID {
+		if res, err := e.desk.Place(ctx, p, slow); err != nil || !res.Pending || res.Order.ID != pending.Order.ID {
 			t.Fatalf("retry while still pending: %+v %v", res, err)
 		}
 		e.runner.setHold(false)
 		placements := len(e.runner.placed())
-		res, err := e.svc.Place(ctx, p, slow)
+		res, err := e.desk.Place(ctx, p, slow)
 		if err != nil || res.Pending || res.Order.ID != pending.Order.ID || res.Order.Status != models.OrderOpen ||
 			len(e.runner.placed()) != placements+1 || orders() != 3 {
 			t.Fatalf("retry once placed: %+v %v (%d orders)", res, err, orders())
@@ -437,11 +453,11 @@ func TestResumeStale(t *testing.T) {
 	st.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
 	ctx := context.Background()
 	runner := &fakeRunner{st: st, resumeErr: map[string]error{}}
-	svc := &Service{Store: st, Runner: runner}
+	desk := &workflows.Orders{Orders: &orders.Service{Store: st}, Runs: runner}
 	var ids []string
 	for range 4 {
-		o := &models.Order{AgentID: "agt_1", UserID: "usr_1", WalletID: "wal_1", TokenID: "1", Side: SideBuy, Type: "GTC",
-			RequestType: TypeLimit, PriceMicro: 500_000, SizeMicro: 10_000_000}
+		o := &models.Order{AgentID: "agt_1", UserID: "usr_1", WalletID: "wal_1", TokenID: "1", Side: orders.SideBuy, Type: "GTC",
+			RequestType: orders.TypeLimit, PriceMicro: 500_000, SizeMicro: 10_000_000}
 		if err := st.CreateOrder(ctx, o); err != nil {
 			t.Fatal(err)
 		}
@@ -453,7 +469,7 @@ func TestResumeStale(t *testing.T) {
 	down := errs.E(errs.Transient, "temporal is unavailable")
 	runner.resumeErr[ids[0]], runner.resumeErr[ids[2]] = down, down
 	// ids[3] was created a second ago: not stale yet.
-	n, err := svc.ResumeStale(ctx, now, 1500*time.Millisecond)
+	n, err := desk.ResumeStale(ctx, now, 1500*time.Millisecond)
 	if n != 1 || !errors.Is(err, down) {
 		t.Fatalf("ResumeStale = %d, %v; want 1 and the resume errors", n, err)
 	}
@@ -468,4 +484,68 @@ func TestResumeStale(t *testing.T) {
 	if len(runner.resumed) != 1 || runner.resumed[0] != ids[1] {
 		t.Fatalf("resumed %v, want [%s]", runner.resumed, ids[1])
 	}
+}
+
+// An order stored PENDING whose workflow never started (the API died in
+// between): DELETE answers at once with CANCELLED and previousStatus
+// PENDING instead of 404, releases the reservation and audits the cancel;
+// the placement step, when the stale-order sweep starts it later, finds it
+// cancelled and posts nothing; a second cancel is refused.
+func TestCancelPendingOrderWithoutWorkflow(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		e := newPlaceEnv(t, st)
+		e.svc.Audit = &audit.Service{Store: st}
+		e.runner.cancelErr = errs.E(errs.NotFound, "not found").WithCode(errs.CodeOrderWorkflowNotFound)
+		// The worker is away: the BUY of 5 shares at 0.20 stays PENDING
+		// with its 1 USDC reservation.
+		e.runner.setHold(true)
+		p := e.agent(t, 0)
+		p.ClientAddr = "192.0.2.1"
+		res, err := e.desk.Place(ctx, p, orders.PlaceRequest{TokenID: e.market.TokenIDs[0], Side: orders.SideBuy, Price: d("0.2"), Size: d("5")})
+		if err != nil || !res.Pending {
+			t.Fatalf("place: %+v %v", res, err)
+		}
+		o := res.Order
+		held := func() int64 {
+			t.Helper()
+			tot, err := st.BudgetTotals(ctx, p.UserID, p.AgentID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tot.AgentHeldMicro
+		}
+		if h := held(); h != 1_000_000 {
+			t.Fatalf("held %d before the cancel", h)
+		}
+
+		t0 := time.Now()
+		v, err := e.desk.Cancel(ctx, p, o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(t0); took > 2*time.Second {
+			t.Fatalf("the cancel took %v", took)
+		}
+		if v.Status != models.OrderCancelled || v.PreviousStatus != models.OrderPending || v.ID != o.ID || e.runner.cancels != 1 {
+			t.Fatalf("cancel answered %+v after %d workflow cancels", v, e.runner.cancels)
+		}
+		if h := held(); h != 0 {
+			t.Fatalf("held %d after the cancel", h)
+		}
+		page, err := e.svc.Audit.List(ctx, audit.Filter{AgentID: p.AgentID, Action: "order.cancel"})
+		if err != nil || len(page.Entries) != 1 || page.Entries[0].Target != o.ID || page.Entries[0].Result != audit.Success ||
+			!strings.Contains(string(page.Entries[0].Detail), `"previousStatus":"PENDING"`) {
+			t.Fatalf("audit %+v %v", page.Entries, err)
+		}
+
+		// The workflow starts late: its placement step reaches no venue.
+		sub, err := e.svc.Submit(ctx, o.ID)
+		if err != nil || sub.Status != models.OrderCancelled {
+			t.Fatalf("submit after the cancel: %+v %v", sub, err)
+		}
+		if _, err := e.desk.Cancel(ctx, p, o.ID); errs.CodeOf(err) != "order_not_cancellable" {
+			t.Fatalf("second cancel: %v", err)
+		}
+	})
 }

@@ -1,4 +1,4 @@
-package orders
+package workflows_test
 
 import (
 	"context"
@@ -8,23 +8,24 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
 )
 
 // sibling creates another active agent of p's user: the two share the
 // user's wallet.
-func (e *placeEnv) sibling(t *testing.T, p Principal) Principal {
+func (e *placeEnv) sibling(t *testing.T, p orders.Principal) orders.Principal {
 	t.Helper()
 	a := &models.Agent{UserID: p.UserID, Name: "sibling", Scopes: "read trade cancel"}
 	if err := e.st.CreateAgent(context.Background(), a); err != nil {
 		t.Fatal(err)
 	}
-	return Principal{AgentID: a.ID, UserID: p.UserID, ClientAddr: "203.0.113.9"}
+	return orders.Principal{AgentID: a.ID, UserID: p.UserID, ClientAddr: "203.0.113.9"}
 }
 
 // holds gives p an open position of micro shares of token at 0.40.
-func (e *placeEnv) holds(t *testing.T, p Principal, token string, micro int64) *models.Position {
+func (e *placeEnv) holds(t *testing.T, p orders.Principal, token string, micro int64) *models.Position {
 	t.Helper()
 	pos := &models.Position{AgentID: p.AgentID, UserID: p.UserID, TokenID: token, ConditionID: e.market.ConditionID,
 		Outcome: "Yes", SizeMicro: micro, AvgEntryMicro: 400_000, Status: models.PositionOpen}
@@ -49,12 +50,12 @@ func TestSellOnlyOwnShares(t *testing.T) {
 		a := e.agent(t, 0)
 		b := e.sibling(t, a)
 		posA := e.holds(t, a, yes, 10_000_000)
-		sell := func(size string) PlaceRequest {
-			return PlaceRequest{TokenID: yes, Side: SideSell, Price: d("0.5"), Size: d(size)}
+		sell := func(size string) orders.PlaceRequest {
+			return orders.PlaceRequest{TokenID: yes, Side: orders.SideSell, Price: d("0.5"), Size: d(size)}
 		}
-		refused := func(t *testing.T, p Principal, r PlaceRequest) {
+		refused := func(t *testing.T, p orders.Principal, r orders.PlaceRequest) {
 			t.Helper()
-			_, err := e.svc.Place(ctx, p, r)
+			_, err := e.desk.Place(ctx, p, r)
 			if !errs.Is(err, errs.Conflict) || errs.CodeOf(err) != errs.CodeInsufficientPosition {
 				t.Fatalf("sell of %s by %s: %v (code %q), want Conflict %s", r.Size, p.AgentID, err, errs.CodeOf(err), errs.CodeInsufficientPosition)
 			}
@@ -66,7 +67,7 @@ func TestSellOnlyOwnShares(t *testing.T) {
 		dry.DryRun = true
 		refused(t, b, dry)
 		dust := sell("0.01")
-		dust.Type = TypeFAK // no minimum size
+		dust.Type = orders.TypeFAK // no minimum size
 		refused(t, b, dust)
 		if n, err := st.CountOrders(ctx, store.OrderFilter{AgentID: b.AgentID}); err != nil || n != 0 {
 			t.Fatalf("agent B has %d orders (%v)", n, err)
@@ -82,11 +83,11 @@ func TestSellOnlyOwnShares(t *testing.T) {
 
 		// A's own sells: 5 (resting), then 6 is more than the 5 left, 5 is
 		// not; nothing is left after that.
-		if _, err := e.svc.Place(ctx, a, sell("5")); err != nil {
+		if _, err := e.desk.Place(ctx, a, sell("5")); err != nil {
 			t.Fatalf("A sells 5 of its 10: %v", err)
 		}
 		refused(t, a, sell("6"))
-		if _, err := e.svc.Place(ctx, a, sell("5")); err != nil {
+		if _, err := e.desk.Place(ctx, a, sell("5")); err != nil {
 			t.Fatalf("A sells its last 5: %v", err)
 		}
 		refused(t, a, dust)
@@ -101,7 +102,7 @@ func TestSellOnlyOwnShares(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, results[i] = e.svc.Place(ctx, c, PlaceRequest{TokenID: e.market.TokenIDs[1], Side: SideSell, Price: d("0.5"), Size: d("8")})
+				_, results[i] = e.desk.Place(ctx, c, orders.PlaceRequest{TokenID: e.market.TokenIDs[1], Side: orders.SideSell, Price: d("0.5"), Size: d("8")})
 			}()
 		}
 		wg.Wait()

@@ -1,0 +1,154 @@
+package workflows
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/orders"
+)
+
+// OrderRuns is the Temporal side of Orders: the order workflow's
+// placement, cancel and start. OrderClient implements it; the tests of
+// Orders give it a stand-in for the workflow.
+type OrderRuns interface {
+	// StartAndAwaitPlacement starts the order's workflow (or attaches to
+	// the running one) and waits until the order was placed or failed.
+	// It returns the status after placement.
+	StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID string) (string, error)
+	// Cancel asks the order's workflow to cancel the order and returns
+	// the status before and after. An order without a running workflow
+	// is NotFound with code errs.CodeOrderWorkflowNotFound.
+	Cancel(ctx context.Context, orderID string) (previous, status string, err error)
+	// Resume starts the workflow of a persisted order unless it runs or
+	// ran already.
+	Resume(ctx context.Context, orderID, userID, agentID, tokenID string) error
+}
+
+// Orders is how an order is placed and cancelled, for the API and for the
+// services that place orders (position close, strategies): the order
+// service checks and stores the order (orders.Service.Accept), then the
+// order's workflow places it; a cancel goes to the workflow too. The
+// order service is called and returns; it never calls a workflow, so the
+// walk api/orders → workflows → Temporal → activities → models/orders →
+// venue enters no package twice. It implements orders.Placer.
+type Orders struct {
+	Orders *orders.Service
+	Runs   OrderRuns
+	// PlaceTimeout bounds how long Place waits for the placement result
+	// before answering with the order still PENDING (default 20s).
+	PlaceTimeout time.Duration
+	Logger       *slog.Logger
+}
+
+var _ orders.Placer = (*Orders)(nil)
+
+// cancelWait bounds how long Cancel waits for the order's workflow, well
+// within the API's write timeout (60 s).
+const cancelWait = 45 * time.Second
+
+func (o *Orders) log() *slog.Logger {
+	if o.Logger != nil {
+		return o.Logger
+	}
+	return slog.Default()
+}
+
+// Place accepts the order (orders.Service.Accept: checks, budget, stored
+// PENDING with its idempotency key) and waits for its workflow to place
+// it, for at most PlaceTimeout. When the result does not come in time the
+// order is answered as it stands (PENDING, Pending set): it is durable and
+// its workflow keeps going. A dry run, and a retry of an order placed
+// already, answer without a workflow.
+func (o *Orders) Place(ctx context.Context, p orders.Principal, r orders.PlaceRequest) (orders.PlaceResult, error) {
+	if o.Runs == nil && !r.DryRun {
+		// Refused before anything is stored.
+		return orders.PlaceResult{}, errs.E(errs.Internal, "order placement is not configured in this process")
+	}
+	acc, err := o.Orders.Accept(ctx, p, r)
+	if err != nil || acc.Await == nil {
+		return acc.Result, err
+	}
+	ref := *acc.Await
+	timeout := o.PlaceTimeout
+	if timeout <= 0 {
+		timeout = 20 * time.Second
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	t0 := time.Now()
+	_, err = o.Runs.StartAndAwaitPlacement(wctx, ref.ID, ref.UserID, ref.AgentID, ref.TokenID)
+	o.log().DebugContext(ctx, "order placement awaited", "order_id", ref.ID, "took", time.Since(t0), "err", err)
+	if err != nil && (wctx.Err() == nil || ctx.Err() != nil) {
+		// The workflow could not be started at all: the order stays
+		// PENDING and housekeeping starts its workflow later.
+		o.log().WarnContext(ctx, "order workflow did not answer", "order_id", ref.ID, "err", err)
+	}
+	return o.Orders.Placed(ctx, ref.ID, err == nil)
+}
+
+// Cancel cancels the agent's order through its workflow. Only PENDING,
+// OPEN and PARTIALLY_FILLED orders can be cancelled; anything else is a
+// Conflict with code order_not_cancellable. A PENDING order is cancelled
+// without waiting for its placement (the workflow's cancel-pending step);
+// one whose workflow does not exist (the API died between storing it and
+// starting the workflow) is cancelled directly, under the same guards.
+// The answer comes within cancelWait: a cancel still running then is a
+// Transient error (cancel_in_progress).
+func (o *Orders) Cancel(ctx context.Context, p orders.Principal, id string) (orders.Order, error) {
+	target, err := o.Orders.CancelTarget(ctx, p, id)
+	if err != nil {
+		return orders.Order{}, err
+	}
+	if o.Runs == nil {
+		return orders.Order{}, errs.E(errs.Internal, "order cancellation is not configured in this process")
+	}
+	cctx, stop := context.WithTimeout(ctx, cancelWait)
+	defer stop()
+	prev, _, err := o.Runs.Cancel(cctx, target.ID)
+	if errs.CodeOf(err) == errs.CodeOrderWorkflowNotFound {
+		prev, err = o.Orders.CancelDirect(cctx, target)
+	}
+	if err != nil {
+		if cctx.Err() != nil && ctx.Err() == nil {
+			return orders.Order{}, errs.E(errs.Transient, "the cancel has not completed yet").WithCode(errs.CodeCancelInProgress).WithCause(err).
+				WithHint("GET /orders/{id} shows whether the order was cancelled; send DELETE again if it is still open")
+		}
+		return orders.Order{}, err
+	}
+	return o.Orders.Cancelled(ctx, p, target.ID, prev)
+}
+
+// ResumeStale starts the workflows of orders still PENDING after
+// olderThan whose workflow may never have started (the API process died
+// between storing the order and starting its workflow). Orders whose
+// workflow exists are left alone. One order that cannot be resumed does
+// not hold up the others: it returns how many it handed to the workflow
+// (resumed, or found running already) and the errors of the rest, joined,
+// each naming its order.
+func (o *Orders) ResumeStale(ctx context.Context, now time.Time, olderThan time.Duration) (int, error) {
+	if o.Runs == nil {
+		return 0, nil
+	}
+	refs, err := o.Orders.StalePending(ctx, now.Add(-olderThan))
+	if err != nil {
+		return 0, err
+	}
+	resumed := 0
+	var failed []error
+	for _, r := range refs {
+		if err := ctx.Err(); err != nil {
+			failed = append(failed, err) // shutting down: the next sweep goes on
+			break
+		}
+		if err := o.Runs.Resume(ctx, r.ID, r.UserID, r.AgentID, r.TokenID); err != nil {
+			failed = append(failed, fmt.Errorf("order %s: %w", r.ID, err))
+			continue
+		}
+		resumed++
+	}
+	return resumed, errors.Join(failed...)
+}
