@@ -292,3 +292,15 @@ func (s *Store) DeleteStrategy(ctx context.Context, id string) error {
 		return mapErr(tx.db.WithContext(ctx).Where("id = ?", id).Delete(&models.Strategy{}).Error, "strategy")
 	})
 }
+
+// StrategyOrders returns every order strategyID placed (the fields its
+// accounting reads), oldest first.
+func (s *Store) StrategyOrders(ctx context.Context, strategyID string) ([]models.Order, error) {
+	var out []models.Order
+	err := s.db.WithContext(ctx).Select("id", "side", "status", "price_micro", "size_micro", "filled_size_micro", "avg_fill_price_micro").
+		Where("strategy_id = ?", strategyID).Order("created_at").Order("id").Find(&out).Error
+	if err != nil {
+		return nil, mapErr(err, "order")
+	}
+	return out, nil
+}

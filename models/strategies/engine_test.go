@@ -9,7 +9,6 @@ import (
 
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
-	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/strategies/strategiestest"
@@ -69,8 +68,11 @@ func TestExecuteAdoptsTheOrderOfAnEarlierAttempt(t *testing.T) {
 func TestExecuteEnforcesTheStrategyBudget(t *testing.T) {
 	fx, id := newAlert(t)
 	ctx := context.Background()
-	// 10 shares at up to 0.34 cost 3.40; leave 2 USDC of the budget.
-	if err := fx.Store.UpdateStrategy(ctx, id, nil, storeUsed(18_000_000)); err != nil {
+	// An earlier buy of the strategy spent 18 of its 20 USDC (the budget
+	// is derived from its orders); 10 shares at up to 0.35 cost 3.50.
+	if _, err := fx.Placer.Place(ctx, orders.Principal{AgentID: fx.AgentID, UserID: fx.UserID}, orders.PlaceRequest{
+		TokenID: strategiestest.Token, Side: "BUY", Type: "MARKET", Price: decimal.RequireFromString("0.4"), Size: decimal.NewFromInt(45),
+		IdempotencyKey: "earlier", StrategyID: id}); err != nil {
 		t.Fatal(err)
 	}
 	fx.Book.Set(strategiestest.Token, "0.30", "0.34")
@@ -78,7 +80,7 @@ func TestExecuteEnforcesTheStrategyBudget(t *testing.T) {
 	if err != nil || out.Kind != strategies.KindSkip || out.State.Status != strategies.StatusCompleted || out.State.EndedReason != strategies.EndBudget {
 		t.Fatalf("execute: %+v %v", out, err)
 	}
-	if calls, _ := fx.Placer.Counts(); calls != 0 {
+	if calls, _ := fx.Placer.Counts(); calls != 1 { // the earlier buy only
 		t.Fatal("an order over the strategy's budget was placed")
 	}
 }
@@ -94,8 +96,6 @@ func TestExecuteRechecksThePrice(t *testing.T) {
 		t.Fatal("placed above the trigger")
 	}
 }
-
-func storeUsed(m int64) store.StrategyUpdate { return store.StrategyUpdate{BudgetUsedMicro: &m} }
 
 // A market order the book killed unfilled is a failed execution: a
 // condition that keeps firing on a book too thin to trade ends in ERROR.

@@ -94,6 +94,9 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		return Outcome{}, err
 	}
 
+	if err := e.refresh(ctx, st); err != nil {
+		return Outcome{}, err
+	}
 	pl, err := e.decide(ctx, st, cfg)
 	if err != nil {
 		if retryable(err) {
@@ -294,6 +297,42 @@ func spent(o *models.Order) int64 {
 	return micro.Ceil(micro.Decimal(o.SizeMicro).Mul(micro.Decimal(o.PriceMicro)))
 }
 
+// derive recomputes what the strategy's orders spent and hold from the
+// orders themselves, since their fills may arrive after the execution
+// that placed them was recorded: budgetUsed is spent() summed over its
+// orders; openSize is what its buys filled less what its sells filled
+// and what its live sells still offer (so it never sells a share twice).
+func (e *Engine) derive(ctx context.Context, id string) (used, open int64, err error) {
+	os, err := e.Store.StrategyOrders(ctx, id)
+	if err != nil {
+		return 0, 0, err
+	}
+	for i := range os {
+		o := &os[i]
+		used += spent(o)
+		switch {
+		case o.Side == "BUY":
+			open += o.FilledSizeMicro
+		case orders.TerminalStatus(o.Status):
+			open -= o.FilledSizeMicro
+		default:
+			open -= o.SizeMicro
+		}
+	}
+	return used, max(0, open), nil
+}
+
+// refresh brings st's budgetUsed and openSize up to date with its orders
+// (in memory; the next commit stores them).
+func (e *Engine) refresh(ctx context.Context, st *models.Strategy) error {
+	used, open, err := e.derive(ctx, st.ID)
+	if err != nil {
+		return err
+	}
+	st.BudgetUsedMicro, st.OpenSizeMicro = used, open
+	return nil
+}
+
 // record writes execution seq (with its order, if any), the budget, the
 // open size, the error count and the status in one transaction, with the
 // events they raise.
@@ -309,7 +348,6 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		rec.Action, rec.Side, rec.TokenID = o.Side, o.Side, o.TokenID
 		rec.PriceMicro, rec.SizeMicro, rec.OrderStatus = o.PriceMicro, o.SizeMicro, o.Status
 		rec.AmountMicro = spent(o)
-		next.BudgetUsedMicro += rec.AmountMicro
 		switch {
 		case o.Status == models.OrderFailed:
 			rec.Kind = KindError
@@ -320,10 +358,6 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 			// thin to trade ends in ERROR instead of looping.
 			rec.Kind = KindError
 			rec.Reason = truncate(fmt.Sprintf("the order did not fill (%s): %s", o.Status, pl.reason), 500)
-		case o.Side == "BUY":
-			next.OpenSizeMicro += o.FilledSizeMicro
-		default:
-			next.OpenSizeMicro = max(0, next.OpenSizeMicro-o.FilledSizeMicro)
 		}
 		if rec.Kind == KindError {
 			pl.complete = ""
@@ -333,6 +367,12 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 	}
 	if rec.Action == "" {
 		rec.Action = actionOf(st.Type, pl)
+	}
+	if o != nil {
+		// The order is stored: the totals include it.
+		if err := e.refresh(ctx, &next); err != nil {
+			return Outcome{}, err
+		}
 	}
 	var evs []events.Event
 	ev := func(typ events.Type, summary string, details map[string]any) {
