@@ -27,6 +27,25 @@ const (
 	OrderUpdateCancel = "cancel"
 	// OrderQueryState returns the current state.
 	OrderQueryState = "state"
+	// OrderSignalEvent tells a placed order's workflow that the venue or
+	// the chain reported a change of the order (an orders.EventHint). It
+	// is a hint: the workflow asks the venue (SyncOrder) before it
+	// records anything.
+	OrderSignalEvent = "venue-event"
+)
+
+// orderSignalsChange versions how a placed order is followed
+// (GetVersion): version 1 waits for event hints (OrderSignalEvent) from
+// the worker's listener (models/orders.Listener) instead of polling the
+// venue, so a resting order costs nothing while nothing happens to it.
+// Runs that began before it keep polling until they end or continue as
+// new.
+const (
+	orderSignalsChange  = "event-signals"
+	orderSignalsVersion = 1
+	// orderSyncsPerRun bounds a signal-driven run's history: after this
+	// many venue reads it continues as new.
+	orderSyncsPerRun = 200
 )
 
 // OrderInput starts an order workflow (id "order/<order id>"). Placed and
@@ -343,9 +362,68 @@ func (w *orderWorkflow) submit(ctx workflow.Context, left time.Duration) (st act
 	return st, w.v1 && temporal.IsCanceledError(err), err
 }
 
-// follow polls the placed order until it is terminal, continuing as new
-// after orderPollsPerRun polls.
+// follow follows the placed order until it is terminal: from
+// orderSignalsVersion on by waiting for event hints, before by polling.
 func (w *orderWorkflow) follow(ctx workflow.Context) (activities.OrderState, error) {
+	if w.terminal() {
+		return w.finish(ctx)
+	}
+	if workflow.GetVersion(ctx, orderSignalsChange, workflow.DefaultVersion, orderSignalsVersion) == workflow.DefaultVersion {
+		return w.poll(ctx)
+	}
+	return w.listen(ctx)
+}
+
+// listen waits for event hints and reads the venue (SyncOrder) when one
+// may tell something new: a repeated or stale hint — or a forged one that
+// claims nothing beyond what is known — costs no activity, and whatever a
+// hint claims, only the venue's answer is recorded. An idle order runs no
+// timer and no activity. A hint whose sync fails is not retried here: the
+// listener's reconciliation sweep sends another. After orderSyncsPerRun
+// syncs (or when Temporal suggests it) the run continues as new, but only
+// with no hint waiting, so none is lost.
+func (w *orderWorkflow) listen(ctx workflow.Context) (activities.OrderState, error) {
+	ch := workflow.GetSignalChannel(ctx, OrderSignalEvent)
+	for syncs := 0; !w.terminal(); {
+		if (syncs >= orderSyncsPerRun || workflow.GetInfo(ctx).GetContinueAsNewSuggested()) && !w.cancelling && ch.Len() == 0 {
+			if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+				return w.state, err
+			}
+			if ch.Len() == 0 && !w.terminal() {
+				return w.state, w.continueAsNew(ctx)
+			}
+			continue
+		}
+		if err := workflow.Await(ctx, func() bool { return w.terminal() || ch.Len() > 0 }); err != nil {
+			return w.state, err
+		}
+		worth := false
+		for {
+			var h orders.EventHint
+			if !ch.ReceiveAsync(&h) {
+				break
+			}
+			worth = worth || h.Worth(w.state.Status, w.state.FilledMicro)
+		}
+		if worth && !w.terminal() {
+			w.sync(ctx)
+			syncs++
+		}
+	}
+	return w.finish(ctx)
+}
+
+// finish ends the run once every handler finished.
+func (w *orderWorkflow) finish(ctx workflow.Context) (activities.OrderState, error) {
+	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+		return w.state, err
+	}
+	return w.state, nil
+}
+
+// poll polls the placed order until it is terminal, continuing as new
+// after orderPollsPerRun polls (before orderSignalsVersion).
+func (w *orderWorkflow) poll(ctx workflow.Context) (activities.OrderState, error) {
 	interval := orderPollFirst
 	for polls := 0; !w.terminal(); polls++ {
 		if polls >= orderPollsPerRun && !w.cancelling {
@@ -363,10 +441,7 @@ func (w *orderWorkflow) follow(ctx workflow.Context) (activities.OrderState, err
 		}
 		interval = min(interval*2, orderPollMax)
 	}
-	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
-		return w.state, err
-	}
-	return w.state, nil
+	return w.finish(ctx)
 }
 
 // sync runs SyncOrder and says whether the order changed; a sync that
@@ -453,6 +528,16 @@ func (c OrderClient) Resume(ctx context.Context, orderID, userID, agentID, token
 	}
 	_, err = c.Client.ExecuteWorkflow(ctx, opts, Order, OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID})
 	if err != nil && errs.Is(activities.FromTemporal(err), errs.Conflict) {
+		return nil
+	}
+	return activities.FromTemporal(err)
+}
+
+// SignalOrder tells the order's workflow of a venue event; it implements
+// orders.Signaler. An order whose workflow has ended needs no hint.
+func (c OrderClient) SignalOrder(ctx context.Context, orderID string, h orders.EventHint) error {
+	err := c.Client.SignalWorkflow(ctx, WorkflowID(KindOrder, orderID), "", OrderSignalEvent, h)
+	if nf := (*serviceerror.NotFound)(nil); errors.As(err, &nf) {
 		return nil
 	}
 	return activities.FromTemporal(err)

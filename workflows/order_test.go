@@ -162,6 +162,18 @@ func orderEnv(t *testing.T, f *fakeVenueOrder) *testsuite.TestWorkflowEnvironmen
 	return env
 }
 
+// pollingVersion pins the run to the version before event hints
+// (orderSignalsChange at DefaultVersion): the polling that runs started
+// before it keep until they end or continue as new.
+func pollingVersion(env *testsuite.TestWorkflowEnvironment) {
+	env.OnGetVersion("event-signals", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+}
+
+// sendHint signals an event hint after delay (workflow time).
+func sendHint(env *testsuite.TestWorkflowEnvironment, delay time.Duration, h orders.EventHint) {
+	env.RegisterDelayedCallback(func() { env.SignalWorkflow(workflows.OrderSignalEvent, h) }, delay)
+}
+
 // cancelRequest is the cancel update's argument as the API sends it for
 // order orderID.
 func cancelRequest(t *testing.T, orderID string) workflows.OrderCancelRequest {
@@ -206,6 +218,7 @@ func runOrder(t *testing.T, env *testsuite.TestWorkflowEnvironment) activities.O
 func TestOrderWorkflowPlacesAndFollowsFills(t *testing.T) {
 	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 10_000_000, fillPerSync: 4_000_000}
 	env := orderEnv(t, f)
+	pollingVersion(env)
 	var placed activities.OrderState
 	awaitPlacement(t, env, &placed)
 	res := runOrder(t, env)
@@ -227,6 +240,7 @@ func TestOrderWorkflowCancel(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 10_000_000, fillPerSync: tc.fill}
 			env := orderEnv(t, f)
+			sendHint(env, time.Second, orders.EventHint{Kind: orders.HintFill, Source: orders.SourceStream, FilledMicro: tc.fill})
 			var got cancelResult
 			sendCancel(t, env, 5*time.Second, "c1", &got)
 			runOrder(t, env)
@@ -348,6 +362,7 @@ func TestOrderWorkflowCancelNotConfirmedByTheVenue(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, fillPerSync: 1_000_000, fillFromSync: 8, keepOpen: tc.keepOpen}
 			env := orderEnv(t, f)
+			pollingVersion(env)
 			var got cancelResult
 			var answeredAt time.Time
 			sendCancel(t, env, 3*time.Second, "c1", &got)
@@ -396,6 +411,7 @@ func TestOrderWorkflowPlacementRetries(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, fillPerSync: 1_000_000, failSubmits: tc.failSubmits}
 			env := orderEnv(t, f)
+			sendHint(env, 20*time.Minute, orders.EventHint{Kind: orders.HintFill, Source: orders.SourceStream})
 			res := runOrder(t, env)
 			if res.Status != tc.want || f.abandons != tc.abandons {
 				t.Fatalf("result %+v, %d abandons, %d submits", res, f.abandons, f.submits)
@@ -409,6 +425,7 @@ func TestOrderWorkflowPlacementRetries(t *testing.T) {
 func TestOrderWorkflowContinuesAsNew(t *testing.T) {
 	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000}
 	env := orderEnv(t, f)
+	pollingVersion(env)
 	env.ExecuteWorkflow(workflows.Order, orderIn)
 	err := env.GetWorkflowError()
 	var can *workflow.ContinueAsNewError
@@ -449,8 +466,18 @@ var orderHistoriesV1 = []string{
 	"testdata/order_proof.json",
 }
 
+// orderHistoriesSignals are histories of the event-hints version
+// (orderSignalsChange 1), recorded the same way:
+//
+//   - order_signals.json: TestRestingOrderFillReachesItsWorkflow in
+//     cmd/ats (ATS_RECORD_ORDER_HISTORY=...), a resting order filled by
+//     another trader's sell, told by the user channel and the chain.
+var orderHistoriesSignals = []string{
+	"testdata/order_signals.json",
+}
+
 func TestOrderReplays(t *testing.T) {
-	for _, h := range append([]string{orderHistory}, orderHistoriesV1...) {
+	for _, h := range append(append([]string{orderHistory}, orderHistoriesV1...), orderHistoriesSignals...) {
 		t.Run(h, func(t *testing.T) {
 			replaytest.ReplayFileWithOptions(t, h, replayOptions(t), workflows.All()...)
 		})
@@ -469,5 +496,112 @@ func TestOrderReplayDetectsChanges(t *testing.T) {
 	}
 	if err := replaytest.Replay(orderHistory, replayOptions(t), replaytest.Named{Name: "Order", Func: changed}); err == nil {
 		t.Fatal("replay of a changed workflow succeeded")
+	}
+}
+
+// A placed order follows event hints: a hint that may tell something new
+// runs one venue read (SyncOrder), a repeated one runs none, and nothing
+// runs between hints, however long the order rests.
+func TestOrderWorkflowFollowsEventHints(t *testing.T) {
+	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 10_000_000, fillPerSync: 4_000_000}
+	env := orderEnv(t, f)
+	var placed activities.OrderState
+	awaitPlacement(t, env, &placed)
+	fill := func(micro int64) orders.EventHint {
+		return orders.EventHint{Kind: orders.HintFill, Source: orders.SourceStream, FilledMicro: micro}
+	}
+	var syncsAt []int
+	probe := func(at time.Duration) {
+		env.RegisterDelayedCallback(func() {
+			f.mu.Lock()
+			syncsAt = append(syncsAt, f.syncs)
+			f.mu.Unlock()
+		}, at)
+	}
+	probe(24 * time.Hour)                                                                                // a day at rest: no read
+	sendHint(env, 25*time.Hour, fill(4_000_000))                                                         // read → 4
+	sendHint(env, 26*time.Hour, fill(4_000_000))                                                         // repeats what is known: no read
+	sendHint(env, 26*time.Hour+time.Second, fill(0))                                                     // a chain fill (size unknown): read → 8
+	probe(27 * time.Hour)                                                                                //
+	sendHint(env, 30*24*time.Hour, orders.EventHint{Kind: orders.HintSweep, Source: orders.SourceSweep}) // read → 10, FILLED
+	res := runOrder(t, env)
+	if placed.Status != "OPEN" || res.Status != "FILLED" || res.FilledMicro != 10_000_000 || f.submits != 1 || f.syncs != 3 {
+		t.Fatalf("placed %+v result %+v fake %+v", placed, res, f)
+	}
+	if len(syncsAt) != 2 || syncsAt[0] != 0 || syncsAt[1] != 2 {
+		t.Fatalf("venue reads at the probes: %v", syncsAt)
+	}
+}
+
+// A forged hint decides nothing: the workflow reads the venue, which says
+// the order is still open, and the order stays OPEN until a real cancel.
+func TestOrderWorkflowForgedHintChangesNothing(t *testing.T) {
+	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 10_000_000}
+	env := orderEnv(t, f)
+	sendHint(env, time.Minute, orders.EventHint{Kind: orders.HintEnded, Source: orders.SourceStream})
+	sendHint(env, 2*time.Minute, orders.EventHint{Kind: orders.HintFill, Source: orders.SourceChain, FilledMicro: 10_000_000})
+	var during activities.OrderState
+	env.RegisterDelayedCallback(func() {
+		v, err := env.QueryWorkflow(workflows.OrderQueryState)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		if err := v.Get(&during); err != nil {
+			t.Error(err)
+		}
+	}, 3*time.Minute)
+	var got cancelResult
+	sendCancel(t, env, time.Hour, "c1", &got)
+	res := runOrder(t, env)
+	if during.Status != "OPEN" || during.FilledMicro != 0 || f.syncs != 2 {
+		t.Fatalf("after the forged hints: %+v, %d venue reads", during, f.syncs)
+	}
+	if !got.done || got.err != nil || res.Status != "CANCELLED" || f.cancels != 1 {
+		t.Fatalf("cancel %+v result %+v", got, res)
+	}
+}
+
+// A signal-driven run continues as new after orderSyncsPerRun venue
+// reads, so the history of an order that is told of many events stays
+// bounded.
+func TestOrderWorkflowContinuesAsNewAfterHints(t *testing.T) {
+	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000}
+	env := orderEnv(t, f)
+	for i := range 250 {
+		sendHint(env, time.Duration(i+1)*time.Minute, orders.EventHint{Kind: orders.HintFill, Source: orders.SourceChain})
+	}
+	env.ExecuteWorkflow(workflows.Order, orderIn)
+	var can *workflow.ContinueAsNewError
+	if err := env.GetWorkflowError(); !errors.As(err, &can) {
+		t.Fatalf("want continue-as-new, got %v", err)
+	}
+	if f.submits != 1 || f.syncs != 200 {
+		t.Fatalf("%d submits %d syncs", f.submits, f.syncs)
+	}
+}
+
+// The recorded signal-driven history does not replay on the polling
+// version: the replay test of the new version can fail.
+func TestOrderSignalsReplayDetectsPolling(t *testing.T) {
+	polling := func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
+		var a *activities.Orders
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+		var st activities.OrderState
+		if err := workflow.ExecuteActivity(ctx, a.SubmitOrder, in.OrderID).Get(ctx, &st); err != nil {
+			return st, err
+		}
+		for !orders.TerminalStatus(st.Status) {
+			if err := workflow.Sleep(ctx, 2*time.Second); err != nil {
+				return st, err
+			}
+			if err := workflow.ExecuteActivity(ctx, a.SyncOrder, in.OrderID).Get(ctx, &st); err != nil {
+				return st, err
+			}
+		}
+		return st, nil
+	}
+	if err := replaytest.Replay(orderHistoriesSignals[0], replayOptions(t), replaytest.Named{Name: "Order", Func: polling}); err == nil {
+		t.Fatal("replay of the polling version succeeded")
 	}
 }

@@ -244,6 +244,12 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 		return err
 	}
 	startPriceFeed(c, st, vc, svc, log)
+	if err := svc.pacePosts(c, st); err != nil {
+		return err
+	}
+	if err := startOrderListener(c, st, s, tc, vc, svc, log); err != nil {
+		return err
+	}
 	if err := startWorker(ctx, st, tc, svc, workerDeps(s, svc), log); err != nil {
 		return err
 	}
@@ -344,7 +350,7 @@ func apiCommand() *cli.Command {
 
 func workerCommand() *cli.Command {
 	flags := []cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
-		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag(), venueWSFlag()}
+		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag(), redisFlag(), venueWSFlag()}
 	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
 		Name:  "worker",
@@ -359,6 +365,12 @@ func workerCommand() *cli.Command {
 				st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
 				svc, err := newServices(s, tc, vc, st.keys, "", st.log)
 				if err != nil {
+					return err
+				}
+				if err := svc.pacePosts(c, st); err != nil {
+					return err
+				}
+				if err := startOrderListener(c, st, s, tc, vc, svc, st.log); err != nil {
 					return err
 				}
 				// Strategy triggers wait in the worker's price feed.

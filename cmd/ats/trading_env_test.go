@@ -60,11 +60,19 @@ type tradingEnv struct {
 	dataDir   string
 	log       *slog.Logger
 	worker    sdkworker.Worker
+	vc        *venueClients
+	// events tells the order workflows of venue events (started with the
+	// first worker).
+	events   *orderEvents
+	noEvents bool
 }
 
 type tradingOpts struct {
 	// noWorker leaves the worker out (a separate process runs it).
 	noWorker bool
+	// noEvents runs the worker without its order events (listener and
+	// fill watcher): venue events then reach no workflow.
+	noEvents bool
 	// placeTimeout overrides how long POST /orders waits for placement.
 	placeTimeout time.Duration
 	// dashboard serves the web dashboard too, at publicURL (localhost, so
@@ -147,6 +155,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(vc.close)
+	e.vc = vc
 	e.api = httptest.NewUnstartedServer(nil)
 	e.publicURL = loopbackAsLocalhost("http://" + e.api.Listener.Addr().String())
 	e.svc, err = newServices(e.store, e.tc, vc, masterKeys{current: e.master}, e.publicURL, log)
@@ -163,6 +172,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	if o.placeTimeout > 0 {
 		e.svc.orderDesk.PlaceTimeout = o.placeTimeout
 	}
+	e.noEvents = o.noEvents
 	if !o.noWorker {
 		e.startWorker(t)
 	}
@@ -185,6 +195,16 @@ func (e *tradingEnv) startWorker(t testing.TB) {
 	}
 	e.worker = w
 	t.Cleanup(w.Stop)
+	if e.events == nil && !e.noEvents {
+		oe, err := newOrderEvents(e.store, e.tc, e.vc, e.svc, "", "", e.log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := oe.run(ctx)
+		e.events = oe
+		t.Cleanup(func() { cancel(); <-done })
+	}
 }
 
 // trader is a user with a funded, approved sandbox wallet and a linked

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/urfave/cli/v2"
 	"go.temporal.io/sdk/client"
 
@@ -17,6 +19,7 @@ import (
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/intent"
+	"github.com/agent-trading/ats/models/pacing"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/users"
 	"github.com/agent-trading/ats/models/vault"
@@ -67,7 +70,7 @@ func apiConfig(c *cli.Context) (api.Config, error) {
 
 func redisFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagRedisURL, EnvVars: []string{"ATS_RATELIMIT_REDIS_URL"},
-		Usage: "redis://… shared by all API instances so they enforce one rate limit per key; empty = in-process"}
+		Usage: "redis://… shared by all API instances so they enforce one rate limit per key, and by all workers so they pace each wallet's venue posts together; empty = in-process"}
 }
 
 // workerDeps are the activities' dependencies in every worker process.
@@ -120,6 +123,46 @@ func rateLimiter(c *cli.Context, st *stack) (*ratelimit.Limiter, error) {
 	}
 	st.onStop("ratelimit", func(context.Context) error { return rs.Close() })
 	return ratelimit.New(rs, ratelimit.Options{}), nil
+}
+
+// postPacer paces the venue posts of each wallet (issue 15): in a Redis
+// shared by every worker when --ratelimit-redis-url is set, so two
+// workers stay within one bucket per wallet; otherwise in this process,
+// which is exact for a single worker.
+func postPacer(c *cli.Context, st *stack) (*pacing.Pacer, error) {
+	bucket := pacing.NewMemoryBucket(pacing.DefaultLimit)
+	if u := c.String(flagRedisURL); u != "" {
+		opt, err := redis.ParseURL(u)
+		if err != nil {
+			// The parse error may quote the URL, password included.
+			return nil, errs.E(errs.Invalid, "invalid Redis URL for the post pacing")
+		}
+		rc := redis.NewClient(opt)
+		pctx, cancel := context.WithTimeout(c.Context, 5*time.Second)
+		err = rc.Ping(pctx).Err()
+		cancel()
+		if err != nil {
+			_ = rc.Close()
+			return nil, errs.Wrap(errs.Transient, err, "the Redis of the post pacing does not answer")
+		}
+		st.onStop("pacing-redis", func(context.Context) error { return rc.Close() })
+		bucket = pacing.NewRedisBucket(rc, pacing.DefaultLimit)
+	}
+	return pacing.New(bucket, st.log), nil
+}
+
+// pacePosts puts the process's post pacing in front of the order
+// service's venue posts.
+func (svc *services) pacePosts(c *cli.Context, st *stack) error {
+	if svc.orders == nil {
+		return nil
+	}
+	p, err := postPacer(c, st)
+	if err != nil {
+		return err
+	}
+	svc.orders.Pacer = p
+	return nil
 }
 
 // baseURL is --public-url, or the bound API address (a loopback IP

@@ -178,6 +178,20 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 	} else if !errs.Is(err, errs.NotFound) {
 		return Order{}, s.venueErr(ctx, o.UserID, err)
 	}
+	if s.Listen != nil {
+		s.Listen.Watch()
+	}
+	// Wait for the wallet's turn to post (the venue throttles posts per
+	// signer): before the claim, so a cancel of the PENDING order is not
+	// held up by the queue.
+	if s.Pacer != nil {
+		wctx, cancelWait := context.WithTimeout(ctx, paceWait)
+		err := s.Pacer.Wait(wctx, t.Signer.Address().Hex(), o.AgentID)
+		cancelWait()
+		if err != nil {
+			return Order{}, err
+		}
+	}
 	// Claim the post in the same guarded update that checks the order is
 	// still PENDING: a cancel of the PENDING order either came first (the
 	// claim fails and nothing is posted) or waits for this post's outcome.

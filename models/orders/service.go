@@ -58,6 +58,18 @@ type PositionRecomputer interface {
 	Recompute(ctx context.Context, agentID, userID, tokenID string) error
 }
 
+// Pacer paces venue posts per wallet; *pacing.Pacer implements it.
+type Pacer interface {
+	// Wait blocks until wallet (the signer address) may post once more
+	// for agent; the error is Transient when ctx ends first.
+	Wait(ctx context.Context, wallet, agent string) error
+}
+
+// paceWait bounds the wait for a wallet's turn inside one placement
+// attempt (whose activity has 20 s): a longer queue fails the attempt
+// transiently, and the retry queues again.
+const paceWait = 10 * time.Second
+
 // Service is the order service. Accept checks and stores an order before
 // its workflow places it; Get and List read orders; Submit, Sync,
 // CancelAtVenue, CancelPending and Abandon are the lifecycle steps the
@@ -74,7 +86,13 @@ type Service struct {
 	Network   network.Network
 	Audit     *audit.Service
 	Positions PositionRecomputer
-	Logger    *slog.Logger
+	// Pacer queues the venue posts of each wallet (models/pacing); nil
+	// posts at once.
+	Pacer Pacer
+	// Listen, in a worker, is told before each post so the wallet's
+	// venue events are listened to (*Listener); nil in other processes.
+	Listen interface{ Watch() }
+	Logger *slog.Logger
 	// ListSyncWindow and ListSyncOrders bound the venue traffic of
 	// GET /orders?sync=true (defaults DefaultListSyncWindow and
 	// DefaultListSyncOrders; see listSyncs).

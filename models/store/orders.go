@@ -291,3 +291,33 @@ func (s *Store) StalePendingOrders(ctx context.Context, cutoff time.Time, limit 
 		Order("created_at").Limit(limit).Find(&out).Error
 	return out, mapErr(err, "order")
 }
+
+// restingStatuses are the statuses of an order that can still change on
+// the venue by itself (a fill, an expiry).
+var restingStatuses = []string{models.OrderOpen, models.OrderPartiallyFilled}
+
+// UsersWithLiveOrders returns the users with an order that is pending or
+// resting on the venue, by id: whose venue events the worker listens to.
+func (s *Store) UsersWithLiveOrders(ctx context.Context) ([]string, error) {
+	var ids []string
+	err := s.db.WithContext(ctx).Model(&models.Order{}).
+		Where("status IN ?", append([]string{models.OrderPending}, restingStatuses...)).
+		Distinct().Order("user_id").Pluck("user_id", &ids).Error
+	if err != nil {
+		return nil, mapErr(err, "order")
+	}
+	return ids, nil
+}
+
+// RestingOrders returns the user's orders resting on the venue (placed,
+// not ended), oldest first: what the reconciliation sweep compares with
+// the venue's open orders.
+func (s *Store) RestingOrders(ctx context.Context, userID string) ([]models.Order, error) {
+	var out []models.Order
+	err := s.db.WithContext(ctx).Where("user_id = ? AND status IN ? AND venue_order_id <> ''", userID, restingStatuses).
+		Order("created_at").Order("id").Find(&out).Error
+	if err != nil {
+		return nil, mapErr(err, "order")
+	}
+	return out, nil
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/pacing"
+	"github.com/agent-trading/ats/models/secret"
+)
+
+// recordingPacer is the real pacer, noting whose posts it let out.
+type recordingPacer struct {
+	p     *pacing.Pacer
+	mu    sync.Mutex
+	calls []string
+}
+
+func (r *recordingPacer) Wait(ctx context.Context, wallet, agent string) error {
+	err := r.p.Wait(ctx, wallet, agent)
+	r.mu.Lock()
+	r.calls = append(r.calls, wallet+"/"+agent)
+	r.mu.Unlock()
+	return err
+}
+
+// TestPostsPacedPerWallet: ten agents of one user (one wallet) placing at
+// once all go through the wallet's one bucket — here 4 posts a second,
+// one at a time — and every order is placed: queued, not refused. Each
+// post waited under the wallet's signer address and its own agent.
+func TestPostsPacedPerWallet(t *testing.T) {
+	e, tr, m := newTradingTest(t, tradingOpts{}, "Will ten agents share a bucket")
+	lim := pacing.Limit{Rate: 4, Burst: 1}
+	rec := &recordingPacer{p: pacing.New(pacing.NewMemoryBucket(lim), e.log)}
+	e.svc.orders.Pacer = rec
+	ctx := context.Background()
+	keys := []string{tr.key}
+	agents := map[string]bool{tr.agentID: true}
+	for len(keys) < 10 {
+		plain, hash, prefix := secret.NewAPIKey()
+		a := &models.Agent{UserID: tr.userID, Name: models.NewID("strategy"), Scopes: "read trade cancel", RateLimitPerMinute: 100_000}
+		if err := e.store.CreateAgentWithKey(ctx, a, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, plain)
+		agents[a.ID] = true
+	}
+	signer, err := e.svc.wallets.Signer(ctx, tr.userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now()
+	var wg sync.WaitGroup
+	for _, k := range keys {
+		wg.Go(func() {
+			status, body := e.call(t, k, "POST", "/orders", map[string]any{"tokenId": m.TokenIDs[0], "side": "BUY", "price": 0.01, "size": 5})
+			if status != http.StatusOK || dataOrder(t, body).Status != models.OrderOpen {
+				t.Errorf("placement: %d %s", status, body)
+			}
+		})
+	}
+	wg.Wait()
+	// Ten posts through one bucket of 4 a second (burst 1) take at least
+	// 9/4 s; each through its own would take none of it.
+	if took := time.Since(t0); took < 2*time.Second {
+		t.Fatalf("ten posts of one wallet went out in %v: not paced", took)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.calls) != 10 {
+		t.Fatalf("%d paced posts, want 10: %v", len(rec.calls), rec.calls)
+	}
+	for _, c := range rec.calls {
+		wallet, agent, _ := strings.Cut(c, "/")
+		if wallet != signer.Address().Hex() || !agents[agent] {
+			t.Fatalf("paced as %q", c)
+		}
+		delete(agents, agent)
+	}
+}

@@ -1,0 +1,184 @@
+package orders
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/venue/chain"
+	"github.com/agent-trading/ats/venue/micro"
+	"github.com/agent-trading/ats/venue/ws"
+)
+
+// Kinds of venue event an order's workflow is told of.
+const (
+	// HintFill: the order matched (some or all of it).
+	HintFill = "fill"
+	// HintEnded: the order left the book (cancelled, expired, killed).
+	HintEnded = "ended"
+	// HintSweep: the reconciliation sweep found the venue and the order's
+	// record disagreeing.
+	HintSweep = "sweep"
+)
+
+// Sources of a hint.
+const (
+	SourceStream = "user_stream"
+	SourceChain  = "chain"
+	SourceSweep  = "sweep"
+)
+
+// EventHint is what an order's workflow is told when the venue or the
+// chain reports a change of the order. It is a hint and nothing more: it
+// carries no wallet data and decides nothing — the workflow asks the
+// venue (SyncOrder) what happened and records that, so a forged, stale or
+// repeated hint costs at most one venue read and changes nothing.
+type EventHint struct {
+	Kind   string `json:"kind"`
+	Source string `json:"source"`
+	// FilledMicro is the order's matched size in micro-shares when the
+	// event says it (a user-channel UPDATE); 0 when unknown.
+	FilledMicro int64 `json:"filled_micro,omitempty"`
+}
+
+// Worth reports whether the hint may tell the workflow something it does
+// not know, given the order's status and filled size as it knows them:
+// a repeated or stale event is not worth a venue read.
+func (h EventHint) Worth(status string, filledMicro int64) bool {
+	if TerminalStatus(status) {
+		return false
+	}
+	switch h.Kind {
+	case HintFill:
+		return h.FilledMicro == 0 || h.FilledMicro > filledMicro
+	case HintEnded, HintSweep:
+		return true
+	}
+	return false
+}
+
+// Signaler tells an order's workflow of an event; workflows.OrderClient
+// implements it. An order whose workflow has ended is no error.
+type Signaler interface {
+	SignalOrder(ctx context.Context, orderID string, h EventHint) error
+}
+
+// Router turns venue and chain events into hints for the workflows of
+// the orders concerned: it finds the order by its venue id (the order
+// hash) and signals its workflow. Events of orders the service does not
+// know, or knows as ended, are dropped. It is safe for concurrent use.
+type Router struct {
+	Store interface {
+		OrderByVenueID(ctx context.Context, venueOrderID string) (*models.Order, error)
+		ListFills(ctx context.Context, orderID string) ([]models.Fill, error)
+	}
+	Signaler Signaler
+	Logger   *slog.Logger
+
+	once sync.Once
+	// told remembers the (order, trade) pairs signalled lately: a trade is
+	// re-sent at each settlement status (MATCHED, MINED, CONFIRMED) and
+	// the first signal is all the workflow needs.
+	told *lru.Cache[string, struct{}]
+}
+
+// routerMemory bounds the (order, trade) pairs the router remembers.
+const routerMemory = 10_000
+
+func (r *Router) log() *slog.Logger {
+	if r.Logger != nil {
+		return r.Logger
+	}
+	return slog.Default()
+}
+
+// route signals the workflow of the order with venue id hash. With
+// tradeID set, an order that recorded that trade already is not told
+// again (a trade is re-sent at each settlement status).
+func (r *Router) route(ctx context.Context, hash, tradeID string, h EventHint) error {
+	if hash == "" {
+		return nil
+	}
+	o, err := r.Store.OrderByVenueID(ctx, normHash(hash))
+	if errs.Is(err, errs.NotFound) {
+		return nil // not ours (another client of the same key), or not recorded yet
+	}
+	if err != nil {
+		return err
+	}
+	if !h.Worth(o.Status, o.FilledSizeMicro) {
+		return nil
+	}
+	if tradeID != "" {
+		r.once.Do(func() { r.told, _ = lru.New[string, struct{}](routerMemory) })
+		if r.told.Contains(o.ID + "/" + tradeID) {
+			return nil
+		}
+		fills, err := r.Store.ListFills(ctx, o.ID)
+		if err != nil {
+			return err
+		}
+		for _, f := range fills {
+			if f.VenueTradeID == tradeID {
+				return nil
+			}
+		}
+	}
+	if err := r.Signaler.SignalOrder(ctx, o.ID, h); err != nil {
+		return err
+	}
+	if tradeID != "" {
+		r.told.Add(o.ID+"/"+tradeID, struct{}{})
+	}
+	r.log().DebugContext(ctx, "order event routed", "order_id", o.ID, "kind", h.Kind, "source", h.Source)
+	return nil
+}
+
+// StreamEvent routes one user-channel event: an order UPDATE (matched
+// size), a CANCELLATION, or a trade for the taker order and each maker
+// order in it that has not recorded it yet (a trade is first seen
+// MATCHED, or at a later status when it matched during a gap). PLACEMENT
+// and a FAILED or RETRYING trade are left to the sweep: the first
+// changes nothing the order records, the others are rare and settle
+// later.
+func (r *Router) StreamEvent(ctx context.Context, ev ws.Event) error {
+	switch e := ev.(type) {
+	case *ws.OrderEvent:
+		switch e.Type {
+		case ws.OrderUpdate:
+			return r.route(ctx, e.ID, "", EventHint{Kind: HintFill, Source: SourceStream, FilledMicro: micro.Truncate(e.SizeMatched)})
+		case ws.OrderCancellation:
+			return r.route(ctx, e.ID, "", EventHint{Kind: HintEnded, Source: SourceStream})
+		}
+	case *ws.TradeEvent:
+		switch e.Status {
+		case ws.TradeMatched, ws.TradeMined, ws.TradeConfirmed:
+		default:
+			return nil
+		}
+		hint := EventHint{Kind: HintFill, Source: SourceStream}
+		err := r.route(ctx, e.TakerOrderID, e.ID, hint)
+		for _, m := range e.MakerOrders {
+			err = errors.Join(err, r.route(ctx, m.OrderID, e.ID, hint))
+		}
+		return err
+	}
+	return nil
+}
+
+// ChainFill routes one OrderFilled log: the order with that hash filled
+// (some of it) on chain. The log names no venue trade, so an order told
+// of the fill by the user channel already reads the venue once more.
+func (r *Router) ChainFill(ctx context.Context, f chain.Fill) error {
+	return r.route(ctx, f.OrderHash.Hex(), "", EventHint{Kind: HintFill, Source: SourceChain})
+}
+
+// normHash is an order hash as the store keeps it (go-ethereum's Hex:
+// lower case).
+func normHash(h string) string { return strings.ToLower(h) }
