@@ -99,6 +99,9 @@ type Deps struct {
 	// Settlements backs the approve and redeem activities
 	// (*settlements.Service); when nil they are not registered.
 	Settlements SettlementSteps
+	// Strategies backs the strategy activities (*strategies.Engine);
+	// nil in processes that run no strategies.
+	Strategies StrategyEngine
 	// Intents verifies the proofs of the requests that act for a user
 	// (cancels, approvals, redemptions); without it those are refused.
 	Intents *intent.Keys
@@ -129,6 +132,9 @@ func Register(r Registry, deps Deps) error {
 	}
 	if deps.Orders != nil {
 		r.RegisterActivity(&Orders{Steps: deps.Orders, Intents: deps.Intents})
+	}
+	if deps.Strategies != nil {
+		r.RegisterActivity(&Strategies{Engine: deps.Strategies, Intents: deps.Intents})
 	}
 	return nil
 }

@@ -345,8 +345,25 @@ type Strategy struct {
 	ConsecutiveFailures int        `gorm:"column:consecutive_failures"`
 	ExpiresAt           *time.Time `gorm:"column:expires_at"`
 	WorkflowID          string     `gorm:"column:workflow_id"`
-	CreatedAt           time.Time  `gorm:"column:created_at"`
-	UpdatedAt           time.Time  `gorm:"column:updated_at"`
+	// CreatedBy is who created it: "agent" (the API) or "user".
+	CreatedBy string `gorm:"column:created_by"`
+	// PausedBy is "agent" or "user" while PAUSED, else empty.
+	PausedBy string `gorm:"column:paused_by"`
+	// EndedReason says why a COMPLETED or CANCELLED strategy ended.
+	EndedReason      string     `gorm:"column:ended_reason"`
+	LastError        string     `gorm:"column:last_error"`
+	LastEvaluatedAt  *time.Time `gorm:"column:last_evaluated_at"`
+	NextEvaluationAt *time.Time `gorm:"column:next_evaluation_at"`
+	// Executions is the last execution number used.
+	Executions int `gorm:"column:executions"`
+	// TokenID is the token traded now (a marketQuery resolved).
+	TokenID string `gorm:"column:token_id"`
+	// OpenSizeMicro is the shares (×1e6) the strategy's own buys hold.
+	OpenSizeMicro int64 `gorm:"column:open_size_micro"`
+	// Triggers are the price conditions armed for it (JSON).
+	Triggers  string    `gorm:"column:triggers"`
+	CreatedAt time.Time `gorm:"column:created_at"`
+	UpdatedAt time.Time `gorm:"column:updated_at"`
 }
 
 // TableName implements gorm's tabler.
@@ -367,6 +384,18 @@ type StrategyExecution struct {
 	Kind       string    `gorm:"column:kind"`   // ExecutionAction | ExecutionSkip | ExecutionError
 	Detail     string    `gorm:"column:detail"` // JSON text
 	OrderID    *string   `gorm:"column:order_id"`
+	// Seq is the execution number (unique per strategy when > 0).
+	Seq    int    `gorm:"column:seq"`
+	Action string `gorm:"column:action"` // BUY, SELL, or what was skipped
+	Reason string `gorm:"column:reason"` // why (client-safe text)
+	// TokenID, Side, PriceMicro, SizeMicro, AmountMicro describe the order
+	// placed (amount: USDC charged to the strategy's budget), when one was.
+	TokenID     string `gorm:"column:token_id"`
+	Side        string `gorm:"column:side"`
+	PriceMicro  int64  `gorm:"column:price_micro"`
+	SizeMicro   int64  `gorm:"column:size_micro"`
+	AmountMicro int64  `gorm:"column:amount_micro"`
+	OrderStatus string `gorm:"column:order_status"`
 }
 
 // TableName implements gorm's tabler.

@@ -151,6 +151,12 @@ func Options(logger *slog.Logger) worker.Options {
 		// starve the process (2-core machines).
 		MaxConcurrentActivityExecutionSize:     64,
 		MaxConcurrentWorkflowTaskExecutionSize: 64,
+		// Pollers bound throughput by the server's round trip, not by
+		// CPU: with the SDK's default of 2 a worker took about 4 workflow
+		// tasks a second from a loaded dev server while idle, and 10,000
+		// strategy workflows waited minutes for their first task.
+		MaxConcurrentWorkflowTaskPollers: 8,
+		MaxConcurrentActivityTaskPollers: 8,
 		OnFatalError: func(err error) {
 			if logger != nil {
 				logger.Error("temporal worker stopped on a fatal error", "err", err)

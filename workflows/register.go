@@ -17,6 +17,7 @@ func All() []any {
 		Approve,
 		Redeem,
 		Order,
+		Strategy,
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/agent-trading/ats/activities"
+	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/replaytest"
 	"github.com/agent-trading/ats/workflows"
@@ -85,4 +86,28 @@ func TestBoundHistoryReplaysOnlyAsItsWorkflow(t *testing.T) {
 		t.Fatal("a bound history replayed under another workflow")
 	}
 	replaytest.ReplayFileWithOptions(t, "testdata/order_proof.json", replayOptions(t), workflows.All()...)
+}
+
+// strategyHistory was recorded on the Temporal dev server by
+// TestStrategyOnDevServer (create, user pause, agent resume, a refused
+// resume, a price hint, the alert's execution, COMPLETED).
+const strategyHistory = "testdata/strategy.json"
+
+func TestStrategyReplays(t *testing.T) {
+	replaytest.ReplayFileWithOptions(t, strategyHistory, replayOptions(t), workflows.All()...)
+}
+
+// The strategy replay test can fail: a workflow that runs its steps in
+// another order does not replay the recorded history.
+func TestStrategyReplayDetectsChanges(t *testing.T) {
+	other := func(ctx workflow.Context, in workflows.StrategyInput) (strategies.State, error) {
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+		var a *activities.Strategies
+		var st strategies.State
+		err := workflow.ExecuteActivity(ctx, a.ExpireStrategy, in.StrategyID).Get(ctx, &st)
+		return st, err
+	}
+	if err := replaytest.Replay(strategyHistory, replayOptions(t), replaytest.Named{Name: "Strategy", Func: other}); err == nil {
+		t.Fatal("replay of a changed strategy workflow succeeded")
+	}
 }

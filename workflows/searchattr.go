@@ -75,7 +75,14 @@ const MemoSummary = "summary"
 // business id: "<kind>/<business id>", e.g. "order/ord_123". Using the
 // business id makes starts idempotent and lets the API address a workflow
 // without storing run ids.
+//
+// A strategy's workflow id is its strategy id itself ("str_…", whose
+// prefix already says what it is), so operators paste the id the API and
+// the dashboard show straight into the Web UI.
 func WorkflowID(kind Kind, businessID string) string {
+	if kind == KindStrategy {
+		return businessID
+	}
 	return string(kind) + "/" + businessID
 }
 

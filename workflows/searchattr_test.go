@@ -33,7 +33,7 @@ func TestStartOptions(t *testing.T) {
 		{
 			name:    "strategy",
 			spec:    StartSpec{Kind: KindStrategy, BusinessID: "str_9", SearchAttributes: []temporal.SearchAttributeUpdate{SAStrategyStatus.ValueSet("ACTIVE"), SAStrategyType.ValueSet("RECURRING_BUY")}},
-			wantID:  "strategy/str_9",
+			wantID:  "str_9",
 			wantSAs: map[string]string{"WorkflowKind": "strategy", "StrategyStatus": "ACTIVE", "StrategyType": "RECURRING_BUY"},
 		},
 		{name: "empty id", spec: StartSpec{Kind: KindOrder}, wantErr: true, wantKind: errs.Invalid},

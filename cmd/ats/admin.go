@@ -105,6 +105,7 @@ func adminCommand() *cli.Command {
 					Action: adminMasterKeyRotate,
 				}},
 			},
+			adminStrategyCommand(),
 			{
 				Name:  "agent",
 				Usage: "a user's linked agents (same service as the dashboard)",

@@ -373,6 +373,8 @@ func workerCommand() *cli.Command {
 				if err := startOrderListener(c, st, s, tc, vc, svc, st.log); err != nil {
 					return err
 				}
+				// Strategy triggers wait in the worker's price feed.
+				startPriceFeed(c, st, vc, svc, st.log)
 				return startWorker(ctx, st, tc, svc, workerDeps(s, svc), st.log)
 			})
 		},

@@ -15,6 +15,7 @@ import (
 	"github.com/agent-trading/ats/api/logging"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/devserver"
 	"github.com/agent-trading/ats/workflows"
@@ -92,6 +93,17 @@ func startWorker(ctx context.Context, st *stack, tc client.Client, svc *services
 	st.onStop("worker", func(context.Context) error { w.Stop(); return nil })
 	if svc != nil && svc.orderDesk != nil && svc.orderDesk.Runs != nil {
 		resumeStaleOrders(ctx, st, svc.orderDesk, log)
+	}
+	if e, ok := deps.Strategies.(*strategies.Engine); ok {
+		if t, ok := e.Triggers.(*strategies.Triggers); ok {
+			// The conditions of ACTIVE strategies lived in the memory of
+			// the process that armed them: re-register them here.
+			n, err := t.Rebuild(ctx, e.Store)
+			if err != nil {
+				return fmt.Errorf("rebuild strategy triggers: %w", err)
+			}
+			log.Info("strategy triggers rebuilt", "strategies", n)
+		}
 	}
 	schedCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()

@@ -22,6 +22,7 @@ import (
 	"github.com/agent-trading/ats/api/ratelimit"
 	settlementapi "github.com/agent-trading/ats/api/settlements"
 	"github.com/agent-trading/ats/api/skill"
+	strategyapi "github.com/agent-trading/ats/api/strategies"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/budget"
@@ -33,6 +34,7 @@ import (
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/stats"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/wallets"
 	"github.com/agent-trading/ats/sandbox"
 	"github.com/agent-trading/ats/venue/chain"
@@ -111,6 +113,12 @@ type services struct {
 	// workflows (its Runs is nil without a Temporal client).
 	settlementDesk *workflows.Settlements
 	heartbeat      *heartbeat.Service
+	// strategies serves the API, the dashboard and the admin commands;
+	// strategyEngine runs the strategy workflows' activities (its
+	// Triggers are set where the process has a price feed).
+	strategies     *strategies.Service
+	strategyEngine *strategies.Engine
+	strategyClient workflows.StrategyClient
 	// baseURL is the public {base_url} ("" for admin commands).
 	baseURL string
 	// dashboard is the web dashboard's routes, once enableDashboard ran.
@@ -164,6 +172,13 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 		svc.settlementDesk = &workflows.Settlements{}
 		if tc != nil {
 			svc.settlementDesk.Runs = workflows.SettlementsClient{Client: tc, Intents: intents}
+			// Strategies place through the order desk: the same path as
+			// POST /orders (checks, budget, order workflow).
+			resolver := strategies.MarketResolver{Markets: svc.markets}
+			svc.strategyClient = workflows.StrategyClient{Client: tc, Intents: intents}
+			svc.strategies = &strategies.Service{Store: s, Runner: svc.strategyClient, Resolver: resolver}
+			svc.strategyEngine = &strategies.Engine{Store: s, Orders: svc.orderDesk, Quotes: svc.markets, Resolver: resolver,
+				Logger: log.With("component", "strategies")}
 		}
 	}
 	return svc, nil
@@ -197,6 +212,9 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlementDesk}, idem, auth...),
 			heartbeatapi.Routes(svc.heartbeat, auth...),
 		)
+		if svc.strategies != nil {
+			rs = append(rs, strategyapi.Routes(svc.strategies, idem, auth...))
+		}
 	}
 	if svc.dashboard != nil {
 		rs = append(rs, svc.dashboard)

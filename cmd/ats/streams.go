@@ -8,6 +8,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/agent-trading/ats/models/pricefeed"
+	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/ws"
 )
 
@@ -22,12 +24,20 @@ func venueWSFlag() cli.Flag {
 // serves market-data reads from it. The stream opens no socket until a
 // consumer subscribes a token.
 func startPriceFeed(c *cli.Context, st *stack, vc *venueClients, svc *services, log *slog.Logger) *pricefeed.Feed {
-	url := cmp.Or(c.String(flagVenueWS), vc.net.StreamsURL)
+	feed, stop := runPriceFeed(cmp.Or(c.String(flagVenueWS), vc.net.StreamsURL), vc.clob, svc, log)
+	st.onStop("price-feed", stop)
+	return feed
+}
+
+// runPriceFeed starts the market stream at url and the feed over it, and
+// hands the feed to the services that read prices (market data, strategy
+// triggers). stop ends both.
+func runPriceFeed(url string, books *clob.Client, svc *services, log *slog.Logger) (*pricefeed.Feed, func(context.Context) error) {
 	ms := ws.NewMarketStream(ws.MarketConfig{
 		Options: ws.Options{URL: url, Logger: log.With("component", "venue-stream")},
-		Books:   vc.clob,
+		Books:   books,
 	})
-	feed := pricefeed.New(pricefeed.Config{Source: ms, Poller: vc.clob, Logger: log.With("component", "price-feed")})
+	feed := pricefeed.New(pricefeed.Config{Source: ms, Poller: books, Logger: log.With("component", "price-feed")})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)
 	go func() {
@@ -38,7 +48,16 @@ func startPriceFeed(c *cli.Context, st *stack, vc *venueClients, svc *services, 
 		_ = feed.Run(ctx)
 		done <- struct{}{}
 	}()
-	st.onStop("price-feed", func(stopCtx context.Context) error {
+	if svc.markets != nil {
+		svc.markets.Live = feed
+	}
+	if svc.strategyEngine != nil {
+		// Strategy conditions wait in this process's feed; a met one
+		// signals its strategy's workflow.
+		svc.strategyEngine.Triggers = &strategies.Triggers{Feed: feed, Signal: svc.strategyClient.Hint,
+			Logger: log.With("component", "strategy-triggers")}
+	}
+	return feed, func(stopCtx context.Context) error {
 		cancel()
 		for range 2 {
 			select {
@@ -48,9 +67,5 @@ func startPriceFeed(c *cli.Context, st *stack, vc *venueClients, svc *services, 
 			}
 		}
 		return nil
-	})
-	if svc.markets != nil {
-		svc.markets.Live = feed
 	}
-	return feed
 }

@@ -122,33 +122,7 @@ func TestWorkerKilledWhilePlacingOrders(t *testing.T) {
 	e := newTradingEnv(t, tradingOpts{noWorker: true, placeTimeout: 3 * time.Second})
 	tr := e.newTrader(t, 0)
 	m := e.newMarket(t, "Will the worker survive", "0.5")
-	keyFile := filepath.Join(e.dataDir, "master.key")
-	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(e.master)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sandboxAddr := strings.TrimPrefix(e.sb.URL(), "http://")
-	var logs syncBuffer
-	startWorker := func() *exec.Cmd {
-		cmd := exec.Command(bin, "worker", "--data-dir", e.dataDir, "--temporal", e.dev.FrontendAddr(),
-			"--venue", "sandbox", "--sandbox-addr", sandboxAddr, "--master-key-file", keyFile, "--log-level", "warn")
-		cmd.Stdout, cmd.Stderr = &logs, &logs
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd
-	}
-	var mu sync.Mutex
-	w := startWorker()
-	t.Cleanup(func() {
-		mu.Lock()
-		defer mu.Unlock()
-		_ = w.Process.Kill()
-		_, _ = w.Process.Wait()
-		if t.Failed() {
-			t.Logf("worker logs:\n%s", logs.String())
-		}
-	})
-
+	wp := e.startWorkerProcess(t, bin)
 	// The killer: SIGKILL at random moments while orders are placed.
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
 	stop := make(chan struct{})
@@ -162,13 +136,10 @@ func TestWorkerKilledWhilePlacingOrders(t *testing.T) {
 				return
 			case <-time.After(time.Duration(200+rng.IntN(1200)) * time.Millisecond):
 			}
-			mu.Lock()
-			_ = w.Process.Signal(syscall.SIGKILL)
-			_, _ = w.Process.Wait()
+			wp.kill()
 			kills++
 			time.Sleep(time.Duration(rng.IntN(500)) * time.Millisecond)
-			w = startWorker()
-			mu.Unlock()
+			wp.start()
 		}
 	}()
 
@@ -312,4 +283,66 @@ func diff(a, b int64) int64 {
 		return a - b
 	}
 	return b - a
+}
+
+// workerProcess is a separate `ats worker` process of e, started and
+// killed on demand (one at a time); its logs are shown when the test
+// fails.
+type workerProcess struct {
+	args []string
+	mu   sync.Mutex
+	cmd  *exec.Cmd
+	logs syncBuffer
+}
+
+// startWorkerProcess writes e's master key to a file and starts an
+// `ats worker` (the binary bin) on e's database, Temporal and sandbox.
+func (e *tradingEnv) startWorkerProcess(t testing.TB, bin string) *workerProcess {
+	t.Helper()
+	keyFile := filepath.Join(e.dataDir, "master.key")
+	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(e.master)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wp := &workerProcess{args: []string{"worker", "--data-dir", e.dataDir, "--temporal", e.dev.FrontendAddr(), "--venue", "sandbox",
+		"--sandbox-addr", strings.TrimPrefix(e.sb.URL(), "http://"), "--master-key-file", keyFile, "--log-level", "warn"}}
+	wp.args = append([]string{bin}, wp.args...)
+	if err := wp.start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		wp.kill()
+		if t.Failed() {
+			t.Logf("worker logs:\n%s", wp.logs.String())
+		}
+	})
+	return wp
+}
+
+func (w *workerProcess) start() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	cmd := exec.Command(w.args[0], w.args[1:]...)
+	cmd.Stdout, cmd.Stderr = &w.logs, &w.logs
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	w.cmd = cmd
+	return nil
+}
+
+// kill sends SIGKILL and waits for the process to end.
+func (w *workerProcess) kill() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.cmd != nil {
+		_ = w.cmd.Process.Signal(syscall.SIGKILL)
+		_, _ = w.cmd.Process.Wait()
+		w.cmd = nil
+	}
+}
+
+func (w *workerProcess) pid() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.cmd.Process.Pid
 }

@@ -82,6 +82,9 @@ func workerDeps(s *store.Store, svc *services) worker.Deps {
 	if svc != nil && svc.settlements != nil {
 		d.Settlements = svc.settlements
 	}
+	if svc != nil && svc.strategyEngine != nil {
+		d.Strategies = svc.strategyEngine
+	}
 	return d
 }
 

@@ -106,6 +106,24 @@ const (
 	CodeNoBids           = "no_bids"
 	CodeInvalidClose     = "invalid_close"
 
+	// Strategies.
+	CodeInvalidStrategyType     = "invalid_strategy_type"
+	CodeStrategyTypeUnavailable = "strategy_type_unavailable"
+	CodeInvalidMarketSelector   = "invalid_market_selector"
+	CodeInvalidTriggerCondition = "invalid_trigger_condition"
+	CodeInvalidTriggerPrice     = "invalid_trigger_price"
+	CodeInvalidInterval         = "invalid_interval"
+	CodeInvalidOutcome          = "invalid_outcome"
+	CodeInvalidStrategyAmount   = "invalid_strategy_amount"
+	CodeInvalidPriceBand        = "invalid_price_band"
+	CodeInvalidMaxBudget        = "invalid_max_budget"
+	CodeInvalidExpiry           = "invalid_expiry"
+	CodeStrategyTypeImmutable   = "strategy_type_immutable"
+	CodeStrategyLimit           = "strategy_limit_reached"
+	CodeStrategyFinal           = "strategy_final"
+	CodeMarketQueryUnresolved   = "market_query_unresolved"
+	CodeStrategyNotFound        = "strategy_not_found"
+
 	// Wallet approvals and redemptions.
 	CodeInvalidToken         = "invalid_token"
 	CodeInvalidConditionID   = "invalid_condition_id"
@@ -314,6 +332,24 @@ var catalogue = []Group{
 		{Code: CodePositionInOrders, Kind: Conflict, Meaning: "All shares of the position are already offered by the agent's open sell orders.", Remedy: "Cancel them (DELETE /orders/{id}) to close at once, or wait for them to fill."},
 		{Code: CodeNoBids, Kind: Conflict, Meaning: "The market has no bids to sell into.", Remedy: "Retry later, or close with type LIMIT once there are bids."},
 		{Code: CodeInvalidClose, Kind: Invalid, Meaning: "`type` is not MARKET, FOK or LIMIT, or `slippage` is outside 0–1.", Remedy: "Fix the body."},
+	}},
+	{Title: "Strategies", Entries: []Entry{
+		{Code: CodeInvalidStrategyType, Kind: Invalid, Meaning: "`type` is not a strategy type.", Remedy: "Use PRICE_ALERT, RECURRING_BUY or BUY_LOW_SELL_HIGH."},
+		{Code: CodeStrategyTypeUnavailable, Kind: Invalid, Meaning: "The strategy type is in the spec but this service does not run it yet (COPY_TRADE).", Remedy: "Use another type."},
+		{Code: CodeInvalidMarketSelector, Kind: Invalid, Meaning: "The config names no market or both a `tokenId` and a `marketQuery`.", Remedy: "Give exactly one of `tokenId` and `marketQuery`."},
+		{Code: CodeInvalidTriggerCondition, Kind: Invalid, Meaning: "`triggerCondition` is not PRICE_LTE or PRICE_GTE.", Remedy: "Fix the condition."},
+		{Code: CodeInvalidTriggerPrice, Kind: Invalid, Meaning: "`triggerPrice` is missing or not strictly between 0 and 1.", Remedy: "Give a price in (0, 1)."},
+		{Code: CodeInvalidInterval, Kind: Invalid, Meaning: "RECURRING_BUY needs one of `intervalMs` (at least 60000) and `interval` (\"15m\", \"1h\", \"1d\"), at most 30 days.", Remedy: "Fix the interval."},
+		{Code: CodeInvalidOutcome, Kind: Invalid, Meaning: "`outcome` is not Yes or No, or is missing where a `marketQuery` needs it.", Remedy: "Give Yes or No (Up is Yes, Down is No)."},
+		{Code: CodeInvalidStrategyAmount, Kind: Invalid, Meaning: "A size or amount is missing, not positive, too large or too precise, or `maxOpenSize` is below `sizePerTrade`.", Remedy: "Give positive amounts with at most 6 decimals."},
+		{Code: CodeInvalidPriceBand, Kind: Invalid, Meaning: "`buyBelow`, `sellAbove` or `priceLimit` is not in (0, 1), or `sellAbove` is not above `buyBelow`.", Remedy: "Fix the prices."},
+		{Code: CodeInvalidMaxBudget, Kind: Invalid, Meaning: "`maxBudget` is missing or not a positive USDC amount.", Remedy: "Every strategy needs a positive budget."},
+		{Code: CodeInvalidExpiry, Kind: Invalid, Meaning: "`expiresAt` is not in the future or more than 30 days ahead.", Remedy: "Extend by at most 30 days from now; extend again later."},
+		{Code: CodeStrategyTypeImmutable, Kind: Invalid, Meaning: "A PATCH tried to change the strategy's type.", Remedy: "Cancel it and create a strategy of the other type."},
+		{Code: CodeStrategyLimit, Kind: Conflict, Meaning: "The agent already has 10 strategies that are ACTIVE, PAUSED or ERROR.", Remedy: "Cancel one (DELETE /strategies/{id}) first."},
+		{Code: CodeStrategyFinal, Kind: Conflict, Meaning: "The strategy is COMPLETED or CANCELLED, which is final.", Remedy: "Create a new strategy."},
+		{Code: CodeMarketQueryUnresolved, Kind: NotFound, Meaning: "No market accepting orders matches the `marketQuery`.", Remedy: "Search with GET /markets/search, or give a `tokenId`."},
+		{Code: CodeStrategyNotFound, Kind: NotFound, Meaning: "No strategy of this agent (or user) has this id.", Remedy: "List them with GET /strategies."},
 	}},
 	{Title: "Wallet approvals and redemptions", Entries: []Entry{
 		{Code: CodeInvalidToken, Kind: Invalid, Meaning: "`token` is missing or not USDC, CTF, NEG_RISK or all.", Remedy: "Send one of the four values."},

@@ -46,6 +46,16 @@ const (
 	WalletApprove = "settlement/approve"
 	// Redeem: fields user id, agent id, condition id, client address.
 	Redeem = "settlement/redeem"
+	// Strategy changes: fields strategy id, who (agent or user), and the
+	// change's own payload (canonical JSON; empty for pause, resume and
+	// cancel). Made by models/strategies.Service after it checked the
+	// strategy is the agent's or the user's; verified by the activity that
+	// applies the change.
+	StrategyPause  = "strategy/pause"
+	StrategyResume = "strategy/resume"
+	StrategyCancel = "strategy/cancel"
+	StrategyPatch  = "strategy/patch"
+	StrategyExtend = "strategy/extend"
 	// DeviceReview: fields link id, user code. Not a Temporal input: the
 	// /link confirmation page's token, so that a decision can only follow
 	// the page that showed the link (agents.Service.ReviewDevice).

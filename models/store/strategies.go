@@ -69,13 +69,32 @@ func (s *Store) CountStrategies(ctx context.Context, agentID string, statuses ..
 	return n, nil
 }
 
-// StrategyUpdate changes a strategy; nil fields are left unchanged.
+// StrategyUpdate changes a strategy; nil fields are left unchanged. A
+// pointer to the zero time sets a nullable time to NULL.
 type StrategyUpdate struct {
 	Status              *string
 	BudgetUsedMicro     *int64
 	ConsecutiveFailures *int
 	WorkflowID          *string
 	ExpiresAt           *time.Time
+	Config              *string
+	MaxBudgetMicro      *int64
+	PausedBy            *string
+	EndedReason         *string
+	LastError           *string
+	LastEvaluatedAt     *time.Time
+	NextEvaluationAt    *time.Time
+	Executions          *int
+	TokenID             *string
+	OpenSizeMicro       *int64
+	Triggers            *string
+}
+
+func nullableTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return utc(t)
 }
 
 // UpdateStrategy applies u to strategy id if its status is one of from (any
@@ -96,7 +115,27 @@ func (s *Store) UpdateStrategy(ctx context.Context, id string, from []string, u 
 		set["workflow_id"] = *u.WorkflowID
 	}
 	if u.ExpiresAt != nil {
-		set["expires_at"] = utc(*u.ExpiresAt)
+		set["expires_at"] = nullableTime(*u.ExpiresAt)
+	}
+	for col, v := range map[string]*string{"config": u.Config, "paused_by": u.PausedBy, "ended_reason": u.EndedReason,
+		"last_error": u.LastError, "token_id": u.TokenID, "triggers": u.Triggers} {
+		if v != nil {
+			set[col] = *v
+		}
+	}
+	for col, v := range map[string]*int64{"max_budget_micro": u.MaxBudgetMicro, "open_size_micro": u.OpenSizeMicro} {
+		if v != nil {
+			set[col] = *v
+		}
+	}
+	if u.Executions != nil {
+		set["executions"] = *u.Executions
+	}
+	if u.LastEvaluatedAt != nil {
+		set["last_evaluated_at"] = nullableTime(*u.LastEvaluatedAt)
+	}
+	if u.NextEvaluationAt != nil {
+		set["next_evaluation_at"] = nullableTime(*u.NextEvaluationAt)
 	}
 	q := s.db.WithContext(ctx).Model(&models.Strategy{}).Where("id = ?", id)
 	if len(from) > 0 {
@@ -147,6 +186,121 @@ func (s *Store) ListStrategyExecutions(ctx context.Context, strategyID string, l
 		Order("time DESC").Order("id DESC").Limit(limit).Find(&out).Error
 	if err != nil {
 		return nil, mapErr(err, "strategy execution")
+	}
+	return out, nil
+}
+
+// CreateStrategyLimited inserts st unless its agent already holds max
+// strategies in one of the statuses counted (the count and the insert
+// are one step under the user's lock, so concurrent creates cannot both
+// pass the limit). fn, when set, runs in the same transaction after the
+// insert (e.g. to append an event). Over the limit is errs.Conflict with
+// code errs.CodeStrategyLimit.
+func (s *Store) CreateStrategyLimited(ctx context.Context, st *models.Strategy, max int, counted []string, fn func(tx *Store) error) error {
+	return s.WithBudgetLock(ctx, st.UserID, func(tx *Store) error {
+		n, err := tx.CountStrategies(ctx, st.AgentID, counted...)
+		if err != nil {
+			return err
+		}
+		if n >= int64(max) {
+			return errs.Ef(errs.Conflict, "the agent already has %d strategies that are not finished (the limit is %d)", n, max).
+				WithCode(errs.CodeStrategyLimit).WithHint("cancel one with DELETE /strategies/{id} first")
+		}
+		if err := tx.CreateStrategy(ctx, st); err != nil {
+			return err
+		}
+		if fn != nil {
+			return fn(tx)
+		}
+		return nil
+	})
+}
+
+// StrategyFilter selects strategies for a listing.
+type StrategyFilter struct {
+	UserID   string // required unless AgentID is set
+	AgentID  string
+	Statuses []string
+	Type     string
+	Limit    int // default 100, max 1000
+}
+
+// FindStrategies lists strategies by f, newest first.
+func (s *Store) FindStrategies(ctx context.Context, f StrategyFilter) ([]models.Strategy, error) {
+	if f.UserID == "" && f.AgentID == "" {
+		return nil, errs.E(errs.Invalid, "a strategy listing needs a user or an agent")
+	}
+	q := s.db.WithContext(ctx)
+	if f.UserID != "" {
+		q = q.Where("user_id = ?", f.UserID)
+	}
+	if f.AgentID != "" {
+		q = q.Where("agent_id = ?", f.AgentID)
+	}
+	if len(f.Statuses) > 0 {
+		q = q.Where("status IN ?", f.Statuses)
+	}
+	if f.Type != "" {
+		q = q.Where("type = ?", f.Type)
+	}
+	switch {
+	case f.Limit <= 0:
+		f.Limit = 100
+	case f.Limit > 1000:
+		f.Limit = 1000
+	}
+	var out []models.Strategy
+	if err := q.Order("created_at DESC").Order("id DESC").Limit(f.Limit).Find(&out).Error; err != nil {
+		return nil, mapErr(err, "strategy")
+	}
+	return out, nil
+}
+
+// ArmedStrategies returns the strategies in status whose price triggers
+// are armed (the worker re-registers them with its price feed at start),
+// by id after the cursor, at most limit (default 1000).
+func (s *Store) ArmedStrategies(ctx context.Context, status, after string, limit int) ([]models.Strategy, error) {
+	if limit <= 0 {
+		limit = 1000
+	}
+	var out []models.Strategy
+	err := s.db.WithContext(ctx).Select("id", "triggers").
+		Where("status = ? AND triggers <> '' AND id > ?", status, after).
+		Order("id").Limit(limit).Find(&out).Error
+	if err != nil {
+		return nil, mapErr(err, "strategy")
+	}
+	return out, nil
+}
+
+// StrategyExecutionBySeq finds a strategy's execution number seq.
+func (s *Store) StrategyExecutionBySeq(ctx context.Context, strategyID string, seq int) (*models.StrategyExecution, error) {
+	var e models.StrategyExecution
+	if err := s.db.WithContext(ctx).Where("strategy_id = ? AND seq = ?", strategyID, seq).Take(&e).Error; err != nil {
+		return nil, mapErr(err, "strategy execution")
+	}
+	return &e, nil
+}
+
+// DeleteStrategy removes a strategy that never ran (its workflow could
+// not be started) with its executions.
+func (s *Store) DeleteStrategy(ctx context.Context, id string) error {
+	return s.Tx(ctx, func(tx *Store) error {
+		if err := tx.db.WithContext(ctx).Where("strategy_id = ?", id).Delete(&models.StrategyExecution{}).Error; err != nil {
+			return mapErr(err, "strategy execution")
+		}
+		return mapErr(tx.db.WithContext(ctx).Where("id = ?", id).Delete(&models.Strategy{}).Error, "strategy")
+	})
+}
+
+// StrategyOrders returns every order strategyID placed (the fields its
+// accounting reads), oldest first.
+func (s *Store) StrategyOrders(ctx context.Context, strategyID string) ([]models.Order, error) {
+	var out []models.Order
+	err := s.db.WithContext(ctx).Select("id", "side", "status", "price_micro", "size_micro", "filled_size_micro", "avg_fill_price_micro").
+		Where("strategy_id = ?", strategyID).Order("created_at").Order("id").Find(&out).Error
+	if err != nil {
+		return nil, mapErr(err, "order")
 	}
 	return out, nil
 }

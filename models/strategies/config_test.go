@@ -1,0 +1,84 @@
+package strategies_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/strategies"
+)
+
+func TestParseConfig(t *testing.T) {
+	for _, tc := range []struct {
+		name, typ, config, code string
+	}{
+		{"price alert", "PRICE_ALERT", `{"tokenId":"1","side":"buy","triggerCondition":"PRICE_LTE","triggerPrice":0.42,"size":10}`, ""},
+		{"price alert by query", "PRICE_ALERT", `{"marketQuery":"election","side":"SELL","triggerCondition":"PRICE_GTE","triggerPrice":"0.6","size":5,"orderType":"LIMIT"}`, ""},
+		{"both selectors", "PRICE_ALERT", `{"tokenId":"1","marketQuery":"x","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.4,"size":1}`, errs.CodeInvalidMarketSelector},
+		{"no selector", "PRICE_ALERT", `{"side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.4,"size":1}`, errs.CodeInvalidMarketSelector},
+		{"trigger price 1", "PRICE_ALERT", `{"tokenId":"1","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":1,"size":1}`, errs.CodeInvalidTriggerPrice},
+		{"trigger price 0", "PRICE_ALERT", `{"tokenId":"1","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0,"size":1}`, errs.CodeInvalidTriggerPrice},
+		{"bad condition", "PRICE_ALERT", `{"tokenId":"1","side":"BUY","triggerCondition":"BELOW","triggerPrice":0.4,"size":1}`, errs.CodeInvalidTriggerCondition},
+		{"bad side", "PRICE_ALERT", `{"tokenId":"1","side":"HOLD","triggerCondition":"PRICE_LTE","triggerPrice":0.4,"size":1}`, errs.CodeInvalidSide},
+		{"zero size", "PRICE_ALERT", `{"tokenId":"1","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.4,"size":0}`, errs.CodeInvalidStrategyAmount},
+		{"bad order type", "PRICE_ALERT", `{"tokenId":"1","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.4,"size":1,"orderType":"FAK"}`, errs.CodeInvalidOrderType},
+		{"field of another type", "PRICE_ALERT", `{"tokenId":"1","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.4,"size":1,"buyBelow":0.3}`, errs.CodeUnknownField},
+		{"bad token id", "PRICE_ALERT", `{"tokenId":"abc","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.4,"size":1}`, errs.CodeInvalidTokenID},
+		{"recurring ms", "RECURRING_BUY", `{"tokenId":"1","amountPerInterval":5,"intervalMs":60000}`, ""},
+		{"recurring human", "RECURRING_BUY", `{"marketQuery":"btc 15m up","outcome":"yes","amountPerInterval":5,"interval":"15m","maxTotalAmount":50,"priceLimit":0.6}`, ""},
+		{"recurring 1d", "RECURRING_BUY", `{"tokenId":"1","amountPerInterval":5,"interval":"1d"}`, ""},
+		{"interval too short", "RECURRING_BUY", `{"tokenId":"1","amountPerInterval":5,"intervalMs":59999}`, errs.CodeInvalidInterval},
+		{"interval unreadable", "RECURRING_BUY", `{"tokenId":"1","amountPerInterval":5,"interval":"soon"}`, errs.CodeInvalidInterval},
+		{"both intervals", "RECURRING_BUY", `{"tokenId":"1","amountPerInterval":5,"interval":"1h","intervalMs":60000}`, errs.CodeInvalidInterval},
+		{"no interval", "RECURRING_BUY", `{"tokenId":"1","amountPerInterval":5}`, errs.CodeInvalidInterval},
+		{"bad outcome", "RECURRING_BUY", `{"tokenId":"1","outcome":"Maybe","amountPerInterval":5,"interval":"1h"}`, errs.CodeInvalidOutcome},
+		{"negative amount", "RECURRING_BUY", `{"tokenId":"1","amountPerInterval":-5,"interval":"1h"}`, errs.CodeInvalidStrategyAmount},
+		{"price limit 1.2", "RECURRING_BUY", `{"tokenId":"1","amountPerInterval":5,"interval":"1h","priceLimit":1.2}`, errs.CodeInvalidPriceBand},
+		{"blsh", "BUY_LOW_SELL_HIGH", `{"tokenId":"1","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":10,"maxOpenSize":30}`, ""},
+		{"blsh inverted", "BUY_LOW_SELL_HIGH", `{"tokenId":"1","buyBelow":0.6,"sellAbove":0.6,"sizePerTrade":10}`, errs.CodeInvalidPriceBand},
+		{"blsh max open below size", "BUY_LOW_SELL_HIGH", `{"tokenId":"1","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":10,"maxOpenSize":5}`, errs.CodeInvalidStrategyAmount},
+		{"blsh no size", "BUY_LOW_SELL_HIGH", `{"tokenId":"1","buyBelow":0.4,"sellAbove":0.6}`, errs.CodeInvalidStrategyAmount},
+		{"copy trade", "COPY_TRADE", `{"targetAddress":"0x0000000000000000000000000000000000000001"}`, errs.CodeStrategyTypeUnavailable},
+		{"unknown type", "TWAP", `{}`, errs.CodeInvalidStrategyType},
+		{"not an object", "PRICE_ALERT", `[1]`, errs.CodeInvalidField},
+		{"wrong json type", "PRICE_ALERT", `{"tokenId":"1","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":true,"size":1}`, errs.CodeInvalidField},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, norm, err := strategies.ParseConfig(tc.typ, json.RawMessage(tc.config))
+			if tc.code == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				var back map[string]any
+				if err := json.Unmarshal(norm, &back); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if got := errs.CodeOf(err); got != tc.code {
+				t.Fatalf("code %q (%v), want %q", got, err, tc.code)
+			}
+			if errs.KindOf(err) != errs.Invalid {
+				t.Fatalf("kind %v, want invalid", errs.KindOf(err))
+			}
+		})
+	}
+}
+
+func TestConfigNormalisedAndNumbers(t *testing.T) {
+	c, norm, err := strategies.ParseConfig("PRICE_ALERT", json.RawMessage(`{"tokenId":"1","side":"buy","triggerCondition":"price_lte","triggerPrice":"0.420","size":10}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"tokenId":"1","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.42,"size":10,"orderType":"MARKET"}`
+	if string(norm) != want {
+		t.Fatalf("stored %s, want %s", norm, want)
+	}
+	if c.TriggerPrice.String() != "0.42" {
+		t.Fatal(c.TriggerPrice)
+	}
+	rc, _, err := strategies.ParseConfig("RECURRING_BUY", json.RawMessage(`{"tokenId":"1","amountPerInterval":5,"interval":"15m"}`))
+	if err != nil || rc.IntervalDuration().Minutes() != 15 {
+		t.Fatal(err, rc.IntervalDuration())
+	}
+}

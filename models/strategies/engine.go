@@ -1,0 +1,382 @@
+package strategies
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/events"
+	"github.com/agent-trading/ats/models/markets"
+	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue/micro"
+)
+
+// Quoter reads a token's top of book; *markets.Service implements it (from
+// the process's price feed for tokens it holds, else from the venue).
+type Quoter interface {
+	Quotes(ctx context.Context, tokens []string) ([]markets.Quote, error)
+}
+
+// Resolver finds the token a marketQuery names now (MarketResolver).
+type Resolver interface {
+	Resolve(ctx context.Context, query, outcome string) (string, error)
+}
+
+// Arming registers a strategy's price conditions with the process's price
+// feed (*Triggers); Arm with no conditions disarms.
+type Arming interface {
+	Arm(strategyID string, conds []Cond)
+}
+
+// Engine runs the steps of a strategy's workflow (its activities). Every
+// step takes the strategy id and loads owner, config and status from the
+// database; every step is idempotent.
+type Engine struct {
+	Store    *store.Store
+	Orders   orders.Placer
+	Quotes   Quoter
+	Resolver Resolver
+	Triggers Arming // nil: no price feed in this process
+	Logger   *slog.Logger
+	Now      func() time.Time
+}
+
+func (e *Engine) now() time.Time {
+	if e.Now != nil {
+		return e.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (e *Engine) log() *slog.Logger {
+	if e.Logger != nil {
+		return e.Logger
+	}
+	return slog.Default()
+}
+
+// State is what the workflow knows of its strategy: ids, status and
+// timing. It carries no config amounts and no secrets.
+type State struct {
+	ID                string     `json:"id"`
+	Type              string     `json:"type"`
+	Status            string     `json:"status"`
+	AgentID           string     `json:"agent_id"`
+	UserID            string     `json:"user_id"`
+	TokenID           string     `json:"token_id,omitempty"`
+	PausedBy          string     `json:"paused_by,omitempty"`
+	EndedReason       string     `json:"ended_reason,omitempty"`
+	LastError         string     `json:"last_error,omitempty"`
+	ConsecutiveErrors int        `json:"consecutive_errors"`
+	Executions        int        `json:"executions"`
+	ExpiresAt         *time.Time `json:"expires_at,omitempty"`
+	// NextEvaluationAt is when RECURRING_BUY's next buy is due.
+	NextEvaluationAt *time.Time `json:"next_evaluation_at,omitempty"`
+	// Armed is true while price conditions wait for the feed.
+	Armed   bool   `json:"armed,omitempty"`
+	Summary string `json:"summary,omitempty"`
+}
+
+func stateOf(st *models.Strategy) State {
+	return State{
+		ID: st.ID, Type: st.Type, Status: st.Status, AgentID: st.AgentID, UserID: st.UserID, TokenID: st.TokenID,
+		PausedBy: st.PausedBy, EndedReason: st.EndedReason, LastError: st.LastError,
+		ConsecutiveErrors: st.ConsecutiveFailures, Executions: st.Executions,
+		ExpiresAt: st.ExpiresAt, NextEvaluationAt: st.NextEvaluationAt, Armed: st.Triggers != "",
+		Summary: Summary(st),
+	}
+}
+
+// Summary is a one-line description of a strategy for operators (the
+// workflow's memo): type, market, the config's key terms and the budget.
+func Summary(st *models.Strategy) string {
+	c, err := Load(st.Config)
+	if err != nil {
+		return st.Type
+	}
+	market := "token " + c.TokenID
+	if c.MarketQuery != "" {
+		market = fmt.Sprintf("%q", c.MarketQuery)
+	}
+	var terms string
+	switch st.Type {
+	case TypePriceAlert:
+		op := "<="
+		if c.TriggerCondition == PriceGTE {
+			op = ">="
+		}
+		terms = fmt.Sprintf("%s %s %s when price %s %s", c.OrderType, c.Side, c.Size.val().String(), op, c.TriggerPrice.val().String())
+	case TypeRecurringBuy:
+		terms = fmt.Sprintf("buy $%s every %s", c.AmountPerInterval.val().String(), c.IntervalDuration())
+		if c.PriceLimit != nil {
+			terms += " up to " + c.PriceLimit.String()
+		}
+	case TypeBuyLowSellHigh:
+		terms = fmt.Sprintf("buy %s at <= %s, sell at >= %s", c.SizePerTrade.val().String(), c.BuyBelow.val().String(), c.SellAbove.val().String())
+	}
+	return fmt.Sprintf("%s %s on %s: %s; budget $%s; agent %s", st.Type, st.ID, market, terms,
+		micro.Decimal(st.MaxBudgetMicro).String(), st.AgentID)
+}
+
+// Load returns the strategy's state (the workflow's first step and the
+// step after a continue-as-new). It re-arms the strategy's conditions in
+// this process, so a strategy survives the worker that held them.
+func (e *Engine) Load(ctx context.Context, id string) (State, error) {
+	st, err := e.Store.StrategyByID(ctx, id)
+	if err != nil {
+		return State{}, err
+	}
+	e.arm(st)
+	return stateOf(st), nil
+}
+
+// arm registers st's conditions in this process (none unless ACTIVE).
+func (e *Engine) arm(st *models.Strategy) {
+	if e.Triggers == nil {
+		return
+	}
+	var conds []Cond
+	if st.Status == StatusActive && st.Triggers != "" {
+		_ = json.Unmarshal([]byte(st.Triggers), &conds)
+	}
+	e.Triggers.Arm(st.ID, conds)
+}
+
+// conditionsFor computes the price conditions st waits for: PRICE_ALERT
+// its trigger; BUY_LOW_SELL_HIGH a buy on the best ask at or below
+// buyBelow while it has room, and a sell on the best bid at or above
+// sellAbove while it holds shares. A buy reads the best ask and a sell the
+// best bid, so a met condition is fillable at that price. RECURRING_BUY
+// runs on its timer and has none.
+func conditionsFor(st *models.Strategy, c Config) []Cond {
+	if st.Status != StatusActive || st.TokenID == "" {
+		return nil
+	}
+	switch st.Type {
+	case TypePriceAlert:
+		field := FieldBestAsk
+		if c.Side == "SELL" {
+			field = FieldBestBid
+		}
+		op := OpAtOrBelow
+		if c.TriggerCondition == PriceGTE {
+			op = OpAtOrAbove
+		}
+		return []Cond{{TokenID: st.TokenID, Field: field, Op: op, Threshold: c.TriggerPrice.val()}}
+	case TypeBuyLowSellHigh:
+		var out []Cond
+		if hasRoom(st, c) && budgetLeft(st).Sign() > 0 {
+			out = append(out, Cond{TokenID: st.TokenID, Field: FieldBestAsk, Op: OpAtOrBelow, Threshold: c.BuyBelow.val()})
+		}
+		if st.OpenSizeMicro > 0 {
+			out = append(out, Cond{TokenID: st.TokenID, Field: FieldBestBid, Op: OpAtOrAbove, Threshold: c.SellAbove.val()})
+		}
+		return out
+	}
+	return nil
+}
+
+func maxOpen(c Config) decimal.Decimal {
+	if c.MaxOpenSize != nil {
+		return c.MaxOpenSize.Decimal
+	}
+	return c.SizePerTrade.val()
+}
+
+func hasRoom(st *models.Strategy, c Config) bool {
+	return micro.Decimal(st.OpenSizeMicro).Add(c.SizePerTrade.val()).LessThanOrEqual(maxOpen(c))
+}
+
+func budgetLeft(st *models.Strategy) decimal.Decimal {
+	return micro.Decimal(st.MaxBudgetMicro - st.BudgetUsedMicro)
+}
+
+func encodeConds(conds []Cond) string {
+	if len(conds) == 0 {
+		return ""
+	}
+	b, _ := json.Marshal(conds)
+	return string(b)
+}
+
+// commit applies u to strategy id (when its status is one of from), runs
+// the events and extra writes in the same transaction, and re-arms the
+// strategy's conditions in this process after the commit.
+func (e *Engine) commit(ctx context.Context, id string, from []string, u store.StrategyUpdate, rec *models.StrategyExecution, evs []events.Event) (*models.Strategy, error) {
+	err := e.Store.Tx(ctx, func(tx *store.Store) error {
+		if rec != nil {
+			if err := tx.AddStrategyExecution(ctx, rec); err != nil {
+				return err
+			}
+		}
+		if err := tx.UpdateStrategy(ctx, id, from, u); err != nil {
+			return err
+		}
+		for _, ev := range evs {
+			if _, err := events.Append(ctx, tx, ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	st, err := e.Store.StrategyByID(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	e.arm(st)
+	return st, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// Change is a change of a strategy asked for by its agent or user: the
+// authenticated path validated it (Service) and vouched for it; the
+// workflow hands it to Apply.
+type Change struct {
+	StrategyID string `json:"strategy_id"`
+	Action     string `json:"action"` // ActionPause, ActionResume, ActionCancel, ActionPatch, ActionExtend
+	By         string `json:"by"`     // ByAgent or ByUser
+	// Patch: the whole new config (normalised JSON), the new budget and
+	// the token the config resolves to now; Extend: the new expiry.
+	Config         string     `json:"config,omitempty"`
+	MaxBudgetMicro int64      `json:"max_budget_micro,omitempty"`
+	TokenID        string     `json:"token_id,omitempty"`
+	ExpiresAt      *time.Time `json:"expires_at,omitempty"`
+	Proof          string     `json:"proof,omitempty"`
+}
+
+// Actions of a Change.
+const (
+	ActionPause  = "pause"
+	ActionResume = "resume"
+	ActionCancel = "cancel"
+	ActionPatch  = "patch"
+	ActionExtend = "extend"
+)
+
+// Payload is the part of a change its proof covers beyond the strategy
+// id, the action and who asked.
+func (c Change) Payload() string {
+	switch c.Action {
+	case ActionPatch:
+		return fmt.Sprintf("%s|%d|%s", c.Config, c.MaxBudgetMicro, c.TokenID)
+	case ActionExtend:
+		if c.ExpiresAt != nil {
+			return c.ExpiresAt.UTC().Format(time.RFC3339Nano)
+		}
+	}
+	return ""
+}
+
+// Allowed reports whether action may be applied in status: the spec's
+// lifecycle table. A final strategy allows nothing (CodeStrategyFinal).
+func Allowed(action, status string) error {
+	if Final(status) {
+		return errs.Ef(errs.Conflict, "the strategy is %s, which is final", status).WithCode(errs.CodeStrategyFinal).
+			WithHint("create a new strategy")
+	}
+	ok := true
+	switch action {
+	case ActionPause:
+		ok = status == StatusActive
+	case ActionResume:
+		ok = status == StatusPaused || status == StatusError
+	case ActionCancel, ActionPatch, ActionExtend:
+	default:
+		return errs.Ef(errs.Invalid, "unknown strategy action %q", action)
+	}
+	if !ok {
+		return errs.Ef(errs.Conflict, "the strategy is %s: %s is not possible", status, action).WithCode(errs.CodeStrategyState)
+	}
+	return nil
+}
+
+// Apply applies a vouched change (the caller verified its proof).
+func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
+	st, err := e.Store.StrategyByID(ctx, ch.StrategyID)
+	if err != nil {
+		return State{}, err
+	}
+	if err := Allowed(ch.Action, st.Status); err != nil {
+		return stateOf(st), err
+	}
+	now := e.now()
+	var u store.StrategyUpdate
+	var evs []events.Event
+	ev := func(typ events.Type, summary string) events.Event {
+		return events.Event{AgentID: st.AgentID, UserID: st.UserID, Type: typ, StrategyID: st.ID, StrategyType: st.Type,
+			By: events.Actor(ch.By), Summary: summary}
+	}
+	next := *st
+	switch ch.Action {
+	case ActionPause:
+		next.Status = StatusPaused
+		u = store.StrategyUpdate{Status: ptr(StatusPaused), PausedBy: ptr(ch.By), Triggers: ptr(""), NextEvaluationAt: &time.Time{}}
+		evs = append(evs, ev(events.StrategyPaused, "strategy "+st.ID+" paused by the "+ch.By))
+	case ActionResume:
+		next.Status, next.ConsecutiveFailures = StatusActive, 0
+		u = store.StrategyUpdate{Status: ptr(StatusActive), PausedBy: ptr(""), ConsecutiveFailures: ptr(0), LastError: ptr("")}
+		if st.Type == TypeRecurringBuy {
+			u.NextEvaluationAt = ptr(now)
+		}
+	case ActionCancel:
+		next.Status = StatusCancelled
+		u = store.StrategyUpdate{Status: ptr(StatusCancelled), EndedReason: ptr(EndCancelled), PausedBy: ptr(""),
+			Triggers: ptr(""), NextEvaluationAt: &time.Time{}}
+		evs = append(evs, ev(events.StrategyCancelled, "strategy "+st.ID+" cancelled by the "+ch.By))
+	case ActionPatch:
+		if ch.MaxBudgetMicro <= st.BudgetUsedMicro {
+			return stateOf(st), errs.E(errs.Invalid, "maxBudget must be above what the strategy has spent").WithCode(errs.CodeInvalidMaxBudget)
+		}
+		next.Config, next.MaxBudgetMicro, next.TokenID = ch.Config, ch.MaxBudgetMicro, ch.TokenID
+		u = store.StrategyUpdate{Config: ptr(ch.Config), MaxBudgetMicro: ptr(ch.MaxBudgetMicro), TokenID: ptr(ch.TokenID)}
+	case ActionExtend:
+		if ch.ExpiresAt == nil {
+			return stateOf(st), errs.E(errs.Invalid, "expiresAt is required").WithCode(errs.CodeInvalidExpiry)
+		}
+		u = store.StrategyUpdate{ExpiresAt: ch.ExpiresAt}
+	}
+	if next.Status == StatusActive {
+		cfg, err := Load(next.Config)
+		if err != nil {
+			return State{}, err
+		}
+		u.Triggers = ptr(encodeConds(conditionsFor(&next, cfg)))
+	}
+	out, err := e.commit(ctx, st.ID, []string{st.Status}, u, nil, evs)
+	if err != nil {
+		return State{}, err
+	}
+	return stateOf(out), nil
+}
+
+// Expire cancels a strategy whose expiry has passed (by now, capped at the
+// engine's own clock so a forged instant cannot expire it early).
+func (e *Engine) Expire(ctx context.Context, id string) (State, error) {
+	st, err := e.Store.StrategyByID(ctx, id)
+	if err != nil {
+		return State{}, err
+	}
+	if Final(st.Status) || st.ExpiresAt == nil || st.ExpiresAt.After(e.now()) {
+		return stateOf(st), nil
+	}
+	out, err := e.commit(ctx, id, []string{st.Status}, store.StrategyUpdate{Status: ptr(StatusCancelled), EndedReason: ptr(EndExpired),
+		PausedBy: ptr(""), Triggers: ptr(""), NextEvaluationAt: &time.Time{}}, nil, []events.Event{{
+		AgentID: st.AgentID, UserID: st.UserID, Type: events.StrategyCancelled, StrategyID: st.ID, StrategyType: st.Type,
+		By: events.BySystem, Summary: "strategy " + st.ID + " expired", Details: map[string]any{"reason": EndExpired},
+	}})
+	if err != nil {
+		return State{}, err
+	}
+	return stateOf(out), nil
+}

@@ -1,0 +1,490 @@
+package strategies
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/events"
+	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/micro"
+)
+
+// Outcome is the result of an execution step.
+type Outcome struct {
+	State State `json:"state"`
+	// Executed is true when execution number seq is recorded (now or by
+	// an earlier attempt); false when nothing was due (a price hint the
+	// re-check did not confirm, or a strategy no longer ACTIVE).
+	Executed bool   `json:"executed"`
+	Kind     string `json:"kind,omitempty"`
+	OrderID  string `json:"order_id,omitempty"`
+}
+
+// IdempotencyKey is the key of the order of a strategy's execution seq:
+// a retried or replayed execution finds the order it placed.
+func IdempotencyKey(strategyID string, seq int) string {
+	return fmt.Sprintf("strategy:%s:%d", strategyID, seq)
+}
+
+// minMarketBuy is the venue's smallest marketable BUY ($1).
+var minMarketBuy = clob.MinMarketBuy
+
+// plan is what an execution decided to do.
+type plan struct {
+	kind   string // KindAction or KindSkip
+	reason string
+	req    orders.PlaceRequest
+	// complete ends the strategy after this execution (ended reason).
+	complete string
+}
+
+// Execute runs execution number seq of strategy id: it re-checks the price
+// (a price event is only a hint), decides, places the order through the
+// order service with the idempotency key of (strategy, seq), and records
+// the execution, the budget and the status in one transaction. It is
+// idempotent: an execution already recorded is answered as recorded, and
+// an order already placed under the key is adopted, never placed again.
+// Transient failures are returned for the workflow to retry; any other
+// failure is recorded as an error execution.
+func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, error) {
+	st, err := e.Store.StrategyByID(ctx, id)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if st.Executions >= seq {
+		rec, err := e.Store.StrategyExecutionBySeq(ctx, id, seq)
+		if err != nil && !errs.Is(err, errs.NotFound) {
+			return Outcome{}, err
+		}
+		out := Outcome{State: stateOf(st), Executed: true}
+		if rec != nil {
+			out.Kind = rec.Kind
+			if rec.OrderID != nil {
+				out.OrderID = *rec.OrderID
+			}
+		}
+		return out, nil
+	}
+	if st.Status != StatusActive {
+		return Outcome{State: stateOf(st)}, nil
+	}
+	cfg, err := Load(st.Config)
+	if err != nil {
+		return Outcome{}, err
+	}
+	p := orders.Principal{AgentID: st.AgentID, UserID: st.UserID, ClientAddr: "strategy " + st.ID}
+	key := IdempotencyKey(id, seq)
+
+	// An order placed by an earlier attempt of this execution is adopted.
+	if prev, err := e.Store.OrderByIdempotencyKey(ctx, st.AgentID, key); err == nil {
+		pl := plan{kind: KindAction, reason: "order placed by an earlier attempt of this execution"}
+		if st.Type == TypePriceAlert {
+			pl.complete = EndFired
+		}
+		return e.record(ctx, st, cfg, seq, pl, prev, nil)
+	} else if !errs.Is(err, errs.NotFound) {
+		return Outcome{}, err
+	}
+
+	if err := e.refresh(ctx, st); err != nil {
+		return Outcome{}, err
+	}
+	pl, err := e.decide(ctx, st, cfg)
+	if err != nil {
+		if retryable(err) {
+			return Outcome{}, err
+		}
+		return e.record(ctx, st, cfg, seq, plan{kind: KindError, reason: errs.PublicMessage(err)}, nil, err)
+	}
+	if pl == nil {
+		// Nothing due: re-arm and wait for the next hint.
+		now := e.now()
+		out, err := e.commit(ctx, id, []string{StatusActive}, store.StrategyUpdate{LastEvaluatedAt: &now,
+			Triggers: ptr(encodeConds(conditionsFor(st, cfg)))}, nil, nil)
+		if err != nil {
+			return Outcome{}, err
+		}
+		return Outcome{State: stateOf(out)}, nil
+	}
+	if pl.kind != KindAction {
+		return e.record(ctx, st, cfg, seq, *pl, nil, nil)
+	}
+	pl.req.IdempotencyKey = key
+	pl.req.StrategyID = id
+	res, err := e.Orders.Place(ctx, p, pl.req)
+	if err != nil {
+		if retryable(err) {
+			return Outcome{}, err
+		}
+		pl.kind, pl.reason, pl.complete = KindError, errs.PublicMessage(err), ""
+		return e.record(ctx, st, cfg, seq, *pl, nil, err)
+	}
+	o, err := e.Store.OrderByID(ctx, res.Order.ID)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return e.record(ctx, st, cfg, seq, *pl, o, nil)
+}
+
+func retryable(err error) bool {
+	k := errs.KindOf(err)
+	return k == errs.Transient || k == errs.RateLimited
+}
+
+// top returns the best bid and ask of token (zero when a side is empty).
+func (e *Engine) top(ctx context.Context, token string) (bid, ask decimal.Decimal, tick string, err error) {
+	qs, err := e.Quotes.Quotes(ctx, []string{token})
+	if err != nil {
+		return decimal.Zero, decimal.Zero, "", err
+	}
+	q := qs[0]
+	if q.BestBid.Valid {
+		bid = q.BestBid.Decimal
+	}
+	if q.BestAsk.Valid {
+		ask = q.BestAsk.Decimal
+	}
+	return bid, ask, q.TickSize, nil
+}
+
+// decide re-reads the price and returns what to do now: nil when nothing
+// is due (the condition is no longer met).
+func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config) (*plan, error) {
+	token := st.TokenID
+	if st.Type == TypeRecurringBuy && c.MarketQuery != "" {
+		// "btc 15m up" names the current window: re-resolved every time.
+		t, err := e.Resolver.Resolve(ctx, c.MarketQuery, c.Outcome)
+		if err != nil {
+			return nil, err
+		}
+		token = t
+	}
+	bid, ask, tick, err := e.top(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	left := budgetLeft(st)
+	switch st.Type {
+	case TypePriceAlert:
+		px := ask
+		if c.Side == "SELL" {
+			px = bid
+		}
+		met := px.Sign() > 0 && px.LessThan(decimal.NewFromInt(1))
+		if c.TriggerCondition == PriceLTE {
+			met = met && px.LessThanOrEqual(c.TriggerPrice.Decimal)
+		} else {
+			met = met && px.GreaterThanOrEqual(c.TriggerPrice.Decimal)
+		}
+		if !met {
+			return nil, nil
+		}
+		req := orders.PlaceRequest{TokenID: token, Side: c.Side, Type: c.OrderType, Price: px, Size: c.Size.Decimal}
+		// The worst price accepted: the trigger where it bounds the trade
+		// (a buy at or below, a sell at or above it), so a fill is not
+		// lost to a level another order took first; else the price read.
+		if c.OrderType == OrderLimit || (c.Side == "BUY") == (c.TriggerCondition == PriceLTE) {
+			req.Price = onTick(c.TriggerPrice.Decimal, tick, c.Side == "BUY")
+		}
+		pl := &plan{kind: KindAction, reason: fmt.Sprintf("%s price %s met %s %s", fieldName(c.Side), px.String(), c.TriggerCondition, c.TriggerPrice.String()),
+			req: req, complete: EndFired}
+		if c.Side == "BUY" {
+			if cost := req.Size.Mul(req.Price); cost.GreaterThan(left) {
+				return &plan{kind: KindSkip, complete: EndBudget,
+					reason: fmt.Sprintf("the order would cost up to $%s but $%s of the strategy's budget is left", cost.StringFixed(2), left.String())}, nil
+			}
+		}
+		return pl, nil
+
+	case TypeRecurringBuy:
+		if ask.Sign() <= 0 || ask.GreaterThanOrEqual(decimal.NewFromInt(1)) {
+			return &plan{kind: KindSkip, reason: "no ask on the book"}, nil
+		}
+		if c.PriceLimit != nil && ask.GreaterThan(c.PriceLimit.Decimal) {
+			return &plan{kind: KindSkip, reason: fmt.Sprintf("best ask %s is above priceLimit %s", ask.String(), c.PriceLimit.String())}, nil
+		}
+		amount := decimal.Min(c.AmountPerInterval.Decimal, left)
+		complete := ""
+		if c.MaxTotalAmount != nil {
+			total := c.MaxTotalAmount.Sub(micro.Decimal(st.BudgetUsedMicro))
+			if total.LessThanOrEqual(amount) {
+				amount, complete = total, EndTotal
+			}
+		}
+		if amount.Equal(left) {
+			complete = EndBudget
+		}
+		size := amount.Div(ask).RoundFloor(2)
+		if size.Mul(ask).RoundFloor(2).LessThan(minMarketBuy) {
+			reason := fmt.Sprintf("$%s buys less than the venue's $1 minimum at %s", amount.StringFixed(2), ask.String())
+			if complete == "" {
+				return nil, errs.E(errs.Invalid, "amountPerInterval "+reason).WithCode(errs.CodeBelowMinSize)
+			}
+			return &plan{kind: KindSkip, reason: reason + ": the strategy's budget is spent", complete: complete}, nil
+		}
+		return &plan{kind: KindAction, reason: fmt.Sprintf("interval buy of $%s at best ask %s", amount.StringFixed(2), ask.String()),
+			req: orders.PlaceRequest{TokenID: token, Side: "BUY", Type: orders.TypeMarket, Price: ask, Size: size}, complete: complete}, nil
+
+	case TypeBuyLowSellHigh:
+		open := micro.Decimal(st.OpenSizeMicro)
+		if open.Sign() > 0 && bid.Sign() > 0 && bid.GreaterThanOrEqual(c.SellAbove.Decimal) {
+			// Worst prices are the thresholds: any fill within the band
+			// the user set, not only at the level read.
+			return &plan{kind: KindAction, reason: fmt.Sprintf("best bid %s at or above sellAbove %s", bid.String(), c.SellAbove.String()),
+				req: orders.PlaceRequest{TokenID: token, Side: "SELL", Type: orders.TypeMarket, Price: onTick(c.SellAbove.Decimal, tick, false), Size: open.RoundFloor(2)}}, nil
+		}
+		if hasRoom(st, c) && ask.Sign() > 0 && ask.LessThanOrEqual(c.BuyBelow.Decimal) {
+			size := c.SizePerTrade.Decimal
+			worst := onTick(c.BuyBelow.Decimal, tick, true)
+			if cost := size.Mul(worst); cost.GreaterThan(left) {
+				if open.Sign() > 0 {
+					return nil, nil // no budget for more: wait to sell
+				}
+				return &plan{kind: KindSkip, complete: EndBudget,
+					reason: fmt.Sprintf("a buy would cost up to $%s but $%s of the strategy's budget is left", cost.StringFixed(2), left.String())}, nil
+			}
+			return &plan{kind: KindAction, reason: fmt.Sprintf("best ask %s at or below buyBelow %s", ask.String(), c.BuyBelow.String()),
+				req: orders.PlaceRequest{TokenID: token, Side: "BUY", Type: orders.TypeMarket, Price: worst, Size: size}}, nil
+		}
+		return nil, nil
+	}
+	return nil, errs.Ef(errs.Internal, "strategy type %s has no executor", st.Type)
+}
+
+func fieldName(side string) string {
+	if side == "SELL" {
+		return "best bid"
+	}
+	return "best ask"
+}
+
+// onTick rounds a price to the market's tick: down for a buy, up for a
+// sell (never a worse price than asked).
+func onTick(p decimal.Decimal, tick string, buy bool) decimal.Decimal {
+	t, err := decimal.NewFromString(tick)
+	if err != nil || t.Sign() <= 0 {
+		return p
+	}
+	q := p.Div(t)
+	if buy {
+		q = q.Floor()
+	} else {
+		q = q.Ceil()
+	}
+	return q.Mul(t)
+}
+
+// spent is what an order charges the strategy's budget: for a BUY that
+// has finished, what it paid (filled size × average price); for a BUY
+// that can still fill, the most it can pay (size × limit price). SELLs
+// charge nothing and refund nothing: the budget caps what the strategy
+// spends.
+func spent(o *models.Order) int64 {
+	if o.Side != "BUY" || o.Status == models.OrderFailed {
+		return 0
+	}
+	if orders.TerminalStatus(o.Status) {
+		return micro.Ceil(micro.Decimal(o.FilledSizeMicro).Mul(micro.Decimal(o.AvgFillPriceMicro)))
+	}
+	return micro.Ceil(micro.Decimal(o.SizeMicro).Mul(micro.Decimal(o.PriceMicro)))
+}
+
+// derive recomputes what the strategy's orders spent and hold from the
+// orders themselves, since their fills may arrive after the execution
+// that placed them was recorded: budgetUsed is spent() summed over its
+// orders; openSize is what its buys filled less what its sells filled
+// and what its live sells still offer (so it never sells a share twice).
+func (e *Engine) derive(ctx context.Context, id string) (used, open int64, err error) {
+	os, err := e.Store.StrategyOrders(ctx, id)
+	if err != nil {
+		return 0, 0, err
+	}
+	for i := range os {
+		o := &os[i]
+		used += spent(o)
+		switch {
+		case o.Side == "BUY":
+			open += o.FilledSizeMicro
+		case orders.TerminalStatus(o.Status):
+			open -= o.FilledSizeMicro
+		default:
+			open -= o.SizeMicro
+		}
+	}
+	return used, max(0, open), nil
+}
+
+// refresh brings st's budgetUsed and openSize up to date with its orders
+// (in memory; the next commit stores them).
+func (e *Engine) refresh(ctx context.Context, st *models.Strategy) error {
+	used, open, err := e.derive(ctx, st.ID)
+	if err != nil {
+		return err
+	}
+	st.BudgetUsedMicro, st.OpenSizeMicro = used, open
+	return nil
+}
+
+// record writes execution seq (with its order, if any), the budget, the
+// open size, the error count and the status in one transaction, with the
+// events they raise.
+func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq int, pl plan, o *models.Order, cause error) (Outcome, error) {
+	now := e.now()
+	rec := &models.StrategyExecution{StrategyID: st.ID, Seq: seq, Time: now, Kind: pl.kind, Reason: truncate(pl.reason, 500)}
+	next := *st
+	next.Executions = seq
+	next.LastError = ""
+	if o != nil {
+		oid := o.ID
+		rec.OrderID = &oid
+		rec.Action, rec.Side, rec.TokenID = o.Side, o.Side, o.TokenID
+		rec.PriceMicro, rec.SizeMicro, rec.OrderStatus = o.PriceMicro, o.SizeMicro, o.Status
+		rec.AmountMicro = spent(o)
+		switch {
+		case o.Status == models.OrderFailed:
+			rec.Kind = KindError
+			rec.Reason = truncate("the order failed: "+o.FailureReason, 500)
+		case orders.TerminalStatus(o.Status) && o.FilledSizeMicro == 0:
+			// A market order the book could not fill at the price read:
+			// a failure, so a condition that keeps firing on a book too
+			// thin to trade ends in ERROR instead of looping.
+			rec.Kind = KindError
+			rec.Reason = truncate(fmt.Sprintf("the order did not fill (%s): %s", o.Status, pl.reason), 500)
+		}
+		if rec.Kind == KindError {
+			pl.complete = ""
+		}
+	} else if pl.kind == KindAction {
+		rec.Kind = KindError
+	}
+	if rec.Action == "" {
+		rec.Action = actionOf(st.Type, pl)
+	}
+	if o != nil {
+		// The order is stored: the totals include it.
+		if err := e.refresh(ctx, &next); err != nil {
+			return Outcome{}, err
+		}
+	}
+	var evs []events.Event
+	ev := func(typ events.Type, summary string, details map[string]any) {
+		evs = append(evs, events.Event{AgentID: st.AgentID, UserID: st.UserID, Type: typ, StrategyID: st.ID, StrategyType: st.Type,
+			By: events.BySystem, Summary: summary, OrderID: derefOr(rec.OrderID), Details: details})
+	}
+	switch rec.Kind {
+	case KindError:
+		next.ConsecutiveFailures++
+		next.LastError = rec.Reason
+		if cause != nil {
+			e.log().WarnContext(ctx, "strategy execution failed", "strategy_id", st.ID, "seq", seq, "err", cause)
+		}
+		if next.ConsecutiveFailures >= MaxConsecutiveErrors {
+			next.Status = StatusError
+			ev(events.StrategyError, fmt.Sprintf("strategy %s auto-paused after %d consecutive failed executions", st.ID, next.ConsecutiveFailures),
+				map[string]any{"lastError": rec.Reason, "failures": next.ConsecutiveFailures})
+		}
+	case KindAction:
+		next.ConsecutiveFailures = 0
+		ev(events.StrategyExecuted, fmt.Sprintf("strategy %s: %s %s shares at %s (order %s)", st.ID, rec.Side,
+			micro.Decimal(rec.SizeMicro).String(), micro.Decimal(rec.PriceMicro).String(), rec.OrderStatus),
+			map[string]any{"side": rec.Side, "size": micro.Decimal(rec.SizeMicro).String(), "price": micro.Decimal(rec.PriceMicro).String(),
+				"tokenId": rec.TokenID, "amount": micro.Decimal(rec.AmountMicro).String(), "execution": seq})
+	}
+	if next.Status == StatusActive {
+		left := micro.Decimal(next.MaxBudgetMicro - next.BudgetUsedMicro)
+		switch {
+		case pl.complete != "":
+		case next.BudgetUsedMicro >= next.MaxBudgetMicro:
+			pl.complete = EndBudget
+		case st.Type == TypeRecurringBuy && c.MaxTotalAmount != nil && micro.Decimal(next.BudgetUsedMicro).GreaterThanOrEqual(c.MaxTotalAmount.Decimal):
+			pl.complete = EndTotal
+		case st.Type == TypeRecurringBuy && left.LessThan(minMarketBuy):
+			// What is left cannot buy the venue's minimum ever again.
+			pl.complete = EndBudget
+		}
+		if pl.complete != "" && (st.Type != TypeBuyLowSellHigh || next.OpenSizeMicro == 0) {
+			next.Status, next.EndedReason = StatusCompleted, pl.complete
+			ev(events.StrategyCompleted, "strategy "+st.ID+" "+completedDetail(pl.complete),
+				map[string]any{"reason": pl.complete, "budgetUsed": micro.Decimal(next.BudgetUsedMicro).String()})
+		}
+	}
+	u := store.StrategyUpdate{Status: &next.Status, BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
+		ConsecutiveFailures: &next.ConsecutiveFailures, Executions: &next.Executions, LastError: &next.LastError,
+		EndedReason: &next.EndedReason, LastEvaluatedAt: &now}
+	if st.Type == TypeRecurringBuy && next.Status == StatusActive {
+		due := now.Add(c.IntervalDuration())
+		u.NextEvaluationAt = &due
+	} else if next.Status != StatusActive {
+		u.NextEvaluationAt = &time.Time{}
+	}
+	u.Triggers = ptr(encodeConds(conditionsFor(&next, c)))
+	out, err := e.commit(ctx, st.ID, []string{StatusActive}, u, rec, evs)
+	if err != nil {
+		return Outcome{}, err
+	}
+	res := Outcome{State: stateOf(out), Executed: true, Kind: rec.Kind}
+	if rec.OrderID != nil {
+		res.OrderID = *rec.OrderID
+	}
+	return res, nil
+}
+
+func derefOr(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func actionOf(typ string, pl plan) string {
+	if pl.req.Side != "" {
+		return pl.req.Side
+	}
+	if typ == TypePriceAlert {
+		return "ORDER"
+	}
+	return "BUY"
+}
+
+func completedDetail(reason string) string {
+	switch reason {
+	case EndFired:
+		return "completed: the trigger fired and its order was placed"
+	case EndTotal:
+		return "completed: maxTotalAmount reached"
+	}
+	return "completed: the strategy's budget is spent"
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "")
+}
+
+// RecordFailure records execution seq as failed after its step gave up
+// (retries exhausted): reason is client-safe. Idempotent per seq.
+func (e *Engine) RecordFailure(ctx context.Context, id string, seq int, reason string) (State, error) {
+	st, err := e.Store.StrategyByID(ctx, id)
+	if err != nil {
+		return State{}, err
+	}
+	if st.Executions >= seq || st.Status != StatusActive {
+		return stateOf(st), nil
+	}
+	cfg, err := Load(st.Config)
+	if err != nil {
+		return State{}, err
+	}
+	out, err := e.record(ctx, st, cfg, seq, plan{kind: KindError, reason: reason}, nil, nil)
+	return out.State, err
+}

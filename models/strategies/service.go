@@ -1,0 +1,355 @@
+package strategies
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue/micro"
+)
+
+// Runner drives strategy workflows; workflows.StrategyClient implements
+// it. It attaches to every change the proof of it (models/intent), which
+// its caller, Service, makes only after checking whose strategy it is.
+type Runner interface {
+	// Start starts the workflow of a stored strategy (id = strategy id).
+	Start(ctx context.Context, st State) error
+	// Change sends a change as an update and returns the state after it.
+	Change(ctx context.Context, ch Change) (State, error)
+}
+
+// Actor is who asks: an agent over the API (By ByAgent, AgentID set), or
+// the user from the dashboard or an admin command (By ByUser; AgentID
+// empty: any agent of the user).
+type Actor struct {
+	By      string
+	AgentID string
+	UserID  string
+}
+
+// Service is the strategy service behind the API, the dashboard and the
+// admin commands.
+type Service struct {
+	Store    *store.Store
+	Runner   Runner
+	Resolver Resolver
+	Now      func() time.Time
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// CreateRequest is a new strategy.
+type CreateRequest struct {
+	Type      string
+	Config    json.RawMessage
+	MaxBudget *Dec
+}
+
+// Create validates and stores a strategy as ACTIVE and starts its
+// workflow. Strategies an agent creates expire DefaultExpiry after
+// creation unless extended.
+func (s *Service) Create(ctx context.Context, a Actor, r CreateRequest) (Strategy, error) {
+	if a.AgentID == "" || a.UserID == "" {
+		return Strategy{}, errs.E(errs.Invalid, "a strategy belongs to an agent")
+	}
+	cfg, norm, err := ParseConfig(r.Type, r.Config)
+	if err != nil {
+		return Strategy{}, err
+	}
+	if err := CheckMaxBudget(r.MaxBudget); err != nil {
+		return Strategy{}, err
+	}
+	token, err := s.resolve(ctx, cfg)
+	if err != nil {
+		return Strategy{}, err
+	}
+	now := s.now()
+	st := &models.Strategy{
+		ID: models.NewID(models.PrefixStrategy), AgentID: a.AgentID, UserID: a.UserID, Type: r.Type, Config: string(norm),
+		MaxBudgetMicro: micro.Truncate(r.MaxBudget.Decimal), Status: StatusActive, CreatedBy: a.By, TokenID: token,
+	}
+	st.WorkflowID = st.ID
+	if a.By == ByAgent {
+		exp := now.Add(DefaultExpiry)
+		st.ExpiresAt = &exp
+	}
+	if r.Type == TypeRecurringBuy {
+		st.NextEvaluationAt = &now
+	}
+	st.Triggers = encodeConds(conditionsFor(st, cfg))
+	if err := s.Store.CreateStrategyLimited(ctx, st, MaxNonFinal, NonFinal, nil); err != nil {
+		return Strategy{}, err
+	}
+	if err := s.Runner.Start(ctx, stateOf(st)); err != nil {
+		// Nothing ran: the strategy is withdrawn rather than left ACTIVE
+		// without a workflow.
+		if derr := s.Store.DeleteStrategy(context.WithoutCancel(ctx), st.ID); derr != nil {
+			return Strategy{}, errs.Wrap(errs.Internal, derr, "strategy start failed and could not be withdrawn")
+		}
+		return Strategy{}, err
+	}
+	return s.view(ctx, st, false)
+}
+
+// resolve returns the token a config trades now.
+func (s *Service) resolve(ctx context.Context, c Config) (string, error) {
+	if c.TokenID != "" {
+		return c.TokenID, nil
+	}
+	if s.Resolver == nil {
+		return "", errs.E(errs.Internal, "market search is not configured in this process")
+	}
+	return s.Resolver.Resolve(ctx, c.MarketQuery, c.Outcome)
+}
+
+// find loads a strategy the actor may see: an agent's own, or any of the
+// user's. Another's is NotFound.
+func (s *Service) find(ctx context.Context, a Actor, id string) (*models.Strategy, error) {
+	var st *models.Strategy
+	var err error
+	if a.AgentID != "" {
+		st, err = s.Store.StrategyForAgent(ctx, a.AgentID, id)
+	} else {
+		st, err = s.Store.StrategyByID(ctx, id)
+	}
+	if err == nil && st.UserID != a.UserID {
+		err = errs.E(errs.NotFound, "strategy not found")
+	}
+	if err != nil {
+		if errs.Is(err, errs.NotFound) {
+			return nil, errs.Ef(errs.NotFound, "strategy %s not found", id).WithCode(errs.CodeStrategyNotFound)
+		}
+		return nil, err
+	}
+	return st, nil
+}
+
+// Get returns a strategy with its last DetailExecutions executions.
+func (s *Service) Get(ctx context.Context, a Actor, id string) (Strategy, error) {
+	st, err := s.find(ctx, a, id)
+	if err != nil {
+		return Strategy{}, err
+	}
+	return s.view(ctx, st, true)
+}
+
+// ListFilter filters List.
+type ListFilter struct {
+	Status string
+	Type   string
+}
+
+// List returns the actor's strategies, newest first.
+func (s *Service) List(ctx context.Context, a Actor, f ListFilter) ([]Strategy, error) {
+	sf := store.StrategyFilter{UserID: a.UserID, AgentID: a.AgentID, Type: f.Type}
+	if f.Status != "" {
+		sf.Statuses = []string{f.Status}
+	}
+	rows, err := s.Store.FindStrategies(ctx, sf)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Strategy, 0, len(rows))
+	for i := range rows {
+		v, _ := s.view(ctx, &rows[i], false)
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+func (s *Service) view(ctx context.Context, st *models.Strategy, withExecutions bool) (Strategy, error) {
+	v := Strategy{
+		ID: st.ID, AgentID: st.AgentID, UserID: st.UserID, Type: st.Type, Status: st.Status, Config: json.RawMessage(st.Config),
+		MaxBudget: micro.Decimal(st.MaxBudgetMicro), BudgetUsed: micro.Decimal(st.BudgetUsedMicro), CreatedBy: st.CreatedBy,
+		PausedBy: st.PausedBy, EndedReason: st.EndedReason, LastError: st.LastError, ConsecutiveErrors: st.ConsecutiveFailures,
+		TokenID: st.TokenID, OpenSize: micro.Decimal(st.OpenSizeMicro), ExecutionCount: st.Executions,
+		CreatedAt: st.CreatedAt, UpdatedAt: st.UpdatedAt, ExpiresAt: st.ExpiresAt,
+		LastEvaluatedAt: st.LastEvaluatedAt, NextEvaluationAt: st.NextEvaluationAt,
+	}
+	if !withExecutions {
+		return v, nil
+	}
+	recs, err := s.Store.ListStrategyExecutions(ctx, st.ID, DetailExecutions)
+	if err != nil {
+		return Strategy{}, err
+	}
+	v.Executions = make([]Execution, 0, len(recs))
+	for _, r := range recs {
+		e := Execution{ID: r.ID, Seq: r.Seq, Time: r.Time, Kind: r.Kind, Action: r.Action, Reason: r.Reason, OrderStatus: r.OrderStatus,
+			TokenID: r.TokenID, Side: r.Side, Price: micro.Decimal(r.PriceMicro), Size: micro.Decimal(r.SizeMicro), Amount: micro.Decimal(r.AmountMicro)}
+		if r.OrderID != nil {
+			e.OrderID = *r.OrderID
+		}
+		v.Executions = append(v.Executions, e)
+	}
+	return v, nil
+}
+
+func (s *Service) change(ctx context.Context, a Actor, id string, ch Change) (Strategy, error) {
+	st, err := s.find(ctx, a, id)
+	if err != nil {
+		return Strategy{}, err
+	}
+	if err := Allowed(ch.Action, st.Status); err != nil {
+		return Strategy{}, err
+	}
+	ch.StrategyID, ch.By = st.ID, a.By
+	if _, err := s.Runner.Change(ctx, ch); err != nil {
+		return Strategy{}, err
+	}
+	st, err = s.Store.StrategyByID(ctx, id)
+	if err != nil {
+		return Strategy{}, err
+	}
+	return s.view(ctx, st, true)
+}
+
+// Pause pauses an ACTIVE strategy; PausedBy records who.
+func (s *Service) Pause(ctx context.Context, a Actor, id string) (Strategy, error) {
+	return s.change(ctx, a, id, Change{Action: ActionPause})
+}
+
+// Resume resumes a PAUSED or ERROR strategy (its error count reset).
+func (s *Service) Resume(ctx context.Context, a Actor, id string) (Strategy, error) {
+	return s.change(ctx, a, id, Change{Action: ActionResume})
+}
+
+// Cancel cancels a strategy for good.
+func (s *Service) Cancel(ctx context.Context, a Actor, id string) (Strategy, error) {
+	return s.change(ctx, a, id, Change{Action: ActionCancel})
+}
+
+// Extend moves a strategy's expiry to until: in the future and at most
+// MaxExpiry from now.
+func (s *Service) Extend(ctx context.Context, a Actor, id string, until time.Time) (Strategy, error) {
+	if err := s.checkExpiry(until); err != nil {
+		return Strategy{}, err
+	}
+	u := until.UTC()
+	return s.change(ctx, a, id, Change{Action: ActionExtend, ExpiresAt: &u})
+}
+
+func (s *Service) checkExpiry(until time.Time) error {
+	now := s.now()
+	if !until.After(now) || until.After(now.Add(MaxExpiry)) {
+		return errs.E(errs.Invalid, "expiresAt must be in the future and at most 30 days from now").WithCode(errs.CodeInvalidExpiry)
+	}
+	return nil
+}
+
+// PatchRequest changes a strategy: Config is a JSON merge patch of the
+// stored config (a null removes a field; giving tokenId or marketQuery
+// drops the other); Type, when given, must be the strategy's type.
+type PatchRequest struct {
+	Type      string
+	Config    json.RawMessage
+	MaxBudget *Dec
+	ExpiresAt *time.Time
+}
+
+// Patch applies r and returns the strategy after it.
+func (s *Service) Patch(ctx context.Context, a Actor, id string, r PatchRequest) (Strategy, error) {
+	st, err := s.find(ctx, a, id)
+	if err != nil {
+		return Strategy{}, err
+	}
+	if r.Type != "" && r.Type != st.Type {
+		return Strategy{}, errs.Ef(errs.Invalid, "a strategy's type never changes (it is %s)", st.Type).WithCode(errs.CodeStrategyTypeImmutable)
+	}
+	if len(bytes.TrimSpace(r.Config)) == 0 && r.MaxBudget == nil && r.ExpiresAt == nil {
+		return Strategy{}, errs.E(errs.Invalid, "nothing to change: give config, maxBudget or expiresAt").WithCode(errs.CodeInvalidField)
+	}
+	if err := Allowed(ActionPatch, st.Status); err != nil {
+		return Strategy{}, err
+	}
+	if r.ExpiresAt != nil {
+		if err := s.checkExpiry(*r.ExpiresAt); err != nil {
+			return Strategy{}, err
+		}
+	}
+	if len(bytes.TrimSpace(r.Config)) > 0 || r.MaxBudget != nil {
+		norm, cfg := []byte(st.Config), Config{}
+		if len(bytes.TrimSpace(r.Config)) > 0 {
+			merged, err := mergeConfig(st.Config, r.Config)
+			if err != nil {
+				return Strategy{}, err
+			}
+			if cfg, norm, err = ParseConfig(st.Type, merged); err != nil {
+				return Strategy{}, err
+			}
+		} else if cfg, err = Load(st.Config); err != nil {
+			return Strategy{}, err
+		}
+		budget := st.MaxBudgetMicro
+		if r.MaxBudget != nil {
+			if err := CheckMaxBudget(r.MaxBudget); err != nil {
+				return Strategy{}, err
+			}
+			budget = micro.Truncate(r.MaxBudget.Decimal)
+			if budget <= st.BudgetUsedMicro {
+				return Strategy{}, errs.Ef(errs.Invalid, "maxBudget must be above the %s USDC the strategy has spent", micro.Decimal(st.BudgetUsedMicro).String()).
+					WithCode(errs.CodeInvalidMaxBudget)
+			}
+		}
+		token := st.TokenID
+		if len(bytes.TrimSpace(r.Config)) > 0 {
+			if token, err = s.resolve(ctx, cfg); err != nil {
+				return Strategy{}, err
+			}
+		}
+		if _, err := s.change(ctx, a, id, Change{Action: ActionPatch, Config: string(norm), MaxBudgetMicro: budget, TokenID: token}); err != nil {
+			return Strategy{}, err
+		}
+	}
+	if r.ExpiresAt != nil {
+		return s.Extend(ctx, a, id, *r.ExpiresAt)
+	}
+	return s.Get(ctx, a, id)
+}
+
+// mergeConfig applies a JSON merge patch (RFC 7396, one level) to the
+// stored config.
+func mergeConfig(stored string, patch json.RawMessage) (json.RawMessage, error) {
+	var base, p map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(stored), &base); err != nil {
+		return nil, errs.Wrap(errs.Internal, err, "stored strategy config is unreadable")
+	}
+	if err := json.Unmarshal(patch, &p); err != nil || p == nil {
+		return nil, errs.E(errs.Invalid, "config must be a JSON object").WithCode(errs.CodeInvalidField)
+	}
+	_, tok := p["tokenId"]
+	_, mq := p["marketQuery"]
+	if tok && !mq {
+		delete(base, "marketQuery")
+	}
+	if mq && !tok {
+		delete(base, "tokenId")
+	}
+	if _, ok := p["intervalMs"]; ok {
+		if _, both := p["interval"]; !both {
+			delete(base, "interval")
+		}
+	}
+	if _, ok := p["interval"]; ok {
+		if _, both := p["intervalMs"]; !both {
+			delete(base, "intervalMs")
+		}
+	}
+	for k, v := range p {
+		if bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			delete(base, k)
+		} else {
+			base[k] = v
+		}
+	}
+	return json.Marshal(base)
+}

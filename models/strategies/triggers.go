@@ -1,0 +1,234 @@
+package strategies
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models/pricefeed"
+	"github.com/agent-trading/ats/models/store"
+)
+
+// Cond is a price condition a strategy waits for, as stored in the
+// strategy row (JSON) and registered with the price feed.
+type Cond struct {
+	TokenID   string          `json:"tokenId"`
+	Field     string          `json:"field"` // FieldBestBid or FieldBestAsk
+	Op        string          `json:"op"`    // OpAtOrAbove or OpAtOrBelow
+	Threshold decimal.Decimal `json:"threshold"`
+}
+
+// Fields and comparators of a Cond.
+const (
+	FieldBestBid = "best_bid"
+	FieldBestAsk = "best_ask"
+	OpAtOrAbove  = ">="
+	OpAtOrBelow  = "<="
+)
+
+func (c Cond) feed() pricefeed.Condition {
+	pc := pricefeed.Condition{TokenID: c.TokenID, Field: pricefeed.BestAsk, Op: pricefeed.AtOrBelow, Threshold: c.Threshold, Once: true}
+	if c.Field == FieldBestBid {
+		pc.Field = pricefeed.BestBid
+	}
+	if c.Op == OpAtOrAbove {
+		pc.Op = pricefeed.AtOrAbove
+	}
+	return pc
+}
+
+// Feed is what Triggers needs of the price feed; *pricefeed.Feed
+// implements it.
+type Feed interface {
+	When(c pricefeed.Condition, fn func(pricefeed.Fire)) (*pricefeed.Trigger, error)
+	Quote(tokenID string) (pricefeed.Quote, bool)
+}
+
+// Triggers holds the price conditions of the strategies this process
+// serves, registered with its one price feed: the feed evaluates them on
+// every price event (binary search per token, nothing per strategy while
+// idle) and on its polling fallback for tokens without a live stream. A
+// met condition disarms all of its strategy's conditions and signals only
+// that strategy's workflow (Signal); the workflow's execution re-checks
+// the price and re-arms. At most one signal per strategy is in flight.
+type Triggers struct {
+	Feed Feed
+	// Signal hints the strategy's workflow that a condition was met.
+	Signal func(ctx context.Context, strategyID string) error
+	Logger *slog.Logger
+	// Workers bounds concurrent signals (default 8).
+	Workers int
+
+	mu      sync.Mutex
+	armed   map[string][]*pricefeed.Trigger
+	pending map[string]bool
+	queue   chan string
+	once    sync.Once
+}
+
+func (t *Triggers) init() {
+	t.once.Do(func() {
+		t.armed = map[string][]*pricefeed.Trigger{}
+		t.pending = map[string]bool{}
+		t.queue = make(chan string, 1<<16)
+		n := t.Workers
+		if n <= 0 {
+			n = 8
+		}
+		for range n {
+			go t.signaller()
+		}
+	})
+}
+
+func (t *Triggers) log() *slog.Logger {
+	if t.Logger != nil {
+		return t.Logger
+	}
+	return slog.Default()
+}
+
+// Arm replaces strategyID's conditions with conds (none: disarm).
+func (t *Triggers) Arm(strategyID string, conds []Cond) {
+	t.init()
+	t.mu.Lock()
+	old := t.armed[strategyID]
+	delete(t.armed, strategyID)
+	t.mu.Unlock()
+	for _, tr := range old {
+		tr.Stop()
+	}
+	if len(conds) == 0 {
+		return
+	}
+	var regs []*pricefeed.Trigger
+	for _, c := range conds {
+		tr, err := t.Feed.When(c.feed(), func(pricefeed.Fire) { t.fired(strategyID) })
+		if err != nil {
+			t.log().Error("strategy condition not registered", "strategy_id", strategyID, "err", err)
+			continue
+		}
+		regs = append(regs, tr)
+	}
+	t.mu.Lock()
+	prev := t.armed[strategyID]
+	t.armed[strategyID] = regs
+	t.mu.Unlock()
+	for _, tr := range prev { // a concurrent Arm lost the race
+		tr.Stop()
+	}
+	// The feed fires on price events; a condition met already when it is
+	// armed (a quote the feed holds) fires now instead of at the next
+	// event, which may never come on a quiet market.
+	for _, c := range conds {
+		if q, ok := t.Feed.Quote(c.TokenID); ok && q.Ready && metBy(c, q) {
+			t.fired(strategyID)
+			return
+		}
+	}
+}
+
+func metBy(c Cond, q pricefeed.Quote) bool {
+	v := q.BestAsk
+	if c.Field == FieldBestBid {
+		v = q.BestBid
+	}
+	if !v.Valid {
+		return false
+	}
+	if c.Op == OpAtOrAbove {
+		return v.Decimal.GreaterThanOrEqual(c.Threshold)
+	}
+	return v.Decimal.LessThanOrEqual(c.Threshold)
+}
+
+// Armed reports how many strategies have conditions registered.
+func (t *Triggers) Armed() int {
+	t.init()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.armed)
+}
+
+// IsArmed reports whether strategyID has conditions registered.
+func (t *Triggers) IsArmed(strategyID string) bool {
+	t.init()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.armed[strategyID]) > 0
+}
+
+// fired runs on the feed's goroutine: it must be quick.
+func (t *Triggers) fired(strategyID string) {
+	t.mu.Lock()
+	regs := t.armed[strategyID]
+	delete(t.armed, strategyID)
+	already := t.pending[strategyID]
+	t.pending[strategyID] = true
+	t.mu.Unlock()
+	for _, tr := range regs {
+		tr.Stop()
+	}
+	if already {
+		return
+	}
+	select {
+	case t.queue <- strategyID:
+	default:
+		t.mu.Lock()
+		delete(t.pending, strategyID)
+		t.mu.Unlock()
+		t.log().Error("strategy signal queue full: the hint is dropped", "strategy_id", strategyID)
+	}
+}
+
+func (t *Triggers) signaller() {
+	for id := range t.queue {
+		var err error
+		for attempt := range 5 {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			err = t.Signal(ctx, id)
+			cancel()
+			if err == nil {
+				break
+			}
+			time.Sleep(time.Duration(200*(attempt+1)) * time.Millisecond)
+		}
+		if err != nil {
+			t.log().Warn("strategy signal failed", "strategy_id", id, "err", err)
+		}
+		t.mu.Lock()
+		delete(t.pending, id)
+		t.mu.Unlock()
+	}
+}
+
+// Rebuild registers the stored conditions of every ACTIVE strategy: the
+// worker runs it at start, so conditions survive a restart of the process
+// that held them.
+func (t *Triggers) Rebuild(ctx context.Context, s *store.Store) (int, error) {
+	n, after := 0, ""
+	for {
+		page, err := s.ArmedStrategies(ctx, StatusActive, after, 1000)
+		if err != nil {
+			return n, err
+		}
+		for _, st := range page {
+			var conds []Cond
+			if err := json.Unmarshal([]byte(st.Triggers), &conds); err != nil {
+				t.log().Error("stored strategy conditions are unreadable", "strategy_id", st.ID, "err", err)
+				continue
+			}
+			t.Arm(st.ID, conds)
+			n++
+		}
+		if len(page) < 1000 {
+			return n, nil
+		}
+		after = page[len(page)-1].ID
+	}
+}

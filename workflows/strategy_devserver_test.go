@@ -1,0 +1,118 @@
+package workflows_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"go.temporal.io/api/workflowservice/v1"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/agent-trading/ats/activities"
+	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/intent/intenttest"
+	"github.com/agent-trading/ats/models/store/storetest"
+	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/models/strategies/strategiestest"
+	"github.com/agent-trading/ats/worker"
+	"github.com/agent-trading/ats/worker/devserver"
+	"github.com/agent-trading/ats/worker/devserver/devservertest"
+	"github.com/agent-trading/ats/worker/replaytest"
+	"github.com/agent-trading/ats/workflows"
+)
+
+// TestStrategyOnDevServer runs a PRICE_ALERT through the service and its
+// workflow on a real Temporal server: created (workflow id = strategy id,
+// search attributes set), paused and resumed by the user through the
+// updates (which answer with the new state), a resume of an ACTIVE
+// strategy refused by the validator, a price hint that fires the alert,
+// and the strategy COMPLETED. The Web UI's query
+// StrategyType="PRICE_ALERT" AND StrategyStatus="COMPLETED" finds it.
+// With ATS_RECORD_HISTORY=<path> it writes the history for the replay
+// tests:
+//
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy.json \
+//	  go test -run TestStrategyOnDevServer ./workflows/
+func TestStrategyOnDevServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal dev server")
+	}
+	bin := devservertest.Binary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	srv, err := devserver.Start(ctx, devserver.Options{Binary: bin, UIPort: -1, DBFile: filepath.Join(t.TempDir(), "temporal.db"), LogLevel: "error"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = srv.Stop() }()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	c, err := worker.Dial(ctx, worker.ClientConfig{HostPort: srv.FrontendAddr(), CodecKey: replaytest.HistoryCodecKey, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	keys := intenttest.Keys(t)
+	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
+	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
+	workflows.Register(w)
+	w.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: keys})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+
+	sc := workflows.StrategyClient{Client: c, Intents: keys}
+	svc := &strategies.Service{Store: fx.Store, Runner: sc, Resolver: strategiestest.Resolver{}}
+	user := strategies.Actor{By: strategies.ByUser, UserID: fx.UserID}
+	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "PRICE_ALERT", Config: json.RawMessage(alertBuy),
+		MaxBudget: strategies.D(decimal.RequireFromString("20"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := svc.Pause(ctx, user, st.ID); err != nil || p.Status != strategies.StatusPaused || p.PausedBy != strategies.ByUser {
+		t.Fatalf("pause: %+v %v", p, err)
+	}
+	if p, err := svc.Resume(ctx, fx.Actor(), st.ID); err != nil || p.Status != strategies.StatusActive {
+		t.Fatalf("resume: %+v %v", p, err)
+	}
+	// The service checks the state first; the workflow's validator refuses
+	// what slips past it (here sent straight to the workflow).
+	if _, err := sc.Change(ctx, strategies.Change{StrategyID: st.ID, Action: strategies.ActionResume, By: strategies.ByUser}); errs.CodeOf(err) != errs.CodeStrategyState {
+		t.Fatalf("resume of an ACTIVE strategy: %v", err)
+	}
+	fx.Book.Set(strategiestest.Token, "0.30", "0.34")
+	if err := sc.Hint(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	var res strategies.State
+	if err := c.GetWorkflow(ctx, st.ID, "").Get(ctx, &res); err != nil || res.Status != strategies.StatusCompleted {
+		t.Fatalf("result %+v %v", res, err)
+	}
+	if _, err := svc.Resume(ctx, user, st.ID); errs.CodeOf(err) != errs.CodeStrategyFinal {
+		t.Fatalf("resume of a COMPLETED strategy: %v", err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Namespace: "default",
+			Query: `StrategyType="PRICE_ALERT" AND StrategyStatus="COMPLETED" AND AgentId="` + fx.AgentID + `"`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(resp.Executions) == 1 && resp.Executions[0].Execution.WorkflowId == st.ID {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the visibility query finds %d workflows", len(resp.Executions))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if p := os.Getenv("ATS_RECORD_HISTORY"); p != "" {
+		replaytest.WriteHistory(t, p, replaytest.History(t, ctx, c, st.ID, ""))
+	}
+}
