@@ -258,8 +258,12 @@ func TestWorkerKilledWhilePlacingOrders(t *testing.T) {
 	failed := 0
 	for _, o := range rows {
 		if o.Status == models.OrderFailed {
-			failed++
 			t.Logf("order %s failed: %s", o.ID, o.FailureReason)
+			// A FOK the book could not fill (50 buys outrun the market
+			// makers' 2 s re-quote) is the market's answer, not a lost post.
+			if !strings.Contains(o.FailureReason, "FOK orders are fully filled or killed") {
+				failed++
+			}
 		}
 	}
 	if failed > n/5 {
