@@ -196,6 +196,11 @@ func (t *tool) request(ctx context.Context, raw json.RawMessage) (*http.Request,
 		if !ok || json.Unmarshal(v, &s) != nil || s == "" {
 			return nil, errs.Ef(errs.Invalid, "%s is required and must be a non-empty string", name).WithCode(errs.CodeInvalidField)
 		}
+		// No id has a slash; refusing it keeps a value from reaching
+		// another route, however the router treats escaped slashes.
+		if strings.Contains(s, "/") {
+			return nil, errs.Ef(errs.Invalid, "%s must not contain '/'", name).WithCode(errs.CodeInvalidField)
+		}
 		path = strings.Replace(path, "{"+name+"}", url.PathEscape(s), 1)
 	}
 	q := url.Values{}
@@ -270,8 +275,8 @@ func queryValue(v json.RawMessage) (string, bool) {
 // members (data, message, context, meta, sync) as structured content with
 // the venue's text moved into venueContent, an error answer as an error
 // result with its catalogue code. Either way httpStatus is the REST status
-// (202: accepted, still being carried out) and _meta carries the request
-// id and the key's rate-limit state.
+// (202: accepted, still being carried out), and _meta carries the request
+// id and the key's rate-limit state (X-Request-Id, X-RateLimit-*).
 func toolResult(rec *recorder) *sdk.CallToolResult {
 	var body map[string]any
 	dec := json.NewDecoder(bytes.NewReader(rec.body.Bytes()))
@@ -279,7 +284,7 @@ func toolResult(rec *recorder) *sdk.CallToolResult {
 	if err := dec.Decode(&body); err != nil {
 		return errorResult(errs.E(errs.Internal, "the API answered "+strconv.Itoa(rec.status)+" without a JSON body"))
 	}
-	meta := sdk.Meta{"httpStatus": rec.status}
+	meta := sdk.Meta{}
 	if id := rec.header.Get(api.HeaderRequestID); id != "" {
 		meta["requestId"] = id
 	}

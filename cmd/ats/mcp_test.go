@@ -319,7 +319,9 @@ func TestMCPAgainstTheSandbox(t *testing.T) {
 			t.Fatalf("4th request: %s", toolText(res))
 		}
 		res, sc := callTool(t, lc, "get_me", nil)
-		if !res.IsError || dig(sc, "error", "code") != "rate_limited" || dig(sc, "error", "httpStatus") != 429.0 {
+		// As on REST, the key's own limit is the status and label alone
+		// (rate_limited is the venue's).
+		if !res.IsError || dig(sc, "error", "error") != "Rate Limited" || dig(sc, "error", "httpStatus") != 429.0 {
 			t.Fatalf("5th request: %v", sc)
 		}
 		if ra, _ := dig(sc, "error", "retryAfter").(float64); ra < 1 {
@@ -366,14 +368,14 @@ func TestMCPAgainstTheSandbox(t *testing.T) {
 			t.Errorf("stdio lists %d tools, HTTP %d", len(listed.Tools), len(tools))
 		}
 		res, err := sc.CallTool(ctx, &sdk.CallToolParams{Name: "place_order",
-			Arguments: map[string]any{"tokenId": yes, "side": "BUY", "price": 0.5, "size": 4, "dryRun": true}})
+			Arguments: map[string]any{"tokenId": yes, "side": "BUY", "price": 0.5, "size": 6, "dryRun": true}})
 		if err != nil || res.IsError {
 			t.Fatalf("dry run over stdio: %v %v", err, res)
 		}
 		raw, _ := json.Marshal(res.StructuredContent)
 		var got map[string]any
 		_ = json.Unmarshal(raw, &got)
-		if dig(got, "data", "preview", "cost") != 2.0 || dig(got, "venueContent", "fields", "/data/preview/marketQuestion") != question {
+		if dig(got, "data", "preview", "cost") != 3.0 || dig(got, "venueContent", "fields", "/data/preview/marketQuestion") != question {
 			t.Errorf("dry run over stdio: %s", raw)
 		}
 	})
