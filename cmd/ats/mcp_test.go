@@ -349,6 +349,51 @@ func TestMCPAgainstTheSandbox(t *testing.T) {
 		}
 	})
 
+	// Last: it locks this test's client address out.
+	defer t.Run("invalid keys from one address", func(t *testing.T) {
+		post := func(key string) int {
+			req, _ := http.NewRequest(http.MethodPost, e.api.URL+mcpapi.Path,
+				strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+			req.Header.Set("Authorization", "Bearer "+key)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		if got := post(tr.key); got != http.StatusOK {
+			t.Fatalf("ping with a valid key: %d", got)
+		}
+		// Earlier subtests sent invalid keys too: the address's budget of
+		// 10 ends within 10 more.
+		locked := false
+		for i := range 10 {
+			switch got := post("ll_" + strings.Repeat(string(rune('a'+i)), 64)); got {
+			case http.StatusUnauthorized:
+			case http.StatusTooManyRequests:
+				locked = i > 0
+			default:
+				t.Fatalf("invalid key %d: %d", i+1, got)
+			}
+			if locked {
+				break
+			}
+		}
+		if !locked {
+			t.Fatal("10 invalid keys did not lock the address out")
+		}
+		// The address is locked out on /mcp and on REST alike, valid keys included.
+		if got := post(tr.key); got != http.StatusTooManyRequests {
+			t.Errorf("valid key after 10 invalid ones: %d", got)
+		}
+		if status, _ := e.call(t, tr.key, "GET", "/me", nil); status != http.StatusTooManyRequests {
+			t.Errorf("REST after 10 invalid keys on /mcp: %d", status)
+		}
+	})
+
 	t.Run("stdio", func(t *testing.T) {
 		cmd := exec.Command(buildATS(t), "mcp", "--api-url", e.api.URL)
 		cmd.Env = append(os.Environ(), "ATS_API_KEY="+tr.key)
