@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -57,13 +58,20 @@ type Config struct {
 	Version string
 	// Logger receives the SDK's own log lines; nil discards.
 	Logger *slog.Logger
+	// PerKey is the per-key rate limit of the REST API
+	// (ratelimit.PerKey over the same limiter), applied to the protocol's
+	// own requests (initialize, tools/list, ping…). Tool calls are not
+	// passed through it: each is counted by the REST request it becomes.
+	// Nil leaves protocol requests uncounted.
+	PerKey gin.HandlerFunc
 }
 
 // Routes mounts POST /mcp behind auth, the API key middleware the REST API
 // uses (agentauth.MiddlewareWith, with the per-address limit on invalid
-// keys). The per-key rate limit is not in front of it: every tool call is
-// counted once, by the REST request it is served as; initialize,
-// tools/list and ping are not counted, like the OpenAPI document.
+// keys). Every request counts once against the key's rate limit: a tool
+// call as the REST request it is served as, any other JSON-RPC request
+// (initialize, tools/list, ping) through cfg.PerKey; notifications and
+// the client's answers are not counted.
 //
 // GET (a server-sent event stream) and DELETE (ending a session) are not
 // served (405): the server is stateless, so any API instance can answer
@@ -75,7 +83,11 @@ func Routes(cfg Config, auth ...gin.HandlerFunc) api.Routes {
 	}
 	return func(s *api.Server) {
 		h := newHandler(cfg, tools, s)
-		s.Engine().POST(Path, append(append([]gin.HandlerFunc(nil), auth...), h.serve)...)
+		chain := append([]gin.HandlerFunc(nil), auth...)
+		if cfg.PerKey != nil {
+			chain = append(chain, countProtocolRequests(cfg.PerKey))
+		}
+		s.Engine().POST(Path, append(chain, h.serve)...)
 	}
 }
 
@@ -145,6 +157,31 @@ func (h *handler) serve(c *gin.Context) {
 	}
 	info := &auth.TokenInfo{UserID: id.KeyID, Scopes: id.Scopes, Extra: map[string]any{remoteAddrKey: c.Request.RemoteAddr}}
 	h.authed.ServeHTTP(c.Writer, c.Request.WithContext(context.WithValue(c.Request.Context(), tokenKey{}, info)))
+}
+
+// countProtocolRequests runs perKey for a JSON-RPC request other than
+// tools/call, and lets everything else through uncounted: a tool call is
+// counted by its REST request, and a notification or a client's answer is
+// not a request. A body that is not a single message (a batch, or not
+// JSON) is counted, and refused later by the SDK if it is wrong.
+func countProtocolRequests(perKey gin.HandlerFunc) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		body, err := io.ReadAll(c.Request.Body)
+		if err != nil {
+			api.Fail(c, err) // over the body limit: 413
+			return
+		}
+		c.Request.Body = io.NopCloser(bytes.NewReader(body))
+		var msg struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal(body, &msg) == nil && (msg.Method == "tools/call" || msg.Method == "" || len(msg.ID) == 0) {
+			c.Next()
+			return
+		}
+		perKey(c)
+	}
 }
 
 // forwarded are the headers of the MCP request that its tool calls' REST

@@ -294,16 +294,15 @@ func TestMCPAgainstTheSandbox(t *testing.T) {
 	})
 
 	t.Run("rate limit shared with REST", func(t *testing.T) {
-		key, _ := e.agentKey(t, tr, "read", 4)
-		lc, err := e.mcpConnect(t, key)
+		key, _ := e.agentKey(t, tr, "read", 6)
+		lc, err := e.mcpConnect(t, key) // initialize: 1
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Listing tools is not counted; every call and REST request is.
-		if _, err := lc.ListTools(context.Background(), nil); err != nil {
+		if _, err := lc.ListTools(context.Background(), nil); err != nil { // 2
 			t.Fatal(err)
 		}
-		for i := range 2 {
+		for i := range 2 { // 3, 4
 			res, _ := callTool(t, lc, "get_me", nil)
 			if res.IsError {
 				t.Fatalf("call %d: %s", i+1, toolText(res))
@@ -312,23 +311,26 @@ func TestMCPAgainstTheSandbox(t *testing.T) {
 				t.Errorf("call %d: rate limit remaining %v", i+1, rl)
 			}
 		}
-		if status, _ := e.call(t, key, "GET", "/me", nil); status != 200 {
+		if status, _ := e.call(t, key, "GET", "/me", nil); status != 200 { // 5
 			t.Fatalf("REST /me: %d", status)
 		}
-		if res, _ := callTool(t, lc, "get_me", nil); res.IsError {
-			t.Fatalf("4th request: %s", toolText(res))
+		if res, _ := callTool(t, lc, "get_me", nil); res.IsError { // 6
+			t.Fatalf("6th request: %s", toolText(res))
 		}
 		res, sc := callTool(t, lc, "get_me", nil)
 		// As on REST, the key's own limit is the status and label alone
 		// (rate_limited is the venue's).
 		if !res.IsError || dig(sc, "error", "error") != "Rate Limited" || dig(sc, "error", "httpStatus") != 429.0 {
-			t.Fatalf("5th request: %v", sc)
+			t.Fatalf("7th request: %v", sc)
 		}
 		if ra, _ := dig(sc, "error", "retryAfter").(float64); ra < 1 {
 			t.Errorf("no retryAfter: %v", sc)
 		}
 		if status, _ := e.call(t, key, "GET", "/me", nil); status != 429 {
 			t.Errorf("REST after the MCP calls used the budget: %d", status)
+		}
+		if _, err := lc.ListTools(context.Background(), nil); err == nil {
+			t.Error("tools/list over the limit was answered")
 		}
 	})
 

@@ -197,7 +197,8 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	attempts := l.Scope("attempts").Failures()
 	svc.agents.Attempts, svc.agents.Users.Attempts = attempts, attempts
 	keyAuth := agentauth.MiddlewareWith(svc.store, agentauth.Options{Failures: agentauth.KeyFailures(l.Scope("keys").Failures())})
-	auth := []gin.HandlerFunc{keyAuth, ratelimit.PerKey(l, nil)}
+	perKey := ratelimit.PerKey(l, nil)
+	auth := []gin.HandlerFunc{keyAuth, perKey}
 	idem := idempotency.Middleware(svc.store, idempotency.Options{})
 	rs := []api.Routes{
 		device.Routes(svc.links, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
@@ -218,8 +219,9 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 			rs = append(rs, strategyapi.Routes(svc.strategies, idem, auth...))
 		}
 		// Each tool call is served as the REST request it stands for,
-		// through the routes above (where the per-key limit counts it).
-		rs = append(rs, mcpapi.Routes(mcpapi.Config{Version: version, Logger: svc.log}, keyAuth))
+		// through the routes above (where the per-key limit counts it);
+		// the protocol's other requests are counted by the same limit.
+		rs = append(rs, mcpapi.Routes(mcpapi.Config{Version: version, Logger: svc.log, PerKey: perKey}, keyAuth))
 	}
 	if svc.dashboard != nil {
 		rs = append(rs, svc.dashboard)
