@@ -254,7 +254,7 @@ func (t *tool) request(ctx context.Context, raw json.RawMessage) (*http.Request,
 		q.Set(name, s)
 	}
 	var idemKey string
-	if v, ok := args[IdempotencyArg]; ok && t.idempotent {
+	if v, ok := args[IdempotencyArg]; ok && t.takesIdemKey {
 		delete(args, IdempotencyArg)
 		if json.Unmarshal(v, &idemKey) != nil {
 			return nil, errs.E(errs.Invalid, IdempotencyArg+" must be a string").WithCode(errs.CodeInvalidField)

@@ -199,8 +199,9 @@ func TestToolCallsGoThroughTheRESTChain(t *testing.T) {
 func TestEveryRequestCountsOnce(t *testing.T) {
 	f := newFixture(t)
 	key := f.key(t, "read", 5)
-	cs := f.connect(t, key) // initialize: 1 (its notification: 0)
-	if _, err := cs.ListTools(context.Background(), nil); err != nil { // 2
+	// initialize: 1 (its notification: 0); tools/list: 2
+	cs := f.connect(t, key)
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
 	res, _ := call(t, cs, "get_me", nil) // 3

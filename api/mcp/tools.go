@@ -83,7 +83,7 @@ type tool struct {
 	// pathParams and queryParams name the arguments that go into the URL;
 	// the others (but IdempotencyArg) form the JSON body.
 	pathParams, queryParams []string
-	hasBody, idempotent     bool
+	hasBody, takesIdemKey   bool
 	def                     *sdk.Tool
 }
 
@@ -190,7 +190,7 @@ func (t *tool) inputSchema(r resolver, item, op map[string]any) (map[string]any,
 			if name != idempotency.HeaderKey {
 				continue // e.g. If-None-Match: HTTP caching, not an operation input
 			}
-			t.idempotent = true
+			t.takesIdemKey = true
 			name = IdempotencyArg
 		default:
 			return nil, fmt.Errorf("parameter %s in %s is not supported", name, in)

@@ -281,7 +281,7 @@ func TestAnnotationsFollowTheMethod(t *testing.T) {
 		if a.ReadOnlyHint && *a.DestructiveHint {
 			t.Errorf("%s is read-only and destructive", tl.name)
 		}
-		if tl.idempotent != tl.hasIdemArg() {
+		if tl.takesIdemKey != tl.hasIdemArg() {
 			t.Errorf("%s: idempotency argument mismatch", tl.name)
 		}
 	}
