@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
 	"os/exec"
@@ -424,6 +425,24 @@ func TestMCPAgainstTheSandbox(t *testing.T) {
 		_ = json.Unmarshal(raw, &got)
 		if dig(got, "data", "preview", "cost") != 3.0 || dig(got, "venueContent", "fields", "/data/preview/marketQuestion") != question {
 			t.Errorf("dry run over stdio: %s", raw)
+		}
+
+		// Without a key, or with one the service refuses, it stops at once.
+		for _, c := range []struct {
+			key  string
+			code int
+			say  string
+		}{
+			{"", 2, "ATS_API_KEY"},
+			{"ll_" + strings.Repeat("q", 64), 1, "connecting to " + e.api.URL + "/mcp"},
+		} {
+			cmd := exec.CommandContext(ctx, buildATS(t), "mcp", "--api-url", e.api.URL)
+			cmd.Env = append(os.Environ(), "ATS_API_KEY="+c.key)
+			out, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != c.code || !strings.Contains(string(out), c.say) {
+				t.Errorf("ats mcp with key %q: %v %s", c.key, err, out)
+			}
 		}
 	})
 }
