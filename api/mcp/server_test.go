@@ -37,12 +37,12 @@ type fixture struct {
 	seen []seenRequest
 }
 
-func (f *fixture) key(t *testing.T, scopes string, perMinute int) string {
+func (f *fixture) key(t testing.TB, scopes string, perMinute int) string {
 	k, _ := f.agent(t, scopes, perMinute)
 	return k
 }
 
-func (f *fixture) agent(t *testing.T, scopes string, perMinute int) (string, string) {
+func (f *fixture) agent(t testing.TB, scopes string, perMinute int) (string, string) {
 	t.Helper()
 	plain, hash, prefix := secret.NewAPIKey()
 	a := &models.Agent{UserID: f.user, Name: "a" + strings.ReplaceAll(scopes, " ", ""), Scopes: scopes, RateLimitPerMinute: perMinute}
@@ -56,7 +56,7 @@ func (f *fixture) agent(t *testing.T, scopes string, perMinute int) (string, str
 // per-key limiter and GET /me, with POST /orders answered by a stand-in
 // that records what reached it (the order service is tested elsewhere;
 // here what matters is what the tool call sends through the chain).
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	f := &fixture{st: storetest.NewSQLite(t)}
 	u := &models.User{Email: "mcp@example.com", PasswordHash: "x"}
 	if err := f.st.CreateUser(context.Background(), u); err != nil {
@@ -97,7 +97,7 @@ func (k withKey) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-func (f *fixture) connect(t *testing.T, key string) *sdk.ClientSession {
+func (f *fixture) connect(t testing.TB, key string) *sdk.ClientSession {
 	t.Helper()
 	cs, err := sdk.NewClient(&sdk.Implementation{Name: "unit", Version: "1"}, nil).Connect(context.Background(),
 		&sdk.StreamableClientTransport{Endpoint: f.srv.URL + mcp.Path, HTTPClient: &http.Client{Transport: withKey{key}},
@@ -270,4 +270,36 @@ func TestEndpointRefusesKeysLikeREST(t *testing.T) {
 			t.Errorf("%q: %d %s, want 401 %s", c.auth, status, code, c.code)
 		}
 	}
+}
+
+// BenchmarkGetMe compares GET /me over REST with the get_me tool over
+// /mcp (the SDK's client, one HTTP request per call, then the same REST
+// request inside): what the MCP layer adds to a call.
+func BenchmarkGetMe(b *testing.B) {
+	f := newFixture(b)
+	key := f.key(b, "read", 10_000)
+	b.Run("rest", func(b *testing.B) {
+		for b.Loop() {
+			req, _ := http.NewRequest(http.MethodGet, f.srv.URL+"/api/agent/v1/me", nil)
+			req.Header.Set("Authorization", "Bearer "+key)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				b.Fatal(resp.StatusCode)
+			}
+		}
+	})
+	b.Run("mcp", func(b *testing.B) {
+		cs := f.connect(b, key)
+		for b.Loop() {
+			res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "get_me"})
+			if err != nil || res.IsError {
+				b.Fatal(err, res)
+			}
+		}
+	})
 }
