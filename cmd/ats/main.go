@@ -70,6 +70,7 @@ func newApp() *cli.App {
 			sandboxCommand(),
 			migrateCommand(),
 			adminCommand(),
+			mcpCommand(),
 			versionCommand(),
 		},
 	}

@@ -16,6 +16,7 @@ import (
 	heartbeatapi "github.com/agent-trading/ats/api/heartbeat"
 	"github.com/agent-trading/ats/api/idempotency"
 	"github.com/agent-trading/ats/api/markets"
+	mcpapi "github.com/agent-trading/ats/api/mcp"
 	"github.com/agent-trading/ats/api/openapi"
 	orderapi "github.com/agent-trading/ats/api/orders"
 	positionapi "github.com/agent-trading/ats/api/positions"
@@ -123,6 +124,7 @@ type services struct {
 	baseURL string
 	// dashboard is the web dashboard's routes, once enableDashboard ran.
 	dashboard api.Routes
+	log       *slog.Logger
 }
 
 func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterKeys, baseURL string, log *slog.Logger) (*services, error) {
@@ -138,7 +140,7 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 	ag.Users.Vault = vlt
 	ag.Intents = intents
 	au := &audit.Service{Store: s}
-	svc := &services{intents: intents, store: s, audit: au, agents: ag, links: deviceLinks(ag, tc, intents), baseURL: baseURL}
+	svc := &services{intents: intents, store: s, audit: au, agents: ag, links: deviceLinks(ag, tc, intents), baseURL: baseURL, log: log}
 	if v != nil {
 		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log}
 		svc.markets = &marketsvc.Service{Gamma: v.gamma, CLOB: v.clob}
@@ -195,7 +197,8 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	attempts := l.Scope("attempts").Failures()
 	svc.agents.Attempts, svc.agents.Users.Attempts = attempts, attempts
 	keyAuth := agentauth.MiddlewareWith(svc.store, agentauth.Options{Failures: agentauth.KeyFailures(l.Scope("keys").Failures())})
-	auth := []gin.HandlerFunc{keyAuth, ratelimit.PerKey(l, nil)}
+	perKey := ratelimit.PerKey(l, nil)
+	auth := []gin.HandlerFunc{keyAuth, perKey}
 	idem := idempotency.Middleware(svc.store, idempotency.Options{})
 	rs := []api.Routes{
 		device.Routes(svc.links, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
@@ -215,6 +218,10 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 		if svc.strategies != nil {
 			rs = append(rs, strategyapi.Routes(svc.strategies, idem, auth...))
 		}
+		// Each tool call is served as the REST request it stands for,
+		// through the routes above (where the per-key limit counts it);
+		// the protocol's other requests are counted by the same limit.
+		rs = append(rs, mcpapi.Routes(mcpapi.Config{Version: version, Logger: svc.log, PerKey: perKey}, keyAuth))
 	}
 	if svc.dashboard != nil {
 		rs = append(rs, svc.dashboard)

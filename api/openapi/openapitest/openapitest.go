@@ -48,7 +48,7 @@ import (
 
 // Prefixes are the paths the document covers: every route under them must
 // be documented.
-var Prefixes = []string{"/api/agent/v1/", "/api/auth/device"}
+var Prefixes = []string{"/api/agent/v1/", "/api/auth/device", "/mcp"}
 
 // Covered reports whether path is under one of Prefixes.
 func Covered(path string) bool {
