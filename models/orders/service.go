@@ -592,6 +592,9 @@ func view(o *models.Order) Order {
 	if v.Type == "" {
 		v.Type = TypeLimit
 	}
+	if o.StrategyID != nil {
+		v.StrategyID = *o.StrategyID
+	}
 	if o.Status == models.OrderPending && !strings.HasPrefix(o.VenueOrderID, "0x") {
 		v.PolyOrderID = ""
 	}

@@ -76,9 +76,12 @@ type Order struct {
 	FailureReason string
 	// PreviousStatus is set only in a cancel's result.
 	PreviousStatus string
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	FilledAt       *time.Time
+	// StrategyID names the strategy that placed the order ("" for the
+	// agent's own orders).
+	StrategyID string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	FilledAt   *time.Time
 }
 
 // Terminal reports whether the order can no longer change.
