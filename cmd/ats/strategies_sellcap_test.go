@@ -91,9 +91,38 @@ func TestStrategiesOfOneAgentDoNotBlockEachOthersSells(t *testing.T) {
 		return e.svc.orderDesk.Place(ctx, p, orders.PlaceRequest{TokenID: yes, Side: side, Type: orders.TypeMarket,
 			Price: decimal.RequireFromString(price), Size: decimal.NewFromInt(size), IdempotencyKey: key, StrategyID: strategy})
 	}
+	// The market makers quote a new market (and re-quote after a trade)
+	// within seconds: wait for both sides to hold what the test trades.
+	liquid := func() {
+		t.Helper()
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			book, err := e.svc.orders.CLOB.OrderBook(ctx, yes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			asks, bids := decimal.Zero, decimal.Zero
+			for _, l := range book.Asks {
+				if l.Price.LessThanOrEqual(decimal.RequireFromString("0.7")) {
+					asks = asks.Add(l.Size)
+				}
+			}
+			for _, l := range book.Bids {
+				if l.Price.GreaterThanOrEqual(decimal.RequireFromString("0.3")) {
+					bids = bids.Add(l.Size)
+				}
+			}
+			if asks.GreaterThanOrEqual(decimal.NewFromInt(20)) && bids.GreaterThanOrEqual(decimal.NewFromInt(20)) {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the book of %s offers %s shares at 0.7 or less and bids for %s at 0.3 or more", yes, asks, bids)
+			}
+		}
+	}
 	const a, b = "str_sellcapa", "str_sellcapb"
 	buyBoth := func(round string) {
 		t.Helper()
+		liquid()
 		for _, s := range []string{a, b} {
 			res, err := place(s, orders.SideBuy, "0.7", 5, s+":buy"+round)
 			if err != nil || res.Order.Status != models.OrderFilled {
@@ -106,6 +135,7 @@ func TestStrategiesOfOneAgentDoNotBlockEachOthersSells(t *testing.T) {
 	}
 	buyBoth("1")
 
+	liquid()
 	held, release := gate.arm()
 	sellA := make(chan error, 1)
 	go func() {
@@ -141,6 +171,7 @@ func TestStrategiesOfOneAgentDoNotBlockEachOthersSells(t *testing.T) {
 
 	// A strategy sells only its own shares, whatever the agent holds.
 	buyBoth("2")
+	liquid()
 	if _, err := place(a, orders.SideSell, "0.3", 10, a+":oversell"); errs.CodeOf(err) != errs.CodeInsufficientPosition {
 		t.Fatalf("strategy A selling the agent's 10 shares, 5 of them B's: %v, want %s", err, errs.CodeInsufficientPosition)
 	}
