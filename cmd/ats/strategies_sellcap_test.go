@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -91,40 +92,28 @@ func TestStrategiesOfOneAgentDoNotBlockEachOthersSells(t *testing.T) {
 		return e.svc.orderDesk.Place(ctx, p, orders.PlaceRequest{TokenID: yes, Side: side, Type: orders.TypeMarket,
 			Price: decimal.RequireFromString(price), Size: decimal.NewFromInt(size), IdempotencyKey: key, StrategyID: strategy})
 	}
-	// The market makers quote a new market (and re-quote after a trade)
-	// within seconds: wait for both sides to hold what the test trades.
-	liquid := func() {
-		t.Helper()
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-			book, err := e.svc.orders.CLOB.OrderBook(ctx, yes)
-			if err != nil {
-				t.Fatal(err)
+	// trade places a strategy's market order once the makers quote the
+	// market afresh. They re-quote by cancelling and replacing their
+	// quotes (after a trade, or when the fair price walks), and an order
+	// arriving in between finds no match: such an order, ended FAILED
+	// with nothing filled, is the book's answer, and the trade is placed
+	// again (a refusal by the service's checks is returned at once).
+	trade := func(strategy, side, price string, size int64, key string) (orders.PlaceResult, error) {
+		for i := 0; ; i++ {
+			e.setPrice(t, yes, "0.5")
+			e.awaitQuoted(t, yes, decimal.RequireFromString("0.5"))
+			res, err := place(strategy, side, price, size, fmt.Sprintf("%s#%d", key, i))
+			if err != nil || res.Order.Status != models.OrderFailed || !res.Order.FilledSize.IsZero() || i == 4 {
+				return res, err
 			}
-			asks, bids := decimal.Zero, decimal.Zero
-			for _, l := range book.Asks {
-				if l.Price.LessThanOrEqual(decimal.RequireFromString("0.7")) {
-					asks = asks.Add(l.Size)
-				}
-			}
-			for _, l := range book.Bids {
-				if l.Price.GreaterThanOrEqual(decimal.RequireFromString("0.3")) {
-					bids = bids.Add(l.Size)
-				}
-			}
-			if asks.GreaterThanOrEqual(decimal.NewFromInt(20)) && bids.GreaterThanOrEqual(decimal.NewFromInt(20)) {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the book of %s offers %s shares at 0.7 or less and bids for %s at 0.3 or more", yes, asks, bids)
-			}
+			t.Logf("%s %s found no match (%s); again", strategy, side, res.Order.FailureReason)
 		}
 	}
 	const a, b = "str_sellcapa", "str_sellcapb"
 	buyBoth := func(round string) {
 		t.Helper()
-		liquid()
 		for _, s := range []string{a, b} {
-			res, err := place(s, orders.SideBuy, "0.7", 5, s+":buy"+round)
+			res, err := trade(s, orders.SideBuy, "0.7", 5, s+":buy"+round)
 			if err != nil || res.Order.Status != models.OrderFilled {
 				t.Fatalf("%s buy: %+v %v", s, res.Order, err)
 			}
@@ -135,11 +124,11 @@ func TestStrategiesOfOneAgentDoNotBlockEachOthersSells(t *testing.T) {
 	}
 	buyBoth("1")
 
-	liquid()
+	// Armed, the next recompute — that of A's sell's fill — holds.
 	held, release := gate.arm()
 	sellA := make(chan error, 1)
 	go func() {
-		res, err := place(a, orders.SideSell, "0.3", 5, a+":sell")
+		res, err := trade(a, orders.SideSell, "0.3", 5, a+":sell")
 		if err == nil && res.Order.Status != models.OrderFilled {
 			err = errs.Ef(errs.Internal, "A's sell ended %s", res.Order.Status)
 		}
@@ -147,23 +136,36 @@ func TestStrategiesOfOneAgentDoNotBlockEachOthersSells(t *testing.T) {
 	}()
 	select {
 	case <-held:
-	case <-time.After(30 * time.Second):
+	case err := <-sellA:
+		t.Fatalf("A's sell ended without its fill being recorded: %v", err)
+	case <-time.After(90 * time.Second):
 		t.Fatal("A's sell was never synchronised")
 	}
-	sellB := make(chan error, 1)
+	sellB := make(chan orders.PlaceResult, 1)
 	go func() {
-		_, err := place(b, orders.SideSell, "0.3", 5, b+":sell")
-		sellB <- err
+		res, err := place(b, orders.SideSell, "0.3", 5, b+":sell")
+		if err != nil {
+			t.Errorf("strategy B's sell of its own shares was refused while A's sell was being recorded: %v (%s)", err, errs.CodeOf(err))
+		}
+		sellB <- res
 	}()
 	// B's check waits for the lock A's sync holds (or, without the fix,
 	// answers at once); let it run into that before releasing A.
 	time.Sleep(500 * time.Millisecond)
 	close(release)
-	if err := <-sellB; err != nil {
-		t.Fatalf("strategy B's sell of its own shares was refused while A's sell was being recorded: %v (%s)", err, errs.CodeOf(err))
+	resB := <-sellB
+	if t.Failed() {
+		t.FailNow()
 	}
 	if err := <-sellA; err != nil {
 		t.Fatalf("A's sell: %v", err)
+	}
+	if resB.Order.Status == models.OrderFailed && resB.Order.FilledSize.IsZero() {
+		// Accepted, then the book had no match (the makers re-quoting
+		// after A's trade): B still holds its 5, and sells them now.
+		if res, err := trade(b, orders.SideSell, "0.3", 5, b+":sell-again"); err != nil || res.Order.Status != models.OrderFilled {
+			t.Fatalf("B's sell again: %+v %v", res.Order, err)
+		}
 	}
 	if pos, err := e.store.PositionByToken(ctx, tr.agentID, yes); err != nil || pos.SizeMicro != 0 {
 		t.Fatalf("position after both sells: %+v %v", pos, err)
@@ -171,11 +173,10 @@ func TestStrategiesOfOneAgentDoNotBlockEachOthersSells(t *testing.T) {
 
 	// A strategy sells only its own shares, whatever the agent holds.
 	buyBoth("2")
-	liquid()
 	if _, err := place(a, orders.SideSell, "0.3", 10, a+":oversell"); errs.CodeOf(err) != errs.CodeInsufficientPosition {
 		t.Fatalf("strategy A selling the agent's 10 shares, 5 of them B's: %v, want %s", err, errs.CodeInsufficientPosition)
 	}
-	if _, err := place(b, orders.SideSell, "0.3", 5, b+":sell2"); err != nil {
-		t.Fatalf("B's sell of its own 5: %v", err)
+	if res, err := trade(b, orders.SideSell, "0.3", 5, b+":sell2"); err != nil || res.Order.Status != models.OrderFilled {
+		t.Fatalf("B's sell of its own 5: %+v %v", res.Order, err)
 	}
 }
