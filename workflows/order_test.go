@@ -475,9 +475,13 @@ var orderHistoriesV1 = []string{
 //
 //   - order_signals.json: TestRestingOrderFillReachesItsWorkflow in
 //     cmd/ats (ATS_RECORD_ORDER_HISTORY=...), a resting order filled by
-//     another trader's sell, told by the user channel and the chain.
+//     another trader's sell, told by the user channel and the chain;
+//   - order_strategy_hint.json: TestStrategyOrderHintsItsStrategyOnDevServer
+//     (ATS_RECORD_HISTORY=...), a strategy's order that hints the
+//     strategy's workflow of its changes (orderStrategyHintChange 1).
 var orderHistoriesSignals = []string{
 	"testdata/order_signals.json",
+	"testdata/order_strategy_hint.json",
 }
 
 func TestOrderReplays(t *testing.T) {
