@@ -190,6 +190,14 @@ func SetWorkflowCacheSize(n int) {
 	workflowCacheSize = max(n, 0)
 }
 
+// WorkflowCacheSize is the size SetWorkflowCacheSize set (the default
+// until then).
+func WorkflowCacheSize() int {
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	return workflowCacheSize
+}
+
 // New returns a worker on workflows.TaskQueue with every workflow and
 // activity of the service registered. Start it with Run(worker.InterruptCh())
 // or Start/Stop.
