@@ -122,10 +122,12 @@ func TestSellOnlyOwnShares(t *testing.T) {
 }
 
 // TestStrategySellsOnlyItsOwnShares: the strategies of one agent share
-// the agent's position, and each sells only what its own orders bought
-// (their fills, less what its sells filled and what its live sells
+// the agent's position, and one that sells only its own shares
+// (OwnSharesOnly: BUY_LOW_SELL_HIGH) sells only what its own orders
+// bought (their fills, less what its sells filled and what its live sells
 // offer), under the same lock as the agent's check, which still caps the
-// agent's total.
+// agent's total (and alone caps a PRICE_ALERT's SELL of the agent's
+// shares).
 func TestStrategySellsOnlyItsOwnShares(t *testing.T) {
 	storetest.EachDB(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
@@ -149,7 +151,7 @@ func TestStrategySellsOnlyItsOwnShares(t *testing.T) {
 		bought("str_b", 8_000_000, 5_000_000, models.OrderPartiallyFilled)
 		sell := func(strategy, size string) error {
 			_, err := e.desk.Place(ctx, p, orders.PlaceRequest{TokenID: yes, Side: orders.SideSell, Type: orders.TypeFAK,
-				Price: d("0.5"), Size: d(size), StrategyID: strategy})
+				Price: d("0.5"), Size: d(size), StrategyID: strategy, OwnSharesOnly: strategy != "" && strategy != "str_alert"})
 			return err
 		}
 		steps := []struct {
@@ -163,8 +165,10 @@ func TestStrategySellsOnlyItsOwnShares(t *testing.T) {
 			{"B sells part of what its buy filled (not what is still open)", "str_b", "3", true},
 			{"B sells the rest of its fills", "str_b", "2", true},
 			{"B sells beyond its fills", "str_b", "0.01", false},
-			{"the agent sells its own 2", "", "2", true},
+			{"a PRICE_ALERT SELL sells 1 of the agent's shares (no cap of its own)", "str_alert", "1", true},
+			{"the agent sells its own last 1", "", "1", true},
 			{"the agent sells beyond its position", "", "0.01", false},
+			{"a PRICE_ALERT SELL beyond the agent's position", "str_alert", "0.01", false},
 		}
 		for _, s := range steps {
 			err := sell(s.strategy, s.size)

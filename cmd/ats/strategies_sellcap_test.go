@@ -90,7 +90,8 @@ func TestStrategiesOfOneAgentDoNotBlockEachOthersSells(t *testing.T) {
 	p := orders.Principal{AgentID: tr.agentID, UserID: tr.userID, ClientAddr: "test"}
 	place := func(strategy, side, price string, size int64, key string) (orders.PlaceResult, error) {
 		return e.svc.orderDesk.Place(ctx, p, orders.PlaceRequest{TokenID: yes, Side: side, Type: orders.TypeMarket,
-			Price: decimal.RequireFromString(price), Size: decimal.NewFromInt(size), IdempotencyKey: key, StrategyID: strategy})
+			Price: decimal.RequireFromString(price), Size: decimal.NewFromInt(size), IdempotencyKey: key, StrategyID: strategy,
+			OwnSharesOnly: side == orders.SideSell})
 	}
 	// trade places a strategy's market order once the makers quote the
 	// market afresh. They re-quote by cancelling and replacing their

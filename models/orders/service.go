@@ -365,12 +365,12 @@ func checkStrategyShares(ctx context.Context, st *store.Store, agentID, strategy
 }
 
 // checkSell runs the sell checks of the agent (and of the strategy, for a
-// strategy's order) under the user's lock.
+// strategy's sell of its own shares) under the user's lock.
 func checkSell(ctx context.Context, st *store.Store, agentID string, c *checked) error {
 	if err := checkOwnShares(ctx, st, agentID, c); err != nil {
 		return err
 	}
-	if c.req.StrategyID != "" {
+	if c.req.StrategyID != "" && c.req.OwnSharesOnly {
 		return checkStrategyShares(ctx, st, agentID, c.req.StrategyID, c)
 	}
 	return nil

@@ -194,7 +194,8 @@ func TestLateBuyFillArmsTheSell(t *testing.T) {
 	if err != nil || out.Kind != strategies.KindAction {
 		t.Fatalf("sell: %+v %v", out, err)
 	}
-	if reqs := fx.Placer.Requests; len(reqs) != 2 || reqs[1].Side != "SELL" || !reqs[1].Size.Equal(decimal.NewFromInt(5)) {
+	// The order path caps the sell at the strategy's own shares.
+	if reqs := fx.Placer.Requests; len(reqs) != 2 || reqs[1].Side != "SELL" || !reqs[1].Size.Equal(decimal.NewFromInt(5)) || !reqs[1].OwnSharesOnly {
 		t.Fatalf("placements: %+v", reqs)
 	}
 }

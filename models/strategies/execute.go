@@ -243,7 +243,8 @@ func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config, buyi
 			// Worst prices are the thresholds: any fill within the band
 			// the user set, not only at the level read.
 			return &plan{kind: KindAction, reason: fmt.Sprintf("best bid %s at or above sellAbove %s", bid.String(), c.SellAbove.String()),
-				req: orders.PlaceRequest{TokenID: token, Side: "SELL", Type: orders.TypeMarket, Price: onTick(c.SellAbove.Decimal, tick, false), Size: open.RoundFloor(2)}}, nil
+				req: orders.PlaceRequest{TokenID: token, Side: "SELL", Type: orders.TypeMarket, Price: onTick(c.SellAbove.Decimal, tick, false), Size: open.RoundFloor(2),
+					OwnSharesOnly: true}}, nil
 		}
 		if hasRoom(st, c, buying) && ask.Sign() > 0 && ask.LessThanOrEqual(c.BuyBelow.Decimal) {
 			size := c.SizePerTrade.Decimal
