@@ -29,10 +29,13 @@ type OrderState struct {
 	// FilledMicro is the filled size in micro-shares.
 	FilledMicro    int64  `json:"filled_micro"`
 	PreviousStatus string `json:"previous_status,omitempty"`
+	// StrategyID names the strategy that placed the order, which the
+	// workflow tells of the order's changes.
+	StrategyID string `json:"strategy_id,omitempty"`
 }
 
 func stateOf(o orders.Order) OrderState {
-	return OrderState{Status: o.Status, FilledMicro: micro.Truncate(o.FilledSize)}
+	return OrderState{Status: o.Status, FilledMicro: micro.Truncate(o.FilledSize), StrategyID: o.StrategyID}
 }
 
 // Orders holds the order activities. Workflows reference its methods

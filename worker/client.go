@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/tls"
 	"log/slog"
+	"sync"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -165,6 +166,38 @@ func Options(logger *slog.Logger) worker.Options {
 	}
 }
 
+// DefaultWorkflowCacheSize is how many workflows a worker process keeps
+// in memory between their tasks (the SDK's sticky cache; its own default
+// is 10,000). A waiting strategy or resting order costs about 64 KB
+// there; beyond the cap the least recently used is evicted, and its next
+// task replays its history, which stays short (continue-as-new bounds
+// it). 2,000 keeps a worker holding 10,000 waiting strategies near 250 MB
+// instead of 740 MB (docs/benchmarks.md).
+const DefaultWorkflowCacheSize = 2000
+
+var (
+	cacheMu           sync.Mutex
+	workflowCacheSize = DefaultWorkflowCacheSize
+)
+
+// SetWorkflowCacheSize sets the sticky workflow cache of the process's
+// workers (0 turns sticky execution off: every task replays its
+// history). The SDK's cache is one per process, sized when the first
+// worker is created: call it before New.
+func SetWorkflowCacheSize(n int) {
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	workflowCacheSize = max(n, 0)
+}
+
+// WorkflowCacheSize is the size SetWorkflowCacheSize set (the default
+// until then).
+func WorkflowCacheSize() int {
+	cacheMu.Lock()
+	defer cacheMu.Unlock()
+	return workflowCacheSize
+}
+
 // New returns a worker on workflows.TaskQueue with every workflow and
 // activity of the service registered. Start it with Run(worker.InterruptCh())
 // or Start/Stop.
@@ -174,6 +207,9 @@ func New(c client.Client, deps Deps) (worker.Worker, error) {
 
 // NewWithLogger is New with the logger used for fatal worker errors.
 func NewWithLogger(c client.Client, deps Deps, logger *slog.Logger) (worker.Worker, error) {
+	cacheMu.Lock()
+	worker.SetStickyWorkflowCacheSize(workflowCacheSize)
+	cacheMu.Unlock()
 	w := worker.New(c, workflows.TaskQueue, Options(logger))
 	workflows.Register(w)
 	if err := activities.Register(w, deps); err != nil {

@@ -143,6 +143,17 @@ const (
 	orderCancelPendingVersion = 1
 )
 
+// orderStrategyHintChange versions the hint an order placed by a strategy
+// gives the strategy's workflow when it changes (GetVersion): version 1
+// signals it (StrategySignalPrice), so a fill that arrives after the
+// execution that placed the order was recorded still re-arms the
+// strategy (a BUY's shares arm its sell). Runs recorded before it send no
+// hint.
+const (
+	orderStrategyHintChange  = "strategy-hint"
+	orderStrategyHintVersion = 1
+)
+
 // abandonOptions: the last word on a placement must eventually be said.
 var abandonOptions = workflow.ActivityOptions{
 	StartToCloseTimeout: 20 * time.Second,
@@ -183,6 +194,9 @@ type orderWorkflow struct {
 	// stopPlacement cancels the running SubmitOrder (v1): a pending
 	// cancel stops further attempts before it cancels the order.
 	stopPlacement workflow.CancelFunc
+	// hints are the signals sent to the order's strategy, awaited before
+	// the run ends.
+	hints []workflow.Future
 }
 
 // orderActivities names the order activities for ExecuteActivity.
@@ -221,6 +235,21 @@ func (w *orderWorkflow) setState(ctx workflow.Context, st activities.OrderState)
 			workflow.GetLogger(ctx).Warn("cannot upsert the order status", "error", err)
 		}
 	}
+	w.hintStrategy(ctx, st.StrategyID)
+}
+
+// hintStrategy tells the strategy that placed the order (none for an
+// agent's own order) that the order changed. A strategy derives what it
+// holds and spent from its orders at every execution; the hint runs one,
+// which re-arms its conditions (the sell a BUY's fill allows) or acts at
+// once if a condition is met. It is a hint only: the execution re-reads
+// the database and the price, so a hint about nothing costs one check.
+func (w *orderWorkflow) hintStrategy(ctx workflow.Context, strategyID string) {
+	if strategyID == "" ||
+		workflow.GetVersion(ctx, orderStrategyHintChange, workflow.DefaultVersion, orderStrategyHintVersion) < orderStrategyHintVersion {
+		return
+	}
+	w.hints = append(w.hints, workflow.SignalExternalWorkflow(ctx, WorkflowID(KindStrategy, strategyID), "", StrategySignalPrice, nil))
 }
 
 func (w *orderWorkflow) setHandlers(ctx workflow.Context) error {
@@ -413,12 +442,24 @@ func (w *orderWorkflow) listen(ctx workflow.Context) (activities.OrderState, err
 	return w.finish(ctx)
 }
 
-// finish ends the run once every handler finished.
+// finish ends the run once every handler finished and every hint to the
+// order's strategy was delivered (or refused: a strategy that ended needs
+// none).
 func (w *orderWorkflow) finish(ctx workflow.Context) (activities.OrderState, error) {
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 		return w.state, err
 	}
+	w.awaitHints(ctx)
 	return w.state, nil
+}
+
+func (w *orderWorkflow) awaitHints(ctx workflow.Context) {
+	for _, f := range w.hints {
+		if err := f.Get(ctx, nil); err != nil {
+			workflow.GetLogger(ctx).Info("the order's strategy was not told of its change", "order_id", w.in.OrderID, "error", err)
+		}
+	}
+	w.hints = nil
 }
 
 // poll polls the placed order until it is terminal, continuing as new
@@ -463,6 +504,7 @@ func (w *orderWorkflow) continueAsNew(ctx workflow.Context) error {
 	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
 		return err
 	}
+	w.awaitHints(ctx)
 	next := w.in
 	next.Placed, next.Status = true, w.state.Status
 	return workflow.NewContinueAsNewError(ctx, Order, next)

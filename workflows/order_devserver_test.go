@@ -2,18 +2,27 @@ package workflows_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/agent-trading/ats/activities"
+	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/intent/intenttest"
+	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/store/storetest"
+	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/models/strategies/strategiestest"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/devserver"
 	"github.com/agent-trading/ats/worker/devserver/devservertest"
@@ -97,6 +106,110 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 		t.Fatalf("cancel after the workflow ended: %v", err)
 	}
 
+	if p := os.Getenv("ATS_RECORD_HISTORY"); p != "" {
+		replaytest.WriteHistory(t, p, replaytest.History(t, ctx, c, id, ""))
+	}
+}
+
+// TestStrategyOrderHintsItsStrategyOnDevServer runs, on a real Temporal
+// server, a BUY_LOW_SELL_HIGH strategy's workflow and the workflow of an
+// order it placed (the venue is a fake that fills the order at each
+// sync): the order's changes (placed, each fill, the end) reach the
+// strategy's workflow as hints, whose checks find nothing due at a bid
+// below sellAbove and arm the sell once the shares are the strategy's.
+// With ATS_RECORD_HISTORY=<path> it writes the order's history (version
+// "strategy-hint" 1) for the replay tests:
+//
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/order_strategy_hint.json \
+//	  go test -run TestStrategyOrderHintsItsStrategyOnDevServer ./workflows/
+func TestStrategyOrderHintsItsStrategyOnDevServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal dev server")
+	}
+	bin := devservertest.Binary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	srv, err := devserver.Start(ctx, devserver.Options{Binary: bin, UIPort: -1, DBFile: filepath.Join(t.TempDir(), "temporal.db"), LogLevel: "error"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = srv.Stop() }()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	c, err := worker.Dial(ctx, worker.ClientConfig{HostPort: srv.FrontendAddr(), CodecKey: replaytest.HistoryCodecKey, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	keys := intenttest.Keys(t)
+	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
+	fx.Book.Set(strategiestest.Token, "0.45", "0.47") // neither condition met
+	sc := workflows.StrategyClient{Client: c, Intents: keys}
+	svc := &strategies.Service{Store: fx.Store, Runner: sc, Resolver: strategiestest.Resolver{}}
+
+	// The strategy's order, as the order service stores it: its shares
+	// arrive at the order's syncs, after the strategy last looked.
+	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 5_000_000, fillPerSync: 5_000_000}
+	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
+	workflows.Register(w)
+	w.RegisterActivity(&activities.Orders{Steps: f, Intents: keys})
+	w.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: keys})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "BUY_LOW_SELL_HIGH",
+		Config:    json.RawMessage(`{"tokenId":"1001","buyBelow":0.40,"sellAbove":0.60,"sizePerTrade":5}`),
+		MaxBudget: strategies.D(decimal.RequireFromString("20"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid := st.ID
+	f.mu.Lock()
+	f.strategy = sid
+	f.mu.Unlock()
+	o := &models.Order{ID: "ord_1", AgentID: fx.AgentID, UserID: fx.UserID, WalletID: "wal_1", TokenID: strategiestest.Token, Side: "BUY",
+		Type: "FOK", RequestType: "MARKET", PriceMicro: 400_000, SizeMicro: 5_000_000, Status: models.OrderOpen, StrategyID: &sid}
+	if err := fx.Store.CreateOrder(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	armedSell := func() bool {
+		cur, err := fx.Store.StrategyByID(ctx, sid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cur.OpenSizeMicro == 5_000_000 && strings.Contains(cur.Triggers, strategies.FieldBestBid)
+	}
+	if armedSell() {
+		t.Fatal("the sell is armed before the order filled")
+	}
+
+	oc := workflows.OrderClient{Client: c, Intents: keys}
+	if err := oc.Resume(ctx, "ord_1", fx.UserID, fx.AgentID, strategiestest.Token); err != nil {
+		t.Fatal(err)
+	}
+	// The venue fills the order; the store learns it as the order
+	// service's sync would, and the order's workflow hears of it.
+	filled, avg, status := int64(5_000_000), int64(400_000), models.OrderFilled
+	if err := fx.Store.UpdateOrder(ctx, "ord_1", nil, store.OrderUpdate{Status: &status, FilledSizeMicro: &filled, AvgFillPriceMicro: &avg}); err != nil {
+		t.Fatal(err)
+	}
+	if err := oc.SignalOrder(ctx, "ord_1", orders.EventHint{Kind: orders.HintFill, Source: orders.SourceStream}); err != nil {
+		t.Fatal(err)
+	}
+	id := workflows.WorkflowID(workflows.KindOrder, "ord_1")
+	var res activities.OrderState
+	if err := c.GetWorkflow(ctx, id, "").Get(ctx, &res); err != nil || res.Status != "FILLED" {
+		t.Fatalf("order workflow result %+v %v", res, err)
+	}
+	for !armedSell() {
+		if ctx.Err() != nil {
+			t.Fatal("the strategy never armed the sell of the order's shares")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if calls, _ := fx.Placer.Counts(); calls != 0 {
+		t.Fatalf("the hints placed %d orders", calls)
+	}
 	if p := os.Getenv("ATS_RECORD_HISTORY"); p != "" {
 		replaytest.WriteHistory(t, p, replaytest.History(t, ctx, c, id, ""))
 	}

@@ -3,11 +3,13 @@ package workflows_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
+	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/testsuite"
@@ -52,10 +54,12 @@ type fakeVenueOrder struct {
 	inFlight bool
 	gate     chan struct{}
 	posted   chan struct{}
+	// strategy placed the order ("" for an agent's own).
+	strategy string
 }
 
 func (f *fakeVenueOrder) order() orders.Order {
-	return orders.Order{ID: "ord_1", Status: f.status, FilledSize: decimal.New(f.filled, -6)}
+	return orders.Order{ID: "ord_1", Status: f.status, FilledSize: decimal.New(f.filled, -6), StrategyID: f.strategy}
 }
 
 func (f *fakeVenueOrder) Submit(_ context.Context, _ string) (orders.Order, error) {
@@ -471,9 +475,13 @@ var orderHistoriesV1 = []string{
 //
 //   - order_signals.json: TestRestingOrderFillReachesItsWorkflow in
 //     cmd/ats (ATS_RECORD_ORDER_HISTORY=...), a resting order filled by
-//     another trader's sell, told by the user channel and the chain.
+//     another trader's sell, told by the user channel and the chain;
+//   - order_strategy_hint.json: TestStrategyOrderHintsItsStrategyOnDevServer
+//     (ATS_RECORD_HISTORY=...), a strategy's order that hints the
+//     strategy's workflow of its changes (orderStrategyHintChange 1).
 var orderHistoriesSignals = []string{
 	"testdata/order_signals.json",
+	"testdata/order_strategy_hint.json",
 }
 
 func TestOrderReplays(t *testing.T) {
@@ -603,5 +611,37 @@ func TestOrderSignalsReplayDetectsPolling(t *testing.T) {
 	}
 	if err := replaytest.Replay(orderHistoriesSignals[0], replayOptions(t), replaytest.Named{Name: "Order", Func: polling}); err == nil {
 		t.Fatal("replay of the polling version succeeded")
+	}
+}
+
+// An order a strategy placed tells the strategy's workflow of every change
+// it learns (placed, each fill, the end), so a fill that arrives after the
+// strategy's execution was recorded still re-arms the strategy; a
+// strategy that has ended (the signal is refused) does not hold the order
+// up. An agent's own order signals nothing (the other tests set no
+// expectation, which the test environment would refuse).
+func TestOrderWorkflowHintsItsStrategy(t *testing.T) {
+	for _, refused := range []bool{false, true} {
+		t.Run(fmt.Sprintf("strategy ended %v", refused), func(t *testing.T) {
+			f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 10_000_000, fillPerSync: 4_000_000, strategy: "str_x"}
+			env := orderEnv(t, f)
+			var placed activities.OrderState
+			awaitPlacement(t, env, &placed)
+			var answer error
+			if refused {
+				answer = errors.New("workflow not found")
+			}
+			hints := 0
+			env.OnSignalExternalWorkflow(mock.Anything, "str_x", "", workflows.StrategySignalPrice, mock.Anything).
+				Return(func(string, string, string, string, any) error { hints++; return answer })
+			for i := 1; i <= 3; i++ {
+				sendHint(env, time.Duration(i)*time.Hour, orders.EventHint{Kind: orders.HintFill, Source: orders.SourceStream})
+			}
+			res := runOrder(t, env)
+			// OPEN, 4, 8, FILLED at 10: four changes, four hints.
+			if res.Status != "FILLED" || hints != 4 {
+				t.Fatalf("result %+v, %d hints to the strategy, want 4", res, hints)
+			}
+		})
 	}
 }

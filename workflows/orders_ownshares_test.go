@@ -120,3 +120,64 @@ func TestSellOnlyOwnShares(t *testing.T) {
 		}
 	})
 }
+
+// TestStrategySellsOnlyItsOwnShares: the strategies of one agent share
+// the agent's position, and one that sells only its own shares
+// (OwnSharesOnly: BUY_LOW_SELL_HIGH) sells only what its own orders
+// bought (their fills, less what its sells filled and what its live sells
+// offer), under the same lock as the agent's check, which still caps the
+// agent's total (and alone caps a PRICE_ALERT's SELL of the agent's
+// shares).
+func TestStrategySellsOnlyItsOwnShares(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		e := newPlaceEnv(t, st)
+		yes := e.market.TokenIDs[0]
+		p := e.agent(t, 0)
+		// The agent holds 12: strategy A bought 5, B bought 5 (3 more of
+		// B's buy is still open), the agent itself 2.
+		e.holds(t, p, yes, 12_000_000)
+		bought := func(strategy string, size, filled int64, status string) {
+			t.Helper()
+			sid := strategy
+			o := &models.Order{AgentID: p.AgentID, UserID: p.UserID, WalletID: "wal_1", TokenID: yes, Side: orders.SideBuy, Type: "FOK",
+				RequestType: orders.TypeMarket, PriceMicro: 400_000, SizeMicro: size, FilledSizeMicro: filled, AvgFillPriceMicro: 400_000,
+				Status: status, StrategyID: &sid}
+			if err := st.CreateOrder(ctx, o); err != nil {
+				t.Fatal(err)
+			}
+		}
+		bought("str_a", 5_000_000, 5_000_000, models.OrderFilled)
+		bought("str_b", 8_000_000, 5_000_000, models.OrderPartiallyFilled)
+		sell := func(strategy, size string) error {
+			_, err := e.desk.Place(ctx, p, orders.PlaceRequest{TokenID: yes, Side: orders.SideSell, Type: orders.TypeFAK,
+				Price: d("0.5"), Size: d(size), StrategyID: strategy, OwnSharesOnly: strategy != "" && strategy != "str_alert"})
+			return err
+		}
+		steps := []struct {
+			name, strategy, size string
+			ok                   bool
+		}{
+			{"A sells more than it bought (the agent holds enough)", "str_a", "5.01", false},
+			{"a strategy that bought nothing sells", "str_c", "1", false},
+			{"A sells what it bought", "str_a", "5", true},
+			{"A sells again while its sell still offers those shares", "str_a", "0.01", false},
+			{"B sells part of what its buy filled (not what is still open)", "str_b", "3", true},
+			{"B sells the rest of its fills", "str_b", "2", true},
+			{"B sells beyond its fills", "str_b", "0.01", false},
+			{"a PRICE_ALERT SELL sells 1 of the agent's shares (no cap of its own)", "str_alert", "1", true},
+			{"the agent sells its own last 1", "", "1", true},
+			{"the agent sells beyond its position", "", "0.01", false},
+			{"a PRICE_ALERT SELL beyond the agent's position", "str_alert", "0.01", false},
+		}
+		for _, s := range steps {
+			err := sell(s.strategy, s.size)
+			switch {
+			case s.ok && err != nil:
+				t.Fatalf("%s: %v", s.name, err)
+			case !s.ok && errs.CodeOf(err) != errs.CodeInsufficientPosition:
+				t.Fatalf("%s: %v, want %s", s.name, err, errs.CodeInsufficientPosition)
+			}
+		}
+	})
+}

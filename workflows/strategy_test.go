@@ -512,3 +512,77 @@ func TestStrategyContinuesAsNewAfter200Executions(t *testing.T) {
 		t.Fatalf("%d executions in the run, want 200", n)
 	}
 }
+
+// Every non-final status ends in CANCELLED by a cancel or the expiry:
+// a PAUSED strategy and one auto-paused in ERROR alike.
+func TestPausedAndErroredStrategiesCancelAndExpire(t *testing.T) {
+	pause := func(r *strategyRig) {
+		r.at(time.Minute, func() { r.change(strategies.ActionPause, strategies.ByAgent, strategies.Change{}) })
+	}
+	fail := func(r *strategyRig) {
+		r.fx.Book.Set(strategiestest.Token, "0.30", "0.34")
+		r.fx.Placer.Set(func(p *strategiestest.Placer) {
+			p.Fail = errs.E(errs.Conflict, "insufficient balance").WithCode(errs.CodeInsufficientBalance)
+		})
+		for i := 1; i <= 3; i++ {
+			r.at(time.Duration(i)*time.Minute, r.hint)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		into   func(*strategyRig)
+		status string
+		cancel bool
+		ended  string
+	}{
+		{"paused, cancelled", pause, strategies.StatusPaused, true, strategies.EndCancelled},
+		{"paused, expired", pause, strategies.StatusPaused, false, strategies.EndExpired},
+		{"in error, cancelled", fail, strategies.StatusError, true, strategies.EndCancelled},
+		{"in error, expired", fail, strategies.StatusError, false, strategies.EndExpired},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newStrategyRig(t, "PRICE_ALERT", alertBuy, "20")
+			tc.into(r)
+			r.at(10*time.Minute, func() {
+				if got := r.stored().Status; got != tc.status {
+					t.Errorf("status %s, want %s", got, tc.status)
+				}
+			})
+			var cancelled *updateResult
+			if tc.cancel {
+				r.at(11*time.Minute, func() { cancelled = r.change(strategies.ActionCancel, strategies.ByUser, strategies.Change{}) })
+			}
+			st := r.run()
+			if st.Status != strategies.StatusCancelled || st.EndedReason != tc.ended {
+				t.Fatalf("ended %s (%s), want CANCELLED (%s)", st.Status, st.EndedReason, tc.ended)
+			}
+			if tc.cancel && (cancelled.err != nil || cancelled.rejected != nil || cancelled.state.Status != strategies.StatusCancelled) {
+				t.Fatalf("cancel: %+v", cancelled)
+			}
+			if _, placed := r.fx.Placer.Counts(); placed != 0 {
+				t.Fatalf("%d orders placed", placed)
+			}
+		})
+	}
+}
+
+// BUY_LOW_SELL_HIGH completes when its budget cannot buy another lot and
+// it holds nothing: after its second cycle (2 × 10 shares at up to 0.40
+// of a budget of 8) it ends budget_exhausted with its last sell.
+func TestBuyLowSellHighCompletesWhenItsBudgetIsSpent(t *testing.T) {
+	r := newStrategyRig(t, "BUY_LOW_SELL_HIGH", `{"tokenId":"1001","buyBelow":0.40,"sellAbove":0.60,"sizePerTrade":10}`, "8")
+	for i, top := range [][2]string{{"0.37", "0.39"}, {"0.61", "0.63"}, {"0.37", "0.39"}, {"0.61", "0.63"}} {
+		r.at(time.Duration(i+1)*time.Minute, func() { r.fx.Book.Set(strategiestest.Token, top[0], top[1]); r.hint() })
+	}
+	st := r.run()
+	if st.Status != strategies.StatusCompleted || st.EndedReason != strategies.EndBudget {
+		t.Fatalf("ended %s (%s)", st.Status, st.EndedReason)
+	}
+	var sides string
+	for _, q := range r.fx.Placer.Requests {
+		sides += q.Side[:1]
+	}
+	if row := r.stored(); sides != "BSBS" || row.OpenSizeMicro != 0 || row.BudgetUsedMicro != 8_000_000 {
+		t.Fatalf("orders %q, open %d, budget used %d", sides, row.OpenSizeMicro, row.BudgetUsedMicro)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/agent-trading/ats/venue/network"
 )
 
@@ -87,6 +89,38 @@ func (e *tradingEnv) awaitStrategy(t testing.TB, tr trader, id string, what stri
 func (e *tradingEnv) setPrice(t testing.TB, token, price string) {
 	t.Helper()
 	e.control(t, "/control/markets/"+token+"/price", `{"price":`+price+`}`, nil)
+}
+
+// awaitQuoted waits (30 s at most) until the sandbox's market makers quote
+// token around price again: every level of theirs (100, 250 and 500
+// shares, 1, 2 and 4 ticks away) on both sides of the book.
+func (e *tradingEnv) awaitQuoted(t testing.TB, token string, price decimal.Decimal) {
+	t.Helper()
+	near := decimal.RequireFromString("0.05")
+	want := decimal.NewFromInt(850)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		book, err := e.svc.orders.CLOB.OrderBook(context.Background(), token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		asks, bids := decimal.Zero, decimal.Zero
+		for _, l := range book.Asks {
+			if l.Price.LessThanOrEqual(price.Add(near)) {
+				asks = asks.Add(l.Size)
+			}
+		}
+		for _, l := range book.Bids {
+			if l.Price.GreaterThanOrEqual(price.Sub(near)) {
+				bids = bids.Add(l.Size)
+			}
+		}
+		if asks.GreaterThanOrEqual(want) && bids.GreaterThanOrEqual(want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the makers never quoted %s around %s again: %s shares offered, %s bid", token, price, asks, bids)
+		}
+	}
 }
 
 // TestStrategiesAgainstTheSandbox runs the three strategy types through
@@ -200,6 +234,10 @@ func TestStrategiesAgainstTheSandbox(t *testing.T) {
 
 	t.Run("recurring buy", func(t *testing.T) {
 		e.setPrice(t, yes, "0.5")
+		// The makers re-quote a moved market by cancelling their quotes and
+		// placing new ones; a market buy at the best ask read in between
+		// finds no match. Start once the book is quoted again.
+		e.awaitQuoted(t, yes, decimal.RequireFromString("0.5"))
 		s := e.createStrategy(t, tr, map[string]any{"type": "RECURRING_BUY", "maxBudget": 10, "config": map[string]any{
 			"tokenId": yes, "amountPerInterval": 2, "interval": "1h", "priceLimit": 0.9}})
 		bought := e.awaitStrategy(t, tr, s.ID, "bought", func(s apiStrategy) bool { return len(s.Executions) == 1 })

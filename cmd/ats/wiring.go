@@ -68,6 +68,25 @@ func apiConfig(c *cli.Context) (api.Config, error) {
 	return api.Config{TrustedProxies: proxies}, nil
 }
 
+const flagWorkflowCache = "workflow-cache-size"
+
+func workflowCacheFlag() cli.Flag {
+	return &cli.IntFlag{Name: flagWorkflowCache, EnvVars: []string{"ATS_WORKFLOW_CACHE_SIZE"}, Value: worker.DefaultWorkflowCacheSize,
+		Usage: "workflows the worker keeps in memory between their tasks (about 64 KB each); the least recently used beyond it " +
+			"replay their short history at their next task; 0 = none"}
+}
+
+// setWorkflowCache sizes the worker's workflow cache from the flag; it
+// runs before the worker is created.
+func setWorkflowCache(c *cli.Context) error {
+	n := c.Int(flagWorkflowCache)
+	if n < 0 {
+		return errs.Ef(errs.Invalid, "--%s must be 0 or more, not %d", flagWorkflowCache, n)
+	}
+	worker.SetWorkflowCacheSize(n)
+	return nil
+}
+
 func redisFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagRedisURL, EnvVars: []string{"ATS_RATELIMIT_REDIS_URL"},
 		Usage: "redis://… shared by all API instances so they enforce one rate limit per key, and by all workers so they pace each wallet's venue posts together; empty = in-process"}

@@ -423,9 +423,9 @@ func (s *Service) syncWith(ctx context.Context, t *clob.Trader, o *models.Order)
 		// The common case of a resting order's poll: nothing to write.
 		return view(o), nil
 	}
-	// Budget and position first, the order row last: if this step dies
-	// in between, the next sync still sees a change and redoes the
-	// (idempotent) budget and position updates.
+	// Budget first, then position and order row: if this step dies in
+	// between, the next sync still sees a change and redoes the
+	// (idempotent) budget update.
 	if o.Side == SideBuy {
 		if TerminalStatus(status) {
 			err = s.releaseBudget(ctx, o, notional)
@@ -436,13 +436,25 @@ func (s *Service) syncWith(ctx context.Context, t *clob.Trader, o *models.Order)
 			return Order{}, err
 		}
 	}
-	if filled > 0 && s.Positions != nil {
-		if err := s.Positions.Recompute(ctx, o.AgentID, o.UserID, o.TokenID); err != nil {
-			return Order{}, err
-		}
-	}
+	// The position and the order row change together under the user's
+	// lock, the lock a sell's check (checkOwnShares) holds: a SELL's fill
+	// leaves the agent's position in the same commit that stops the order
+	// offering those shares, so no check sees the shares gone twice (the
+	// position smaller while the order still offers them refused the
+	// agent's other sells) or not at all.
 	from := []string{models.OrderPending, models.OrderOpen, models.OrderPartiallyFilled}
-	if err := s.Store.UpdateOrder(ctx, o.ID, from, u); err != nil && !errs.Is(err, errs.Conflict) {
+	err = s.Store.WithBudgetLock(ctx, o.UserID, func(tx *store.Store) error {
+		if filled > 0 && s.Positions != nil {
+			if err := s.Positions.RecomputeLocked(ctx, tx, o.AgentID, o.UserID, o.TokenID); err != nil {
+				return err
+			}
+		}
+		if err := tx.UpdateOrder(ctx, o.ID, from, u); err != nil && !errs.Is(err, errs.Conflict) {
+			return err
+		}
+		return nil
+	})
+	if err != nil {
 		return Order{}, err
 	}
 	cur, err := s.Store.OrderByID(ctx, o.ID)

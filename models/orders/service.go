@@ -53,9 +53,10 @@ type Chain interface {
 }
 
 // PositionRecomputer rebuilds an agent's position in a token from its
-// fills; models/positions.Service implements it.
+// fills inside tx, a transaction holding the user's lock
+// (store.WithBudgetLock); models/positions.Service implements it.
 type PositionRecomputer interface {
-	Recompute(ctx context.Context, agentID, userID, tokenID string) error
+	RecomputeLocked(ctx context.Context, tx *store.Store, agentID, userID, tokenID string) error
 }
 
 // Pacer paces venue posts per wallet; *pacing.Pacer implements it.
@@ -342,6 +343,39 @@ func checkOwnShares(ctx context.Context, st *store.Store, agentID string, c *che
 		WithHint("an agent sells only shares its own orders bought (GET /positions); cancel an open SELL order to sell its shares otherwise")
 }
 
+// checkStrategyShares refuses a strategy's SELL of more shares than the
+// strategy's own orders hold beyond what its live SELL orders already
+// offer: the strategies of one agent share the agent's position, and
+// each sells only what its own buys filled. checkOwnShares still caps the
+// agent's total. Place runs it under the user's lock with the insert.
+func checkStrategyShares(ctx context.Context, st *store.Store, agentID, strategyID string, c *checked) error {
+	held, offered, err := st.StrategyShares(ctx, agentID, strategyID, c.req.TokenID)
+	if err != nil {
+		return err
+	}
+	if c.sizeMu <= held-offered {
+		return nil
+	}
+	msg := fmt.Sprintf("insufficient position: selling %s shares but strategy %s holds %s", c.req.Size.String(), strategyID, micro.Decimal(held).String())
+	if offered > 0 {
+		msg += fmt.Sprintf(", of which %s are already offered by its open sell orders", micro.Decimal(offered).String())
+	}
+	return errs.E(errs.Conflict, msg).WithCode(errs.CodeInsufficientPosition).
+		WithHint("a strategy sells only shares its own orders bought")
+}
+
+// checkSell runs the sell checks of the agent (and of the strategy, for a
+// strategy's sell of its own shares) under the user's lock.
+func checkSell(ctx context.Context, st *store.Store, agentID string, c *checked) error {
+	if err := checkOwnShares(ctx, st, agentID, c); err != nil {
+		return err
+	}
+	if c.req.StrategyID != "" && c.req.OwnSharesOnly {
+		return checkStrategyShares(ctx, st, agentID, c.req.StrategyID, c)
+	}
+	return nil
+}
+
 // Ref names a stored order and labels its workflow.
 type Ref struct {
 	ID, UserID, AgentID, TokenID string
@@ -407,7 +441,7 @@ func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Acce
 		// The user's lock is the one position recomputes hold: the agent's
 		// own shares, its other live sells and this insert are one view.
 		err = s.Store.WithBudgetLock(ctx, p.UserID, func(tx *store.Store) error {
-			if err := checkOwnShares(ctx, tx, p.AgentID, c); err != nil {
+			if err := checkSell(ctx, tx, p.AgentID, c); err != nil {
 				return err
 			}
 			return create(tx)
@@ -526,7 +560,7 @@ func (s *Service) preview(ctx context.Context, p Principal, c *checked) (PlaceRe
 				WithHint("GET /budget shows the limits; lower the order size")
 		}
 	} else {
-		if err := checkOwnShares(ctx, s.Store, p.AgentID, c); err != nil {
+		if err := checkSell(ctx, s.Store, p.AgentID, c); err != nil {
 			return PlaceResult{}, err
 		}
 		pv.Proceeds = c.req.Size.Mul(c.req.Price)
@@ -557,6 +591,9 @@ func view(o *models.Order) Order {
 	}
 	if v.Type == "" {
 		v.Type = TypeLimit
+	}
+	if o.StrategyID != nil {
+		v.StrategyID = *o.StrategyID
 	}
 	if o.Status == models.OrderPending && !strings.HasPrefix(o.VenueOrderID, "0x") {
 		v.PolyOrderID = ""

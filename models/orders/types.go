@@ -55,6 +55,11 @@ type PlaceRequest struct {
 	IdempotencyKey string
 	// StrategyID is set for orders a strategy places.
 	StrategyID string
+	// OwnSharesOnly, on a strategy's SELL, caps it at the shares the
+	// strategy's own orders bought (BUY_LOW_SELL_HIGH sells only those),
+	// besides the agent's own position. A strategy that sells the agent's
+	// shares (a PRICE_ALERT SELL) leaves it unset.
+	OwnSharesOnly bool
 }
 
 // Order is the service's view of an order (never the store record).
@@ -76,9 +81,12 @@ type Order struct {
 	FailureReason string
 	// PreviousStatus is set only in a cancel's result.
 	PreviousStatus string
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	FilledAt       *time.Time
+	// StrategyID names the strategy that placed the order ("" for the
+	// agent's own orders).
+	StrategyID string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	FilledAt   *time.Time
 }
 
 // Terminal reports whether the order can no longer change.

@@ -76,8 +76,8 @@ type Service struct {
 	tokens   map[string][]string   // market token order by condition id
 }
 
-// ensure *Service satisfies the recomputer the order service calls after
-// recording fills.
+// ensure *Service satisfies the recomputer settlements call after a
+// redemption.
 var _ interface {
 	Recompute(ctx context.Context, agentID, userID, tokenID string) error
 } = (*Service)(nil)
@@ -103,6 +103,17 @@ func (s *Service) Recompute(ctx context.Context, agentID, userID, tokenID string
 	return s.Store.WithBudgetLock(ctx, userID, func(tx *store.Store) error {
 		return recompute(ctx, tx, agentID, userID, tokenID)
 	})
+}
+
+// RecomputeLocked is Recompute inside tx, a transaction that holds the
+// user's lock (store.WithBudgetLock): the order service writes an order's
+// fills into its position and into the order row in one such transaction,
+// so a sell check never sees the one without the other.
+func (s *Service) RecomputeLocked(ctx context.Context, tx *store.Store, agentID, userID, tokenID string) error {
+	if agentID == "" || userID == "" || tokenID == "" {
+		return errs.E(errs.Invalid, "recomputing a position needs an agent, a user and a token")
+	}
+	return recompute(ctx, tx, agentID, userID, tokenID)
 }
 
 // RecomputeAll rebuilds every position of the agent that has fills (after a

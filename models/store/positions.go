@@ -115,3 +115,25 @@ func (s *Store) SellableShares(ctx context.Context, agentID, tokenID string) (he
 	}
 	return held, row.Committed, nil
 }
+
+// StrategyShares is what strategyID may still sell of tokenID: held is
+// what its BUY orders in the token filled less what its SELL orders
+// filled, offered the unfilled rest of its live SELL orders (PENDING,
+// OPEN, PARTIALLY_FILLED). Both come from the orders' rows, which change
+// together with the agent's position (under WithBudgetLock), so a
+// strategy's share of the position and the position agree at every
+// commit. Run it under the user's lock, like SellableShares. (agentID,
+// the strategy's owner, narrows the scan to the agent's orders.)
+func (s *Store) StrategyShares(ctx context.Context, agentID, strategyID, tokenID string) (held, offered int64, err error) {
+	var row struct{ Held, Offered int64 }
+	err = s.db.WithContext(ctx).Model(&models.Order{}).
+		Select("COALESCE(SUM(CASE WHEN side = ? THEN filled_size_micro ELSE -filled_size_micro END), 0) AS held, "+
+			"COALESCE(SUM(CASE WHEN side = ? AND status IN ? AND size_micro > filled_size_micro THEN size_micro - filled_size_micro ELSE 0 END), 0) AS offered",
+			"BUY", "SELL", []string{models.OrderPending, models.OrderOpen, models.OrderPartiallyFilled}).
+		Where("agent_id = ? AND strategy_id = ? AND token_id = ?", agentID, strategyID, tokenID).
+		Scan(&row).Error
+	if err != nil {
+		return 0, 0, mapErr(err, "order")
+	}
+	return max(row.Held, 0), row.Offered, nil
+}

@@ -154,8 +154,9 @@ func (e *Engine) arm(st *models.Strategy) {
 // buyBelow while it has room, and a sell on the best bid at or above
 // sellAbove while it holds shares. A buy reads the best ask and a sell the
 // best bid, so a met condition is fillable at that price. RECURRING_BUY
-// runs on its timer and has none.
-func conditionsFor(st *models.Strategy, c Config) []Cond {
+// runs on its timer and has none. buying is what the strategy's live BUYs
+// may still fill (micro-shares): they take room as if filled.
+func conditionsFor(st *models.Strategy, c Config, buying int64) []Cond {
 	if st.Status != StatusActive || st.TokenID == "" {
 		return nil
 	}
@@ -172,7 +173,7 @@ func conditionsFor(st *models.Strategy, c Config) []Cond {
 		return []Cond{{TokenID: st.TokenID, Field: field, Op: op, Threshold: c.TriggerPrice.val()}}
 	case TypeBuyLowSellHigh:
 		var out []Cond
-		if hasRoom(st, c) && budgetLeft(st).Sign() > 0 {
+		if hasRoom(st, c, buying) && budgetLeft(st).Sign() > 0 {
 			out = append(out, Cond{TokenID: st.TokenID, Field: FieldBestAsk, Op: OpAtOrBelow, Threshold: c.BuyBelow.val()})
 		}
 		if st.OpenSizeMicro > 0 {
@@ -190,8 +191,11 @@ func maxOpen(c Config) decimal.Decimal {
 	return c.SizePerTrade.val()
 }
 
-func hasRoom(st *models.Strategy, c Config) bool {
-	return micro.Decimal(st.OpenSizeMicro).Add(c.SizePerTrade.val()).LessThanOrEqual(maxOpen(c))
+// hasRoom reports whether another lot keeps the strategy within
+// maxOpenSize, counting what its live BUYs may still fill (buying), so a
+// buy whose fill has not arrived yet is not bought again.
+func hasRoom(st *models.Strategy, c Config, buying int64) bool {
+	return micro.Decimal(st.OpenSizeMicro + buying).Add(c.SizePerTrade.val()).LessThanOrEqual(maxOpen(c))
 }
 
 func budgetLeft(st *models.Strategy) decimal.Decimal {
@@ -351,7 +355,11 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 		if err != nil {
 			return State{}, err
 		}
-		u.Triggers = ptr(encodeConds(conditionsFor(&next, cfg)))
+		buying, err := e.refresh(ctx, &next)
+		if err != nil {
+			return State{}, err
+		}
+		u.Triggers = ptr(encodeConds(conditionsFor(&next, cfg, buying)))
 	}
 	out, err := e.commit(ctx, st.ID, []string{st.Status}, u, nil, evs)
 	if err != nil {

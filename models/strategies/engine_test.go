@@ -9,6 +9,7 @@ import (
 
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/strategies/strategiestest"
@@ -115,3 +116,88 @@ func TestUnfilledOrderIsAFailedExecution(t *testing.T) {
 		t.Fatalf("after 3 unfilled orders: %+v", out.State)
 	}
 }
+
+// A BUY whose fill arrives after its execution was recorded (the order
+// was still live then): the strategy holds nothing yet, so no sell is
+// armed, and the live buy takes its room (no second lot is bought while
+// it may still fill). The order's hint then runs a check that finds
+// nothing due, which stores the shares and arms the sell; the sell comes
+// when the bid reaches sellAbove.
+func TestLateBuyFillArmsTheSell(t *testing.T) {
+	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
+	ctx := context.Background()
+	svc := &strategies.Service{Store: fx.Store, Runner: noRunner{}, Resolver: strategiestest.Resolver{}}
+	created, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "BUY_LOW_SELL_HIGH",
+		Config:    json.RawMessage(`{"tokenId":"1001","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":5}`),
+		MaxBudget: strategies.D(decimal.RequireFromString("20"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.ID
+	conds := func() []strategies.Cond {
+		t.Helper()
+		st, err := fx.Store.StrategyByID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []strategies.Cond
+		if st.Triggers != "" {
+			if err := json.Unmarshal([]byte(st.Triggers), &out); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return out
+	}
+	hasSell := func() bool {
+		for _, c := range conds() {
+			if c.Field == strategies.FieldBestBid && c.Op == strategies.OpAtOrAbove {
+				return true
+			}
+		}
+		return false
+	}
+
+	fx.Book.Set(strategiestest.Token, "0.30", "0.35")
+	fx.Placer.Set(func(p *strategiestest.Placer) { p.Status = "OPEN" }) // placed, not filled yet
+	out, err := fx.Engine.Execute(ctx, id, 1)
+	if err != nil || out.Kind != strategies.KindAction || out.OrderID == "" {
+		t.Fatalf("buy: %+v %v", out, err)
+	}
+	if hasSell() || len(conds()) != 0 {
+		t.Fatalf("conditions with a buy not filled yet: %+v", conds())
+	}
+	// A hint while the buy is live: the ask is still low, but the live
+	// buy takes the room of maxOpenSize (one lot).
+	if out, err := fx.Engine.Execute(ctx, id, 2); err != nil || out.Executed {
+		t.Fatalf("check while the buy is live: %+v %v", out, err)
+	}
+	if calls, _ := fx.Placer.Counts(); calls != 1 {
+		t.Fatalf("%d placements: a second lot was bought while the first could still fill", calls)
+	}
+
+	// The fill arrives; the order's hint runs a check: nothing is due at
+	// a bid of 0.30, the shares are stored and the sell is armed.
+	filled, avg := int64(5_000_000), int64(350_000)
+	if err := fx.Store.UpdateOrder(ctx, out.OrderID, nil, store.OrderUpdate{Status: ptr("FILLED"), FilledSizeMicro: &filled, AvgFillPriceMicro: &avg}); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := fx.Engine.Execute(ctx, id, 2); err != nil || out.Executed || !out.State.Armed {
+		t.Fatalf("check after the fill: %+v %v", out, err)
+	}
+	st, _ := fx.Store.StrategyByID(ctx, id)
+	if st.OpenSizeMicro != 5_000_000 || st.BudgetUsedMicro != 1_750_000 || !hasSell() {
+		t.Fatalf("after the late fill: open %d, budget used %d, conditions %+v", st.OpenSizeMicro, st.BudgetUsedMicro, conds())
+	}
+	fx.Book.Set(strategiestest.Token, "0.65", "0.67")
+	fx.Placer.Set(func(p *strategiestest.Placer) { p.Status = "" })
+	out, err = fx.Engine.Execute(ctx, id, 2)
+	if err != nil || out.Kind != strategies.KindAction {
+		t.Fatalf("sell: %+v %v", out, err)
+	}
+	// The order path caps the sell at the strategy's own shares.
+	if reqs := fx.Placer.Requests; len(reqs) != 2 || reqs[1].Side != "SELL" || !reqs[1].Size.Equal(decimal.NewFromInt(5)) || !reqs[1].OwnSharesOnly {
+		t.Fatalf("placements: %+v", reqs)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -94,10 +94,11 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		return Outcome{}, err
 	}
 
-	if err := e.refresh(ctx, st); err != nil {
+	buying, err := e.refresh(ctx, st)
+	if err != nil {
 		return Outcome{}, err
 	}
-	pl, err := e.decide(ctx, st, cfg)
+	pl, err := e.decide(ctx, st, cfg, buying)
 	if err != nil {
 		if retryable(err) {
 			return Outcome{}, err
@@ -105,10 +106,13 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		return e.record(ctx, st, cfg, seq, plan{kind: KindError, reason: errs.PublicMessage(err)}, nil, err)
 	}
 	if pl == nil {
-		// Nothing due: re-arm and wait for the next hint.
+		// Nothing due: keep the totals its orders show now (a fill that
+		// arrived since the last execution, whose order's hint ran this
+		// check) and re-arm for them: a BUY's late fill arms its sell.
 		now := e.now()
 		out, err := e.commit(ctx, id, []string{StatusActive}, store.StrategyUpdate{LastEvaluatedAt: &now,
-			Triggers: ptr(encodeConds(conditionsFor(st, cfg)))}, nil, nil)
+			BudgetUsedMicro: &st.BudgetUsedMicro, OpenSizeMicro: &st.OpenSizeMicro,
+			Triggers: ptr(encodeConds(conditionsFor(st, cfg, buying)))}, nil, nil)
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -157,7 +161,7 @@ func (e *Engine) top(ctx context.Context, token string) (bid, ask decimal.Decima
 
 // decide re-reads the price and returns what to do now: nil when nothing
 // is due (the condition is no longer met).
-func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config) (*plan, error) {
+func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config, buying int64) (*plan, error) {
 	token := st.TokenID
 	if st.Type == TypeRecurringBuy && c.MarketQuery != "" {
 		// "btc 15m up" names the current window: re-resolved every time.
@@ -239,9 +243,10 @@ func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config) (*pl
 			// Worst prices are the thresholds: any fill within the band
 			// the user set, not only at the level read.
 			return &plan{kind: KindAction, reason: fmt.Sprintf("best bid %s at or above sellAbove %s", bid.String(), c.SellAbove.String()),
-				req: orders.PlaceRequest{TokenID: token, Side: "SELL", Type: orders.TypeMarket, Price: onTick(c.SellAbove.Decimal, tick, false), Size: open.RoundFloor(2)}}, nil
+				req: orders.PlaceRequest{TokenID: token, Side: "SELL", Type: orders.TypeMarket, Price: onTick(c.SellAbove.Decimal, tick, false), Size: open.RoundFloor(2),
+					OwnSharesOnly: true}}, nil
 		}
-		if hasRoom(st, c) && ask.Sign() > 0 && ask.LessThanOrEqual(c.BuyBelow.Decimal) {
+		if hasRoom(st, c, buying) && ask.Sign() > 0 && ask.LessThanOrEqual(c.BuyBelow.Decimal) {
 			size := c.SizePerTrade.Decimal
 			worst := onTick(c.BuyBelow.Decimal, tick, true)
 			if cost := size.Mul(worst); cost.GreaterThan(left) {
@@ -301,11 +306,12 @@ func spent(o *models.Order) int64 {
 // orders themselves, since their fills may arrive after the execution
 // that placed them was recorded: budgetUsed is spent() summed over its
 // orders; openSize is what its buys filled less what its sells filled
-// and what its live sells still offer (so it never sells a share twice).
-func (e *Engine) derive(ctx context.Context, id string) (used, open int64, err error) {
+// and what its live sells still offer (so it never sells a share twice);
+// buying is what its live buys may still fill.
+func (e *Engine) derive(ctx context.Context, id string) (used, open, buying int64, err error) {
 	os, err := e.Store.StrategyOrders(ctx, id)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	for i := range os {
 		o := &os[i]
@@ -313,24 +319,28 @@ func (e *Engine) derive(ctx context.Context, id string) (used, open int64, err e
 		switch {
 		case o.Side == "BUY":
 			open += o.FilledSizeMicro
+			if !orders.TerminalStatus(o.Status) {
+				buying += max(0, o.SizeMicro-o.FilledSizeMicro)
+			}
 		case orders.TerminalStatus(o.Status):
 			open -= o.FilledSizeMicro
 		default:
 			open -= o.SizeMicro
 		}
 	}
-	return used, max(0, open), nil
+	return used, max(0, open), buying, nil
 }
 
 // refresh brings st's budgetUsed and openSize up to date with its orders
-// (in memory; the next commit stores them).
-func (e *Engine) refresh(ctx context.Context, st *models.Strategy) error {
-	used, open, err := e.derive(ctx, st.ID)
+// (in memory; the next commit stores them) and returns what its live
+// buys may still fill.
+func (e *Engine) refresh(ctx context.Context, st *models.Strategy) (buying int64, err error) {
+	used, open, buying, err := e.derive(ctx, st.ID)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	st.BudgetUsedMicro, st.OpenSizeMicro = used, open
-	return nil
+	return buying, nil
 }
 
 // record writes execution seq (with its order, if any), the budget, the
@@ -368,11 +378,11 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 	if rec.Action == "" {
 		rec.Action = actionOf(st.Type, pl)
 	}
-	if o != nil {
-		// The order is stored: the totals include it.
-		if err := e.refresh(ctx, &next); err != nil {
-			return Outcome{}, err
-		}
+	// The totals as the orders show them now (with this execution's
+	// order, when there is one).
+	buying, err := e.refresh(ctx, &next)
+	if err != nil {
+		return Outcome{}, err
 	}
 	var evs []events.Event
 	ev := func(typ events.Type, summary string, details map[string]any) {
@@ -410,7 +420,9 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 			// What is left cannot buy the venue's minimum ever again.
 			pl.complete = EndBudget
 		}
-		if pl.complete != "" && (st.Type != TypeBuyLowSellHigh || next.OpenSizeMicro == 0) {
+		// BUY_LOW_SELL_HIGH ends only with nothing to sell: no shares and
+		// no buy that may still fill.
+		if pl.complete != "" && (st.Type != TypeBuyLowSellHigh || next.OpenSizeMicro == 0 && buying == 0) {
 			next.Status, next.EndedReason = StatusCompleted, pl.complete
 			ev(events.StrategyCompleted, "strategy "+st.ID+" "+completedDetail(pl.complete),
 				map[string]any{"reason": pl.complete, "budgetUsed": micro.Decimal(next.BudgetUsedMicro).String()})
@@ -425,7 +437,7 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 	} else if next.Status != StatusActive {
 		u.NextEvaluationAt = &time.Time{}
 	}
-	u.Triggers = ptr(encodeConds(conditionsFor(&next, c)))
+	u.Triggers = ptr(encodeConds(conditionsFor(&next, c, buying)))
 	out, err := e.commit(ctx, st.ID, []string{StatusActive}, u, rec, evs)
 	if err != nil {
 		return Outcome{}, err

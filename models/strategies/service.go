@@ -85,7 +85,7 @@ func (s *Service) Create(ctx context.Context, a Actor, r CreateRequest) (Strateg
 	if r.Type == TypeRecurringBuy {
 		st.NextEvaluationAt = &now
 	}
-	st.Triggers = encodeConds(conditionsFor(st, cfg))
+	st.Triggers = encodeConds(conditionsFor(st, cfg, 0))
 	if err := s.Store.CreateStrategyLimited(ctx, st, MaxNonFinal, NonFinal, nil); err != nil {
 		return Strategy{}, err
 	}
