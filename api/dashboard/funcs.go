@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/venue/micro"
 )
 
@@ -36,6 +37,41 @@ var funcs = template.FuncMap{
 	"actionLabel":   actionLabel,
 	"detail":        detail,
 	"browser":       browser,
+	"until":         until,
+	"final":         strategies.Final,
+	"typeLabel":     typeLabel,
+	"statusLabel":   func(s string) string { return strings.ToLower(s) },
+	"endedLabel":    func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+}
+
+// until says how far ahead a time is, in words.
+func until(v any) string {
+	t, ok := asTime(v)
+	if !ok {
+		return "—"
+	}
+	d := time.Until(t)
+	switch {
+	case d <= 0:
+		return "passed"
+	case d < time.Hour:
+		return fmt.Sprintf("in %d min", int(d.Minutes())+1)
+	case d < 48*time.Hour:
+		return fmt.Sprintf("in %d h", int(d.Hours()))
+	}
+	return fmt.Sprintf("in %d days", int(d.Hours()/24))
+}
+
+var typeLabels = map[string]string{
+	strategies.TypePriceAlert: "Price alert", strategies.TypeRecurringBuy: "Recurring buy",
+	strategies.TypeBuyLowSellHigh: "Buy low, sell high", strategies.TypeCopyTrade: "Copy trade",
+}
+
+func typeLabel(t string) string {
+	if l, ok := typeLabels[t]; ok {
+		return l
+	}
+	return t
 }
 
 // usd formats an amount as "$1,234.56".

@@ -123,6 +123,9 @@ type services struct {
 	baseURL string
 	// dashboard is the web dashboard's routes, once enableDashboard ran.
 	dashboard api.Routes
+	// linkLimit limits the device endpoints and /link per client address;
+	// routes sets it, before anything is served.
+	linkLimit gin.HandlerFunc
 }
 
 func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterKeys, baseURL string, log *slog.Logger) (*services, error) {
@@ -194,11 +197,14 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	attempts := l.Scope("attempts").Failures()
 	svc.agents.Attempts, svc.agents.Users.Attempts = attempts, attempts
+	// The device endpoints and /link (the dashboard's page, or the plain
+	// one) share one per-address budget.
+	svc.linkLimit = ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)
 	keyAuth := agentauth.MiddlewareWith(svc.store, agentauth.Options{Failures: agentauth.KeyFailures(l.Scope("keys").Failures())})
 	auth := []gin.HandlerFunc{keyAuth, ratelimit.PerKey(l, nil)}
 	idem := idempotency.Middleware(svc.store, idempotency.Options{})
 	rs := []api.Routes{
-		device.Routes(svc.links, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
+		device.Routes(svc.links, device.Config{Limit: svc.linkLimit, DashboardLink: svc.dashboard != nil}),
 		openapi.Routes(),
 		skill.Routes(svc.baseURL),
 		agentauth.Routes(auth...),

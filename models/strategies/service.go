@@ -146,11 +146,17 @@ func (s *Service) Get(ctx context.Context, a Actor, id string) (Strategy, error)
 type ListFilter struct {
 	Status string
 	Type   string
+	// AgentID narrows a user's listing to one of their agents (an
+	// agent's own listing is always its own).
+	AgentID string
 }
 
 // List returns the actor's strategies, newest first.
 func (s *Service) List(ctx context.Context, a Actor, f ListFilter) ([]Strategy, error) {
 	sf := store.StrategyFilter{UserID: a.UserID, AgentID: a.AgentID, Type: f.Type}
+	if sf.AgentID == "" {
+		sf.AgentID = f.AgentID
+	}
 	if f.Status != "" {
 		sf.Statuses = []string{f.Status}
 	}
