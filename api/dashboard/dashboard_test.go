@@ -25,16 +25,20 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/identities"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/passkeys"
 	"github.com/agent-trading/ats/models/portfolio"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/sessions"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
+	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/models/strategies/strategiestest"
 	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/users"
 	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
+	"github.com/agent-trading/ats/workflows"
 )
 
 var cheap = secret.Argon2Params{MemoryKiB: 64, Iterations: 1, Parallelism: 1, SaltLen: 16, KeyLen: 32}
@@ -59,7 +63,21 @@ type env struct {
 	users *users.Service
 	clock *clock
 	idp   *oidcprovider.Provider
+	// agents and links run the device flow (decisions recorded without
+	// Temporal); strategies runs changes through the real engine.
+	agents     *agents.Service
+	links      *workflows.DeviceLinks
+	strategies *strategies.Service
+	engine     *strategies.Engine
+	prices     *fakePrices
 }
+
+// operatorEmail is the operator account of the test server, whose
+// strategy pages link to temporalUI.
+const (
+	operatorEmail = "ops@example.com"
+	temporalUI    = "http://temporal-ui.test:8233"
+)
 
 const cookie = "ats_session"
 
@@ -95,15 +113,21 @@ func newEnv(t *testing.T, mode users.SignupMode) *env {
 		ClientID: oidcprovider.DefaultClientID, ClientSecret: oidcprovider.DefaultClientSecret}})
 	require.NoError(t, err)
 	ag := &agents.Service{Store: st, Users: us}
-	routes, err := dashboard.Routes(dashboard.Config{PublicURL: base, Signup: mode}, dashboard.Deps{
-		Users: us, Sessions: &sessions.Service{Store: st, Audit: au, Now: clk.Now},
-		Passkeys: pk, Identities: ids, Agents: ag, Portfolio: &portfolio.Service{Store: st, Agents: ag}, Audit: au,
-	})
+	links := &workflows.DeviceLinks{Agents: ag, Runs: recorderRuns{&agents.Recorder{Store: st, Intents: intenttest.Keys(t)}}}
+	engine := strategiestest.New(t, st, nil).Engine
+	strat := &strategies.Service{Store: st, Runner: directRunner{engine}, Resolver: strategiestest.Resolver{}}
+	prices := &fakePrices{}
+	routes, err := dashboard.Routes(dashboard.Config{PublicURL: base, Signup: mode, Operators: []string{operatorEmail}, TemporalUI: temporalUI},
+		dashboard.Deps{
+			Users: us, Sessions: &sessions.Service{Store: st, Audit: au, Now: clk.Now},
+			Passkeys: pk, Identities: ids, Agents: ag, Portfolio: &portfolio.Service{Store: st, Agents: ag}, Audit: au,
+			Links: links, Strategies: strat, Prices: prices,
+		})
 	require.NoError(t, err)
 	srv.Config.Handler = api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{routes}})
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &env{t: t, url: base, store: st, users: us, clock: clk, idp: idp}
+	return &env{t: t, url: base, store: st, users: us, clock: clk, idp: idp, agents: ag, links: links, strategies: strat, engine: engine, prices: prices}
 }
 
 func (e *env) client() *dashboardtest.Client { return dashboardtest.New(e.t, e.url) }
