@@ -136,14 +136,16 @@ func layoutChart(series []stats.Point, c *chart) *chart {
 // executions on it (the marks).
 type strategyChart struct {
 	chartBox
-	Line                  string
+	Line string
+	// LastY and PriceLabel place the latest price at the line's end.
+	LastY, PriceLabel     string
 	Ticks                 []tick
 	Marks                 []mark
 	FirstLabel, LastLabel string
 	Summary               string
 }
 
-// mark is one execution on the chart: Kind is buy, sell, skip or error
+// mark is one execution on the chart: Kind is buy, sell, skipped or error
 // (its CSS class and shape); Label is its tooltip and accessible name.
 type mark struct {
 	Kind, Label string
@@ -161,6 +163,7 @@ func layoutStrategyChart(prices []clob.PricePoint, execs []strategies.Execution,
 	x, y := c.timeX(from, to), c.valueY(lo, hi)
 	var line strings.Builder
 	n := 0
+	var last clob.PricePoint
 	for _, p := range prices {
 		if p.Time.Before(from) || p.Time.After(to) {
 			continue
@@ -170,7 +173,13 @@ func layoutStrategyChart(prices []clob.PricePoint, execs []strategies.Execution,
 			cmd = "M"
 		}
 		fmt.Fprintf(&line, "%s%.1f %.1f ", cmd, x(p.Time), y(p.Price))
-		n++
+		n, last = n+1, p
+	}
+	if n > 0 {
+		// A sample holds until the next one: the line runs on to the
+		// chart's end, so even a single sample shows.
+		fmt.Fprintf(&line, "L%.1f %.1f", x(to), y(last.Price))
+		c.LastY, c.PriceLabel = fmt.Sprintf("%.1f", y(last.Price)), last.Price.StringFixed(2)
 	}
 	c.Line = strings.TrimSpace(line.String())
 	for i := 0; i <= 4; i++ {
@@ -201,7 +210,7 @@ func layoutStrategyChart(prices []clob.PricePoint, execs []strategies.Execution,
 			m.Y = fmt.Sprintf("%d", c.Top+6)
 			m.Label = at + " error: " + e.Reason
 		default:
-			m.Kind, m.Y = strategies.KindSkip, fmt.Sprintf("%d", c.Bottom-6)
+			m.Kind, m.Y = "skipped", fmt.Sprintf("%d", c.Bottom-6)
 			m.Label = at + " " + e.Kind
 			if e.Reason != "" {
 				m.Label += ": " + e.Reason

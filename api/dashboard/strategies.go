@@ -105,6 +105,8 @@ type strategyData struct {
 	PriceNote  string
 	Extend     []extendOption
 	TemporalUI string
+	// TokenInConfig: the config names the token, so it is not repeated.
+	TokenInConfig bool
 }
 
 type configField struct{ Name, Value string }
@@ -147,6 +149,7 @@ func (h *handler) renderStrategy(c *gin.Context, status int, msg string) {
 		return
 	}
 	d := strategyData{S: s, AgentName: names[s.AgentID], Config: configFields(s.Config), Extend: extendOptions}
+	d.TokenInConfig = slices.ContainsFunc(d.Config, func(f configField) bool { return f.Name == "tokenId" })
 	d.Chart, d.Narrow, d.PriceNote = h.strategyCharts(c, s)
 	if h.operator(c) {
 		d.TemporalUI = h.workflowURL(s.ID)
