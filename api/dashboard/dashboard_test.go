@@ -115,7 +115,7 @@ func newEnv(t *testing.T, mode users.SignupMode) *env {
 	ag := &agents.Service{Store: st, Users: us}
 	links := &workflows.DeviceLinks{Agents: ag, Runs: recorderRuns{&agents.Recorder{Store: st, Intents: intenttest.Keys(t)}}}
 	engine := strategiestest.New(t, st, nil).Engine
-	strat := &strategies.Service{Store: st, Runner: directRunner{engine}, Resolver: strategiestest.Resolver{}}
+	strat := &strategies.Service{Store: st, Runner: strategiestest.Direct{Engine: engine}, Resolver: strategiestest.Resolver{}}
 	prices := &fakePrices{}
 	routes, err := dashboard.Routes(dashboard.Config{PublicURL: base, Signup: mode, Operators: []string{operatorEmail}, TemporalUI: temporalUI},
 		dashboard.Deps{

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -233,13 +234,8 @@ func detail(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &m) != nil {
 		return ""
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
+	parts := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		if v == nil {
 			continue

@@ -93,7 +93,9 @@ func TestStrategyChartLayout(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	t1 := t0.Add(100 * time.Minute)
 	d := decimal.RequireFromString
-	price := func(m int, p string) clob.PricePoint { return clob.PricePoint{Time: t0.Add(time.Duration(m) * time.Minute), Price: d(p)} }
+	price := func(m int, p string) clob.PricePoint {
+		return clob.PricePoint{Time: t0.Add(time.Duration(m) * time.Minute), Price: d(p)}
+	}
 	execs := []strategies.Execution{
 		{Time: t0.Add(25 * time.Minute), Kind: strategies.KindAction, Side: "BUY", Price: d("0.5"), Size: d("5"), OrderStatus: "FILLED"},
 		{Time: t0.Add(50 * time.Minute), Kind: strategies.KindAction, Side: "SELL", Price: d("0.75"), Size: d("5"), OrderStatus: "OPEN"},

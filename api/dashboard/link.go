@@ -3,8 +3,6 @@ package dashboard
 import (
 	"net/http"
 	"net/url"
-	"strconv"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -28,10 +26,10 @@ type linkData struct {
 	Code   string
 	Email  string
 	Review *agents.LinkReview
-	// Ago, ClientAddr and SameAddr put the request next to the viewer.
-	Ago, ClientAddr string
-	SameAddr        bool
-	Scopes          []scopeView
+	// ClientAddr and SameAddr put the request next to the viewer.
+	ClientAddr string
+	SameAddr   bool
+	Scopes     []scopeView
 	// Next is this review's address, where sign-in returns to.
 	Next string
 }
@@ -65,23 +63,11 @@ func (h *handler) review(c *gin.Context, d *linkData) error {
 		return err
 	}
 	d.Review, d.ClientAddr, d.SameAddr = &r, ip, r.RequestAddr == ip
-	d.Ago = minutesAgo(h.d.Agents.Clock().Sub(r.RequestedAt))
 	d.Next = "/link?code=" + url.QueryEscape(r.UserCode)
 	for _, s := range r.Scopes {
 		d.Scopes = append(d.Scopes, scopeView{Name: s, Text: agents.ScopeDescriptions[s]})
 	}
 	return nil
-}
-
-func minutesAgo(d time.Duration) string {
-	switch m := int(d / time.Minute); {
-	case m < 1:
-		return "just now"
-	case m == 1:
-		return "1 minute ago"
-	default:
-		return strconv.Itoa(m) + " minutes ago"
-	}
 }
 
 func (h *handler) renderLink(c *gin.Context, status int, d linkData, msg string) {

@@ -3,6 +3,7 @@ package dashboard
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -158,19 +159,14 @@ func (h *handler) renderStrategy(c *gin.Context, status int, msg string) {
 }
 
 // configFields lists a strategy's stored configuration as name/value
-// pairs in the stored (normalised) order of its keys, alphabetically.
+// pairs, by name.
 func configFields(raw json.RawMessage) []configField {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return nil
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	out := make([]configField, 0, len(keys))
-	for _, k := range keys {
+	out := make([]configField, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, configField{Name: k, Value: strings.Trim(string(m[k]), `"`)})
 	}
 	return out

@@ -27,15 +27,6 @@ import (
 	"github.com/agent-trading/ats/venue/clob"
 )
 
-// directRunner applies strategy changes with the engine in the request,
-// as the strategy's workflow would (the workflow is tested in workflows/).
-type directRunner struct{ e *strategies.Engine }
-
-func (directRunner) Start(context.Context, strategies.State) error { return nil }
-func (d directRunner) Change(ctx context.Context, ch strategies.Change) (strategies.State, error) {
-	return d.e.Apply(ctx, ch)
-}
-
 // recorderRuns, the device links' Runs, records decisions through the real
 // Recorder without a Temporal server (the workflow path is tested in
 // api/device and cmd/ats).
