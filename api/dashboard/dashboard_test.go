@@ -23,6 +23,7 @@ import (
 	"github.com/agent-trading/ats/api/dashboard/dashboardtest"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/agents/agentstest"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/identities"
 	"github.com/agent-trading/ats/models/intent/intenttest"
@@ -113,7 +114,7 @@ func newEnv(t *testing.T, mode users.SignupMode) *env {
 		ClientID: oidcprovider.DefaultClientID, ClientSecret: oidcprovider.DefaultClientSecret}})
 	require.NoError(t, err)
 	ag := &agents.Service{Store: st, Users: us}
-	links := &workflows.DeviceLinks{Agents: ag, Runs: recorderRuns{&agents.Recorder{Store: st, Intents: intenttest.Keys(t)}}}
+	links := &workflows.DeviceLinks{Agents: ag, Runs: agentstest.RecorderRuns{Rec: &agents.Recorder{Store: st, Intents: intenttest.Keys(t)}}}
 	engine := strategiestest.New(t, st, nil).Engine
 	strat := &strategies.Service{Store: st, Runner: strategiestest.Direct{Engine: engine}, Resolver: strategiestest.Resolver{}}
 	prices := &fakePrices{}

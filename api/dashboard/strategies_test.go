@@ -17,29 +17,13 @@ import (
 
 	"github.com/agent-trading/ats/api/dashboard/dashboardtest"
 	"github.com/agent-trading/ats/models"
-	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/events"
-	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/strategies/strategiestest"
 	"github.com/agent-trading/ats/models/users"
 	"github.com/agent-trading/ats/venue/clob"
 )
-
-// recorderRuns, the device links' Runs, records decisions through the real
-// Recorder without a Temporal server (the workflow path is tested in
-// api/device and cmd/ats).
-type recorderRuns struct{ rec *agents.Recorder }
-
-func (recorderRuns) Start(context.Context, string, time.Time) error { return nil }
-func (recorderRuns) KeyIssued(context.Context, string) error        { return nil }
-func (r recorderRuns) Approve(ctx context.Context, id, user, addr string) (string, error) {
-	return r.rec.ApproveDeviceLink(ctx, id, user, addr, agents.DecisionProof(r.rec.Intents, intent.DeviceApprove, id, user, addr))
-}
-func (r recorderRuns) Deny(ctx context.Context, id, user, addr string) error {
-	return r.rec.DenyDeviceLink(ctx, id, user, addr, agents.DecisionProof(r.rec.Intents, intent.DeviceDeny, id, user, addr))
-}
 
 // fakePrices is a price history: a constant price sampled every minute
 // over the asked span, or Err.
