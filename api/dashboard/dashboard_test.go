@@ -84,6 +84,13 @@ const cookie = "ats_session"
 
 func newEnv(t *testing.T, mode users.SignupMode) *env {
 	t.Helper()
+	return newEnvWith(t, mode, nil)
+}
+
+// newEnvWith is newEnv with deps changed by change before the dashboard
+// is built.
+func newEnvWith(t *testing.T, mode users.SignupMode, change func(*dashboard.Deps)) *env {
+	t.Helper()
 	st := storetest.NewSQLite(t)
 	master := make([]byte, 32)
 	_, _ = rand.Read(master)
@@ -118,12 +125,15 @@ func newEnv(t *testing.T, mode users.SignupMode) *env {
 	engine := strategiestest.New(t, st, nil).Engine
 	strat := &strategies.Service{Store: st, Runner: strategiestest.Direct{Engine: engine}, Resolver: strategiestest.Resolver{}}
 	prices := &fakePrices{}
-	routes, err := dashboard.Routes(dashboard.Config{PublicURL: base, Signup: mode, Operators: []string{operatorEmail}, TemporalUI: temporalUI},
-		dashboard.Deps{
-			Users: us, Sessions: &sessions.Service{Store: st, Audit: au, Now: clk.Now},
-			Passkeys: pk, Identities: ids, Agents: ag, Portfolio: &portfolio.Service{Store: st, Agents: ag}, Audit: au,
-			Links: links, Strategies: strat, Prices: prices,
-		})
+	deps := dashboard.Deps{
+		Users: us, Sessions: &sessions.Service{Store: st, Audit: au, Now: clk.Now},
+		Passkeys: pk, Identities: ids, Agents: ag, Portfolio: &portfolio.Service{Store: st, Agents: ag}, Audit: au,
+		Links: links, Strategies: strat, Prices: prices,
+	}
+	if change != nil {
+		change(&deps)
+	}
+	routes, err := dashboard.Routes(dashboard.Config{PublicURL: base, Signup: mode, Operators: []string{operatorEmail}, TemporalUI: temporalUI}, deps)
 	require.NoError(t, err)
 	srv.Config.Handler = api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{routes}})
 	srv.Start()

@@ -14,7 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agent-trading/ats/api/dashboard"
 	"github.com/agent-trading/ats/api/dashboard/dashboardtest"
+	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/errs"
@@ -162,4 +164,19 @@ func TestLinkPage(t *testing.T) {
 
 	// The decisions are in the users' activity.
 	assert.Contains(t, b.Get("/audit").Body, "device.deny")
+}
+
+// TestLinkPageLimitedPerAddress: the per-address limit of the device
+// endpoints (Deps.LinkLimit) runs before both methods of the dashboard's
+// /link, so codes cannot be probed freely.
+func TestLinkPageLimitedPerAddress(t *testing.T) {
+	l := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
+	e := newEnvWith(t, users.SignupOpen, func(d *dashboard.Deps) { d.LinkLimit = ratelimit.PerClientIP(l, 3) })
+	c := e.client()
+	for i := 0; i < 3; i++ {
+		require.Equal(t, http.StatusOK, c.Get("/link").Status)
+	}
+	assert.Equal(t, http.StatusTooManyRequests, c.Get("/link?code=BCDF-GHJK").Status)
+	assert.Equal(t, http.StatusTooManyRequests, c.Post("/link", url.Values{"code": {"BCDF-GHJK"}}).Status)
+	assert.Equal(t, http.StatusOK, c.Get("/signin").Status, "other pages are not limited by it")
 }
