@@ -137,8 +137,8 @@ func layoutChart(series []stats.Point, c *chart) *chart {
 type strategyChart struct {
 	chartBox
 	Line string
-	// LastY and PriceLabel place the latest price at the line's end.
-	LastY, PriceLabel     string
+	// PriceLabel is the latest price.
+	PriceLabel            string
 	Ticks                 []tick
 	Marks                 []mark
 	FirstLabel, LastLabel string
@@ -179,7 +179,7 @@ func layoutStrategyChart(prices []clob.PricePoint, execs []strategies.Execution,
 		// A sample holds until the next one: the line runs on to the
 		// chart's end, so even a single sample shows.
 		fmt.Fprintf(&line, "L%.1f %.1f", x(to), y(last.Price))
-		c.LastY, c.PriceLabel = fmt.Sprintf("%.1f", y(last.Price)), last.Price.StringFixed(2)
+		c.PriceLabel = last.Price.StringFixed(2)
 	}
 	c.Line = strings.TrimSpace(line.String())
 	for i := 0; i <= 4; i++ {

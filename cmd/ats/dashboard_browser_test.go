@@ -272,11 +272,26 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	strategyAction("STRATEGY_PAUSED")
 	b.Click("#strategy-resume", "/strategies/"+st.ID+"?done=strategy-resumed")
 	b.See("Strategy resumed")
-	b.Screenshot("strategy")
 	b.Click("#strategy-cancel", "/strategies/"+st.ID+"/confirm/cancel")
 	b.Click("#confirm-submit", "/strategies/"+st.ID+"?done=strategy-cancelled")
 	b.See("Strategy cancelled", "cancelled")
 	strategyAction("STRATEGY_CANCELLED")
+
+	// For the docs: a strategy that trades, with its executions on the
+	// chart, and running on the overview. Whether the book lets it buy
+	// within the agent's 5 USDC budget is the market's business, so the
+	// page is taken either way after a short wait.
+	e.withStrategyFeed(t)
+	band := e.createStrategy(t, trader{key: apiKey}, map[string]any{"type": "BUY_LOW_SELL_HIGH", "maxBudget": 3, "config": map[string]any{
+		"tokenId": m.TokenIDs[0], "buyBelow": 0.56, "sellAbove": 0.9, "sizePerTrade": 5}})
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if _, body := e.call(t, apiKey, "GET", "/strategies/"+band.ID, nil); len(dataStrategy(t, body).Executions) > 0 {
+			break
+		}
+	}
+	b.Open("/strategies/" + band.ID)
+	b.See("Buy low, sell high")
+	b.Screenshot("strategy")
 
 	// The pages with data, for the docs.
 	b.Open("/")
