@@ -180,3 +180,35 @@ func TestLinkPageLimitedPerAddress(t *testing.T) {
 	assert.Equal(t, http.StatusTooManyRequests, c.Post("/link", url.Values{"code": {"BCDF-GHJK"}}).Status)
 	assert.Equal(t, http.StatusOK, c.Get("/signin").Status, "other pages are not limited by it")
 }
+
+// TestLinkPageOpenIDSignIn: a visitor who signs in with an OpenID
+// provider from the review comes back to it, signed in, to decide.
+func TestLinkPageOpenIDSignIn(t *testing.T) {
+	e := newEnv(t, users.SignupOpen)
+	// carol's account uses the sandbox provider only.
+	created := e.client()
+	r := viaSandbox(t, created, "/signin", nil, "carol@example.com", true)
+	require.Equal(t, "/auth/identity", r.Location)
+	r = created.Submit("/auth/identity", "/auth/identity", url.Values{"action": {"create"}})
+	require.Equal(t, "/?done=welcome", r.Location)
+
+	a := e.requestLink("research-bot", "203.0.113.7")
+	c := e.client()
+	page, _ := review(t, c, a.UserCode)
+	assert.Contains(t, page.Body, `id="link-oidc-sandbox"`)
+	back := viaSandbox(t, c, "/link?code="+a.UserCode, url.Values{"next": {"/link?code=" + a.UserCode}}, "carol@example.com", true)
+	require.Equal(t, http.StatusSeeOther, back.Status, back.Body)
+	assert.Equal(t, "/link?code="+url.QueryEscape(a.UserCode), back.Location)
+	page, decide := review(t, c, a.UserCode)
+	assert.Contains(t, page.Body, "Signed in as <strong>carol@example.com</strong>")
+	decide.Set("action", "approve")
+	r = c.Post("/link", decide)
+	require.Equal(t, http.StatusSeeOther, r.Status, r.Body)
+	assert.True(t, strings.HasPrefix(r.Location, "/agents/agt_"), r.Location)
+	assert.Equal(t, models.DeviceLinkApproved, e.linkStatus(a))
+
+	// Only a local path is a place to return to.
+	signOut(t, c)
+	r = viaSandbox(t, c, "/signin", url.Values{"next": {"//evil.example/link"}}, "carol@example.com", true)
+	assert.Equal(t, "/", r.Location)
+}
