@@ -155,17 +155,30 @@ func passkeyRP(publicURL string) passkeys.Config {
 // --temporal-ui-url; devOperator the demo user (`dev --demo`), the default
 // operator.
 func (svc *services) dashboardFromFlags(c *cli.Context, publicURL, sandboxIssuer, devUI, devOperator string) error {
-	mode, err := users.ParseSignupMode(c.String(flagSignup))
+	o, err := dashboardOptionsFrom(c, publicURL, sandboxIssuer, devUI, devOperator)
 	if err != nil {
 		return err
+	}
+	return svc.enableDashboard(o)
+}
+
+// dashboardOptionsFrom reads the dashboard's flags; see dashboardFromFlags.
+func dashboardOptionsFrom(c *cli.Context, publicURL, sandboxIssuer, devUI, devOperator string) (dashboardOptions, error) {
+	mode, err := users.ParseSignupMode(c.String(flagSignup))
+	if err != nil {
+		return dashboardOptions{}, err
 	}
 	providers, err := oidcProviders(c, sandboxIssuer)
 	if err != nil {
-		return err
+		return dashboardOptions{}, err
 	}
 	o := dashboardOptions{publicURL: publicURL, signup: mode, providers: providers,
 		temporalUI: c.String(flagTemporalUI), namespace: c.String(flagTemporalNS)}
-	if o.temporalUI == "" {
+	if o.temporalUI != "" {
+		if u, err := url.Parse(o.temporalUI); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return dashboardOptions{}, errs.Ef(errs.Invalid, "--%s %q: want the Web UI's http(s) address, e.g. https://temporal.example", flagTemporalUI, o.temporalUI)
+		}
+	} else {
 		o.temporalUI = devUI
 	}
 	for _, v := range c.StringSlice(flagOperator) {
@@ -178,7 +191,7 @@ func (svc *services) dashboardFromFlags(c *cli.Context, publicURL, sandboxIssuer
 	if len(o.operators) == 0 && devOperator != "" {
 		o.operators = []string{devOperator}
 	}
-	return svc.enableDashboard(o)
+	return o, nil
 }
 
 // loopbackAsLocalhost turns http://127.0.0.1:PORT (or [::1]) into
