@@ -216,6 +216,8 @@ var actionLabels = map[string]string{
 	"agent.revoke": "Agent revoked", "agent.update": "Agent settings", "order.place": "Order placed",
 	"order.cancel": "Order cancelled", "wallet.import": "Wallet imported", "wallet.delete": "Wallet deleted",
 	"wallet.approve": "Token approval", "wallet.redeem": "Redemption",
+	"strategy.create": "Strategy created", "strategy.pause": "Strategy paused", "strategy.resume": "Strategy resumed",
+	"strategy.cancel": "Strategy cancelled", "strategy.extend": "Strategy extended", "strategy.patch": "Strategy changed",
 }
 
 func actionLabel(a string) string {

@@ -32,7 +32,7 @@ var errNoStrategies = errs.E(errs.Transient, "strategies are not available on th
 // or cancel made here is the user's (the heartbeat reports it to the
 // agent).
 func strategyActor(c *gin.Context) strategies.Actor {
-	return strategies.Actor{By: strategies.ByUser, UserID: userOf(c).ID}
+	return strategies.Actor{By: strategies.ByUser, UserID: userOf(c).ID, ClientAddr: c.ClientIP()}
 }
 
 type strategyFilter struct{ Status, Type, Agent string }

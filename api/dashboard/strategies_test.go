@@ -171,6 +171,12 @@ func TestStrategyPages(t *testing.T) {
 	assert.NotContains(t, final.Body, `id="extend-form"`)
 	assert.Contains(t, e.strategyEvents(research), string(events.StrategyCancelled)+"/"+string(events.ByUser))
 
+	// The user's activity shows each change, with who made it.
+	act := c.Get("/audit")
+	for _, want := range []string{"strategy.create", "strategy.pause", "strategy.resume", "strategy.extend", "strategy.cancel", "Strategy paused", alert.ID, "by: user"} {
+		assert.Contains(t, act.Body, want)
+	}
+
 	// Without the CSRF token nothing changes.
 	assert.Equal(t, http.StatusForbidden, c.Post("/strategies/"+band.ID+"/pause", url.Values{}).Status)
 	got, err = e.strategies.Get(context.Background(), strategies.Actor{By: strategies.ByUser, UserID: uid}, band.ID)
