@@ -92,11 +92,14 @@ func (h *handler) completeSignIn(c *gin.Context, old *sessions.Session, userID, 
 			next = "/security?done=linked"
 		}
 	}
-	_, token, err := h.d.Sessions.SignIn(ctx, old, userID, method, secondFactor, ip, c.Request.UserAgent())
+	sess, token, err := h.d.Sessions.SignIn(ctx, old, userID, method, secondFactor, ip, c.Request.UserAgent())
 	if err != nil {
 		return "", err
 	}
 	h.setCookie(c, token)
+	// A page rendered in this same response carries the new session's
+	// CSRF token.
+	c.Set(ctxSession, sess)
 	if next == "" {
 		next = "/"
 	}
@@ -208,6 +211,14 @@ func (h *handler) passkeySigninOptions(c *gin.Context) {
 	uid, purpose := h.pendingUser(sess), "sign_in"
 	if uid != "" {
 		purpose = "second_factor"
+	} else {
+		// A passwordless sign-in may name where to go after it (the
+		// /link review it started from).
+		var in struct {
+			Next string `json:"next"`
+		}
+		_ = json.NewDecoder(io.LimitReader(c.Request.Body, 4096)).Decode(&in)
+		sess.State.Next = safeNext(in.Next)
 	}
 	h.passkeyOptions(c, sess, uid, purpose)
 }
@@ -292,9 +303,9 @@ func (h *handler) passkeySignin(c *gin.Context) {
 		h.fail(c, err)
 		return
 	}
-	method, next := sessions.MethodPasskey, ""
+	method, next := sessions.MethodPasskey, sess.State.Next
 	if purpose == "second_factor" {
-		method, next = sess.State.PendingMethod, sess.State.Next
+		method = sess.State.PendingMethod
 	}
 	target, err := h.completeSignIn(c, sess, owner, method, true, next)
 	if err != nil {

@@ -30,8 +30,10 @@ import (
 	"github.com/agent-trading/ats/models/portfolio"
 	"github.com/agent-trading/ats/models/positions"
 	"github.com/agent-trading/ats/models/sessions"
+	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/users"
 	"github.com/agent-trading/ats/models/wallets"
+	"github.com/agent-trading/ats/workflows"
 )
 
 //go:embed web
@@ -45,6 +47,13 @@ type Config struct {
 	PublicURL string
 	// Signup is who may create an account (open, invite or closed).
 	Signup users.SignupMode
+	// Operators are the emails of the accounts that operate the service:
+	// their strategy pages link to the strategy's run in the Temporal
+	// Web UI at TemporalUI (namespace TemporalNamespace, default
+	// "default"). Without TemporalUI no one gets the link.
+	Operators         []string
+	TemporalUI        string
+	TemporalNamespace string
 }
 
 // Deps are the services behind the pages. Wallets, Positions and Orders
@@ -62,6 +71,17 @@ type Deps struct {
 	Orders     *orders.Service
 	Positions  *positions.Service
 	Audit      *audit.Service
+	// Strategies is nil without Temporal; the strategy pages then say
+	// strategies are not available. Prices draws their charts' price
+	// line (nil: executions only).
+	Strategies *strategies.Service
+	Prices     PriceHistory
+	// Links, when set, makes /link a dashboard page: the device-link
+	// review, sign-in (with the second factor) and decision in the
+	// dashboard's session. LinkLimit, when set, runs before both of its
+	// methods (the per-address limit of the device endpoints).
+	Links     *workflows.DeviceLinks
+	LinkLimit gin.HandlerFunc
 }
 
 // NavItem is one entry of the main navigation. Features add theirs to
@@ -73,6 +93,7 @@ var Nav = []NavItem{
 	{"overview", "Overview", "/"},
 	{"wallet", "Wallet", "/wallet"},
 	{"agents", "Agents", "/agents"},
+	{"strategies", "Strategies", "/strategies"},
 	{"orders", "Orders", "/orders"},
 	{"positions", "Positions", "/positions"},
 	{"audit", "Activity", "/audit"},
@@ -89,6 +110,7 @@ type handler struct {
 	assetVer   string
 	static     http.Handler
 	cop        *http.CrossOriginProtection
+	operators  map[string]bool
 }
 
 // Routes registers the dashboard on the server.
@@ -108,7 +130,10 @@ func newHandler(cfg Config, d Deps) (*handler, error) {
 	if cfg.Signup == "" {
 		cfg.Signup = users.SignupOpen
 	}
-	h := &handler{cfg: cfg, d: d, secure: u.Scheme == "https", cookieName: "ats_session"}
+	h := &handler{cfg: cfg, d: d, secure: u.Scheme == "https", cookieName: "ats_session", operators: map[string]bool{}}
+	for _, e := range cfg.Operators {
+		h.operators[strings.ToLower(strings.TrimSpace(e))] = true
+	}
 	if h.secure {
 		// __Host- cookies are Secure, host-only and Path=/ by rule: no
 		// sibling subdomain can set or shadow them.
@@ -167,6 +192,7 @@ func (h *handler) parse() error {
 }
 
 func (h *handler) routes(s *api.Server) {
+	d := h.d
 	e := s.Engine()
 	e.GET("/static/*file", h.serveStatic)
 
@@ -185,6 +211,14 @@ func (h *handler) routes(s *api.Server) {
 	g.GET("/auth/identity", h.identityPage)
 	g.POST("/auth/identity", h.csrf, h.identityDecide)
 	g.POST("/signout", h.csrf, h.signout)
+	if d.Links != nil {
+		link := []gin.HandlerFunc{}
+		if d.LinkLimit != nil {
+			link = append(link, d.LinkLimit)
+		}
+		g.GET("/link", append(link, h.linkPage)...)
+		g.POST("/link", append(link, h.csrf, h.linkDecide)...)
+	}
 
 	// Signed in.
 	in := g.Group("", h.requireUser)
@@ -208,6 +242,14 @@ func (h *handler) routes(s *api.Server) {
 	in.POST("/agents/:id/pause", h.csrf, h.agentPause)
 	in.POST("/agents/:id/resume", h.csrf, h.agentResume)
 	in.POST("/agents/:id/revoke", h.csrf, h.agentRevoke)
+
+	in.GET("/strategies", h.strategiesPage)
+	in.GET("/strategies/:id", h.strategyPage)
+	in.GET("/strategies/:id/confirm/cancel", h.strategyConfirm)
+	in.POST("/strategies/:id/pause", h.csrf, h.strategyPause)
+	in.POST("/strategies/:id/resume", h.csrf, h.strategyResume)
+	in.POST("/strategies/:id/cancel", h.csrf, h.strategyCancel)
+	in.POST("/strategies/:id/extend", h.csrf, h.strategyExtend)
 
 	in.GET("/orders", h.ordersPage)
 	in.GET("/positions", h.positionsPage)

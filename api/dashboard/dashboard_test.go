@@ -23,18 +23,23 @@ import (
 	"github.com/agent-trading/ats/api/dashboard/dashboardtest"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/agents/agentstest"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/identities"
+	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/passkeys"
 	"github.com/agent-trading/ats/models/portfolio"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/sessions"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
+	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/models/strategies/strategiestest"
 	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/users"
 	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
+	"github.com/agent-trading/ats/workflows"
 )
 
 var cheap = secret.Argon2Params{MemoryKiB: 64, Iterations: 1, Parallelism: 1, SaltLen: 16, KeyLen: 32}
@@ -59,11 +64,32 @@ type env struct {
 	users *users.Service
 	clock *clock
 	idp   *oidcprovider.Provider
+	// agents and links run the device flow (decisions recorded without
+	// Temporal); strategies runs changes through the real engine.
+	agents     *agents.Service
+	links      *workflows.DeviceLinks
+	strategies *strategies.Service
+	engine     *strategies.Engine
+	prices     *fakePrices
 }
+
+// operatorEmail is the operator account of the test server, whose
+// strategy pages link to temporalUI.
+const (
+	operatorEmail = "ops@example.com"
+	temporalUI    = "http://temporal-ui.test:8233"
+)
 
 const cookie = "ats_session"
 
 func newEnv(t *testing.T, mode users.SignupMode) *env {
+	t.Helper()
+	return newEnvWith(t, mode, nil)
+}
+
+// newEnvWith is newEnv with deps changed by change before the dashboard
+// is built.
+func newEnvWith(t *testing.T, mode users.SignupMode, change func(*dashboard.Deps)) *env {
 	t.Helper()
 	st := storetest.NewSQLite(t)
 	master := make([]byte, 32)
@@ -95,15 +121,24 @@ func newEnv(t *testing.T, mode users.SignupMode) *env {
 		ClientID: oidcprovider.DefaultClientID, ClientSecret: oidcprovider.DefaultClientSecret}})
 	require.NoError(t, err)
 	ag := &agents.Service{Store: st, Users: us}
-	routes, err := dashboard.Routes(dashboard.Config{PublicURL: base, Signup: mode}, dashboard.Deps{
+	links := &workflows.DeviceLinks{Agents: ag, Runs: agentstest.RecorderRuns{Rec: &agents.Recorder{Store: st, Intents: intenttest.Keys(t)}}}
+	engine := strategiestest.New(t, st, nil).Engine
+	strat := &strategies.Service{Store: st, Runner: strategiestest.Direct{Engine: engine}, Resolver: strategiestest.Resolver{}}
+	prices := &fakePrices{}
+	deps := dashboard.Deps{
 		Users: us, Sessions: &sessions.Service{Store: st, Audit: au, Now: clk.Now},
 		Passkeys: pk, Identities: ids, Agents: ag, Portfolio: &portfolio.Service{Store: st, Agents: ag}, Audit: au,
-	})
+		Links: links, Strategies: strat, Prices: prices,
+	}
+	if change != nil {
+		change(&deps)
+	}
+	routes, err := dashboard.Routes(dashboard.Config{PublicURL: base, Signup: mode, Operators: []string{operatorEmail}, TemporalUI: temporalUI}, deps)
 	require.NoError(t, err)
 	srv.Config.Handler = api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{routes}})
 	srv.Start()
 	t.Cleanup(srv.Close)
-	return &env{t: t, url: base, store: st, users: us, clock: clk, idp: idp}
+	return &env{t: t, url: base, store: st, users: us, clock: clk, idp: idp, agents: ag, links: links, strategies: strat, engine: engine, prices: prices}
 }
 
 func (e *env) client() *dashboardtest.Client { return dashboardtest.New(e.t, e.url) }

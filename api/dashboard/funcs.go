@@ -4,13 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/venue/micro"
 )
 
@@ -36,6 +38,41 @@ var funcs = template.FuncMap{
 	"actionLabel":   actionLabel,
 	"detail":        detail,
 	"browser":       browser,
+	"until":         until,
+	"final":         strategies.Final,
+	"typeLabel":     typeLabel,
+	"statusLabel":   func(s string) string { return strings.ToLower(s) },
+	"endedLabel":    func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+}
+
+// until says how far ahead a time is, in words.
+func until(v any) string {
+	t, ok := asTime(v)
+	if !ok {
+		return "—"
+	}
+	d := time.Until(t)
+	switch {
+	case d <= 0:
+		return "passed"
+	case d < time.Hour:
+		return fmt.Sprintf("in %d min", int(d.Minutes())+1)
+	case d < 48*time.Hour:
+		return fmt.Sprintf("in %d h", int(d.Hours()))
+	}
+	return fmt.Sprintf("in %d days", int(d.Hours()/24))
+}
+
+var typeLabels = map[string]string{
+	strategies.TypePriceAlert: "Price alert", strategies.TypeRecurringBuy: "Recurring buy",
+	strategies.TypeBuyLowSellHigh: "Buy low, sell high", strategies.TypeCopyTrade: "Copy trade",
+}
+
+func typeLabel(t string) string {
+	if l, ok := typeLabels[t]; ok {
+		return l
+	}
+	return t
 }
 
 // usd formats an amount as "$1,234.56".
@@ -179,6 +216,8 @@ var actionLabels = map[string]string{
 	"agent.revoke": "Agent revoked", "agent.update": "Agent settings", "order.place": "Order placed",
 	"order.cancel": "Order cancelled", "wallet.import": "Wallet imported", "wallet.delete": "Wallet deleted",
 	"wallet.approve": "Token approval", "wallet.redeem": "Redemption",
+	"strategy.create": "Strategy created", "strategy.pause": "Strategy paused", "strategy.resume": "Strategy resumed",
+	"strategy.cancel": "Strategy cancelled", "strategy.extend": "Strategy extended", "strategy.patch": "Strategy changed",
 }
 
 func actionLabel(a string) string {
@@ -197,13 +236,8 @@ func detail(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &m) != nil {
 		return ""
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, 0, len(keys))
-	for _, k := range keys {
+	parts := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		v := m[k]
 		if v == nil {
 			continue

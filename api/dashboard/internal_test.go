@@ -1,12 +1,15 @@
 package dashboard
 
 import (
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models/stats"
+	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/venue/clob"
 )
 
 func TestParseBudgetFields(t *testing.T) {
@@ -83,5 +86,56 @@ func TestChartLayout(t *testing.T) {
 	one := newNarrowChart(series[:1])
 	if one == nil || one.Class != "chart-narrow" || one.LastX != "350.0" {
 		t.Errorf("one point: %+v", one)
+	}
+}
+
+func TestStrategyChartLayout(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	t1 := t0.Add(100 * time.Minute)
+	d := decimal.RequireFromString
+	price := func(m int, p string) clob.PricePoint {
+		return clob.PricePoint{Time: t0.Add(time.Duration(m) * time.Minute), Price: d(p)}
+	}
+	execs := []strategies.Execution{
+		{Time: t0.Add(25 * time.Minute), Kind: strategies.KindAction, Side: "BUY", Price: d("0.5"), Size: d("5"), OrderStatus: "FILLED"},
+		{Time: t0.Add(50 * time.Minute), Kind: strategies.KindAction, Side: "SELL", Price: d("0.75"), Size: d("5"), OrderStatus: "OPEN"},
+		{Time: t0.Add(75 * time.Minute), Kind: strategies.KindSkip, Reason: "price above the limit"},
+		{Time: t0.Add(90 * time.Minute), Kind: strategies.KindError, Reason: "venue down"},
+		{Time: t0.Add(-time.Minute), Kind: strategies.KindSkip}, // before the span: left out
+	}
+	for _, tc := range []struct {
+		name   string
+		prices []clob.PricePoint
+		line   string
+		label  string
+	}{
+		// Wide box: x 64..708 over 100 min, y 212 (0) .. 12 (1).
+		{"samples", []clob.PricePoint{price(0, "0.25"), price(50, "0.5"), price(-5, "0.9")}, "M64.0 162.0 L386.0 112.0 L708.0 112.0", "0.50"},
+		{"one sample runs on to the end", []clob.PricePoint{price(100, "0.75")}, "M708.0 62.0 L708.0 62.0", "0.75"},
+		{"no prices: marks only", nil, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := layoutStrategyChart(tc.prices, execs, t0, t1, &strategyChart{chartBox: wideBox})
+			if c.Line != tc.line || c.PriceLabel != tc.label {
+				t.Errorf("line %q label %q", c.Line, c.PriceLabel)
+			}
+			var kinds []string
+			for _, m := range c.Marks {
+				kinds = append(kinds, m.Kind)
+			}
+			if strings.Join(kinds, " ") != "buy sell skipped error" {
+				t.Errorf("marks %v", kinds)
+			}
+			buy, sell := c.Marks[0], c.Marks[1]
+			if buy.X != "225.0" || buy.Y != "112.0" || buy.Path != "M225.0 105.0 L219.0 117.0 L231.0 117.0 Z" {
+				t.Errorf("buy %+v", buy)
+			}
+			if sell.Path != "M386.0 69.0 L380.0 57.0 L392.0 57.0 Z" || !strings.Contains(sell.Label, "SELL 5 at 0.75, open") {
+				t.Errorf("sell %+v", sell)
+			}
+			if !strings.Contains(c.Marks[3].Label, "error: venue down") {
+				t.Errorf("error %+v", c.Marks[3])
+			}
+		})
 	}
 }

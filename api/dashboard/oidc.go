@@ -36,6 +36,11 @@ func (h *handler) oidcStart(c *gin.Context) {
 		return
 	}
 	sess.State.OIDC = &st
+	// Where a sign-in returns to (the /link review it started from).
+	sess.State.Next = ""
+	if !link {
+		sess.State.Next = safeNext(c.PostForm("next"))
+	}
 	if err := h.d.Sessions.Save(c.Request.Context(), sess); err != nil {
 		h.fail(c, err)
 		return
@@ -99,10 +104,10 @@ func (h *handler) oidcCallback(c *gin.Context) {
 		}
 		method := sessions.MethodOIDC + ":" + name
 		if u.TwoFactorEnabled {
-			h.beginSecondFactor(c, sess, u.ID, method, "")
+			h.beginSecondFactor(c, sess, u.ID, method, sess.State.Next)
 			return
 		}
-		target, err := h.completeSignIn(c, sess, u.ID, method, false, "")
+		target, err := h.completeSignIn(c, sess, u.ID, method, false, sess.State.Next)
 		if err != nil {
 			h.fail(c, err)
 			return

@@ -14,6 +14,7 @@ import (
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/portfolio"
 	"github.com/agent-trading/ats/models/positions"
+	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/wallets"
 )
 
@@ -22,6 +23,12 @@ var errNoVenue = errs.E(errs.Transient, "trading is not configured on this serve
 type overviewData struct {
 	portfolio.Overview
 	Chart, NarrowChart *chart
+	// Strategies are the running ones (not completed or cancelled), with
+	// their agents' names; StrategiesOn is false without a strategy
+	// service.
+	StrategiesOn bool
+	Strategies   []strategies.Strategy
+	AgentNames   map[string]string
 }
 
 func (h *handler) overview(c *gin.Context) {
@@ -30,7 +37,24 @@ func (h *handler) overview(c *gin.Context) {
 		h.fail(c, err)
 		return
 	}
-	h.render(c, http.StatusOK, "overview", view{Title: "Overview", Nav: "overview", Data: overviewData{Overview: ov, Chart: newChart(ov.Series), NarrowChart: newNarrowChart(ov.Series)}})
+	d := overviewData{Overview: ov, Chart: newChart(ov.Series), NarrowChart: newNarrowChart(ov.Series)}
+	if h.d.Strategies != nil {
+		d.StrategiesOn, d.AgentNames = true, map[string]string{}
+		for _, a := range ov.Agents {
+			d.AgentNames[a.ID] = a.Name
+		}
+		all, err := h.d.Strategies.List(c.Request.Context(), strategyActor(c), strategies.ListFilter{})
+		if err != nil {
+			h.fail(c, err)
+			return
+		}
+		for _, s := range all {
+			if !strategies.Final(s.Status) {
+				d.Strategies = append(d.Strategies, s)
+			}
+		}
+	}
+	h.render(c, http.StatusOK, "overview", view{Title: "Overview", Nav: "overview", Data: d})
 }
 
 // ---- wallet ----

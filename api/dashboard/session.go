@@ -280,6 +280,14 @@ var notices = map[string]string{
 	"signed-out":   "You are signed out.",
 	"everywhere":   "You were signed out everywhere.",
 	"welcome":      "Welcome! Your account is ready.",
+
+	"link-approved": "Approved: the agent is linked and receives its key on its next poll. Set its budget below.",
+	"link-denied":   "Denied: the agent will not get access.",
+
+	"strategy-paused":    "Strategy paused. Its agent is told at its next heartbeat.",
+	"strategy-resumed":   "Strategy resumed.",
+	"strategy-cancelled": "Strategy cancelled. Its agent is told at its next heartbeat.",
+	"strategy-extended":  "Expiry extended.",
 }
 
 // fail renders a classified error as a page (or JSON for script calls):

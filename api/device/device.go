@@ -20,6 +20,11 @@ type Config struct {
 	// Limit, when set, runs before the two JSON endpoints and both
 	// methods of /link, e.g. ratelimit.PerClientIP(l, 60).
 	Limit gin.HandlerFunc
+	// DashboardLink leaves /link to the dashboard (dashboard.Deps.Links),
+	// which serves it as one of its pages, in the user's dashboard
+	// session (sign-in with every method, second factors included). The
+	// plain page here serves servers without a dashboard.
+	DashboardLink bool
 }
 
 // Routes mounts the device endpoints and the /link page. links creates,
@@ -39,6 +44,9 @@ func Routes(links *workflows.DeviceLinks, cfg Config) api.Routes {
 		g := s.Group("/api/auth/device", mw...)
 		g.POST("", h.request)
 		g.GET("/token", h.token)
+		if cfg.DashboardLink {
+			return
+		}
 		link := s.Group("/link", mw...)
 		link.GET("", h.linkForm)
 		link.POST("", h.linkSubmit)

@@ -23,8 +23,8 @@ import (
 	"github.com/agent-trading/ats/api/ratelimit/redistest"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/agents/agentstest"
 	"github.com/agent-trading/ats/models/audit"
-	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
@@ -34,24 +34,10 @@ import (
 	"github.com/agent-trading/ats/workflows"
 )
 
-// recorderLinker, the device links' Runs, applies decisions through the
-// real Recorder without a Temporal server, so the page's own rules (CSRF,
-// passwords, limits) are tested on every run; the workflow path is
-// TestDeviceFlowOnDevServer.
-type recorderLinker struct{ rec *agents.Recorder }
-
-func (recorderLinker) Start(context.Context, string, time.Time) error { return nil }
-func (recorderLinker) KeyIssued(context.Context, string) error        { return nil }
-func (l recorderLinker) Approve(ctx context.Context, id, user, addr string) (string, error) {
-	return l.rec.ApproveDeviceLink(ctx, id, user, addr, agents.DecisionProof(l.rec.Intents, intent.DeviceApprove, id, user, addr))
-}
-func (l recorderLinker) Deny(ctx context.Context, id, user, addr string) error {
-	return l.rec.DenyDeviceLink(ctx, id, user, addr, agents.DecisionProof(l.rec.Intents, intent.DeviceDeny, id, user, addr))
-}
-
-// recorderLinks is the device flow of svc with recorderLinker as its runs.
+// recorderLinks is the device flow of svc with decisions recorded without
+// Temporal; the workflow path is TestDeviceFlowOnDevServer.
 func recorderLinks(t *testing.T, svc *agents.Service) *workflows.DeviceLinks {
-	return &workflows.DeviceLinks{Agents: svc, Runs: recorderLinker{&agents.Recorder{Store: svc.Store, Intents: intenttest.Keys(t)}}}
+	return &workflows.DeviceLinks{Agents: svc, Runs: agentstest.RecorderRuns{Rec: &agents.Recorder{Store: svc.Store, Intents: intenttest.Keys(t)}}}
 }
 
 // cheapUsers is the users service with cheap password hashing and its

@@ -164,8 +164,8 @@ func Routes(svc Service, idem gin.HandlerFunc, auth ...gin.HandlerFunc) api.Rout
 
 type handlers struct{ svc Service }
 
-func actor(id agentauth.Identity) strategies.Actor {
-	return strategies.Actor{By: strategies.ByAgent, AgentID: id.AgentID, UserID: id.UserID}
+func actor(c *gin.Context, id agentauth.Identity) strategies.Actor {
+	return strategies.Actor{By: strategies.ByAgent, AgentID: id.AgentID, UserID: id.UserID, ClientAddr: c.ClientIP()}
 }
 
 func (h handlers) create(c *gin.Context) {
@@ -177,7 +177,7 @@ func (h handlers) create(c *gin.Context) {
 	if !api.BindJSON(c, &b) {
 		return
 	}
-	st, err := h.svc.Create(c.Request.Context(), actor(id), strategies.CreateRequest{Type: b.Type, Config: b.Config, MaxBudget: b.MaxBudget})
+	st, err := h.svc.Create(c.Request.Context(), actor(c, id), strategies.CreateRequest{Type: b.Type, Config: b.Config, MaxBudget: b.MaxBudget})
 	if err != nil {
 		api.Fail(c, err)
 		return
@@ -204,7 +204,7 @@ func (h handlers) list(c *gin.Context) {
 		api.Fail(c, errs.E(errs.Invalid, "query parameter \"type\" must be PRICE_ALERT, RECURRING_BUY, BUY_LOW_SELL_HIGH or COPY_TRADE").WithCode(errs.CodeInvalidQuery))
 		return
 	}
-	list, err := h.svc.List(c.Request.Context(), actor(id), f)
+	list, err := h.svc.List(c.Request.Context(), actor(c, id), f)
 	if err != nil {
 		api.Fail(c, err)
 		return
@@ -258,7 +258,7 @@ func (h handlers) one(c *gin.Context, message string, fn func(*gin.Context, stra
 	if !ok {
 		return
 	}
-	st, err := fn(c, actor(id))
+	st, err := fn(c, actor(c, id))
 	if err == errBound {
 		return
 	}

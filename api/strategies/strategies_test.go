@@ -23,15 +23,6 @@ import (
 	"github.com/agent-trading/ats/models/strategies/strategiestest"
 )
 
-// direct applies changes with the engine in the request, as the workflow
-// would (the workflow itself is tested in workflows/).
-type direct struct{ e *strategies.Engine }
-
-func (direct) Start(context.Context, strategies.State) error { return nil }
-func (d direct) Change(ctx context.Context, ch strategies.Change) (strategies.State, error) {
-	return d.e.Apply(ctx, ch)
-}
-
 type fixture struct {
 	srv        *api.Server
 	key, other string
@@ -54,7 +45,7 @@ func newFixture(t *testing.T) *fixture {
 	var key string
 	fx.AgentID, key = mkAgent("read trade cancel redeem")
 	_, other := mkAgent("read")
-	svc := &strategies.Service{Store: st, Runner: direct{fx.Engine}, Resolver: strategiestest.Resolver{}}
+	svc := &strategies.Service{Store: st, Runner: strategiestest.Direct{Engine: fx.Engine}, Resolver: strategiestest.Resolver{}}
 	srv := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Routes: []api.Routes{strategyapi.Routes(svc, nil, []gin.HandlerFunc{agentauth.Middleware(st, nil)}...)},
 	})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/workflows"
@@ -47,7 +48,7 @@ func adminStrategyList(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	actor := strategies.Actor{By: strategies.ByUser, UserID: userID}
+	actor := strategies.Actor{By: strategies.ByUser, UserID: userID, ClientAddr: agents.ClientAddrCLI}
 	if a := c.String("agent"); a != "" {
 		list, err := ag.List(c.Context, userID)
 		if err != nil {
@@ -103,7 +104,7 @@ func adminStrategyChange(action string) cli.ActionFunc {
 			return err
 		}
 		svc := &strategies.Service{Store: env.store, Runner: workflows.StrategyClient{Client: env.tc, Intents: env.intents}}
-		actor := strategies.Actor{By: strategies.ByUser, UserID: userID}
+		actor := strategies.Actor{By: strategies.ByUser, UserID: userID, ClientAddr: agents.ClientAddrCLI}
 		id := c.String("strategy")
 		var st strategies.Strategy
 		switch action {

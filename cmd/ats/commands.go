@@ -47,6 +47,7 @@ func devCommand() *cli.Command {
 			Usage: "block time of the sandbox chain"},
 	}
 	flags = append(flags, opsFlags(true)...)
+	flags = append(flags, operatorFlags()...)
 	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
 		Name: "dev",
@@ -169,6 +170,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	venueCheck := venueProbe(venueNet)
 
 	var uiOrigins []string
+	devUI := ""
 	if !external {
 		bin, err := devserver.FindBinary(c.String(flagTemporalCLI))
 		if err != nil {
@@ -207,6 +209,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 		conn.hostPort = srv.FrontendAddr()
 		st.listening("temporal", conn.hostPort)
 		st.listening("temporal-ui", srv.UIURL())
+		devUI = srv.UIURL()
 		if u, err := url.Parse(srv.UIURL()); err == nil {
 			for _, h := range ops.LoopbackHosts(u.Host) {
 				uiOrigins = append(uiOrigins, "http://"+h)
@@ -240,7 +243,11 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if sb != nil {
 		sandboxIssuer = sb.OIDCIssuer()
 	}
-	if err := svc.dashboardFromFlags(c, publicURL, sandboxIssuer); err != nil {
+	devOperator := ""
+	if c.Bool(flagDemo) {
+		devOperator = demoEmail
+	}
+	if err := svc.dashboardFromFlags(c, publicURL, sandboxIssuer, devUI, devOperator); err != nil {
 		return err
 	}
 	startPriceFeed(c, st, vc, svc, log)
@@ -286,6 +293,7 @@ func apiCommand() *cli.Command {
 		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
 		trustedProxiesFlag(), venueWSFlag(), signupFlag(), oidcFlag()}
 	flags = append(flags, opsFlags(false)...)
+	flags = append(flags, operatorFlags()...)
 	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
 		Name:  "api",
@@ -330,7 +338,7 @@ func apiCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				if err := svc.dashboardFromFlags(c, publicURL, ""); err != nil {
+				if err := svc.dashboardFromFlags(c, publicURL, "", "", ""); err != nil {
 					return err
 				}
 				startPriceFeed(c, st, vc, svc, st.log)

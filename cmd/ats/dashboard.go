@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gin-gonic/gin"
 	"github.com/urfave/cli/v2"
 
 	"github.com/agent-trading/ats/api/dashboard"
@@ -19,9 +20,22 @@ import (
 )
 
 const (
-	flagSignup = "signup"
-	flagOIDC   = "oidc"
+	flagSignup     = "signup"
+	flagOIDC       = "oidc"
+	flagOperator   = "operator"
+	flagTemporalUI = "temporal-ui-url"
 )
+
+// operatorFlags name the operator accounts and the Temporal Web UI their
+// strategy pages link to.
+func operatorFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringSliceFlag{Name: flagOperator, EnvVars: []string{"ATS_OPERATORS"},
+			Usage: "email of a dashboard account that operates the service (repeatable; comma-separated in the env): its strategy pages link to the strategy's run in the Temporal Web UI; `dev --demo` makes the demo user one unless this is given"},
+		&cli.StringFlag{Name: flagTemporalUI, EnvVars: []string{"ATS_TEMPORAL_UI_URL"},
+			Usage: "base URL of the Temporal Web UI operators use (https://temporal.example); `dev` defaults to its embedded UI"},
+	}
+}
 
 func signupFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagSignup, EnvVars: []string{"ATS_SIGNUP"}, Value: string(users.SignupOpen),
@@ -73,6 +87,9 @@ type dashboardOptions struct {
 	publicURL string
 	signup    users.SignupMode
 	providers []identities.ProviderConfig
+	// operators, temporalUI and namespace: see operatorFlags.
+	operators             []string
+	temporalUI, namespace string
 }
 
 // enableDashboard builds the dashboard's services and routes; routes()
@@ -100,11 +117,22 @@ func (svc *services) enableDashboard(o dashboardOptions) error {
 	if svc.balance.Wallets != nil {
 		pf.Wallet = svc.balance
 	}
-	routes, err := dashboard.Routes(dashboard.Config{PublicURL: o.publicURL, Signup: o.signup}, dashboard.Deps{
+	deps := dashboard.Deps{
 		Users: svc.agents.Users, Sessions: sess, Passkeys: pk,
 		Identities: ids, Agents: svc.agents, Wallets: svc.wallets, Portfolio: pf, Orders: svc.orders,
-		Positions: svc.positions, Audit: au,
-	})
+		Positions: svc.positions, Audit: au, Strategies: svc.strategies, Links: svc.links,
+		// routes() sets the limit before anything is served.
+		LinkLimit: func(c *gin.Context) {
+			if svc.linkLimit != nil {
+				svc.linkLimit(c)
+			}
+		},
+	}
+	if svc.markets != nil {
+		deps.Prices = svc.markets
+	}
+	routes, err := dashboard.Routes(dashboard.Config{PublicURL: o.publicURL, Signup: o.signup,
+		Operators: o.operators, TemporalUI: o.temporalUI, TemporalNamespace: o.namespace}, deps)
 	if err != nil {
 		return err
 	}
@@ -123,16 +151,47 @@ func passkeyRP(publicURL string) passkeys.Config {
 }
 
 // dashboardFromFlags enables the dashboard with the flags of `api`/`dev`.
-func (svc *services) dashboardFromFlags(c *cli.Context, publicURL, sandboxIssuer string) error {
-	mode, err := users.ParseSignupMode(c.String(flagSignup))
+// devUI is the embedded Temporal Web UI's address (`dev`), the default of
+// --temporal-ui-url; devOperator the demo user (`dev --demo`), the default
+// operator.
+func (svc *services) dashboardFromFlags(c *cli.Context, publicURL, sandboxIssuer, devUI, devOperator string) error {
+	o, err := dashboardOptionsFrom(c, publicURL, sandboxIssuer, devUI, devOperator)
 	if err != nil {
 		return err
+	}
+	return svc.enableDashboard(o)
+}
+
+// dashboardOptionsFrom reads the dashboard's flags; see dashboardFromFlags.
+func dashboardOptionsFrom(c *cli.Context, publicURL, sandboxIssuer, devUI, devOperator string) (dashboardOptions, error) {
+	mode, err := users.ParseSignupMode(c.String(flagSignup))
+	if err != nil {
+		return dashboardOptions{}, err
 	}
 	providers, err := oidcProviders(c, sandboxIssuer)
 	if err != nil {
-		return err
+		return dashboardOptions{}, err
 	}
-	return svc.enableDashboard(dashboardOptions{publicURL: publicURL, signup: mode, providers: providers})
+	o := dashboardOptions{publicURL: publicURL, signup: mode, providers: providers,
+		temporalUI: c.String(flagTemporalUI), namespace: c.String(flagTemporalNS)}
+	if o.temporalUI != "" {
+		if u, err := url.Parse(o.temporalUI); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return dashboardOptions{}, errs.Ef(errs.Invalid, "--%s %q: want the Web UI's http(s) address, e.g. https://temporal.example", flagTemporalUI, o.temporalUI)
+		}
+	} else {
+		o.temporalUI = devUI
+	}
+	for _, v := range c.StringSlice(flagOperator) {
+		for _, e := range strings.Split(v, ",") {
+			if e = strings.TrimSpace(e); e != "" {
+				o.operators = append(o.operators, e)
+			}
+		}
+	}
+	if len(o.operators) == 0 && devOperator != "" {
+		o.operators = []string{devOperator}
+	}
+	return o, nil
 }
 
 // loopbackAsLocalhost turns http://127.0.0.1:PORT (or [::1]) into

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -22,10 +22,15 @@ import (
 // once), a passkey on a virtual authenticator, passwordless sign-in with
 // it, social login through the sandbox OpenID provider (linked to the
 // account by its verified email after signing in, then signing in
-// directly with a passkey as the second factor), wallet import, an agent
-// linked by the device flow, a budget set here that the agent API then
-// enforces, pause (the key gets 401) and resume. With ATS_SCREENSHOTS set
-// it saves the pages for docs/dashboard.md.
+// directly with a passkey as the second factor), wallet import, a device
+// link approved on /link (signing in there with the password and the
+// passkey as the second factor), a budget set here that the agent API then
+// enforces, pause (the key gets 401) and resume, and a strategy the agent
+// created over the API: listed, paused here by keyboard (the heartbeat
+// reports STRATEGY_PAUSED), resumed, cancelled (STRATEGY_CANCELLED), with
+// the operator's link to its run in the Temporal Web UI. The new pages are
+// checked at a phone's width. With ATS_SCREENSHOTS set it saves the pages
+// for docs/dashboard.md.
 func TestDashboardInTheBrowser(t *testing.T) {
 	dashboardtest.ChromiumPath(t)
 	if testing.Short() {
@@ -33,7 +38,7 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	}
 	e := newTradingEnv(t, tradingOpts{dashboard: true})
 	b := dashboardtest.NewBrowser(t, e.publicURL)
-	const email, password = "trader@sandbox.test", "correct horse battery staple"
+	const email, password = browserOperator, "correct horse battery staple"
 
 	// Sign up.
 	b.Open("/signup")
@@ -155,8 +160,42 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	}
 	b.Screenshot("wallet")
 
-	// An agent links by the device flow.
-	apiKey, agentID := e.linkAgentAs(t, email, "research-agent")
+	// An agent asks to link and shows its link. The user, signed out,
+	// opens it: the review on /link decides nothing; signing in there
+	// takes the password, then the passkey as the second factor, and
+	// comes back to the review, signed in, to approve.
+	var dev struct {
+		Data struct {
+			DeviceCode              string `json:"device_code"`
+			UserCode                string `json:"user_code"`
+			VerificationURIComplete string `json:"verification_uri_complete"`
+		} `json:"data"`
+	}
+	postJSON(t, e.api.URL+"/api/auth/device", `{"agent_name":"research-agent"}`, http.StatusOK, &dev)
+	signOut()
+	b.Open(strings.TrimPrefix(dev.Data.VerificationURIComplete, e.publicURL))
+	b.See("research-agent", dev.Data.UserCode, "Approve only if you started linking", "Sign in to decide")
+	b.FitsPhone()
+	b.Screenshot("link")
+	b.Fill("email", email)
+	b.Fill("password", password)
+	b.Click("#link-approve", "/signin/second-factor")
+	b.Click("#passkey-verify", "/link?code=")
+	b.See("Signed in as", email, "research-agent")
+	b.Click("#link-approve", "/agents/agt_")
+	b.See("Approved: the agent is linked")
+	agentID := strings.TrimPrefix(strings.SplitN(b.Path(), "?", 2)[0], "/agents/")
+	var tok struct {
+		Data struct {
+			APIKey  string `json:"api_key"`
+			AgentID string `json:"agent_id"`
+		} `json:"data"`
+	}
+	getJSON(t, e.api.URL+"/api/auth/device/token?device_code="+dev.Data.DeviceCode, "", http.StatusOK, &tok)
+	apiKey := tok.Data.APIKey
+	if !strings.HasPrefix(apiKey, "ll_") {
+		t.Fatalf("the approved agent's key: %+v", tok.Data)
+	}
 	b.Open("/agents")
 	b.See("research-agent", "active")
 
@@ -194,6 +233,66 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	}
 	b.Screenshot("agent")
 
+	// A strategy the agent creates over the API appears here, with its
+	// agent. The user pauses it (by keyboard): the agent's heartbeat
+	// reports the user's pause; resumes it; cancels it (confirmed): the
+	// heartbeat reports that too. An operator account also gets the link
+	// to the strategy's run in the Temporal Web UI.
+	st := e.createStrategy(t, trader{key: apiKey}, map[string]any{"type": "PRICE_ALERT", "maxBudget": 1, "config": map[string]any{
+		"tokenId": m.TokenIDs[0], "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 5}})
+	b.Open("/strategies")
+	b.See(st.ID, "research-agent", "Price alert", "active")
+	b.FitsPhone()
+	b.Screenshot("strategies")
+	b.Open("/strategies?status=PAUSED")
+	b.See("No strategies match")
+	b.Open("/strategies")
+	b.Click(`a[href="/strategies/`+st.ID+`"]`, "/strategies/"+st.ID)
+	b.See("Price and executions", "triggerPrice", "research-agent")
+	if n := dashboardtest.Run(b, chromedp.Evaluate[int](`document.querySelectorAll('svg.chart-wide path.line').length`)); n != 1 {
+		t.Fatalf("the strategy chart has %d price lines", n)
+	}
+	ui := dashboardtest.Run(b, chromedp.Evaluate[string](`document.getElementById('temporal-link').href`))
+	if want := browserTemporalUI + "/namespaces/default/workflows?query=" + url.QueryEscape(`WorkflowId="`+st.ID+`"`); ui != want {
+		t.Fatalf("Temporal Web UI link %q, want %q", ui, want)
+	}
+	b.FitsPhone()
+	b.TabTo("strategy-pause")
+	b.Press("/strategies/" + st.ID + "?done=strategy-paused")
+	b.See("Strategy paused", "Paused by user")
+	strategyAction := func(want string) {
+		t.Helper()
+		for _, a := range e.heartbeat(t, apiKey, "").Actions {
+			if a.Type == want {
+				return
+			}
+		}
+		t.Fatalf("the heartbeat does not report %s", want)
+	}
+	strategyAction("STRATEGY_PAUSED")
+	b.Click("#strategy-resume", "/strategies/"+st.ID+"?done=strategy-resumed")
+	b.See("Strategy resumed")
+	b.Click("#strategy-cancel", "/strategies/"+st.ID+"/confirm/cancel")
+	b.Click("#confirm-submit", "/strategies/"+st.ID+"?done=strategy-cancelled")
+	b.See("Strategy cancelled", "cancelled")
+	strategyAction("STRATEGY_CANCELLED")
+
+	// For the docs: a strategy that trades, with its executions on the
+	// chart, and running on the overview. Whether the book lets it buy
+	// within the agent's 5 USDC budget is the market's business, so the
+	// page is taken either way after a short wait.
+	e.withStrategyFeed(t)
+	band := e.createStrategy(t, trader{key: apiKey}, map[string]any{"type": "BUY_LOW_SELL_HIGH", "maxBudget": 3, "config": map[string]any{
+		"tokenId": m.TokenIDs[0], "buyBelow": 0.56, "sellAbove": 0.9, "sizePerTrade": 5}})
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if _, body := e.call(t, apiKey, "GET", "/strategies/"+band.ID, nil); len(dataStrategy(t, body).Executions) > 0 {
+			break
+		}
+	}
+	b.Open("/strategies/" + band.ID)
+	b.See("Buy low, sell high")
+	b.Screenshot("strategy")
+
 	// The pages with data, for the docs.
 	b.Open("/")
 	b.See("research-agent", "Will the dashboard ship this week")
@@ -213,6 +312,13 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	b.Screenshot("security")
 }
 
+// The browser test's account is an operator of its server, whose Temporal
+// Web UI is at browserTemporalUI (no UI runs: the test checks the link).
+const (
+	browserOperator   = "trader@sandbox.test"
+	browserTemporalUI = "http://localhost:8233"
+)
+
 func totpCode(t *testing.T, secret string, at time.Time) string {
 	t.Helper()
 	c, err := totp.GenerateCode(secret, at)
@@ -220,31 +326,6 @@ func totpCode(t *testing.T, secret string, at time.Time) string {
 		t.Fatal(err)
 	}
 	return c
-}
-
-// linkAgentAs links an agent named name to the user through the device
-// flow: the agent asks for a code, the user approves it (the service
-// path the /link page uses), the agent collects its key.
-func (e *tradingEnv) linkAgentAs(t *testing.T, email, name string) (key, agentID string) {
-	t.Helper()
-	var dev struct {
-		Data struct {
-			DeviceCode string `json:"device_code"`
-			UserCode   string `json:"user_code"`
-		} `json:"data"`
-	}
-	postJSON(t, e.api.URL+"/api/auth/device", `{"agent_name":"`+name+`"}`, http.StatusOK, &dev)
-	linked, err := e.svc.links.ApproveDeviceByEmail(context.Background(), email, dev.Data.UserCode)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tok struct {
-		Data struct {
-			APIKey string `json:"api_key"`
-		} `json:"data"`
-	}
-	getJSON(t, e.api.URL+"/api/auth/device/token?device_code="+dev.Data.DeviceCode, "", http.StatusOK, &tok)
-	return tok.Data.APIKey, linked.AgentID
 }
 
 // agentData calls the agent API and decodes data into out, failing unless

@@ -125,6 +125,9 @@ type services struct {
 	// dashboard is the web dashboard's routes, once enableDashboard ran.
 	dashboard api.Routes
 	log       *slog.Logger
+	// linkLimit limits the device endpoints and /link per client address;
+	// routes sets it, before anything is served.
+	linkLimit gin.HandlerFunc
 }
 
 func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterKeys, baseURL string, log *slog.Logger) (*services, error) {
@@ -196,12 +199,15 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	attempts := l.Scope("attempts").Failures()
 	svc.agents.Attempts, svc.agents.Users.Attempts = attempts, attempts
+	// The device endpoints and /link (the dashboard's page, or the plain
+	// one) share one per-address budget.
+	svc.linkLimit = ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)
 	keyAuth := agentauth.MiddlewareWith(svc.store, agentauth.Options{Failures: agentauth.KeyFailures(l.Scope("keys").Failures())})
 	perKey := ratelimit.PerKey(l, nil)
 	auth := []gin.HandlerFunc{keyAuth, perKey}
 	idem := idempotency.Middleware(svc.store, idempotency.Options{})
 	rs := []api.Routes{
-		device.Routes(svc.links, device.Config{Limit: ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)}),
+		device.Routes(svc.links, device.Config{Limit: svc.linkLimit, DashboardLink: svc.dashboard != nil}),
 		openapi.Routes(),
 		skill.Routes(svc.baseURL),
 		agentauth.Routes(auth...),

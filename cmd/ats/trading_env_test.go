@@ -165,7 +165,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	if o.dashboard {
 		if err := e.svc.enableDashboard(dashboardOptions{publicURL: e.publicURL, providers: []identities.ProviderConfig{{
 			Name: "sandbox", Issuer: e.sb.OIDCIssuer(), ClientID: oidcprovider.DefaultClientID, ClientSecret: oidcprovider.DefaultClientSecret,
-		}}}); err != nil {
+		}}, operators: []string{browserOperator}, temporalUI: browserTemporalUI}); err != nil {
 			t.Fatal(err)
 		}
 	}

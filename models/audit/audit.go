@@ -48,6 +48,10 @@ const (
 	ActionWalletDelete   = "wallet.delete"
 	ActionWalletApprove  = "wallet.approve"
 	ActionWalletRedeem   = "wallet.redeem"
+	// ActionStrategy is the prefix of a strategy's audit actions:
+	// strategy.create, strategy.pause, strategy.resume, strategy.cancel,
+	// strategy.extend, strategy.patch.
+	ActionStrategy = "strategy."
 )
 
 // Results.

@@ -708,3 +708,16 @@ func (s *Service) Quotes(ctx context.Context, tokens []string) ([]Quote, error) 
 	}
 	return out, nil
 }
+
+// maxHistoryPoints bounds a price history: enough for a chart's width.
+const maxHistoryPoints = 300
+
+// PriceHistory returns the token's price samples in [from, to], thinned
+// by the venue to at most about maxHistoryPoints.
+func (s *Service) PriceHistory(ctx context.Context, token string, from, to time.Time) ([]clob.PricePoint, error) {
+	if !to.After(from) {
+		return nil, errs.E(errs.Invalid, "a price history needs a time span")
+	}
+	fidelity := int(to.Sub(from)/time.Minute)/maxHistoryPoints + 1
+	return s.CLOB.PricesHistory(ctx, token, from, to, fidelity)
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/micro"
@@ -29,6 +30,8 @@ type Actor struct {
 	By      string
 	AgentID string
 	UserID  string
+	// ClientAddr is where the request came from, for the audit log.
+	ClientAddr string
 }
 
 // Service is the strategy service behind the API, the dashboard and the
@@ -97,7 +100,16 @@ func (s *Service) Create(ctx context.Context, a Actor, r CreateRequest) (Strateg
 		}
 		return Strategy{}, err
 	}
+	if err := s.audit(ctx, a, st, "create"); err != nil {
+		return Strategy{}, err
+	}
 	return s.view(ctx, st, false)
+}
+
+// audit records a change the actor made to st in the user's audit log.
+func (s *Service) audit(ctx context.Context, a Actor, st *models.Strategy, action string) error {
+	return audit.Append(ctx, s.Store, audit.Entry{UserID: st.UserID, AgentID: st.AgentID, Action: audit.ActionStrategy + action,
+		Target: st.ID, Result: audit.Success, ClientAddr: a.ClientAddr, Detail: map[string]any{"by": a.By, "type": st.Type, "strategy": st.ID}})
 }
 
 // resolve returns the token a config trades now.
@@ -146,11 +158,17 @@ func (s *Service) Get(ctx context.Context, a Actor, id string) (Strategy, error)
 type ListFilter struct {
 	Status string
 	Type   string
+	// AgentID narrows a user's listing to one of their agents (an
+	// agent's own listing is always its own).
+	AgentID string
 }
 
 // List returns the actor's strategies, newest first.
 func (s *Service) List(ctx context.Context, a Actor, f ListFilter) ([]Strategy, error) {
 	sf := store.StrategyFilter{UserID: a.UserID, AgentID: a.AgentID, Type: f.Type}
+	if sf.AgentID == "" {
+		sf.AgentID = f.AgentID
+	}
 	if f.Status != "" {
 		sf.Statuses = []string{f.Status}
 	}
@@ -204,6 +222,9 @@ func (s *Service) change(ctx context.Context, a Actor, id string, ch Change) (St
 	}
 	ch.StrategyID, ch.By = st.ID, a.By
 	if _, err := s.Runner.Change(ctx, ch); err != nil {
+		return Strategy{}, err
+	}
+	if err := s.audit(ctx, a, st, ch.Action); err != nil {
 		return Strategy{}, err
 	}
 	st, err = s.Store.StrategyByID(ctx, id)

@@ -258,6 +258,36 @@ func (c *Client) LastTradePrice(ctx context.Context, tokenID string) (LastTrade,
 	return v, err
 }
 
+// PricePoint is one sample of a token's price history.
+type PricePoint struct {
+	Time  time.Time
+	Price decimal.Decimal
+}
+
+// PricesHistory returns the token's price samples between from and to,
+// one per fidelity minutes at most (GET /prices-history).
+func (c *Client) PricesHistory(ctx context.Context, tokenID string, from, to time.Time, fidelityMinutes int) ([]PricePoint, error) {
+	if fidelityMinutes < 1 {
+		fidelityMinutes = 1
+	}
+	q := url.Values{"market": {tokenID}, "startTs": {strconv.FormatInt(from.Unix(), 10)},
+		"endTs": {strconv.FormatInt(to.Unix(), 10)}, "fidelity": {strconv.Itoa(fidelityMinutes)}}
+	var v struct {
+		History []struct {
+			T int64             `json:"t"`
+			P wire.LooseDecimal `json:"p"`
+		} `json:"history"`
+	}
+	if err := c.get(ctx, "/prices-history", q, &v); err != nil {
+		return nil, err
+	}
+	out := make([]PricePoint, 0, len(v.History))
+	for _, h := range v.History {
+		out = append(out, PricePoint{Time: time.Unix(h.T, 0).UTC(), Price: h.P.Decimal})
+	}
+	return out, nil
+}
+
 // TickSize returns the token's minimum tick, from cache when fresh.
 func (c *Client) TickSize(ctx context.Context, tokenID string) (TickSize, error) {
 	if e, ok := c.cache.Peek(tokenID); ok && e.tick != "" {

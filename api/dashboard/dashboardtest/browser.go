@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/webauthn"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // EnvScreenshots names a directory the browser tests save their page
@@ -224,4 +225,47 @@ func (b *Browser) AddAuthenticator() webauthn.AuthenticatorID {
 		b.T.Fatal(err)
 	}
 	return res.AuthenticatorID
+}
+
+// TabTo moves the keyboard focus with Tab, as a keyboard user would, until
+// the element with id has it; it fails if 60 presses do not get there.
+func (b *Browser) TabTo(id string) {
+	b.T.Helper()
+	for i := 0; i < 60; i++ {
+		b.Do(chromedp.KeyEvent(kb.Tab))
+		if Run(b, chromedp.Evaluate[string](`document.activeElement ? document.activeElement.id : ''`)) == id {
+			return
+		}
+	}
+	b.T.Fatalf("Tab never reaches #%s on %s", id, b.Path())
+}
+
+// Press presses Enter on the focused element and waits for the page whose
+// path starts with want.
+func (b *Browser) Press(want string) {
+	b.T.Helper()
+	before := b.Location()
+	b.Do(chromedp.KeyEvent(kb.Enter))
+	b.WaitPath(want, before)
+}
+
+// FitsPhone fails unless the page, laid out at a phone's width (390 CSS
+// pixels), needs no sideways scrolling: wide tables scroll inside their
+// own box, charts shrink.
+func (b *Browser) FitsPhone() {
+	b.T.Helper()
+	_, err := chromedp.Call(b.Ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: 390, Height: 844, DeviceScaleFactor: 1, Mobile: true})
+	if err != nil {
+		b.T.Fatal(err)
+	}
+	defer func() {
+		if _, err := chromedp.Call(b.Ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
+			b.T.Fatal(err)
+		}
+	}()
+	w := Run(b, chromedp.Evaluate[int](`document.documentElement.scrollWidth`))
+	if w > 390 {
+		b.T.Fatalf("%s is %d px wide at a phone's 390 px", b.Path(), w)
+	}
 }

@@ -178,3 +178,16 @@ func New(t testing.TB, s *store.Store, now func() time.Time) *Env {
 func (e *Env) Actor() strategies.Actor {
 	return strategies.Actor{By: strategies.ByAgent, AgentID: e.AgentID, UserID: e.UserID}
 }
+
+// Direct runs strategies without Temporal: Change applies a change with
+// the engine in the caller's request, as the strategy's workflow would
+// (the workflow itself is tested in workflows/); Start starts nothing.
+type Direct struct{ Engine *strategies.Engine }
+
+// Start implements strategies.Runner.
+func (Direct) Start(context.Context, strategies.State) error { return nil }
+
+// Change implements strategies.Runner.
+func (d Direct) Change(ctx context.Context, ch strategies.Change) (strategies.State, error) {
+	return d.Engine.Apply(ctx, ch)
+}

@@ -77,7 +77,9 @@
       extra.name = nameField ? nameField.value : '';
       if (!extra.name.trim()) { btn.disabled = false; showError(btn, 'Give the passkey a name first.'); if (nameField) nameField.focus(); return; }
     }
-    post(base + '/options', {}).then(function (opts) {
+    // data-next: where a passwordless sign-in returns to (the /link review).
+    var next = btn.getAttribute('data-next');
+    post(base + '/options', next ? { next: next } : {}).then(function (opts) {
       return kind === 'register'
         ? navigator.credentials.create(creationOptions(opts))
         : navigator.credentials.get(requestOptions(opts));
