@@ -176,7 +176,7 @@ func conditionsFor(st *models.Strategy, c Config, buying int64) []Cond {
 		if hasRoom(st, c, buying) && budgetLeft(st).Sign() > 0 {
 			out = append(out, Cond{TokenID: st.TokenID, Field: FieldBestAsk, Op: OpAtOrBelow, Threshold: c.BuyBelow.val()})
 		}
-		if st.OpenSizeMicro > 0 {
+		if sellable(st).Sign() > 0 {
 			out = append(out, Cond{TokenID: st.TokenID, Field: FieldBestBid, Op: OpAtOrAbove, Threshold: c.SellAbove.val()})
 		}
 		return out
@@ -195,7 +195,15 @@ func maxOpen(c Config) decimal.Decimal {
 // maxOpenSize, counting what its live BUYs may still fill (buying), so a
 // buy whose fill has not arrived yet is not bought again.
 func hasRoom(st *models.Strategy, c Config, buying int64) bool {
-	return micro.Decimal(st.OpenSizeMicro + buying).Add(c.SizePerTrade.val()).LessThanOrEqual(maxOpen(c))
+	return sellable(st).Add(micro.Decimal(buying)).Add(c.SizePerTrade.val()).LessThanOrEqual(maxOpen(c))
+}
+
+// sellable is what the strategy can sell of its open size: the venue
+// trades whole hundredths of a share, so dust below 0.01 (a market buy,
+// sized in USDC at the level read, that filled at a better price gets a
+// little more than its size) is neither sold nor counted as held.
+func sellable(st *models.Strategy) decimal.Decimal {
+	return micro.Decimal(st.OpenSizeMicro).RoundFloor(2)
 }
 
 func budgetLeft(st *models.Strategy) decimal.Decimal {

@@ -3,6 +3,7 @@ package strategies_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -201,3 +202,54 @@ func TestLateBuyFillArmsTheSell(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// A market buy sized at the level read that filled at a better price got
+// a little more than its size; after the sell of what can be sold (whole
+// hundredths), the dust left is not held: no sell of it is armed or
+// tried, and it takes no room from the next lot.
+func TestDustLeftAfterTheSellIsNotHeld(t *testing.T) {
+	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
+	ctx := context.Background()
+	svc := &strategies.Service{Store: fx.Store, Runner: noRunner{}, Resolver: strategiestest.Resolver{}}
+	created, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "BUY_LOW_SELL_HIGH",
+		Config:    json.RawMessage(`{"tokenId":"1001","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":5}`),
+		MaxBudget: strategies.D(decimal.RequireFromString("20"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.ID
+	fx.Book.Set(strategiestest.Token, "0.30", "0.35")
+	out, err := fx.Engine.Execute(ctx, id, 1)
+	if err != nil || out.Kind != strategies.KindAction {
+		t.Fatalf("buy: %+v %v", out, err)
+	}
+	filled := int64(5_007_058) // 1.75 USDC at 0.3495 instead of 0.35
+	if err := fx.Store.UpdateOrder(ctx, out.OrderID, nil, store.OrderUpdate{FilledSizeMicro: &filled}); err != nil {
+		t.Fatal(err)
+	}
+	fx.Book.Set(strategiestest.Token, "0.65", "0.67")
+	if out, err = fx.Engine.Execute(ctx, id, 2); err != nil || out.Kind != strategies.KindAction {
+		t.Fatalf("sell: %+v %v", out, err)
+	}
+	if r := fx.Placer.Requests[1]; r.Side != "SELL" || !r.Size.Equal(decimal.RequireFromString("5")) {
+		t.Fatalf("sell %+v, want the 5 whole hundredths", r)
+	}
+	// Still at a high bid: nothing is due (no sell of 0.007058 shares),
+	// and only the buy is armed.
+	if out, err := fx.Engine.Execute(ctx, id, 3); err != nil || out.Executed {
+		t.Fatalf("with only dust at a high bid: %+v %v", out, err)
+	}
+	st, _ := fx.Store.StrategyByID(ctx, id)
+	if st.OpenSizeMicro != 7_058 || st.ConsecutiveFailures != 0 || strings.Contains(st.Triggers, strategies.FieldBestBid) ||
+		!strings.Contains(st.Triggers, strategies.FieldBestAsk) {
+		t.Fatalf("open %d, failures %d, conditions %s", st.OpenSizeMicro, st.ConsecutiveFailures, st.Triggers)
+	}
+	// Low again: the next lot is bought (the dust takes no room).
+	fx.Book.Set(strategiestest.Token, "0.30", "0.35")
+	if out, err = fx.Engine.Execute(ctx, id, 3); err != nil || out.Kind != strategies.KindAction {
+		t.Fatalf("next buy: %+v %v", out, err)
+	}
+	if r := fx.Placer.Requests[2]; r.Side != "BUY" {
+		t.Fatalf("third order %+v", r)
+	}
+}

@@ -238,12 +238,12 @@ func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config, buyi
 			req: orders.PlaceRequest{TokenID: token, Side: "BUY", Type: orders.TypeMarket, Price: ask, Size: size}, complete: complete}, nil
 
 	case TypeBuyLowSellHigh:
-		open := micro.Decimal(st.OpenSizeMicro)
+		open := sellable(st)
 		if open.Sign() > 0 && bid.Sign() > 0 && bid.GreaterThanOrEqual(c.SellAbove.Decimal) {
 			// Worst prices are the thresholds: any fill within the band
 			// the user set, not only at the level read.
 			return &plan{kind: KindAction, reason: fmt.Sprintf("best bid %s at or above sellAbove %s", bid.String(), c.SellAbove.String()),
-				req: orders.PlaceRequest{TokenID: token, Side: "SELL", Type: orders.TypeMarket, Price: onTick(c.SellAbove.Decimal, tick, false), Size: open.RoundFloor(2),
+				req: orders.PlaceRequest{TokenID: token, Side: "SELL", Type: orders.TypeMarket, Price: onTick(c.SellAbove.Decimal, tick, false), Size: open,
 					OwnSharesOnly: true}}, nil
 		}
 		if hasRoom(st, c, buying) && ask.Sign() > 0 && ask.LessThanOrEqual(c.BuyBelow.Decimal) {
@@ -422,7 +422,7 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		}
 		// BUY_LOW_SELL_HIGH ends only with nothing to sell: no shares and
 		// no buy that may still fill.
-		if pl.complete != "" && (st.Type != TypeBuyLowSellHigh || next.OpenSizeMicro == 0 && buying == 0) {
+		if pl.complete != "" && (st.Type != TypeBuyLowSellHigh || sellable(&next).IsZero() && buying == 0) {
 			next.Status, next.EndedReason = StatusCompleted, pl.complete
 			ev(events.StrategyCompleted, "strategy "+st.ID+" "+completedDetail(pl.complete),
 				map[string]any{"reason": pl.complete, "budgetUsed": micro.Decimal(next.BudgetUsedMicro).String()})
