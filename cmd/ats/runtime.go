@@ -61,13 +61,23 @@ func dialTemporal(ctx context.Context, conn temporalConn, keys masterKeys, log *
 	if err != nil {
 		return nil, err
 	}
+	mh, err := temporalMetrics()
+	if err != nil {
+		return nil, err
+	}
+	ics, err := temporalInterceptors(conn.tracing)
+	if err != nil {
+		return nil, err
+	}
 	tc, err := worker.Dial(ctx, worker.ClientConfig{
-		HostPort:  conn.hostPort,
-		Namespace: conn.namespace,
-		Codec:     cd,
-		TLS:       conn.tls,
-		APIKey:    conn.apiKey,
-		Logger:    log,
+		HostPort:       conn.hostPort,
+		Namespace:      conn.namespace,
+		Codec:          cd,
+		TLS:            conn.tls,
+		APIKey:         conn.apiKey,
+		Logger:         log,
+		Interceptors:   ics,
+		MetricsHandler: mh,
 	})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/pricefeed"
 	"github.com/agent-trading/ats/models/store"
 )
@@ -66,7 +67,7 @@ type Triggers struct {
 	mu      sync.Mutex
 	armed   map[string][]*pricefeed.Trigger
 	pending map[string]bool
-	queue   chan string
+	queue   chan fire
 	once    sync.Once
 }
 
@@ -74,7 +75,7 @@ func (t *Triggers) init() {
 	t.once.Do(func() {
 		t.armed = map[string][]*pricefeed.Trigger{}
 		t.pending = map[string]bool{}
-		t.queue = make(chan string, 1<<16)
+		t.queue = make(chan fire, 1<<16)
 		n := t.Workers
 		if n <= 0 {
 			n = 8
@@ -162,6 +163,12 @@ func (t *Triggers) IsArmed(strategyID string) bool {
 	return len(t.armed[strategyID]) > 0
 }
 
+// fire is a met condition waiting to be signalled.
+type fire struct {
+	strategyID string
+	at         time.Time
+}
+
 // fired runs on the feed's goroutine: it must be quick.
 func (t *Triggers) fired(strategyID string) {
 	t.mu.Lock()
@@ -177,7 +184,7 @@ func (t *Triggers) fired(strategyID string) {
 		return
 	}
 	select {
-	case t.queue <- strategyID:
+	case t.queue <- fire{strategyID, time.Now()}:
 	default:
 		t.mu.Lock()
 		delete(t.pending, strategyID)
@@ -187,7 +194,8 @@ func (t *Triggers) fired(strategyID string) {
 }
 
 func (t *Triggers) signaller() {
-	for id := range t.queue {
+	for f := range t.queue {
+		id := f.strategyID
 		var err error
 		for attempt := range 5 {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -200,6 +208,8 @@ func (t *Triggers) signaller() {
 		}
 		if err != nil {
 			t.log().Warn("strategy signal failed", "strategy_id", id, "err", err)
+		} else {
+			metrics.TriggerLatency(time.Since(f.at))
 		}
 		t.mu.Lock()
 		delete(t.pending, id)
