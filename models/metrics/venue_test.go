@@ -8,7 +8,7 @@ func TestEndpoint(t *testing.T) {
 	for _, c := range []struct{ path, want string }{
 		{"/order", "/order"},
 		{"/data/orders", "/data/orders"},
-		{"/data/order/0x6f1c2a9b0e5d4c3b2a1908f7e6d5c4b3a2918070f6e5d4c3b2a1908f7e6d5c4b", "/data/order/:id"},
+		{"/data/order/0x6f1c2a9b0e5d4c3b2a1908f7e6d5c4b3a2918070f6e5d4c3b2a1908f7e6d5c4b", "/data/order"},
 		{"/markets/71321045679252212594626385532706912750332728571942532289631379312455583992563", "/markets/:id"},
 		{"/markets/slug/will-the-fed-cut-rates-in-december-two-thousand", "/markets/slug"},
 		{"/events/a-very-long-slug-without-digits-at-all", "/events/:id"},
