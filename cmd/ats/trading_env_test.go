@@ -89,6 +89,9 @@ type tradingOpts struct {
 	// registry, where every other metric is (as in `ats dev`), instead of a
 	// registry of its own.
 	defaultRegistry bool
+	// databaseURL, when set, is the PostgreSQL database of the env's store
+	// (instead of SQLite in its data dir).
+	databaseURL string
 }
 
 // newTradingTest skips t in -short mode (it starts the sandbox and
@@ -124,7 +127,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.dev.Stop() })
-	e.store, err = store.Open(ctx, store.Config{DataDir: e.dataDir, Logger: log})
+	e.store, err = store.Open(ctx, store.Config{URL: o.databaseURL, DataDir: e.dataDir, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}

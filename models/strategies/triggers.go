@@ -217,6 +217,59 @@ func (t *Triggers) signaller() {
 	}
 }
 
+// Sync brings this process's conditions in line with the database: every
+// ACTIVE strategy with stored conditions that is not armed here (and has no
+// signal in flight) is armed, and strategies armed here that are no longer
+// ACTIVE are disarmed. Every worker runs it periodically, so a strategy whose
+// conditions lived in a worker that died (SIGKILL, a lost node) is armed in
+// the survivors: each worker then holds every strategy's conditions and a
+// met condition is signalled by each, which is harmless (a signal is only a
+// hint; the execution re-checks the price and is idempotent per number).
+func (t *Triggers) Sync(ctx context.Context, s *store.Store) (armed, disarmed int, _ error) {
+	t.init()
+	t.mu.Lock()
+	before := make(map[string]bool, len(t.armed))
+	for id := range t.armed {
+		before[id] = true
+	}
+	t.mu.Unlock()
+	active := map[string]bool{}
+	after := ""
+	for {
+		page, err := s.ArmedStrategies(ctx, StatusActive, after, 1000)
+		if err != nil {
+			return armed, disarmed, err
+		}
+		for _, st := range page {
+			active[st.ID] = true
+			t.mu.Lock()
+			skip := len(t.armed[st.ID]) > 0 || t.pending[st.ID]
+			t.mu.Unlock()
+			if skip {
+				continue
+			}
+			var conds []Cond
+			if err := json.Unmarshal([]byte(st.Triggers), &conds); err != nil {
+				t.log().Error("stored strategy conditions are unreadable", "strategy_id", st.ID, "err", err)
+				continue
+			}
+			t.Arm(st.ID, conds)
+			armed++
+		}
+		if len(page) < 1000 {
+			break
+		}
+		after = page[len(page)-1].ID
+	}
+	for id := range before {
+		if !active[id] {
+			t.Arm(id, nil)
+			disarmed++
+		}
+	}
+	return armed, disarmed, nil
+}
+
 // Rebuild registers the stored conditions of every ACTIVE strategy: the
 // worker runs it at start, so conditions survive a restart of the process
 // that held them.
