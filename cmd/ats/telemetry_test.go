@@ -128,7 +128,9 @@ func TestTelemetryAgainstTheSandbox(t *testing.T) {
 		e.awaitStrategy(t, tr, s.ID, "completed", func(s apiStrategy) bool { return s.Status == "COMPLETED" })
 
 		after := scrape()
-		d := func(name string, labels ...string) float64 { return after.sum(name, labels...) - before.sum(name, labels...) }
+		d := func(name string, labels ...string) float64 {
+			return after.sum(name, labels...) - before.sum(name, labels...)
+		}
 		checks := []struct {
 			what string
 			got  float64
