@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -425,5 +426,61 @@ func awaitOrders(t testing.TB, e *tradingEnv, ids []string) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
+	}
+}
+
+// BenchmarkClusterThroughput places orders from 16 concurrent clients
+// (8 agents, each with its own wallet, so the per-wallet post pacing does
+// not set the pace) through n `ats api` and n `ats worker` processes on one
+// Temporal, one PostgreSQL and one Redis, and reports orders per second.
+// The sandbox and Temporal are shared, as in production, so the pair scales
+// only as far as they do:
+//
+//	go test -run '^$' -bench BenchmarkClusterThroughput -benchtime 300x ./cmd/ats/
+func BenchmarkClusterThroughput(b *testing.B) {
+	for _, n := range []int{1, 2} {
+		b.Run(fmt.Sprintf("instances=%d", n), func(b *testing.B) {
+			c := newCluster(b, n, n)
+			m := c.e.newMarket(b, "Will the pair be faster", "0.5")
+			traders := make([]trader, 8)
+			for i := range traders {
+				traders[i] = c.e.newTrader(b, 0)
+			}
+			var next, pending atomic.Int64
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			t0 := time.Now()
+			for range 16 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for {
+						i := int(next.Add(1) - 1)
+						if i >= b.N {
+							return
+						}
+						// Far below the book: every order rests.
+						status, resp := c.call(b, i, traders[i%len(traders)].key, "POST", "/orders",
+							map[string]any{"tokenId": m.TokenIDs[0], "side": "BUY", "price": 0.01, "size": 5})
+						switch status {
+						case http.StatusOK:
+						case http.StatusAccepted:
+							pending.Add(1)
+						default:
+							b.Errorf("POST /orders: %d %s", status, resp)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			took := time.Since(t0)
+			b.StopTimer()
+			b.ReportMetric(float64(b.N)/took.Seconds(), "orders/s")
+			b.ReportMetric(float64(pending.Load()), "pending-202s")
+			if la, err := os.ReadFile("/proc/loadavg"); err == nil {
+				b.Logf("load average: %s", strings.TrimSpace(string(la)))
+			}
+		})
 	}
 }
