@@ -423,7 +423,7 @@ func adminWalletImport(c *cli.Context) error {
 	venue := c.String(flagVenue)
 	if venue == "" {
 		venue = "sandbox"
-		if c.String(flagDatabaseURL) != "" {
+		if u, _ := databaseURL(c); u != "" {
 			venue = "polymarket"
 		}
 	}

@@ -37,12 +37,16 @@ func newLogger(c *cli.Context) *slog.Logger {
 // process migrates at start-up; the migration library serialises them).
 func openStore(ctx context.Context, c *cli.Context, log *slog.Logger) (*store.Store, error) {
 	dir := c.String(flagDataDir)
-	if c.String(flagDatabaseURL) == "" {
+	dbURL, err := databaseURL(c)
+	if err != nil {
+		return nil, err
+	}
+	if dbURL == "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("create data dir: %w", err)
 		}
 	}
-	s, err := store.Open(ctx, store.Config{URL: c.String(flagDatabaseURL), DataDir: dir, Logger: log})
+	s, err := store.Open(ctx, store.Config{URL: dbURL, DataDir: dir, Logger: log})
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@
 package metrics
 
 import (
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -85,8 +86,7 @@ var (
 func init() {
 	// Once per process, on the registry /metrics serves: every command
 	// that imports the service registers the same collectors exactly once.
-	prometheus.MustRegister(ordersPlaced, ordersFailed, orderStatus, strategyExecutions, strategyErrors,
-		triggerLatency, copyLatency, venueCalls, venueLatency, chainCalls, chainLatency, rateLimited, heartbeats)
+	prometheus.MustRegister(collectors()...)
 }
 
 // OrderPlaced counts an order the venue accepted.
@@ -122,3 +122,32 @@ func RateLimited(limit string) { rateLimited.WithLabelValues(limit).Inc() }
 
 // Heartbeat counts a heartbeat poll answered with outcome.
 func Heartbeat(outcome string) { heartbeats.WithLabelValues(outcome).Inc() }
+
+// collectors are every collector of this package.
+func collectors() []prometheus.Collector {
+	return []prometheus.Collector{ordersPlaced, ordersFailed, orderStatus, strategyExecutions, strategyErrors,
+		triggerLatency, copyLatency, venueCalls, venueLatency, chainCalls, chainLatency, rateLimited, heartbeats}
+}
+
+// Names are the metric names of this package's collectors, so dashboards
+// and alerts can be checked against the series that exist.
+func Names() []string {
+	ch := make(chan *prometheus.Desc, 64)
+	go func() {
+		for _, c := range collectors() {
+			c.Describe(ch)
+		}
+		close(ch)
+	}()
+	var out []string
+	for d := range ch {
+		// Desc has no accessor: its String() is
+		// Desc{fqName: "ats_…", help: …}.
+		s := d.String()
+		if i := strings.Index(s, `fqName: "`); i >= 0 {
+			rest := s[i+len(`fqName: "`):]
+			out = append(out, rest[:strings.IndexByte(rest, '"')])
+		}
+	}
+	return out
+}

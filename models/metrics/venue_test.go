@@ -20,3 +20,15 @@ func TestEndpoint(t *testing.T) {
 		}
 	}
 }
+
+func TestNames(t *testing.T) {
+	names := Names()
+	if len(names) != len(collectors()) {
+		t.Fatalf("%d names for %d collectors: %v", len(names), len(collectors()), names)
+	}
+	for _, n := range names {
+		if len(n) < 5 || n[:4] != "ats_" {
+			t.Errorf("name %q", n)
+		}
+	}
+}
