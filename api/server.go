@@ -174,7 +174,9 @@ func NewServer(cfg Config, deps Deps) *Server {
 	}
 	if cfg.TracerProvider != nil {
 		e.Use(otelgin.Middleware("ats-api", otelgin.WithTracerProvider(cfg.TracerProvider),
-			otelgin.WithPropagators(propagation.NewCompositeTextMapPropagator())))
+			otelgin.WithPropagators(propagation.NewCompositeTextMapPropagator()),
+			// Probes and scrapes every few seconds would drown the traces.
+			otelgin.WithGinFilter(func(c *gin.Context) bool { return !quietRoutes[c.FullPath()] })))
 	}
 	e.Use(
 		requestIDMiddleware(),
