@@ -17,6 +17,9 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/contrib/instrumentation/github.com/gin-gonic/gin/otelgin"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agent-trading/ats/api/logging"
 )
@@ -64,6 +67,11 @@ type Config struct {
 	// X-Forwarded-For is believed when computing the client IP. Empty means
 	// none: the peer address is the client, so clients cannot spoof it.
 	TrustedProxies []string
+	// TracerProvider, when set, traces every request (a server span per
+	// request, the parent of what the handler does: Temporal calls, venue
+	// requests). Incoming trace headers are ignored: a client does not
+	// choose which trace its request joins, nor force it to be sampled.
+	TracerProvider trace.TracerProvider
 }
 
 // Check is one named readiness probe. Fn must honour ctx; it returns nil
@@ -163,6 +171,12 @@ func NewServer(cfg Config, deps Deps) *Server {
 	e.ContextWithFallback = true
 	if err := e.SetTrustedProxies(cfg.TrustedProxies); err != nil {
 		panic("api: invalid TrustedProxies: " + err.Error())
+	}
+	if cfg.TracerProvider != nil {
+		e.Use(otelgin.Middleware("ats-api", otelgin.WithTracerProvider(cfg.TracerProvider),
+			otelgin.WithPropagators(propagation.NewCompositeTextMapPropagator()),
+			// Probes and scrapes every few seconds would drown the traces.
+			otelgin.WithGinFilter(func(c *gin.Context) bool { return !quietRoutes[c.FullPath()] })))
 	}
 	e.Use(
 		requestIDMiddleware(),

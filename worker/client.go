@@ -13,6 +13,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/interceptor"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
@@ -48,6 +49,12 @@ type ClientConfig struct {
 	APIKey string
 	// Logger receives the SDK's logs; slog.Default() when nil.
 	Logger *slog.Logger
+	// Interceptors run around every client call and, because the SDK
+	// applies a client's interceptors to the workers built on it, around
+	// every workflow and activity too (tracing).
+	Interceptors []interceptor.ClientInterceptor
+	// MetricsHandler receives the SDK's own metrics; none when nil.
+	MetricsHandler client.MetricsHandler
 }
 
 // Converters returns the data and failure converters for key. Clients,
@@ -119,6 +126,8 @@ func Dial(ctx context.Context, cfg ClientConfig) (client.Client, error) {
 		Logger:           log.NewStructuredLogger(logger),
 		DataConverter:    dc,
 		FailureConverter: fc,
+		Interceptors:     cfg.Interceptors,
+		MetricsHandler:   cfg.MetricsHandler,
 	}
 	opts.ConnectionOptions.TLS = cfg.TLS
 	if cfg.APIKey != "" {

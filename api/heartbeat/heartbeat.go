@@ -7,6 +7,7 @@ package heartbeat
 import (
 	"encoding/json"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -14,6 +15,7 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
 	"github.com/agent-trading/ats/models/heartbeat"
+	"github.com/agent-trading/ats/models/metrics"
 )
 
 // Heartbeat is the body's data. Portfolio, OrderActivity, Budget are
@@ -111,9 +113,11 @@ func handler(svc *heartbeat.Service) gin.HandlerFunc {
 		}
 		r, err := svc.Beat(c.Request.Context(), key, skill)
 		if err != nil {
+			metrics.Heartbeat("error")
 			api.Fail(c, err)
 			return
 		}
+		metrics.Heartbeat(strings.ToLower(r.Status))
 		api.OK(c, toDTO(r))
 	}
 }

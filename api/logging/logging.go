@@ -34,6 +34,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"go.opentelemetry.io/otel/trace"
 	"io"
 	"log/slog"
 	"reflect"
@@ -48,6 +49,13 @@ const Redacted = "[REDACTED]"
 // RequestIDKey is the attribute key under which the request id of the
 // context passed to a *Context logging method is emitted.
 const RequestIDKey = "request_id"
+
+// TraceIDKey and SpanIDKey carry the OpenTelemetry trace and span of the
+// context a line is logged with, when it has one.
+const (
+	TraceIDKey = "trace_id"
+	SpanIDKey  = "span_id"
+)
 
 // NewLogger returns a logger writing to w at the given minimum level, as
 // JSON lines when json is true and as logfmt-style text otherwise. Every
@@ -102,7 +110,8 @@ func RequestID(ctx context.Context) string {
 	return id
 }
 
-// contextHandler adds the request id found in the record's context. It sits
+// contextHandler adds the request id and the trace found in the record's
+// context. It sits
 // outside the redacting handler so the id goes through the same pipeline.
 type contextHandler struct{ inner slog.Handler }
 
@@ -111,9 +120,19 @@ func (h *contextHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h *contextHandler) Handle(ctx context.Context, r slog.Record) error {
-	if id := RequestID(ctx); id != "" {
+	id := RequestID(ctx)
+	// The trace id joins a log line to its trace (and to the log lines
+	// of the same request in other processes: the worker's activities
+	// carry it through Temporal's headers).
+	sc := trace.SpanContextFromContext(ctx)
+	if id != "" || sc.IsValid() {
 		r = r.Clone()
+	}
+	if id != "" {
 		r.AddAttrs(slog.String(RequestIDKey, id))
+	}
+	if sc.IsValid() {
+		r.AddAttrs(slog.String(TraceIDKey, sc.TraceID().String()), slog.String(SpanIDKey, sc.SpanID().String()))
 	}
 	return h.inner.Handle(ctx, r)
 }

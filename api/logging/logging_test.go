@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go.opentelemetry.io/otel/trace"
 	"log/slog"
 	"strings"
 	"testing"
@@ -226,5 +227,29 @@ func BenchmarkLoggerJSON(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		l.Info("http request", "method", "POST", "path", "/api/agent/v1/orders", "status", 201, "latency_ms", 3)
+	}
+}
+
+// TestTraceIDFromContext: a line logged with a context inside a span
+// carries its trace and span ids, unredacted, so it can be found from the
+// trace and vice versa; a line without one carries neither.
+func TestTraceIDFromContext(t *testing.T) {
+	var buf bytes.Buffer
+	l := NewLogger(&buf, slog.LevelInfo, true)
+	tid, _ := trace.TraceIDFromHex("4bf92f3577b34da6a3ce929d0e0e4736")
+	sid, _ := trace.SpanIDFromHex("00f067aa0ba902b7")
+	ctx := trace.ContextWithSpanContext(context.Background(), trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid}))
+	l.InfoContext(WithRequestID(ctx, "req-1"), "traced")
+	l.InfoContext(context.Background(), "untraced")
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	var first, second map[string]any
+	if err := errors.Join(json.Unmarshal([]byte(lines[0]), &first), json.Unmarshal([]byte(lines[1]), &second)); err != nil {
+		t.Fatal(err)
+	}
+	if first[TraceIDKey] != tid.String() || first[SpanIDKey] != sid.String() || first[RequestIDKey] != "req-1" {
+		t.Errorf("traced line: %v", first)
+	}
+	if _, ok := second[TraceIDKey]; ok {
+		t.Errorf("untraced line: %v", second)
 	}
 }

@@ -66,6 +66,12 @@ func New(cfg Config) http.Handler {
 	if cfg.Metrics != nil {
 		mux.Handle("GET /metrics", cfg.Metrics)
 	}
+	// The liveness probe of processes without an API (ats worker): the
+	// process serves, nothing more.
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		_, _ = w.Write([]byte("ok\n"))
+	})
 	mux.Handle("/codec/", o.guard(true, http.HandlerFunc(o.codec)))
 	prof := http.NewServeMux()
 	prof.HandleFunc("/debug/pprof/", pprof.Index)
@@ -75,7 +81,7 @@ func New(cfg Config) http.Handler {
 	prof.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	mux.Handle("/debug/pprof/", o.guard(false, prof))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		fail(w, http.StatusNotFound, "not an operator endpoint: /metrics, /codec/{encode,decode}, /debug/pprof/")
+		fail(w, http.StatusNotFound, "not an operator endpoint: /metrics, /healthz, /codec/{encode,decode}, /debug/pprof/")
 	})
 	return mux
 }

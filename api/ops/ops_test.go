@@ -205,6 +205,16 @@ func TestMetricsAreOpenToTheScraper(t *testing.T) {
 	}
 }
 
+// TestHealthzIsTheLivenessProbe: a worker, which has no API, is probed on
+// its operator listener; the probe needs no token and reveals nothing.
+func TestHealthzIsTheLivenessProbe(t *testing.T) {
+	f := newFixture(t, "")
+	resp, body := f.do(t, req{method: http.MethodGet, path: "/healthz", host: "10.1.2.3:9091"})
+	if resp.StatusCode != http.StatusOK || body != "ok\n" {
+		t.Fatalf("%d %q", resp.StatusCode, body)
+	}
+}
+
 func TestNoTokenDisablesTheCodec(t *testing.T) {
 	f := newFixture(t, "")
 	for _, r := range []req{{path: "/codec/decode"}, {path: "/codec/decode", auth: "Bearer "}, {path: "/codec//decode"}} {

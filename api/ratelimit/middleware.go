@@ -3,12 +3,14 @@ package ratelimit
 import (
 	"net/textproto"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/metrics"
 )
 
 // Response headers set on every response the middleware lets through or
@@ -111,6 +113,7 @@ func enforce(c *gin.Context, l *Limiter, key string, limit int) {
 	h[canonRemaining] = []string{strconv.Itoa(d.Remaining)}
 	h[canonReset] = []string{strconv.FormatInt(d.Reset.Unix(), 10)}
 	if !d.Allowed {
+		metrics.RateLimited(limitName(l.scope, key))
 		retry := d.RetryAfter(time.Now())
 		e := errs.Ef(errs.RateLimited,
 			"request limit of %d per %s exceeded; wait %d seconds before retrying", d.Limit, periodText(l.opts.Period), retry)
@@ -119,6 +122,16 @@ func enforce(c *gin.Context, l *Limiter, key string, limit int) {
 		return
 	}
 	c.Next()
+}
+
+// limitName labels a refusal in the metrics: the limiter's scope and
+// what is counted ("key", "ip"), never the key itself.
+func limitName(scope, key string) string {
+	kind, _, _ := strings.Cut(key, ":")
+	if scope == "" {
+		return kind
+	}
+	return scope + "/" + kind
 }
 
 // periodText names the window for messages: "minute" for the default, else

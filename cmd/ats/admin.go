@@ -423,7 +423,7 @@ func adminWalletImport(c *cli.Context) error {
 	venue := c.String(flagVenue)
 	if venue == "" {
 		venue = "sandbox"
-		if c.String(flagDatabaseURL) != "" {
+		if u, _ := databaseURL(c); u != "" {
 			venue = "polymarket"
 		}
 	}
@@ -440,7 +440,7 @@ func adminWalletImport(c *cli.Context) error {
 		return err
 	}
 	defer env.close()
-	vc, err := connectVenue(c.Context, n, nil, c.String(flagChainRPC))
+	vc, err := connectVenue(c.Context, n, nil, c.String(flagChainRPC), nil)
 	if err != nil {
 		return err
 	}

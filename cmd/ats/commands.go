@@ -46,7 +46,7 @@ func devCommand() *cli.Command {
 		&cli.DurationFlag{Name: flagBlockInterval, EnvVars: []string{"ATS_SANDBOX_BLOCK_INTERVAL"}, Value: time.Second,
 			Usage: "block time of the sandbox chain"},
 	}
-	flags = append(flags, opsFlags(true)...)
+	flags = append(flags, opsFlags("dev")...)
 	flags = append(flags, operatorFlags()...)
 	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
@@ -114,11 +114,15 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if token == "" {
 		token = keys.devOpsToken()
 	}
+	if st.tracing, err = startTracing(ctx, st, "ats-dev"); err != nil {
+		return err
+	}
 	external := c.String(flagTemporal) != ""
 	conn, err := temporalConnFrom(c, c.String(flagTemporal))
 	if err != nil {
 		return err
 	}
+	conn.tracing = st.tracing
 	if conn.secured() && !external {
 		return errs.Ef(errs.Invalid, "the --temporal-tls-* and --temporal-api-key flags apply to an external Temporal (--temporal); the embedded one listens on loopback without them")
 	}
@@ -229,7 +233,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	}
 	st.onStop("temporal-client", func(context.Context) error { tc.Close(); return nil })
 
-	vc, err := connectVenue(ctx, venueNet, sb, c.String(flagChainRPC))
+	vc, err := connectVenue(ctx, venueNet, sb, c.String(flagChainRPC), st.tracing)
 	if err != nil {
 		return err
 	}
@@ -274,7 +278,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err != nil {
 		return err
 	}
-	cfg, err := apiConfig(c)
+	cfg, err := apiConfig(c, st.tracing)
 	if err != nil {
 		return err
 	}
@@ -292,7 +296,7 @@ func apiCommand() *cli.Command {
 	flags := []cli.Flag{httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
 		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
 		trustedProxiesFlag(), venueWSFlag(), signupFlag(), oidcFlag()}
-	flags = append(flags, opsFlags(false)...)
+	flags = append(flags, opsFlags("api")...)
 	flags = append(flags, operatorFlags()...)
 	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
@@ -328,7 +332,7 @@ func apiCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				vc, err := connectVenue(ctx, n, nil, c.String(flagChainRPC))
+				vc, err := connectVenue(ctx, n, nil, c.String(flagChainRPC), st.tracing)
 				if err != nil {
 					return err
 				}
@@ -342,7 +346,7 @@ func apiCommand() *cli.Command {
 					return err
 				}
 				startPriceFeed(c, st, vc, svc, st.log)
-				cfg, err := apiConfig(c)
+				cfg, err := apiConfig(c, st.tracing)
 				if err != nil {
 					return err
 				}
@@ -363,14 +367,26 @@ func workerCommand() *cli.Command {
 	flags := []cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
 		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag(), redisFlag(), venueWSFlag(),
 		workflowCacheFlag()}
+	flags = append(flags, opsFlags("worker")...)
 	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
 		Name:  "worker",
-		Usage: "the Temporal worker alone (production)",
+		Usage: "the Temporal worker alone (production), with its operator listener (/metrics, /debug/pprof)",
 		Flags: append(flags, logFlags()...),
 		Action: func(c *cli.Context) error {
 			return runProcess(c, func(ctx context.Context, st *stack, s *store.Store, tc tclient, n network.Network) error {
-				vc, err := connectVenue(ctx, n, nil, c.String(flagChainRPC))
+				token, err := opsToken(c)
+				if err != nil {
+					return err
+				}
+				opsLn, err := net.Listen("tcp", c.String(flagOpsListen))
+				if err != nil {
+					return fmt.Errorf("ops listener: %w", err)
+				}
+				// Served at once: a worker's metrics matter most while it
+				// starts (sticky cache, pollers, rebuilt triggers).
+				serveOps(st, c, opsLn, opsSetup{token: token})
+				vc, err := connectVenue(ctx, n, nil, c.String(flagChainRPC), st.tracing)
 				if err != nil {
 					return err
 				}
@@ -408,10 +424,14 @@ func runProcess(c *cli.Context, body func(context.Context, *stack, *store.Store,
 			return err
 		}
 		st.keys = keys
+		if st.tracing, err = startTracing(ctx, st, "ats-"+c.Command.Name); err != nil {
+			return err
+		}
 		conn, err := temporalConnFrom(c, c.String(flagTemporal))
 		if err != nil {
 			return err
 		}
+		conn.tracing = st.tracing
 		n, err := network.ByName(c.String(flagVenue), "http://"+c.String(flagSandboxAddr))
 		if err != nil {
 			return errs.Wrap(errs.Invalid, err, err.Error())

@@ -3,10 +3,12 @@ package main
 import (
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/agent-trading/ats/api/logging"
+	"github.com/agent-trading/ats/models/errs"
 )
 
 // Flag names shared by several commands. Every flag has an ATS_* environment
@@ -42,7 +44,24 @@ func dataDirFlag() cli.Flag {
 
 func databaseFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagDatabaseURL, EnvVars: []string{"ATS_DATABASE_URL"},
-		Usage: "empty = embedded SQLite in the data dir; postgres://… = PostgreSQL"}
+		Usage: "empty = embedded SQLite in the data dir; postgres://… = PostgreSQL. The URL (it holds the password) may instead be in a file named by ATS_DATABASE_URL_FILE"}
+}
+
+// databaseURL is --database-url, else the content of the file named by
+// ATS_DATABASE_URL_FILE (a mounted secret: the URL carries the password).
+func databaseURL(c *cli.Context) (string, error) {
+	if u := c.String(flagDatabaseURL); u != "" {
+		return u, nil
+	}
+	f := os.Getenv("ATS_DATABASE_URL_FILE")
+	if f == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return "", errs.Wrap(errs.Invalid, err, "cannot read ATS_DATABASE_URL_FILE")
+	}
+	return strings.TrimSpace(string(b)), nil
 }
 
 func temporalFlag(devDefault bool) cli.Flag {

@@ -30,23 +30,41 @@ const minOpsTokenLen = 32
 // default, so writes may take a while.
 var opsTimeouts = api.Timeouts{ReadHeader: 5 * time.Second, Read: 30 * time.Second, Write: 2 * time.Minute, Idle: 60 * time.Second}
 
-func opsFlags(dev bool) []cli.Flag {
+// Default operator listeners: the worker's differs from the API's so both
+// can run on one host with their defaults.
+const (
+	defaultOpsAddr       = "127.0.0.1:9090"
+	defaultWorkerOpsAddr = "127.0.0.1:9091"
+)
+
+// opsFlags are the operator listener's flags of command ("dev", "api" or
+// "worker"; the worker serves no codec, so it has no Web UI origin).
+func opsFlags(command string) []cli.Flag {
 	token := "file holding the operator token that /codec and /debug/pprof on the operator listener require " +
 		"(Authorization: Bearer <token>, or /codec/<token>/ in the Temporal Web UI's codec endpoint); the token itself may instead be given in ATS_OPS_TOKEN. "
-	if dev {
+	addr, what := defaultOpsAddr, "/metrics, the Temporal Web UI's codec endpoint /codec, /debug/pprof"
+	switch command {
+	case "dev":
 		token += "Default: derived from the master key, and handed to the embedded Web UI"
-	} else {
+	case "worker":
+		addr, what = defaultWorkerOpsAddr, "/metrics, /debug/pprof"
+		token = "file holding the operator token /debug/pprof on the operator listener requires (Authorization: Bearer <token>); " +
+			"the token itself may instead be given in ATS_OPS_TOKEN. Without one, /debug/pprof is disabled"
+	default:
 		token += "Without one, /codec and /debug/pprof are disabled"
 	}
-	return []cli.Flag{
-		&cli.StringFlag{Name: flagOpsListen, EnvVars: []string{"ATS_OPS_ADDR"}, Value: "127.0.0.1:9090",
-			Usage: "address of the operator listener (/metrics, the Temporal Web UI's codec endpoint /codec, /debug/pprof); never the agent-facing port"},
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: flagOpsListen, EnvVars: []string{"ATS_OPS_ADDR"}, Value: addr,
+			Usage: "address of the operator listener (" + what + "); never the agent-facing port"},
 		&cli.StringFlag{Name: flagOpsTokenFile, EnvVars: []string{"ATS_OPS_TOKEN_FILE"}, Usage: token},
 		&cli.StringSliceFlag{Name: flagOpsAllowedHosts, EnvVars: []string{"ATS_OPS_ALLOWED_HOSTS"},
 			Usage: "host names (host, or host:port) operators reach the operator listener by, besides its own address and localhost; other Host headers are refused (DNS rebinding)"},
-		&cli.StringSliceFlag{Name: flagTemporalUIOrigin, EnvVars: []string{"ATS_TEMPORAL_UI_ORIGIN"},
-			Usage: "origin (scheme://host:port) of the Temporal Web UI whose browser may call /codec; other origins are refused"},
 	}
+	if command != "worker" {
+		flags = append(flags, &cli.StringSliceFlag{Name: flagTemporalUIOrigin, EnvVars: []string{"ATS_TEMPORAL_UI_ORIGIN"},
+			Usage: "origin (scheme://host:port) of the Temporal Web UI whose browser may call /codec; other origins are refused"})
+	}
+	return flags
 }
 
 // opsToken is the configured operator token (ATS_OPS_TOKEN, else the
@@ -90,7 +108,7 @@ func serveOps(st *stack, c *cli.Context, ln net.Listener, o opsSetup) string {
 	cfg := ops.Config{
 		Token:          o.token,
 		AllowedHosts:   hosts,
-		AllowedOrigins: append(o.origins, c.StringSlice(flagTemporalUIOrigin)...),
+		AllowedOrigins: append(o.origins, c.StringSlice(flagTemporalUIOrigin)...), // unset on the worker: nil
 		Metrics:        api.MetricsHandler(nil),
 		Logger:         st.log.With("component", "ops"),
 	}

@@ -37,12 +37,16 @@ func newLogger(c *cli.Context) *slog.Logger {
 // process migrates at start-up; the migration library serialises them).
 func openStore(ctx context.Context, c *cli.Context, log *slog.Logger) (*store.Store, error) {
 	dir := c.String(flagDataDir)
-	if c.String(flagDatabaseURL) == "" {
+	dbURL, err := databaseURL(c)
+	if err != nil {
+		return nil, err
+	}
+	if dbURL == "" {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("create data dir: %w", err)
 		}
 	}
-	s, err := store.Open(ctx, store.Config{URL: c.String(flagDatabaseURL), DataDir: dir, Logger: log})
+	s, err := store.Open(ctx, store.Config{URL: dbURL, DataDir: dir, Logger: log})
 	if err != nil {
 		return nil, err
 	}
@@ -61,13 +65,23 @@ func dialTemporal(ctx context.Context, conn temporalConn, keys masterKeys, log *
 	if err != nil {
 		return nil, err
 	}
+	mh, err := temporalMetrics()
+	if err != nil {
+		return nil, err
+	}
+	ics, err := temporalInterceptors(conn.tracing)
+	if err != nil {
+		return nil, err
+	}
 	tc, err := worker.Dial(ctx, worker.ClientConfig{
-		HostPort:  conn.hostPort,
-		Namespace: conn.namespace,
-		Codec:     cd,
-		TLS:       conn.tls,
-		APIKey:    conn.apiKey,
-		Logger:    log,
+		HostPort:       conn.hostPort,
+		Namespace:      conn.namespace,
+		Codec:          cd,
+		TLS:            conn.tls,
+		APIKey:         conn.apiKey,
+		Logger:         log,
+		Interceptors:   ics,
+		MetricsHandler: mh,
 	})
 	if err != nil {
 		return nil, err
@@ -103,11 +117,43 @@ func startWorker(ctx context.Context, st *stack, tc client.Client, svc *services
 				return fmt.Errorf("rebuild strategy triggers: %w", err)
 			}
 			log.Info("strategy triggers rebuilt", "strategies", n)
+			syncTriggers(ctx, st, t, e.Store, log)
 		}
 	}
 	schedCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	return workflows.EnsureHousekeepingSchedule(schedCtx, tc)
+}
+
+// triggerSyncInterval is how often a worker adopts the conditions of
+// strategies armed in other workers (see strategies.Triggers.Sync): the
+// longest a strategy waits for its conditions after its worker died.
+var triggerSyncInterval = 15 * time.Second
+
+// syncTriggers runs t.Sync every triggerSyncInterval until the stack stops.
+func syncTriggers(ctx context.Context, st *stack, t *strategies.Triggers, s *store.Store, log *slog.Logger) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	st.onStop("strategy-trigger-sync", func(context.Context) error { cancel(); <-done; return nil })
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(triggerSyncInterval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			armed, disarmed, err := t.Sync(ctx, s)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				log.Warn("syncing strategy triggers failed", "err", err)
+			case armed+disarmed > 0:
+				log.Info("strategy triggers synced", "armed", armed, "disarmed", disarmed)
+			}
+		}
+	}()
 }
 
 // readinessChecks are the /readyz probes of a process that serves the API.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/urfave/cli/v2"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 
 	"github.com/agent-trading/ats/api"
@@ -67,13 +68,16 @@ type venueClients struct {
 
 // connectVenue builds the venue clients. An in-process sandbox is reached
 // through its node directly; anything else over JSON-RPC.
-func connectVenue(ctx context.Context, n network.Network, sb *sandbox.Sandbox, rpcURL string) (*venueClients, error) {
-	v := &venueClients{net: n, clob: clob.NewClient(clob.ConfigFor(n)), gamma: gamma.New(gamma.ConfigFor(n))}
+// Every call is measured; with tp, the venue's HTTP requests are traced.
+func connectVenue(ctx context.Context, n network.Network, sb *sandbox.Sandbox, rpcURL string, tp trace.TracerProvider) (*venueClients, error) {
+	cc, gc := clob.ConfigFor(n), gamma.ConfigFor(n)
+	cc.HTTP, gc.HTTP = venueHTTP("clob", n.CLOBURL, tp), venueHTTP("gamma", n.GammaURL, tp)
+	v := &venueClients{net: n, clob: clob.NewClient(cc), gamma: gamma.New(gc)}
 	if sb != nil {
-		v.chain = chain.New(n, sb.EVM().Client(), chain.Options{})
+		v.chain = chain.New(n, sb.EVM().Client(), chainOptions())
 		return v, nil
 	}
-	c, err := chain.Dial(ctx, n, rpcURL, chain.Options{})
+	c, err := chain.Dial(ctx, n, rpcURL, chainOptions())
 	if err != nil {
 		return nil, err
 	}

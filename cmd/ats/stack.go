@@ -9,6 +9,8 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // stack starts components in order and stops them in reverse order, so that
@@ -22,6 +24,8 @@ type stack struct {
 	failed  chan error
 	// keys are the process's master keys once loaded.
 	keys masterKeys
+	// tracing is the process's tracer provider; nil when tracing is off.
+	tracing trace.TracerProvider
 }
 
 type namedCloser struct {

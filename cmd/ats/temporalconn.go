@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/urfave/cli/v2"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/agent-trading/ats/models/errs"
 )
@@ -40,6 +41,9 @@ type temporalConn struct {
 	hostPort, namespace string
 	tls                 *tls.Config
 	apiKey              string
+	// tracing, when set, traces the client's calls and the workflows and
+	// activities of workers built on it.
+	tracing trace.TracerProvider
 }
 
 // temporalConnFrom reads the connection flags for the frontend at

@@ -123,7 +123,7 @@ func BenchmarkOrderPathSplit(b *testing.B) {
 	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(e.master)), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	cmd := exec.Command(bin, "worker", "--data-dir", e.dataDir, "--temporal", e.dev.FrontendAddr(),
+	cmd := exec.Command(bin, "worker", "--ops-listen", "127.0.0.1:0", "--data-dir", e.dataDir, "--temporal", e.dev.FrontendAddr(),
 		"--venue", "sandbox", "--sandbox-addr", strings.TrimPrefix(e.sb.URL(), "http://"), "--master-key-file", keyFile, "--log-level", "warn")
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/shopspring/decimal"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -81,6 +82,16 @@ type tradingOpts struct {
 	// wrapCLOB, when set, puts a handler in front of the sandbox for the
 	// service's CLOB client (to count or alter its venue requests).
 	wrapCLOB func(http.Handler) http.Handler
+	// tracing traces the API, Temporal and venue calls as `ats dev` does
+	// when an OTLP endpoint is configured.
+	tracing trace.TracerProvider
+	// defaultRegistry puts the API's HTTP metrics on the process's default
+	// registry, where every other metric is (as in `ats dev`), instead of a
+	// registry of its own.
+	defaultRegistry bool
+	// databaseURL, when set, is the PostgreSQL database of the env's store
+	// (instead of SQLite in its data dir).
+	databaseURL string
 }
 
 // newTradingTest skips t in -short mode (it starts the sandbox and
@@ -116,7 +127,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.dev.Stop() })
-	e.store, err = store.Open(ctx, store.Config{DataDir: e.dataDir, Logger: log})
+	e.store, err = store.Open(ctx, store.Config{URL: o.databaseURL, DataDir: e.dataDir, Logger: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +145,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		e.tc, err = worker.Dial(ctx, worker.ClientConfig{HostPort: e.dev.FrontendAddr(), Namespace: "default",
 			CodecKey: replaytest.HistoryCodecKey, Logger: log})
 	} else {
-		e.tc, err = dialTemporal(ctx, temporalConn{hostPort: e.dev.FrontendAddr(), namespace: "default"}, masterKeys{current: e.master}, log)
+		e.tc, err = dialTemporal(ctx, temporalConn{hostPort: e.dev.FrontendAddr(), namespace: "default", tracing: o.tracing}, masterKeys{current: e.master}, log)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +161,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Cleanup(front.Close)
 		n.CLOBURL = front.URL + "/clob"
 	}
-	vc, err := connectVenue(ctx, n, e.sb, "")
+	vc, err := connectVenue(ctx, n, e.sb, "", o.tracing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +188,11 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		e.startWorker(t)
 	}
 	limiter := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
-	srv := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Logger: log, Routes: e.svc.routes(limiter)})
+	cfg := api.Config{Registry: prometheus.NewRegistry(), TracerProvider: o.tracing}
+	if o.defaultRegistry {
+		cfg.Registry = nil
+	}
+	srv := api.NewServer(cfg, api.Deps{Logger: log, Routes: e.svc.routes(limiter)})
 	e.api.Config.Handler = openapitest.Handler(t, srv)
 	e.api.Start()
 	t.Cleanup(e.api.Close)

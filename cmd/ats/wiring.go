@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/urfave/cli/v2"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 
 	"github.com/agent-trading/ats/api"
@@ -50,7 +51,8 @@ func trustedProxiesFlag() cli.Flag {
 // apiConfig is the HTTP server configuration from the flags. A malformed
 // proxy address is refused at start-up rather than silently trusting, or
 // not trusting, the wrong peers.
-func apiConfig(c *cli.Context) (api.Config, error) {
+// tp, when set, traces every request.
+func apiConfig(c *cli.Context, tp trace.TracerProvider) (api.Config, error) {
 	var proxies []string
 	for _, v := range c.StringSlice(flagTrustedProxies) {
 		for _, p := range strings.Split(v, ",") {
@@ -65,7 +67,7 @@ func apiConfig(c *cli.Context) (api.Config, error) {
 			proxies = append(proxies, p)
 		}
 	}
-	return api.Config{TrustedProxies: proxies}, nil
+	return api.Config{TrustedProxies: proxies, TracerProvider: tp}, nil
 }
 
 const flagWorkflowCache = "workflow-cache-size"

@@ -32,7 +32,7 @@ func TestAPIConfigTrustedProxies(t *testing.T) {
 			var got []string
 			var gotErr error
 			app := &cli.App{Flags: []cli.Flag{trustedProxiesFlag()}, Action: func(c *cli.Context) error {
-				cfg, err := apiConfig(c)
+				cfg, err := apiConfig(c, nil)
 				got, gotErr = cfg.TrustedProxies, err
 				return nil
 			}}

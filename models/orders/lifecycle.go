@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob"
@@ -142,7 +143,7 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 	t, err := s.trader(ctx, o.UserID)
 	if err != nil {
 		if errs.Is(err, errs.NotFound) {
-			return s.fail(ctx, o, "the trading wallet was removed before the order was placed")
+			return s.fail(ctx, o, "wallet_removed", "the trading wallet was removed before the order was placed")
 		}
 		return Order{}, err
 	}
@@ -216,6 +217,7 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 	cancelPost()
 	switch {
 	case err == nil:
+		metrics.OrderPlaced(o.Side, o.Type)
 		if placed.Response != nil && placed.Response.Status == "live" {
 			// Resting without a match: known without another round trip.
 			if err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: ptr(models.OrderOpen)}); err != nil && !errs.Is(err, errs.Conflict) {
@@ -260,7 +262,7 @@ func (s *Service) venueErr(ctx context.Context, userID string, err error) error 
 // errors on for the workflow to retry.
 func (s *Service) failOrRetry(ctx context.Context, o *models.Order, err error) (Order, error) {
 	if refused(err) {
-		return s.fail(ctx, o, errs.PublicMessage(err))
+		return s.fail(ctx, o, errs.KindOf(err).String(), errs.PublicMessage(err))
 	}
 	return Order{}, err
 }
@@ -281,11 +283,17 @@ func refused(err error) bool {
 }
 
 // fail marks a PENDING order FAILED and releases its budget.
-func (s *Service) fail(ctx context.Context, o *models.Order, reason string) (Order, error) {
+// kind (an error kind) labels the failure in the metrics.
+func (s *Service) fail(ctx context.Context, o *models.Order, kind, reason string) (Order, error) {
 	st, zero := models.OrderFailed, int64(0)
 	err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: &st, FailureReason: &reason, ReservedMicro: &zero})
 	if err != nil && !errs.Is(err, errs.Conflict) {
 		return Order{}, err
+	}
+	if err == nil {
+		// Counted by the attempt whose guarded update ended the order.
+		metrics.OrderFailed(kind)
+		metrics.OrderStatus(models.OrderFailed)
 	}
 	if err := s.releaseBudget(ctx, o, 0); err != nil {
 		return Order{}, err
@@ -456,6 +464,8 @@ func (s *Service) syncWith(ctx context.Context, t *clob.Trader, o *models.Order)
 	})
 	if err != nil {
 		return Order{}, err
+	} else if err == nil && status != o.Status {
+		metrics.OrderStatus(status)
 	}
 	cur, err := s.Store.OrderByID(ctx, o.ID)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/events"
+	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/clob"
@@ -442,11 +443,29 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 	if err != nil {
 		return Outcome{}, err
 	}
+	metrics.StrategyExecuted(st.Type, rec.Kind, errorKind(rec, o, cause))
 	res := Outcome{State: stateOf(out), Executed: true, Kind: rec.Kind}
 	if rec.OrderID != nil {
 		res.OrderID = *rec.OrderID
 	}
 	return res, nil
+}
+
+// errorKind labels a failed execution in the metrics: the error's kind,
+// or what became of its order; "" when the execution did not fail.
+func errorKind(rec *models.StrategyExecution, o *models.Order, cause error) string {
+	switch {
+	case rec.Kind != KindError:
+		return ""
+	case cause != nil:
+		return errs.KindOf(cause).String()
+	case o != nil && o.Status == models.OrderFailed:
+		return "order_failed"
+	case o != nil:
+		return "order_unfilled"
+	}
+	// RecordFailure: the step's retries ran out.
+	return "gave_up"
 }
 
 func derefOr(s *string) string {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/pricefeed"
 	"github.com/agent-trading/ats/models/store"
 )
@@ -66,7 +67,7 @@ type Triggers struct {
 	mu      sync.Mutex
 	armed   map[string][]*pricefeed.Trigger
 	pending map[string]bool
-	queue   chan string
+	queue   chan fire
 	once    sync.Once
 }
 
@@ -74,7 +75,7 @@ func (t *Triggers) init() {
 	t.once.Do(func() {
 		t.armed = map[string][]*pricefeed.Trigger{}
 		t.pending = map[string]bool{}
-		t.queue = make(chan string, 1<<16)
+		t.queue = make(chan fire, 1<<16)
 		n := t.Workers
 		if n <= 0 {
 			n = 8
@@ -162,6 +163,12 @@ func (t *Triggers) IsArmed(strategyID string) bool {
 	return len(t.armed[strategyID]) > 0
 }
 
+// fire is a met condition waiting to be signalled.
+type fire struct {
+	strategyID string
+	at         time.Time
+}
+
 // fired runs on the feed's goroutine: it must be quick.
 func (t *Triggers) fired(strategyID string) {
 	t.mu.Lock()
@@ -177,7 +184,7 @@ func (t *Triggers) fired(strategyID string) {
 		return
 	}
 	select {
-	case t.queue <- strategyID:
+	case t.queue <- fire{strategyID, time.Now()}:
 	default:
 		t.mu.Lock()
 		delete(t.pending, strategyID)
@@ -187,7 +194,8 @@ func (t *Triggers) fired(strategyID string) {
 }
 
 func (t *Triggers) signaller() {
-	for id := range t.queue {
+	for f := range t.queue {
+		id := f.strategyID
 		var err error
 		for attempt := range 5 {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -200,11 +208,66 @@ func (t *Triggers) signaller() {
 		}
 		if err != nil {
 			t.log().Warn("strategy signal failed", "strategy_id", id, "err", err)
+		} else {
+			metrics.TriggerLatency(time.Since(f.at))
 		}
 		t.mu.Lock()
 		delete(t.pending, id)
 		t.mu.Unlock()
 	}
+}
+
+// Sync brings this process's conditions in line with the database: every
+// ACTIVE strategy with stored conditions that is not armed here (and has no
+// signal in flight) is armed, and strategies armed here that are no longer
+// ACTIVE are disarmed. Every worker runs it periodically, so a strategy whose
+// conditions lived in a worker that died (SIGKILL, a lost node) is armed in
+// the survivors: each worker then holds every strategy's conditions and a
+// met condition is signalled by each, which is harmless (a signal is only a
+// hint; the execution re-checks the price and is idempotent per number).
+func (t *Triggers) Sync(ctx context.Context, s *store.Store) (armed, disarmed int, _ error) {
+	t.init()
+	t.mu.Lock()
+	before := make(map[string]bool, len(t.armed))
+	for id := range t.armed {
+		before[id] = true
+	}
+	t.mu.Unlock()
+	active := map[string]bool{}
+	after := ""
+	for {
+		page, err := s.ArmedStrategies(ctx, StatusActive, after, 1000)
+		if err != nil {
+			return armed, disarmed, err
+		}
+		for _, st := range page {
+			active[st.ID] = true
+			t.mu.Lock()
+			skip := len(t.armed[st.ID]) > 0 || t.pending[st.ID]
+			t.mu.Unlock()
+			if skip {
+				continue
+			}
+			var conds []Cond
+			if err := json.Unmarshal([]byte(st.Triggers), &conds); err != nil {
+				t.log().Error("stored strategy conditions are unreadable", "strategy_id", st.ID, "err", err)
+				continue
+			}
+			t.Arm(st.ID, conds)
+			armed++
+		}
+		if len(page) < 1000 {
+			break
+		}
+		after = page[len(page)-1].ID
+	}
+	for id := range before {
+		if !active[id] {
+			t.Arm(id, nil)
+			disarmed++
+		}
+	}
+	return armed, disarmed, nil
 }
 
 // Rebuild registers the stored conditions of every ACTIVE strategy: the

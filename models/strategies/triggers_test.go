@@ -11,6 +11,7 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/pricefeed"
+	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/venue/ws"
@@ -123,4 +124,50 @@ func TestTriggersRebuildFromTheStore(t *testing.T) {
 	}
 	feed.Apply(bookEvent("9", "0.2", "0.25"))
 	sig.await(t, "str_a")
+}
+
+// TestTriggersSyncAdoptsStrategiesArmedElsewhere: a worker's Sync arms the
+// ACTIVE strategies whose conditions live in another worker (one that may
+// die), leaves those it holds alone, and drops those no longer ACTIVE.
+func TestTriggersSyncAdoptsStrategiesArmedElsewhere(t *testing.T) {
+	s := storetest.NewSQLite(t)
+	ctx := context.Background()
+	conds, _ := json.Marshal([]strategies.Cond{{TokenID: "9", Field: strategies.FieldBestAsk, Op: strategies.OpAtOrBelow, Threshold: decimal.RequireFromString("0.3")}})
+	for _, id := range []string{"str_mine", "str_theirs", "str_paused"} {
+		st := &models.Strategy{ID: id, Status: strategies.StatusActive, Triggers: string(conds),
+			AgentID: "agt_1", UserID: "usr_1", Type: strategies.TypePriceAlert, Config: "{}"}
+		if err := s.CreateStrategy(ctx, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	feed := pricefeed.New(pricefeed.Config{})
+	sig := newSignals()
+	tr := &strategies.Triggers{Feed: feed, Signal: sig.signal}
+	var c []strategies.Cond
+	_ = json.Unmarshal(conds, &c)
+	tr.Arm("str_mine", c)
+	tr.Arm("str_paused", c)
+	paused := strategies.StatusPaused
+	if err := s.UpdateStrategy(ctx, "str_paused", []string{strategies.StatusActive}, store.StrategyUpdate{Status: &paused}); err != nil {
+		t.Fatal(err)
+	}
+	armed, disarmed, err := tr.Sync(ctx, s)
+	if err != nil || armed != 1 || disarmed != 1 || !tr.IsArmed("str_theirs") || !tr.IsArmed("str_mine") || tr.IsArmed("str_paused") {
+		t.Fatalf("sync: armed %d, disarmed %d (%v); theirs %v mine %v paused %v", armed, disarmed, err,
+			tr.IsArmed("str_theirs"), tr.IsArmed("str_mine"), tr.IsArmed("str_paused"))
+	}
+	if armed, disarmed, _ := tr.Sync(ctx, s); armed+disarmed != 0 {
+		t.Fatalf("a second sync changed %d, %d", armed, disarmed)
+	}
+	feed.Apply(bookEvent("9", "0.2", "0.25"))
+	for deadline := time.Now().Add(5 * time.Second); sig.count("str_theirs") == 0 || sig.count("str_mine") == 0; {
+		if time.Now().After(deadline) {
+			t.Fatalf("signals: theirs %d, mine %d", sig.count("str_theirs"), sig.count("str_mine"))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if sig.count("str_paused") != 0 {
+		t.Fatal("a paused strategy was signalled")
+	}
 }

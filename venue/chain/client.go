@@ -49,6 +49,10 @@ type Options struct {
 	// because the estimate is taken against the pending state and a
 	// concurrent transaction can make the real execution slightly dearer.
 	GasHeadroomPercent uint64
+	// Instrument, when set, wraps the backend the client calls (metrics,
+	// tracing), so callers can observe chain calls without this package
+	// knowing how.
+	Instrument func(Backend) Backend
 }
 
 func (o Options) withDefaults() Options {
@@ -86,6 +90,9 @@ type senderState struct {
 // New wraps an existing backend (for example the sandbox chain's in-process
 // client) for network n.
 func New(n network.Network, b Backend, opts Options) *Client {
+	if opts.Instrument != nil {
+		b = opts.Instrument(b)
+	}
 	return &Client{
 		net:     n,
 		b:       b,
