@@ -80,6 +80,9 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 	if err != nil {
 		return Outcome{}, err
 	}
+	if st.Type == TypeCopyTrade {
+		return e.executeCopy(ctx, st, cfg, seq)
+	}
 	p := orders.Principal{AgentID: st.AgentID, UserID: st.UserID, ClientAddr: "strategy " + st.ID}
 	key := IdempotencyKey(id, seq)
 
@@ -410,7 +413,7 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 			// What is left cannot buy the venue's minimum ever again.
 			pl.complete = EndBudget
 		}
-		if pl.complete != "" && (st.Type != TypeBuyLowSellHigh || next.OpenSizeMicro == 0) {
+		if pl.complete != "" && (!sellsWhatItHolds(st.Type, c) || next.OpenSizeMicro == 0) {
 			next.Status, next.EndedReason = StatusCompleted, pl.complete
 			ev(events.StrategyCompleted, "strategy "+st.ID+" "+completedDetail(pl.complete),
 				map[string]any{"reason": pl.complete, "budgetUsed": micro.Decimal(next.BudgetUsedMicro).String()})
