@@ -38,7 +38,7 @@ func devCommand() *cli.Command {
 		&cli.BoolFlag{Name: flagLive, EnvVars: []string{"ATS_LIVE"},
 			Usage: "allow --venue polymarket: trade real funds on the live venue from a development stack"},
 		sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
-		venueWSFlag(),
+		venueWSFlag(), copyConfirmationsFlag(),
 		trustedProxiesFlag(), signupFlag(), oidcFlag(),
 		&cli.BoolFlag{Name: flagDemo, EnvVars: []string{"ATS_DEMO"},
 			Usage: "create demo@example.com (password ATS_DEMO_PASSWORD, default demo-password) with a funded sandbox wallet"},
@@ -250,6 +250,9 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err := startOrderListener(c, st, s, tc, vc, svc, log); err != nil {
 		return err
 	}
+	if err := startCopyHub(c, st, s, vc, svc, log); err != nil {
+		return err
+	}
 	if err := startWorker(ctx, st, tc, svc, workerDeps(s, svc), log); err != nil {
 		return err
 	}
@@ -350,7 +353,8 @@ func apiCommand() *cli.Command {
 
 func workerCommand() *cli.Command {
 	flags := []cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
-		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag(), redisFlag(), venueWSFlag()}
+		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag(), redisFlag(), venueWSFlag(),
+		copyConfirmationsFlag()}
 	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
 		Name:  "worker",
@@ -371,6 +375,9 @@ func workerCommand() *cli.Command {
 					return err
 				}
 				if err := startOrderListener(c, st, s, tc, vc, svc, st.log); err != nil {
+					return err
+				}
+				if err := startCopyHub(c, st, s, vc, svc, st.log); err != nil {
 					return err
 				}
 				// Strategy triggers wait in the worker's price feed.
