@@ -24,34 +24,51 @@ func targetVenue(vc *venueClients) chain.TargetVenue {
 	return chain.TargetVenue{Exchanges: []common.Address{vc.net.Exchange, vc.net.NegRiskExchange}, ConditionalTokens: vc.net.ConditionalTokens}
 }
 
-// startCopyHub runs the worker's copy-trade watchers (one per copied
-// wallet) until the stack stops, and hands the hub to the strategy engine
-// so its executions follow and unfollow targets.
-func startCopyHub(c *cli.Context, st *stack, s *store.Store, vc *venueClients, svc *services, log *slog.Logger) error {
+// newCopyHub builds the worker's copy-trade watchers (one per copied
+// wallet) and hands the hub to the strategy engine, so its executions
+// follow and unfollow targets; it has followed every ACTIVE COPY_TRADE
+// when it returns. run starts it until ctx ends and closes the returned
+// channel when it stopped. nil when the process runs no strategies.
+func newCopyHub(ctx context.Context, s *store.Store, vc *venueClients, svc *services, rpcURL string, confirmations uint64, log *slog.Logger) (*strategies.CopyHub, error) {
 	if svc.strategyEngine == nil {
-		return nil
+		return nil, nil
 	}
 	dial := chain.Static(vc.chain.Backend())
-	if u := c.String(flagChainRPC); u != "" {
-		dial = chain.DialURL(u)
+	if rpcURL != "" {
+		dial = chain.DialURL(rpcURL)
 	}
 	hub := &strategies.CopyHub{
-		Store: s, Dial: dial, Venue: targetVenue(vc), Confirmations: c.Uint64(flagCopyConfirmations),
+		Store: s, Dial: dial, Venue: targetVenue(vc), Confirmations: confirmations,
 		Signal: svc.strategyClient.Hint, Logger: log.With("component", "copy-trade"),
 	}
 	svc.strategyEngine.Copies = hub
-	ctx, cancel := context.WithCancel(context.Background())
 	n, err := hub.Rebuild(ctx)
 	if err != nil {
-		cancel()
-		return err
+		return nil, err
 	}
 	log.Info("copy-trade watchers rebuilt", "strategies", n)
+	return hub, nil
+}
+
+// runCopyHub runs hub until ctx ends; the channel closes when it stopped.
+func runCopyHub(ctx context.Context, hub *strategies.CopyHub) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		_ = hub.Run(ctx)
 	}()
+	return done
+}
+
+// startCopyHub runs the process's copy hub until the stack stops.
+func startCopyHub(c *cli.Context, st *stack, s *store.Store, vc *venueClients, svc *services, log *slog.Logger) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	hub, err := newCopyHub(ctx, s, vc, svc, c.String(flagChainRPC), c.Uint64(flagCopyConfirmations), log)
+	if err != nil || hub == nil {
+		cancel()
+		return err
+	}
+	done := runCopyHub(ctx, hub)
 	st.onStop("copy-trade", func(stopCtx context.Context) error {
 		cancel()
 		select {

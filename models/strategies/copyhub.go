@@ -198,6 +198,7 @@ func (h *CopyHub) start(addr common.Address, tw *targetWatch) {
 			h.log().Error("copy watcher not started", "target", key, "err", err)
 			return
 		}
+		h.log().Info("copy: watching a target", "target", key, "start_block", start)
 		_ = w.Run(ctx)
 	})
 }
@@ -240,6 +241,8 @@ func (h *CopyHub) dispatch(ctx context.Context, target common.Address, tw *targe
 	if err := h.Store.SaveCopyWatermark(ctx, key, l.BlockNumber, int64(l.Index)); err != nil {
 		return err
 	}
+	h.log().Info("copy: target event recorded", "target", key, "tx", l.TxHash.Hex(), "index", l.Index, "block", l.BlockNumber,
+		"trade", ev.Trade != nil, "skip", ev.Skip, "copiers", len(ids))
 	for _, id := range ids {
 		h.hint(id)
 	}
