@@ -44,7 +44,8 @@ func TestWorkerKilledWhileCopying(t *testing.T) {
 		e.createCopy(t, tr, target, map[string]any{"sizingMode": "proportional", "proportionPct": 100, "copySells": true}),
 	}
 
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 16))
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 16))  // the killer's
+	pace := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 17)) // the trades'
 	stop := make(chan struct{})
 	killerDone := make(chan int)
 	go func() {
@@ -71,7 +72,7 @@ func TestWorkerKilledWhileCopying(t *testing.T) {
 		} else {
 			e.outsideTrade(t, yes, "SELL", "5", "0.4")
 		}
-		time.Sleep(time.Duration(800+rng.IntN(800)) * time.Millisecond)
+		time.Sleep(time.Duration(800+pace.IntN(800)) * time.Millisecond)
 	}
 	close(stop)
 	kills := <-killerDone

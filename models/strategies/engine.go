@@ -48,7 +48,7 @@ type Engine struct {
 	// nil in a process without a chain watcher.
 	Copies Following
 	Logger *slog.Logger
-	Now      func() time.Time
+	Now    func() time.Time
 }
 
 func (e *Engine) now() time.Time {
