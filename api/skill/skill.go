@@ -20,7 +20,7 @@ import (
 
 // Version is the skill's version. Bump it (and add the new digest to
 // versions in skill_test.go) whenever skill.md changes.
-const Version = 2
+const Version = 3
 
 // Path is where the skill is served.
 const Path = "/skill.md"

@@ -26,6 +26,7 @@ import (
 var versions = map[int]string{
 	1: "fc08fe09fd1289f9ab50a175d9617f36db423e628352a4f48dffbb46907843a3",
 	2: "e6fc484fd523c547998011ce1d333131b9494da8778f47bde9e398e11e7bb4a4",
+	3: "f68f607189c9c4d8a46d5397db4b627bbb7bd6629b10ff8e5b45e3fc680f4e3f",
 }
 
 func TestVersionMatchesContent(t *testing.T) {
