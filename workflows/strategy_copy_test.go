@@ -2,13 +2,29 @@ package workflows_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/intent/intenttest"
+	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/models/strategies/strategiestest"
+	"github.com/agent-trading/ats/worker"
+	"github.com/agent-trading/ats/worker/devserver"
+	"github.com/agent-trading/ats/worker/devserver/devservertest"
+	"github.com/agent-trading/ats/worker/replaytest"
 	"github.com/agent-trading/ats/workflows"
 )
 
@@ -93,5 +109,79 @@ func TestCopyTradeCopiesEveryRecordedEventOnce(t *testing.T) {
 			t.Fatalf("placed %+v", req)
 		}
 	}
-	_ = workflows.StrategySignalPrice
+}
+
+// TestCopyTradeOnDevServer runs a COPY_TRADE's workflow on a real Temporal
+// server: two recorded events of the target and one hint give two
+// executions (the state's pending flag runs the second), then a cancel.
+// With ATS_RECORD_HISTORY=<path> it writes the history for the replay
+// test:
+//
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy_copy.json \
+//	  go test -run TestCopyTradeOnDevServer ./workflows/
+func TestCopyTradeOnDevServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal dev server")
+	}
+	bin := devservertest.Binary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	srv, err := devserver.Start(ctx, devserver.Options{Binary: bin, UIPort: -1, DBFile: filepath.Join(t.TempDir(), "temporal.db"), LogLevel: "error"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = srv.Stop() }()
+	c, err := worker.Dial(ctx, worker.ClientConfig{HostPort: srv.FrontendAddr(), CodecKey: replaytest.HistoryCodecKey,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	keys := intenttest.Keys(t)
+	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
+	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
+	workflows.Register(w)
+	w.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: keys})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	sc := workflows.StrategyClient{Client: c, Intents: keys}
+	svc := &strategies.Service{Store: fx.Store, Runner: sc, Resolver: strategiestest.Resolver{}}
+	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "COPY_TRADE", Config: json.RawMessage(copyConfig),
+		MaxBudget: strategies.D(decimal.RequireFromString("100"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &strategyRig{t: t, fx: fx, id: st.ID}
+	r.record(1, "11")
+	r.record(2, "12")
+	if err := sc.Hint(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); r.stored().Executions < 2; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("executions: %d", r.stored().Executions)
+		}
+	}
+	if _, err := svc.Cancel(ctx, fx.Actor(), st.ID); err != nil {
+		t.Fatal(err)
+	}
+	var res strategies.State
+	if err := c.GetWorkflow(ctx, st.ID, "").Get(ctx, &res); err != nil || res.Status != strategies.StatusCancelled || res.Executions != 2 {
+		t.Fatalf("result %+v %v", res, err)
+	}
+	if calls, placed := fx.Placer.Counts(); calls != 2 || placed != 2 {
+		t.Fatalf("place calls %d, placed %d", calls, placed)
+	}
+	if p := os.Getenv("ATS_RECORD_HISTORY"); p != "" {
+		replaytest.WriteHistory(t, p, replaytest.History(t, ctx, c, st.ID, ""))
+	}
+}
+
+// strategyCopyHistory was recorded by TestCopyTradeOnDevServer.
+const strategyCopyHistory = "testdata/strategy_copy.json"
+
+func TestCopyStrategyReplays(t *testing.T) {
+	replaytest.ReplayFileWithOptions(t, strategyCopyHistory, replayOptions(t), workflows.All()...)
 }
