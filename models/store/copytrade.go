@@ -35,10 +35,11 @@ func (s *Store) activeCopiers(ctx context.Context) *gorm.DB {
 		Where("strategies.status = ?", "ACTIVE")
 }
 
-// ActiveCopyFollows lists the follows of the ACTIVE strategies.
-func (s *Store) ActiveCopyFollows(ctx context.Context) ([]models.CopyFollow, error) {
+// CopyFollows lists the follows of the strategies in one of statuses.
+func (s *Store) CopyFollows(ctx context.Context, statuses ...string) ([]models.CopyFollow, error) {
 	var out []models.CopyFollow
-	err := s.activeCopiers(ctx).Select("copy_follows.*").Order("copy_follows.strategy_id").Find(&out).Error
+	err := s.db.WithContext(ctx).Model(&models.CopyFollow{}).Joins("JOIN strategies ON strategies.id = copy_follows.strategy_id").
+		Where("strategies.status IN ?", statuses).Select("copy_follows.*").Order("copy_follows.strategy_id").Find(&out).Error
 	return out, mapErr(err, "copy follow")
 }
 

@@ -79,8 +79,9 @@ func (h *CopyHub) init() {
 	}
 }
 
-// Follow implements Following: strategyID copies target and is ACTIVE or
-// not. A target's watcher runs while at least one ACTIVE strategy copies it.
+// Follow implements Following: strategyID copies target, and is not final
+// (active) or is. A target's watcher runs while a strategy that is not
+// final copies it; only the ACTIVE ones get its events recorded.
 func (h *CopyHub) Follow(strategyID, target string, active bool) {
 	if !common.IsHexAddress(target) {
 		return
@@ -125,11 +126,11 @@ func (h *CopyHub) Watching() (targets, copiers int) {
 	return targets, copiers
 }
 
-// Rebuild follows every ACTIVE COPY_TRADE strategy (a worker's start) and
+// Rebuild follows every COPY_TRADE strategy not final (a worker's start) and
 // hints those with recorded events no execution handled (their worker may
 // have died between recording and hinting).
 func (h *CopyHub) Rebuild(ctx context.Context) (int, error) {
-	fs, err := h.Store.ActiveCopyFollows(ctx)
+	fs, err := h.Store.CopyFollows(ctx, NonFinal...)
 	if err != nil {
 		return 0, err
 	}

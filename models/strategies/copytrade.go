@@ -163,10 +163,12 @@ func copySummary(c Config) string {
 }
 
 // Following is what the engine tells the process's copy watchers
-// (*CopyHub): which strategies copy which wallet, and whether they are
-// ACTIVE (only ACTIVE ones need the wallet watched).
+// (*CopyHub): which strategies copy which wallet, and whether they still
+// may copy (not final). Only ACTIVE ones get the target's events recorded;
+// PAUSED and ERROR ones keep the target watched so that a resume goes on
+// from the present instead of replaying what the target did meanwhile.
 type Following interface {
-	Follow(strategyID, target string, active bool)
+	Follow(strategyID, target string, following bool)
 }
 
 // copyTarget is the wallet a COPY_TRADE strategy copies.

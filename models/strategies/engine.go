@@ -154,7 +154,9 @@ func (e *Engine) Load(ctx context.Context, id string) (State, error) {
 // arm registers st's conditions in this process (none unless ACTIVE).
 func (e *Engine) arm(st *models.Strategy) {
 	if st.Type == TypeCopyTrade && e.Copies != nil {
-		e.Copies.Follow(st.ID, copyTarget(st), st.Status == StatusActive)
+		// Paused copiers keep the target watched, so a resume does not
+		// replay what the target did meanwhile (only ACTIVE ones record).
+		e.Copies.Follow(st.ID, copyTarget(st), !Final(st.Status))
 	}
 	if e.Triggers == nil {
 		return
