@@ -30,7 +30,7 @@ func targetVenue(vc *venueClients) chain.TargetVenue {
 // when it returns. run starts it until ctx ends and closes the returned
 // channel when it stopped. nil when the process runs no strategies.
 func newCopyHub(ctx context.Context, s *store.Store, vc *venueClients, svc *services, rpcURL string, confirmations uint64, log *slog.Logger) (*strategies.CopyHub, error) {
-	if svc.strategyEngine == nil {
+	if svc.strategyEngine == nil || vc.chain == nil {
 		return nil, nil
 	}
 	dial := chain.Static(vc.chain.Backend())

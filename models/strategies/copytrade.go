@@ -272,6 +272,11 @@ func (e *Engine) copy(ctx context.Context, st *models.Strategy, c Config, seq in
 			return Outcome{}, err
 		}
 		pl.kind, pl.reason, pl.complete = KindError, errs.PublicMessage(err)+": "+copySource(ct), ""
+		if errs.CodeOf(err) == errs.CodeBelowMinSize {
+			// A small trade of the target is no failure of the strategy.
+			pl.kind, pl.reason = KindSkip, "the copy is below the market's minimum order size ("+errs.PublicMessage(err)+"): "+copySource(ct)
+			return e.record(ctx, st, c, seq, *pl, nil, nil)
+		}
 		return e.record(ctx, st, c, seq, *pl, nil, err)
 	}
 	o, err := e.Store.OrderByID(ctx, res.Order.ID)

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
@@ -211,4 +212,24 @@ func principal(f *copyFx) orders.Principal {
 func placeReq(id, tx string) orders.PlaceRequest {
 	return orders.PlaceRequest{TokenID: "11", Side: "BUY", Type: orders.TypeFAK, Price: decimal.RequireFromString("0.52"),
 		Size: decimal.NewFromInt(10), IdempotencyKey: strategies.CopyIdempotencyKey(id, tx, 3), StrategyID: id}
+}
+
+// A copy the order path refuses as below the market's minimum size is a
+// skip (a small trade of the target), any other refusal an error.
+func TestCopyBelowMinimumSizeIsASkip(t *testing.T) {
+	f := newCopy(t, `{"targetAddress":"`+copyTarget+`","sizingMode":"proportional","proportionPct":10,"copySells":true}`, "100")
+	f.Placer.Set(func(p *strategiestest.Placer) {
+		p.Fail = errs.E(errs.Invalid, "size 1 is below the minimum 5").WithCode(errs.CodeBelowMinSize)
+	})
+	tx := f.trade(t, "11", "BUY", "20", "0.5")
+	out, rec, _ := f.next(t)
+	if rec.Kind != "skip" || !strings.Contains(rec.Reason, "minimum order size") || !strings.Contains(rec.Reason, tx) || out.State.ConsecutiveErrors != 0 {
+		t.Fatalf("%+v %+v", rec, out.State)
+	}
+	f.Placer.Set(func(p *strategiestest.Placer) { p.Fail = errs.E(errs.Invalid, "refused").WithCode(errs.CodeInvalidPrice) })
+	f.trade(t, "11", "BUY", "20", "0.5")
+	out, rec, _ = f.next(t)
+	if rec.Kind != "error" || out.State.ConsecutiveErrors != 1 {
+		t.Fatalf("%+v %+v", rec, out.State)
+	}
 }
