@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/shopspring/decimal"
 
@@ -105,7 +107,9 @@ func TestCopyTradeAgainstTheSandbox(t *testing.T) {
 
 	await := func(id string, n int) []models.CopyTrade {
 		t.Helper()
-		deadline := time.Now().Add(2 * time.Minute)
+		// Generous: the sandbox's chain settles slowly under -race on a
+		// loaded machine (the copy itself follows its block within ms).
+		deadline := time.Now().Add(4 * time.Minute)
 		for {
 			st, err := e.store.StrategyByID(context.Background(), id)
 			if err != nil {
@@ -116,7 +120,8 @@ func TestCopyTradeAgainstTheSandbox(t *testing.T) {
 				return rows
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("%s: %d executions of %d recorded events, want %d (%s %s)", id, st.Executions, len(rows), n, st.Status, st.LastError)
+				t.Fatalf("%s: %d executions of %d recorded events, want %d (%s %s); the chain holds %d events of the target",
+					id, st.Executions, len(rows), n, st.Status, st.LastError, e.targetEvents(t, target))
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
@@ -224,4 +229,30 @@ func containsFold(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// targetEvents counts what the chain holds of target (its trades and the
+// other movements of its tokens), to tell a slow chain from a missed event.
+func (e *tradingEnv) targetEvents(t testing.TB, target string) int {
+	t.Helper()
+	ctx := context.Background()
+	venue := targetVenue(e.vc)
+	head, err := e.vc.chain.Backend().BlockNumber(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, q := range venue.TargetQueries([]common.Address{common.HexToAddress(target)}) {
+		q.FromBlock, q.ToBlock = big.NewInt(0), new(big.Int).SetUint64(head)
+		logs, err := e.vc.chain.Backend().FilterLogs(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range logs {
+			if ev, err := venue.ClassifyTargetLog(l, common.HexToAddress(target)); err == nil && !ev.Ignore {
+				n++
+			}
+		}
+	}
+	return n
 }
