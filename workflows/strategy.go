@@ -19,7 +19,8 @@ import (
 // Signal, update and query names of the strategy workflow.
 const (
 	// StrategySignalPrice hints that a price condition of the strategy was
-	// met (no payload): the execution re-checks the price before acting.
+	// met, or that a COPY_TRADE's target traded (no payload): the execution
+	// re-checks the price, or claims the recorded event, before acting.
 	StrategySignalPrice = "price"
 	// StrategyQueryState returns the strategy's State.
 	StrategyQueryState = "state"
@@ -137,6 +138,7 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 		return st, err
 	}
 	loaded, busy = true, false
+	hinted = hinted || st.Pending
 	publish()
 
 	executions := 0
@@ -202,6 +204,9 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 			}
 			st = next
 			executions++
+			// A COPY_TRADE with more recorded events of its target runs
+			// another execution at once (the state says so; no hint needed).
+			hinted = hinted || st.Pending
 			if st.Status == strategies.StatusActive && st.Type == strategies.TypeRecurringBuy && st.NextEvaluationAt != nil &&
 				!st.NextEvaluationAt.After(workflow.Now(ctx)) {
 				// Nothing was recorded (the database disagrees with this

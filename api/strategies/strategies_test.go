@@ -97,8 +97,22 @@ func decode(t *testing.T, b map[string]json.RawMessage) strategyBody {
 
 const alert = `{"type":"PRICE_ALERT","config":{"tokenId":"1001","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.35,"size":10},"maxBudget":20}`
 
+const (
+	ownEOA      = "0x00000000000000000000000000000000000000E0"
+	ownProxy    = "0x00000000000000000000000000000000000000F0"
+	otherWallet = "0x00000000000000000000000000000000000000A1"
+)
+
+func copyOf(target string) string {
+	return `{"type":"COPY_TRADE","config":{"targetAddress":"` + target + `","sizingMode":"fixed","fixedAmount":5,"copySells":true},"maxBudget":5}`
+}
+
 func TestCreateValidates(t *testing.T) {
 	f := newFixture(t)
+	if err := f.fx.Store.UpsertWallet(context.Background(), &models.Wallet{ID: "wal_own", UserID: f.fx.UserID, Kind: "proxy",
+		EOAAddress: ownEOA, FunderAddress: ownProxy, SignatureType: 1, KeyCiphertext: []byte{1}, KeyNonce: []byte{1}}); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name, body string
 		status     int
@@ -107,7 +121,12 @@ func TestCreateValidates(t *testing.T) {
 		{"no budget", `{"type":"PRICE_ALERT","config":{"tokenId":"1001","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.35,"size":10}}`, 400, "invalid_max_budget"},
 		{"zero budget", strings.Replace(alert, `"maxBudget":20`, `"maxBudget":0`, 1), 400, "invalid_max_budget"},
 		{"no type", `{"config":{},"maxBudget":5}`, 400, "invalid_strategy_type"},
-		{"copy trade", `{"type":"COPY_TRADE","config":{},"maxBudget":5}`, 400, "strategy_type_unavailable"},
+		{"copy trade without target", `{"type":"COPY_TRADE","config":{"sizingMode":"fixed","fixedAmount":5,"copySells":true},"maxBudget":5}`, 400, "invalid_target_address"},
+		{"copy trade of the own EOA", copyOf(ownEOA), 400, "copy_target_own_wallet"},
+		{"copy trade of the own proxy", copyOf(ownProxy), 400, "copy_target_own_wallet"},
+		{"copy trade without copySells", `{"type":"COPY_TRADE","config":{"targetAddress":"` + otherWallet + `","sizingMode":"fixed","fixedAmount":5},"maxBudget":5}`, 400, "invalid_copy_sells"},
+		{"copy trade pct 0", `{"type":"COPY_TRADE","config":{"targetAddress":"` + otherWallet + `","sizingMode":"proportional","proportionPct":0,"copySells":true},"maxBudget":5}`, 400, "invalid_proportion_pct"},
+		{"copy trade created", copyOf(otherWallet), 200, ""},
 		{"trigger out of range", strings.Replace(alert, "0.35", "1.5", 1), 400, "invalid_trigger_price"},
 		{"interval too short", `{"type":"RECURRING_BUY","config":{"tokenId":"1","amountPerInterval":5,"intervalMs":1000},"maxBudget":5}`, 400, "invalid_interval"},
 		{"band inverted", `{"type":"BUY_LOW_SELL_HIGH","config":{"tokenId":"1","buyBelow":0.6,"sellAbove":0.4,"sizePerTrade":5},"maxBudget":5}`, 400, "invalid_price_band"},

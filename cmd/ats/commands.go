@@ -38,7 +38,7 @@ func devCommand() *cli.Command {
 		&cli.BoolFlag{Name: flagLive, EnvVars: []string{"ATS_LIVE"},
 			Usage: "allow --venue polymarket: trade real funds on the live venue from a development stack"},
 		sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
-		venueWSFlag(), workflowCacheFlag(),
+		venueWSFlag(), workflowCacheFlag(), copyConfirmationsFlag(),
 		trustedProxiesFlag(), signupFlag(), oidcFlag(),
 		&cli.BoolFlag{Name: flagDemo, EnvVars: []string{"ATS_DEMO"},
 			Usage: "create demo@example.com (password ATS_DEMO_PASSWORD, default demo-password) with a funded sandbox wallet"},
@@ -261,6 +261,9 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err := startOrderListener(c, st, s, tc, vc, svc, log); err != nil {
 		return err
 	}
+	if err := startCopyHub(c, st, s, vc, svc, log); err != nil {
+		return err
+	}
 	if err := setWorkflowCache(c); err != nil {
 		return err
 	}
@@ -366,7 +369,7 @@ func apiCommand() *cli.Command {
 func workerCommand() *cli.Command {
 	flags := []cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
 		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag(), redisFlag(), venueWSFlag(),
-		workflowCacheFlag()}
+		workflowCacheFlag(), copyConfirmationsFlag()}
 	flags = append(flags, opsFlags("worker")...)
 	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
@@ -399,6 +402,9 @@ func workerCommand() *cli.Command {
 					return err
 				}
 				if err := startOrderListener(c, st, s, tc, vc, svc, st.log); err != nil {
+					return err
+				}
+				if err := startCopyHub(c, st, s, vc, svc, st.log); err != nil {
 					return err
 				}
 				// Strategy triggers wait in the worker's price feed.

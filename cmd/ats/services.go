@@ -185,7 +185,11 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 			// POST /orders (checks, budget, order workflow).
 			resolver := strategies.MarketResolver{Markets: svc.markets}
 			svc.strategyClient = workflows.StrategyClient{Client: tc, Intents: intents}
-			svc.strategies = &strategies.Service{Store: s, Runner: svc.strategyClient, Resolver: resolver}
+			n := v.net
+			svc.strategies = &strategies.Service{Store: s, Runner: svc.strategyClient, Resolver: resolver, Network: &n}
+			if v.chain != nil {
+				svc.strategies.Head = v.chain.Backend().BlockNumber
+			}
 			svc.strategyEngine = &strategies.Engine{Store: s, Orders: svc.orderDesk, Quotes: svc.markets, Resolver: resolver,
 				Logger: log.With("component", "strategies")}
 		}

@@ -30,6 +30,7 @@ import (
 	"github.com/agent-trading/ats/models/identities"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/wallets"
 	"github.com/agent-trading/ats/sandbox"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
@@ -66,6 +67,8 @@ type tradingEnv struct {
 	// first worker).
 	events   *orderEvents
 	noEvents bool
+	// copies are the worker's copy-trade watchers (with events).
+	copies *strategies.CopyHub
 }
 
 type tradingOpts struct {
@@ -219,6 +222,17 @@ func (e *tradingEnv) startWorker(t testing.TB) {
 		done := oe.run(ctx)
 		e.events = oe
 		t.Cleanup(func() { cancel(); <-done })
+		// The copy-trade watchers run beside the order events, as in
+		// `ats dev` and `ats worker`.
+		hub, err := newCopyHub(ctx, e.store, e.vc, e.svc, "", 0, e.log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hub != nil {
+			e.copies = hub
+			hubDone := runCopyHub(ctx, hub)
+			t.Cleanup(func() { cancel(); <-hubDone })
+		}
 	}
 }
 

@@ -108,7 +108,6 @@ const (
 
 	// Strategies.
 	CodeInvalidStrategyType     = "invalid_strategy_type"
-	CodeStrategyTypeUnavailable = "strategy_type_unavailable"
 	CodeInvalidMarketSelector   = "invalid_market_selector"
 	CodeInvalidTriggerCondition = "invalid_trigger_condition"
 	CodeInvalidTriggerPrice     = "invalid_trigger_price"
@@ -123,6 +122,13 @@ const (
 	CodeStrategyFinal           = "strategy_final"
 	CodeMarketQueryUnresolved   = "market_query_unresolved"
 	CodeStrategyNotFound        = "strategy_not_found"
+	CodeInvalidTargetAddress    = "invalid_target_address"
+	CodeCopyOwnWallet           = "copy_target_own_wallet"
+	CodeCopyTargetImmutable     = "copy_target_immutable"
+	CodeInvalidSizingMode       = "invalid_sizing_mode"
+	CodeInvalidProportion       = "invalid_proportion_pct"
+	CodeInvalidCopySells        = "invalid_copy_sells"
+	CodeInvalidTokenFilter      = "invalid_token_filter"
 
 	// Wallet approvals and redemptions.
 	CodeInvalidToken         = "invalid_token"
@@ -334,8 +340,7 @@ var catalogue = []Group{
 		{Code: CodeInvalidClose, Kind: Invalid, Meaning: "`type` is not MARKET, FOK or LIMIT, or `slippage` is outside 0–1.", Remedy: "Fix the body."},
 	}},
 	{Title: "Strategies", Entries: []Entry{
-		{Code: CodeInvalidStrategyType, Kind: Invalid, Meaning: "`type` is not a strategy type.", Remedy: "Use PRICE_ALERT, RECURRING_BUY or BUY_LOW_SELL_HIGH."},
-		{Code: CodeStrategyTypeUnavailable, Kind: Invalid, Meaning: "The strategy type is in the spec but this service does not run it yet (COPY_TRADE).", Remedy: "Use another type."},
+		{Code: CodeInvalidStrategyType, Kind: Invalid, Meaning: "`type` is not a strategy type.", Remedy: "Use PRICE_ALERT, RECURRING_BUY, BUY_LOW_SELL_HIGH or COPY_TRADE."},
 		{Code: CodeInvalidMarketSelector, Kind: Invalid, Meaning: "The config names no market or both a `tokenId` and a `marketQuery`.", Remedy: "Give exactly one of `tokenId` and `marketQuery`."},
 		{Code: CodeInvalidTriggerCondition, Kind: Invalid, Meaning: "`triggerCondition` is not PRICE_LTE or PRICE_GTE.", Remedy: "Fix the condition."},
 		{Code: CodeInvalidTriggerPrice, Kind: Invalid, Meaning: "`triggerPrice` is missing or not strictly between 0 and 1.", Remedy: "Give a price in (0, 1)."},
@@ -350,6 +355,13 @@ var catalogue = []Group{
 		{Code: CodeStrategyFinal, Kind: Conflict, Meaning: "The strategy is COMPLETED or CANCELLED, which is final.", Remedy: "Create a new strategy."},
 		{Code: CodeMarketQueryUnresolved, Kind: NotFound, Meaning: "No market accepting orders matches the `marketQuery`.", Remedy: "Search with GET /markets/search, or give a `tokenId`."},
 		{Code: CodeStrategyNotFound, Kind: NotFound, Meaning: "No strategy of this agent (or user) has this id.", Remedy: "List them with GET /strategies."},
+		{Code: CodeInvalidTargetAddress, Kind: Invalid, Meaning: "COPY_TRADE's `targetAddress` is missing or not a 0x-prefixed 20-byte address (or is the zero address).", Remedy: "Give the wallet to copy: the address that trades on the venue (its proxy, Safe or deposit wallet, or its EOA)."},
+		{Code: CodeCopyOwnWallet, Kind: Invalid, Meaning: "COPY_TRADE's `targetAddress` is the user's own wallet: its EOA, its proxy or Safe, or its deposit wallet (self-copy).", Remedy: "Copy another wallet."},
+		{Code: CodeCopyTargetImmutable, Kind: Invalid, Meaning: "A PATCH tried to change a COPY_TRADE's `targetAddress`.", Remedy: "Cancel it and create a strategy that copies the other wallet."},
+		{Code: CodeInvalidSizingMode, Kind: Invalid, Meaning: "`sizingMode` is not fixed or proportional, or the field its mode needs is missing, or the other mode's field is given.", Remedy: "fixed with `fixedAmount`, or proportional with `proportionPct`."},
+		{Code: CodeInvalidProportion, Kind: Invalid, Meaning: "`proportionPct` is not between 1 and 100 (at most 6 decimals).", Remedy: "Give a percentage from 1 to 100."},
+		{Code: CodeInvalidCopySells, Kind: Invalid, Meaning: "COPY_TRADE's `copySells` is missing or not a boolean.", Remedy: "Send true to mirror sells too, false for buys only."},
+		{Code: CodeInvalidTokenFilter, Kind: Invalid, Meaning: "`tokenFilter` holds something that is not a token id, a duplicate, or more than 100 ids.", Remedy: "Give up to 100 distinct decimal token ids, or leave it out to copy every token."},
 	}},
 	{Title: "Wallet approvals and redemptions", Entries: []Entry{
 		{Code: CodeInvalidToken, Kind: Invalid, Meaning: "`token` is missing or not USDC, CTF, NEG_RISK or all.", Remedy: "Send one of the four values."},

@@ -65,6 +65,15 @@ type Config struct {
 	SellAbove    *Dec `json:"sellAbove,omitempty"`
 	SizePerTrade *Dec `json:"sizePerTrade,omitempty"`
 	MaxOpenSize  *Dec `json:"maxOpenSize,omitempty"`
+
+	// COPY_TRADE (copytrade.go).
+	TargetAddress   string   `json:"targetAddress,omitempty"`
+	SizingMode      string   `json:"sizingMode,omitempty"`
+	FixedAmount     *Dec     `json:"fixedAmount,omitempty"`
+	ProportionPct   *Dec     `json:"proportionPct,omitempty"`
+	CopySells       *bool    `json:"copySells,omitempty"`
+	MaxPositionSize *Dec     `json:"maxPositionSize,omitempty"`
+	TokenFilter     []string `json:"tokenFilter,omitempty"`
 }
 
 // Trigger conditions and order types of PRICE_ALERT.
@@ -81,18 +90,16 @@ var fieldsOf = map[string][]string{
 	TypePriceAlert:     {"tokenId", "marketQuery", "outcome", "side", "triggerCondition", "triggerPrice", "size", "orderType"},
 	TypeRecurringBuy:   {"tokenId", "marketQuery", "outcome", "amountPerInterval", "intervalMs", "interval", "maxTotalAmount", "priceLimit"},
 	TypeBuyLowSellHigh: {"tokenId", "marketQuery", "outcome", "buyBelow", "sellAbove", "sizePerTrade", "maxOpenSize"},
+	TypeCopyTrade:      copyTradeFields,
 }
 
-// CheckType validates a strategy type. COPY_TRADE is a type of the spec
-// this service does not run yet: it is refused, never accepted and ignored.
+// CheckType validates a strategy type.
 func CheckType(t string) error {
 	switch t {
-	case TypePriceAlert, TypeRecurringBuy, TypeBuyLowSellHigh:
+	case TypePriceAlert, TypeRecurringBuy, TypeBuyLowSellHigh, TypeCopyTrade:
 		return nil
-	case TypeCopyTrade:
-		return errs.E(errs.Invalid, "COPY_TRADE strategies are not available on this service yet").WithCode(errs.CodeStrategyTypeUnavailable)
 	}
-	return errs.Ef(errs.Invalid, "type must be PRICE_ALERT, RECURRING_BUY or BUY_LOW_SELL_HIGH, not %q", t).WithCode(errs.CodeInvalidStrategyType)
+	return errs.Ef(errs.Invalid, "type must be PRICE_ALERT, RECURRING_BUY, BUY_LOW_SELL_HIGH or COPY_TRADE, not %q", t).WithCode(errs.CodeInvalidStrategyType)
 }
 
 // ParseConfig decodes and validates raw as the config of type typ and
@@ -210,6 +217,10 @@ func price(field string, d *Dec, required bool, code string) error {
 // Validate checks c as the config of typ (fields of other types are
 // refused by ParseConfig before).
 func (c *Config) Validate(typ string) error {
+	if typ == TypeCopyTrade {
+		// Copies follow a wallet, not a market.
+		return c.validateCopyTrade()
+	}
 	c.TokenID = strings.TrimSpace(c.TokenID)
 	c.MarketQuery = strings.TrimSpace(c.MarketQuery)
 	if (c.TokenID == "") == (c.MarketQuery == "") {

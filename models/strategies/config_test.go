@@ -38,7 +38,25 @@ func TestParseConfig(t *testing.T) {
 		{"blsh inverted", "BUY_LOW_SELL_HIGH", `{"tokenId":"1","buyBelow":0.6,"sellAbove":0.6,"sizePerTrade":10}`, errs.CodeInvalidPriceBand},
 		{"blsh max open below size", "BUY_LOW_SELL_HIGH", `{"tokenId":"1","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":10,"maxOpenSize":5}`, errs.CodeInvalidStrategyAmount},
 		{"blsh no size", "BUY_LOW_SELL_HIGH", `{"tokenId":"1","buyBelow":0.4,"sellAbove":0.6}`, errs.CodeInvalidStrategyAmount},
-		{"copy trade", "COPY_TRADE", `{"targetAddress":"0x0000000000000000000000000000000000000001"}`, errs.CodeStrategyTypeUnavailable},
+		{"copy fixed", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"fixed","fixedAmount":5,"copySells":true}`, ""},
+		{"copy proportional", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"PROPORTIONAL","proportionPct":"12.5","copySells":false,"maxPositionSize":100,"tokenFilter":["2","1"]}`, ""},
+		{"copy no target", "COPY_TRADE", `{"sizingMode":"fixed","fixedAmount":5,"copySells":true}`, errs.CodeInvalidTargetAddress},
+		{"copy bad target", "COPY_TRADE", `{"targetAddress":"0x12","sizingMode":"fixed","fixedAmount":5,"copySells":true}`, errs.CodeInvalidTargetAddress},
+		{"copy target without 0x", "COPY_TRADE", `{"targetAddress":"00000000000000000000000000000000000000a1","sizingMode":"fixed","fixedAmount":5,"copySells":true}`, errs.CodeInvalidTargetAddress},
+		{"copy zero target", "COPY_TRADE", `{"targetAddress":"0x0000000000000000000000000000000000000000","sizingMode":"fixed","fixedAmount":5,"copySells":true}`, errs.CodeInvalidTargetAddress},
+		{"copy bad mode", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"double","fixedAmount":5,"copySells":true}`, errs.CodeInvalidSizingMode},
+		{"copy fixed without amount", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"fixed","copySells":true}`, errs.CodeInvalidSizingMode},
+		{"copy fixed with pct", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"fixed","fixedAmount":5,"proportionPct":10,"copySells":true}`, errs.CodeInvalidSizingMode},
+		{"copy proportional without pct", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"proportional","copySells":true}`, errs.CodeInvalidSizingMode},
+		{"copy zero amount", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"fixed","fixedAmount":0,"copySells":true}`, errs.CodeInvalidStrategyAmount},
+		{"copy pct 0.5", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"proportional","proportionPct":0.5,"copySells":true}`, errs.CodeInvalidProportion},
+		{"copy pct 101", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"proportional","proportionPct":101,"copySells":true}`, errs.CodeInvalidProportion},
+		{"copy no copySells", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"fixed","fixedAmount":5}`, errs.CodeInvalidCopySells},
+		{"copy copySells string", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"fixed","fixedAmount":5,"copySells":"yes"}`, errs.CodeInvalidField},
+		{"copy negative max position", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"fixed","fixedAmount":5,"copySells":true,"maxPositionSize":-1}`, errs.CodeInvalidStrategyAmount},
+		{"copy bad token filter", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"fixed","fixedAmount":5,"copySells":true,"tokenFilter":["x"]}`, errs.CodeInvalidTokenFilter},
+		{"copy duplicate token filter", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"fixed","fixedAmount":5,"copySells":true,"tokenFilter":["7","7"]}`, errs.CodeInvalidTokenFilter},
+		{"copy with a market", "COPY_TRADE", `{"targetAddress":"0x00000000000000000000000000000000000000a1","sizingMode":"fixed","fixedAmount":5,"copySells":true,"tokenId":"1"}`, errs.CodeUnknownField},
 		{"unknown type", "TWAP", `{}`, errs.CodeInvalidStrategyType},
 		{"not an object", "PRICE_ALERT", `[1]`, errs.CodeInvalidField},
 		{"wrong json type", "PRICE_ALERT", `{"tokenId":"1","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":true,"size":1}`, errs.CodeInvalidField},
@@ -80,5 +98,16 @@ func TestConfigNormalisedAndNumbers(t *testing.T) {
 	rc, _, err := strategies.ParseConfig("RECURRING_BUY", json.RawMessage(`{"tokenId":"1","amountPerInterval":5,"interval":"15m"}`))
 	if err != nil || rc.IntervalDuration().Minutes() != 15 {
 		t.Fatal(err, rc.IntervalDuration())
+	}
+}
+
+func TestCopyConfigNormalised(t *testing.T) {
+	_, norm, err := strategies.ParseConfig("COPY_TRADE", json.RawMessage(`{"targetAddress":" 0x00000000000000000000000000000000000000aB ","sizingMode":"Proportional","proportionPct":"50.0","copySells":false,"tokenFilter":["20","3"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"targetAddress":"0x00000000000000000000000000000000000000AB","sizingMode":"proportional","proportionPct":50,"copySells":false,"tokenFilter":["20","3"]}`
+	if string(norm) != want {
+		t.Fatalf("stored %s, want %s", norm, want)
 	}
 }

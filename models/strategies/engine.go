@@ -44,8 +44,11 @@ type Engine struct {
 	Quotes   Quoter
 	Resolver Resolver
 	Triggers Arming // nil: no price feed in this process
-	Logger   *slog.Logger
-	Now      func() time.Time
+	// Copies watches the wallets COPY_TRADE strategies copy (*CopyHub);
+	// nil in a process without a chain watcher.
+	Copies Following
+	Logger *slog.Logger
+	Now    func() time.Time
 }
 
 func (e *Engine) now() time.Time {
@@ -82,6 +85,9 @@ type State struct {
 	// Armed is true while price conditions wait for the feed.
 	Armed   bool   `json:"armed,omitempty"`
 	Summary string `json:"summary,omitempty"`
+	// Pending is true while a COPY_TRADE has recorded events of its target
+	// that no execution handled yet: the workflow runs another execution.
+	Pending bool `json:"pending,omitempty"`
 }
 
 func stateOf(st *models.Strategy) State {
@@ -120,6 +126,8 @@ func Summary(st *models.Strategy) string {
 		}
 	case TypeBuyLowSellHigh:
 		terms = fmt.Sprintf("buy %s at <= %s, sell at >= %s", c.SizePerTrade.val().String(), c.BuyBelow.val().String(), c.SellAbove.val().String())
+	case TypeCopyTrade:
+		market, terms = "the target's markets", copySummary(c)
 	}
 	return fmt.Sprintf("%s %s on %s: %s; budget $%s; agent %s", st.Type, st.ID, market, terms,
 		micro.Decimal(st.MaxBudgetMicro).String(), st.AgentID)
@@ -134,11 +142,22 @@ func (e *Engine) Load(ctx context.Context, id string) (State, error) {
 		return State{}, err
 	}
 	e.arm(st)
-	return stateOf(st), nil
+	out := stateOf(st)
+	if st.Type == TypeCopyTrade && st.Status == StatusActive {
+		if out.Pending, err = e.Store.CopyTradesPending(ctx, id, st.Executions); err != nil {
+			return State{}, err
+		}
+	}
+	return out, nil
 }
 
 // arm registers st's conditions in this process (none unless ACTIVE).
 func (e *Engine) arm(st *models.Strategy) {
+	if st.Type == TypeCopyTrade && e.Copies != nil {
+		// Paused copiers keep the target watched, so a resume does not
+		// replay what the target did meanwhile (only ACTIVE ones record).
+		e.Copies.Follow(st.ID, copyTarget(st), !Final(st.Status))
+	}
 	if e.Triggers == nil {
 		return
 	}

@@ -81,6 +81,9 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 	if err != nil {
 		return Outcome{}, err
 	}
+	if st.Type == TypeCopyTrade {
+		return e.executeCopy(ctx, st, cfg, seq)
+	}
 	p := orders.Principal{AgentID: st.AgentID, UserID: st.UserID, ClientAddr: "strategy " + st.ID}
 	key := IdempotencyKey(id, seq)
 
@@ -421,9 +424,10 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 			// What is left cannot buy the venue's minimum ever again.
 			pl.complete = EndBudget
 		}
-		// BUY_LOW_SELL_HIGH ends only with nothing to sell: no shares and
-		// no buy that may still fill.
-		if pl.complete != "" && (st.Type != TypeBuyLowSellHigh || sellable(&next).IsZero() && buying == 0) {
+		// A strategy that sells what it bought (BUY_LOW_SELL_HIGH, a
+		// COPY_TRADE that copies sells) ends only with nothing to sell: no
+		// shares and no buy that may still fill.
+		if pl.complete != "" && (!sellsWhatItHolds(st.Type, c) || sellable(&next).IsZero() && buying == 0) {
 			next.Status, next.EndedReason = StatusCompleted, pl.complete
 			ev(events.StrategyCompleted, "strategy "+st.ID+" "+completedDetail(pl.complete),
 				map[string]any{"reason": pl.complete, "budgetUsed": micro.Decimal(next.BudgetUsedMicro).String()})

@@ -11,6 +11,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/micro"
+	"github.com/agent-trading/ats/venue/network"
 )
 
 // Runner drives strategy workflows; workflows.StrategyClient implements
@@ -40,7 +41,13 @@ type Service struct {
 	Store    *store.Store
 	Runner   Runner
 	Resolver Resolver
-	Now      func() time.Time
+	// Network derives the proxy and Safe of a user's EOA, which a
+	// COPY_TRADE may not copy either (nil: only the stored addresses).
+	Network *network.Network
+	// Head is the chain's current block: a COPY_TRADE copies its target's
+	// trades from there on (nil: from whatever its watcher reads next).
+	Head func(ctx context.Context) (uint64, error)
+	Now  func() time.Time
 }
 
 func (s *Service) now() time.Time {
@@ -89,7 +96,13 @@ func (s *Service) Create(ctx context.Context, a Actor, r CreateRequest) (Strateg
 		st.NextEvaluationAt = &now
 	}
 	st.Triggers = encodeConds(conditionsFor(st, cfg, 0))
-	if err := s.Store.CreateStrategyLimited(ctx, st, MaxNonFinal, NonFinal, nil); err != nil {
+	var also func(tx *store.Store) error
+	if r.Type == TypeCopyTrade {
+		if also, err = s.prepareCopy(ctx, a.UserID, st, cfg); err != nil {
+			return Strategy{}, err
+		}
+	}
+	if err := s.Store.CreateStrategyLimited(ctx, st, MaxNonFinal, NonFinal, also); err != nil {
 		return Strategy{}, err
 	}
 	if err := s.Runner.Start(ctx, stateOf(st)); err != nil {
@@ -114,7 +127,7 @@ func (s *Service) audit(ctx context.Context, a Actor, st *models.Strategy, actio
 
 // resolve returns the token a config trades now.
 func (s *Service) resolve(ctx context.Context, c Config) (string, error) {
-	if c.TokenID != "" {
+	if c.MarketQuery == "" { // a tokenId, or a type without a market (COPY_TRADE)
 		return c.TokenID, nil
 	}
 	if s.Resolver == nil {
@@ -306,6 +319,10 @@ func (s *Service) Patch(ctx context.Context, a Actor, id string, r PatchRequest)
 			}
 			if cfg, norm, err = ParseConfig(st.Type, merged); err != nil {
 				return Strategy{}, err
+			}
+			if st.Type == TypeCopyTrade && cfg.TargetAddress != copyTarget(st) {
+				return Strategy{}, errs.E(errs.Invalid, "a COPY_TRADE's targetAddress never changes").WithCode(errs.CodeCopyTargetImmutable).
+					WithHint("cancel it and create a strategy that copies the other wallet")
 			}
 		} else if cfg, err = Load(st.Config); err != nil {
 			return Strategy{}, err

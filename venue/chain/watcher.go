@@ -114,7 +114,14 @@ type WatcherConfig struct {
 	// pass: the fill is retried on the next one, and fills already delivered
 	// in that pass are not delivered again.
 	Deliver func(ctx context.Context, f Fill) error
-	Logger  *slog.Logger
+	// Queries, when set, replaces the OrderFilled-by-maker filter: the
+	// watcher subscribes to, and fetches, the logs every query matches (its
+	// block range is the watcher's). TargetQueries is the copy-trade one.
+	Queries func(makers []common.Address) []ethereum.FilterQuery
+	// DeliverLog, when set, receives every matching log (in chain order,
+	// under Deliver's rules) instead of Deliver.
+	DeliverLog func(ctx context.Context, l types.Log) error
+	Logger     *slog.Logger
 }
 
 // Watcher streams the OrderFilled logs of a set of makers.
@@ -147,7 +154,7 @@ type Watcher struct {
 
 // NewWatcher validates cfg and builds a Watcher; Run starts it.
 func NewWatcher(cfg WatcherConfig) (*Watcher, error) {
-	if cfg.Dial == nil || cfg.Store == nil || cfg.Deliver == nil || cfg.Key == "" || len(cfg.Exchanges) == 0 {
+	if cfg.Dial == nil || cfg.Store == nil || (cfg.Deliver == nil && cfg.DeliverLog == nil) || cfg.Key == "" || len(cfg.Exchanges) == 0 {
 		return nil, venue.E(venue.Internal, "watcher: Dial, Exchanges, Store, Key and Deliver are required")
 	}
 	if cfg.ChunkSize == 0 {
@@ -284,22 +291,35 @@ func makerTopics(makers []common.Address) []common.Hash {
 	return out
 }
 
+// queries are the log filters of makers (no block range).
+func (w *Watcher) queries(makers []common.Address) []ethereum.FilterQuery {
+	if len(makers) == 0 {
+		return nil
+	}
+	if w.cfg.Queries != nil {
+		return w.cfg.Queries(makers)
+	}
+	return []ethereum.FilterQuery{{
+		Addresses: w.cfg.Exchanges,
+		Topics:    [][]common.Hash{{OrderFilledTopic}, nil, makerTopics(makers)},
+	}}
+}
+
 // session runs one connection: subscribe, backfill, then fetch on every
 // notification or poll tick until the subscription fails.
 func (w *Watcher) session(ctx context.Context, be WatchBackend) error {
 	makers := w.snapshotMakers()
-	var subErr <-chan error
+	qs := w.queries(makers)
+	// Every subscription reports its end here (nil when it just closed);
+	// the buffer lets the reporters finish after the session returned.
+	subErr := make(chan error, len(qs))
 	notify := make(chan types.Log, 256)
-	if len(makers) > 0 {
-		q := ethereum.FilterQuery{
-			Addresses: w.cfg.Exchanges,
-			Topics:    [][]common.Hash{{OrderFilledTopic}, nil, makerTopics(makers)},
-		}
+	for _, q := range qs {
 		sub, err := be.SubscribeFilterLogs(ctx, q, notify)
 		switch {
 		case err == nil:
 			defer sub.Unsubscribe()
-			subErr = sub.Err()
+			go func() { subErr <- <-sub.Err() }()
 		case errors.Is(err, rpc.ErrNotificationsUnsupported):
 			// HTTP node: polling alone.
 		default:
@@ -350,18 +370,18 @@ func (w *Watcher) poll(ctx context.Context, be WatchBackend) error {
 	if target < from {
 		return nil
 	}
-	topics := makerTopics(makers)
+	queries := w.queries(makers)
 	for from <= target {
 		to := min(from+w.cfg.ChunkSize-1, target)
-		if len(makers) > 0 {
-			logs, err := be.FilterLogs(ctx, ethereum.FilterQuery{
-				FromBlock: new(big.Int).SetUint64(from),
-				ToBlock:   new(big.Int).SetUint64(to),
-				Addresses: w.cfg.Exchanges,
-				Topics:    [][]common.Hash{{OrderFilledTopic}, nil, topics},
-			})
-			if err != nil {
-				return err
+		if len(queries) > 0 {
+			var logs []types.Log
+			for _, q := range queries {
+				q.FromBlock, q.ToBlock = new(big.Int).SetUint64(from), new(big.Int).SetUint64(to)
+				ls, err := be.FilterLogs(ctx, q)
+				if err != nil {
+					return err
+				}
+				logs = append(logs, ls...)
 			}
 			slices.SortFunc(logs, func(a, b types.Log) int {
 				if c := cmp.Compare(a.BlockNumber, b.BlockNumber); c != 0 {
@@ -392,6 +412,13 @@ func (w *Watcher) deliver(ctx context.Context, l types.Log) error {
 	}
 	key := FillKey{TxHash: l.TxHash, LogIndex: l.Index}
 	if w.seen.has(key) {
+		return nil
+	}
+	if w.cfg.DeliverLog != nil {
+		if err := w.cfg.DeliverLog(ctx, l); err != nil {
+			return err
+		}
+		w.seen.add(key)
 		return nil
 	}
 	f, err := DecodeFill(l)

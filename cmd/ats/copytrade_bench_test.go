@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/shopspring/decimal"
+
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/secret"
+	"github.com/agent-trading/ats/models/strategies"
+)
+
+// BenchmarkCopyTradeLatency measures a COPY_TRADE's latency end to end
+// with 1 and with 1,000 strategies copying one wallet: from the block
+// holding the target's fill being available at the node (its header
+// reaching a subscriber in the process) → the target's watcher (woken by
+// the node's log notification) records the trade for every copier → a
+// hint to each copier's workflow → its execution claims the trade and
+// places the copy through the order path → the venue answered the signed
+// post (the order leaves PENDING; its updated_at). One target trade per
+// iteration; every copier's latency is a sample. Goal p95 ≤ 300 ms.
+//
+//	go test -run '^$' -bench BenchmarkCopyTradeLatency -benchtime 20x -timeout 30m ./cmd/ats/
+//
+// copiers=1000 (ATS_BENCH_COPIERS=N for another count) runs 100 agents
+// of 10 users (an agent holds 10 strategies; each user's wallet funds 100
+// copies). Copies not answered within 5 minutes are reported as
+// answered-pct below 100 and left out of the quantiles.
+func BenchmarkCopyTradeLatency(b *testing.B) {
+	many := 1000
+	if v, err := strconv.Atoi(os.Getenv("ATS_BENCH_COPIERS")); err == nil && v > 0 {
+		many = v
+	}
+	for _, n := range []int{1, many} {
+		b.Run(fmt.Sprintf("copiers=%d", n), func(b *testing.B) { benchCopy(b, n) })
+	}
+}
+
+func benchCopy(b *testing.B, n int) {
+	e := newTradingEnv(b, tradingOpts{})
+	ctx := context.Background()
+	m := e.newMarket(b, fmt.Sprintf("Will %d copies be fast", n), "0.5")
+	yes := m.TokenIDs[0]
+	target := e.outsideAddress(b)
+	e.outsideTrade(b, yes, "BUY", "5", "0.6") // warm the outside wallet up
+
+	// n copiers: users of 10 agents of 10 strategies each.
+	var ids []string
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	cfg := json.RawMessage(`{"targetAddress":"` + target + `","sizingMode":"fixed","fixedAmount":3,"copySells":false}`)
+	for made := 0; made < n; {
+		tr := e.newTrader(b, 0)
+		for a := 0; a < 10 && made < n; a++ {
+			agentID := tr.agentID
+			if a > 0 {
+				_, hash, prefix := secret.NewAPIKey()
+				ag := &models.Agent{UserID: tr.userID, Name: fmt.Sprintf("copier-%d", a), Scopes: "read trade", RateLimitPerMinute: 100_000}
+				if err := e.store.CreateAgentWithKey(ctx, ag, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
+					b.Fatal(err)
+				}
+				agentID = ag.ID
+			}
+			k := min(10, n-made)
+			made += k
+			wg.Add(1)
+			go func(userID, agentID string, k int) {
+				defer wg.Done()
+				for range k {
+					st, err := e.svc.strategies.Create(ctx, strategies.Actor{By: strategies.ByAgent, AgentID: agentID, UserID: userID},
+						strategies.CreateRequest{Type: strategies.TypeCopyTrade, Config: cfg, MaxBudget: strategies.D(decimal.NewFromInt(1000))})
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					mu.Lock()
+					ids = append(ids, st.ID)
+					mu.Unlock()
+				}
+			}(tr.userID, agentID, k)
+		}
+		wg.Wait()
+	}
+	if b.Failed() {
+		b.FailNow()
+	}
+	// Every copier's workflow has loaded (and so followed the target).
+	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		if _, c := e.copies.Watching(); c >= n {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatal("the copiers never all followed the target")
+		}
+	}
+
+	// When each block reached a subscriber of the node.
+	heads := make(chan *types.Header, 4096)
+	sub, err := e.vc.chain.Backend().SubscribeNewHead(ctx, heads)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	var amu sync.Mutex
+	arrived := map[uint64]time.Time{}
+	go func() {
+		for h := range heads {
+			t := time.Now()
+			amu.Lock()
+			arrived[h.Number.Uint64()] = t
+			amu.Unlock()
+		}
+	}()
+
+	lat, rec := make([]time.Duration, 0, b.N*n), make([]time.Duration, 0, b.N*n)
+	total := 0
+	b.ResetTimer()
+	for i := range b.N {
+		e.outsideTrade(b, yes, "BUY", "10", "0.6")
+		// Wait until every copier's copy i+1 was answered by the venue.
+		var block int64
+		answered, recordedAt := map[string]time.Time{}, map[string]time.Time{}
+		for deadline := time.Now().Add(5 * time.Minute); len(answered) < n; time.Sleep(20 * time.Millisecond) {
+			var rows []struct {
+				StrategyID string
+				Block      int64
+				Status     string
+				UpdatedAt  time.Time
+				CreatedAt  time.Time
+			}
+			err := e.store.DB().Raw(`SELECT c.strategy_id, c.block, c.created_at, o.status, o.updated_at FROM copy_trades c
+				JOIN orders o ON o.idempotency_key = 'copy:' || c.strategy_id || ':' || c.tx_hash || ':' || c.log_index AND o.agent_id IN (SELECT agent_id FROM strategies WHERE id = c.strategy_id)
+				WHERE c.kind = 'trade' AND c.seq = ? AND o.status <> 'PENDING'`, i+1).Scan(&rows).Error
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, r := range rows {
+				answered[r.StrategyID], block = r.UpdatedAt, r.Block
+				recordedAt[r.StrategyID] = r.CreatedAt
+			}
+			if time.Now().After(deadline) {
+				b.Logf("trade %d: %d of %d copies answered after 5 minutes", i+1, len(answered), n)
+				break
+			}
+		}
+		total += n
+		if len(answered) == 0 {
+			b.Fatalf("trade %d: no copy answered", i+1)
+		}
+		amu.Lock()
+		t0, ok := arrived[uint64(block)]
+		amu.Unlock()
+		if !ok {
+			b.Fatalf("block %d never reached the head subscriber", block)
+		}
+		for id, t := range answered {
+			lat = append(lat, t.Sub(t0))
+			rec = append(rec, recordedAt[id].Sub(t0))
+		}
+	}
+	b.StopTimer()
+	// How much of it is the watcher's: block available → trade recorded.
+	sort.Slice(rec, func(i, j int) bool { return rec[i] < rec[j] })
+	b.ReportMetric(float64(rec[len(rec)/2].Microseconds())/1000, "recorded-p50-ms")
+	b.ReportMetric(100*float64(len(lat))/float64(total), "answered-pct")
+	reportQuantiles(b, lat)
+}

@@ -1,0 +1,187 @@
+package workflows_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/agent-trading/ats/activities"
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/intent/intenttest"
+	"github.com/agent-trading/ats/models/store/storetest"
+	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/models/strategies/strategiestest"
+	"github.com/agent-trading/ats/worker"
+	"github.com/agent-trading/ats/worker/devserver"
+	"github.com/agent-trading/ats/worker/devserver/devservertest"
+	"github.com/agent-trading/ats/worker/replaytest"
+	"github.com/agent-trading/ats/workflows"
+)
+
+const copyConfig = `{"targetAddress":"0x00000000000000000000000000000000000000A1","sizingMode":"fixed","fixedAmount":5,"copySells":true}`
+
+// record records the target's BUY of token (as the worker's copy hub
+// does) and returns its transaction hash.
+func (r *strategyRig) record(n int, token string) string {
+	r.t.Helper()
+	tx := fmt.Sprintf("0x%064x", n)
+	if err := r.fx.Store.RecordCopyTrades(context.Background(), []models.CopyTrade{{StrategyID: r.id, TxHash: tx, LogIndex: 2,
+		Target: "0x00000000000000000000000000000000000000A1", Block: int64(n), Kind: models.CopyKindTrade, TokenID: token, Side: "BUY",
+		SharesMicro: 10_000_000, PriceMicro: 500_000}}); err != nil {
+		r.t.Fatal(err)
+	}
+	return tx
+}
+
+// One hint drains every recorded event of the target, one execution each,
+// in chain order; a hint with nothing recorded executes nothing; a paused
+// strategy copies nothing until resumed.
+func TestCopyTradeCopiesEveryRecordedEventOnce(t *testing.T) {
+	r := newStrategyRig(t, "COPY_TRADE", copyConfig, "100")
+	var txs []string
+	r.at(time.Minute, func() {
+		for i := 1; i <= 3; i++ {
+			txs = append(txs, r.record(i, "11"))
+		}
+		r.hint()
+	})
+	r.at(2*time.Minute, func() {
+		if st := r.stored(); st.Executions != 3 {
+			t.Errorf("after one hint for 3 events: %d executions", st.Executions)
+		}
+		r.hint() // nothing recorded: nothing happens
+	})
+	r.at(3*time.Minute, func() {
+		if st := r.stored(); st.Executions != 3 {
+			t.Errorf("a hint with nothing recorded executed: %d", st.Executions)
+		}
+		if res := r.change(strategies.ActionPause, strategies.ByAgent, strategies.Change{}); res.err != nil || res.rejected != nil {
+			t.Errorf("pause: %+v", res)
+		}
+	})
+	r.at(4*time.Minute, func() {
+		txs = append(txs, r.record(4, "12"))
+		r.hint()
+	})
+	r.at(5*time.Minute, func() {
+		if st := r.stored(); st.Executions != 3 {
+			t.Errorf("a paused strategy copied: %d executions", st.Executions)
+		}
+		if res := r.change(strategies.ActionResume, strategies.ByAgent, strategies.Change{}); res.err != nil || res.rejected != nil {
+			t.Errorf("resume: %+v", res)
+		}
+		r.hint()
+	})
+	r.at(6*time.Minute, func() {
+		if res := r.change(strategies.ActionCancel, strategies.ByAgent, strategies.Change{}); res.err != nil {
+			t.Errorf("cancel: %+v", res)
+		}
+	})
+	st := r.run()
+	if st.Status != strategies.StatusCancelled {
+		t.Fatalf("ended %s", st.Status)
+	}
+	ex := r.executions()
+	if len(ex) != 4 {
+		t.Fatalf("%d executions, want 4: %+v", len(ex), ex)
+	}
+	for _, x := range ex {
+		tx := txs[x.Seq-1]
+		if x.Kind != strategies.KindAction || x.OrderID == nil || !strings.Contains(x.Reason, tx) {
+			t.Fatalf("execution %d: %+v, want the copy of %s", x.Seq, x, tx)
+		}
+	}
+	if calls, placed := r.fx.Placer.Counts(); calls != 4 || placed != 4 {
+		t.Fatalf("place calls %d, placed %d", calls, placed)
+	}
+	for i, req := range r.fx.Placer.Requests {
+		if req.IdempotencyKey != strategies.CopyIdempotencyKey(r.id, txs[i], 2) || req.Size.String() != "10" || req.Side != "BUY" {
+			t.Fatalf("placed %+v", req)
+		}
+	}
+}
+
+// TestCopyTradeOnDevServer runs a COPY_TRADE's workflow on a real Temporal
+// server: two recorded events of the target and one hint give two
+// executions (the state's pending flag runs the second), then a cancel.
+// With ATS_RECORD_HISTORY=<path> it writes the history for the replay
+// test:
+//
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy_copy.json \
+//	  go test -run TestCopyTradeOnDevServer ./workflows/
+func TestCopyTradeOnDevServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Temporal dev server")
+	}
+	bin := devservertest.Binary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	srv, err := devserver.Start(ctx, devserver.Options{Binary: bin, UIPort: -1, DBFile: filepath.Join(t.TempDir(), "temporal.db"), LogLevel: "error"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = srv.Stop() }()
+	c, err := worker.Dial(ctx, worker.ClientConfig{HostPort: srv.FrontendAddr(), CodecKey: replaytest.HistoryCodecKey,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	keys := intenttest.Keys(t)
+	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
+	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
+	workflows.Register(w)
+	w.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: keys})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	sc := workflows.StrategyClient{Client: c, Intents: keys}
+	svc := &strategies.Service{Store: fx.Store, Runner: sc, Resolver: strategiestest.Resolver{}}
+	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "COPY_TRADE", Config: json.RawMessage(copyConfig),
+		MaxBudget: strategies.D(decimal.RequireFromString("100"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &strategyRig{t: t, fx: fx, id: st.ID}
+	r.record(1, "11")
+	r.record(2, "12")
+	if err := sc.Hint(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(time.Minute); r.stored().Executions < 2; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("executions: %d", r.stored().Executions)
+		}
+	}
+	if _, err := svc.Cancel(ctx, fx.Actor(), st.ID); err != nil {
+		t.Fatal(err)
+	}
+	var res strategies.State
+	if err := c.GetWorkflow(ctx, st.ID, "").Get(ctx, &res); err != nil || res.Status != strategies.StatusCancelled || res.Executions != 2 {
+		t.Fatalf("result %+v %v", res, err)
+	}
+	if calls, placed := fx.Placer.Counts(); calls != 2 || placed != 2 {
+		t.Fatalf("place calls %d, placed %d", calls, placed)
+	}
+	if p := os.Getenv("ATS_RECORD_HISTORY"); p != "" {
+		replaytest.WriteHistory(t, p, replaytest.History(t, ctx, c, st.ID, ""))
+	}
+}
+
+// strategyCopyHistory was recorded by TestCopyTradeOnDevServer.
+const strategyCopyHistory = "testdata/strategy_copy.json"
+
+func TestCopyStrategyReplays(t *testing.T) {
+	replaytest.ReplayFileWithOptions(t, strategyCopyHistory, replayOptions(t), workflows.All()...)
+}
