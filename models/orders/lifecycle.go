@@ -127,11 +127,16 @@ func levelFor(b *clob.OrderBook, side clob.Side, size, limit decimal.Decimal) (d
 //   - a definitive rejection marks the order FAILED and releases its
 //     budget; an unknown outcome or an unreachable venue is a Transient
 //     error for the workflow to retry.
-func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err error) {
+func (s *Service) Submit(ctx context.Context, orderID string) (o Order, err error) {
 	t0 := time.Now()
 	defer func() {
 		s.log().DebugContext(ctx, "order submit", "order_id", orderID, "took", time.Since(t0), "err", err)
+		s.Attempts.done(orderID, Attempt{Status: o.Status, Err: err})
 	}()
+	return s.submit(ctx, orderID)
+}
+
+func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 	o, err := s.Store.OrderByID(ctx, orderID)
 	if err != nil {
 		return Order{}, err
@@ -146,6 +151,10 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 		}
 		return Order{}, err
 	}
+	// fresh: this attempt signed the order, so no post of its hash can
+	// have reached the venue before (every post reads the stored order);
+	// only an attempt that found a signed order stored needs to ask.
+	fresh := false
 	if o.SignedOrder == "" {
 		b, err := s.build(ctx, t, o)
 		if err != nil {
@@ -161,6 +170,7 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 		if o.Status != models.OrderPending {
 			return view(o), nil
 		}
+		fresh = o.SignedOrder == string(raw)
 	}
 	var so storedOrder
 	if err := json.Unmarshal([]byte(o.SignedOrder), &so); err != nil {
@@ -170,13 +180,16 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 	if err != nil {
 		return Order{}, err
 	}
-	// Reconcile before (re)posting: the venue may hold the order from an
-	// attempt whose answer was lost.
-	if _, err := t.Client.GetOrder(ctx, b.Hash.Hex()); err == nil {
-		s.log().InfoContext(ctx, "order found on the venue before posting; adopting it", "order_id", o.ID, "hash", b.Hash.Hex())
-		return s.syncWith(ctx, t, o)
-	} else if !errs.Is(err, errs.NotFound) {
-		return Order{}, s.venueErr(ctx, o.UserID, err)
+	// Reconcile before reposting: the venue may hold the order from an
+	// attempt whose answer was lost. (Two attempts posting at once are
+	// told apart by the venue, which refuses the second post of a hash.)
+	if !fresh {
+		if _, err := t.Client.GetOrder(ctx, b.Hash.Hex()); err == nil {
+			s.log().InfoContext(ctx, "order found on the venue before posting; adopting it", "order_id", o.ID, "hash", b.Hash.Hex())
+			return s.syncWith(ctx, t, o)
+		} else if !errs.Is(err, errs.NotFound) {
+			return Order{}, s.venueErr(ctx, o.UserID, err)
+		}
 	}
 	if s.Listen != nil {
 		s.Listen.Watch()
@@ -206,21 +219,44 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 		s.log().InfoContext(ctx, "order no longer pending; not posting it", "order_id", o.ID, "status", cur.Status)
 		return view(cur), nil
 	}
+	released := false
 	defer func() {
+		if released {
+			return
+		}
 		if err := s.Store.ReleaseOrderPost(context.WithoutCancel(ctx), o.ID, postSettle); err != nil {
 			s.log().WarnContext(ctx, "cannot release the posting claim; it expires by itself", "order_id", o.ID, "err", err)
 		}
 	}()
+	// Once claimed, the post and its record run to their end even when
+	// the attempt is stopped (a pending cancel stops a local activity by
+	// cancelling its context): a post cut off mid-flight has an unknown
+	// outcome, which the cancel would have to wait out.
+	ctx, cancelRest := context.WithTimeout(context.WithoutCancel(ctx), postTimeout+postSettle)
+	defer cancelRest()
 	pctx, cancelPost := context.WithTimeout(ctx, postTimeout)
 	placed, err := t.Post(pctx, b)
 	cancelPost()
 	switch {
 	case err == nil:
-		if placed.Response != nil && placed.Response.Status == "live" {
-			// Resting without a match: known without another round trip.
-			if err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: ptr(models.OrderOpen)}); err != nil && !errs.Is(err, errs.Conflict) {
+		if placed.Response != nil && placed.Response.Status == "live" && len(placed.Response.TradeIDs) == 0 {
+			// Resting without a match: known without another round
+			// trip to the venue. Fills from here on arrive as events.
+			err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: ptr(models.OrderOpen)})
+			switch {
+			case err == nil:
+				// No longer PENDING: the claim guards nothing now.
+				released = true
+				o.Status = models.OrderOpen
+				return view(o), nil
+			case !errs.Is(err, errs.Conflict):
 				return Order{}, err
 			}
+			cur, err := s.Store.OrderByID(ctx, o.ID) // changed meanwhile
+			if err != nil {
+				return Order{}, err
+			}
+			return view(cur), nil
 		}
 		return s.syncWith(ctx, t, o)
 	case isDuplicate(err):

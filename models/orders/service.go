@@ -92,7 +92,10 @@ type Service struct {
 	// Listen, in a worker, is told before each post so the wallet's
 	// venue events are listened to (*Listener); nil in other processes.
 	Listen interface{ Watch() }
-	Logger *slog.Logger
+	// Attempts, when set, is told when each placement attempt returns
+	// (see Attempts); set it before the worker starts.
+	Attempts *Attempts
+	Logger   *slog.Logger
 	// ListSyncWindow and ListSyncOrders bound the venue traffic of
 	// GET /orders?sync=true (defaults DefaultListSyncWindow and
 	// DefaultListSyncOrders; see listSyncs).
