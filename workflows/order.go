@@ -423,7 +423,12 @@ func (w *orderWorkflow) submitLocal(sctx workflow.Context, left time.Duration) (
 		if err == nil || !retryable(err) {
 			return st, false, err
 		}
-		wait := min(delay, by.Sub(workflow.Now(sctx)))
+		wait := delay
+		var ae *temporal.ApplicationError
+		if errors.As(err, &ae) && ae.NextRetryDelay() > 0 {
+			wait = ae.NextRetryDelay() // the venue said when (rate limited)
+		}
+		wait = min(wait, by.Sub(workflow.Now(sctx)))
 		if wait <= 0 {
 			return st, false, err
 		}
