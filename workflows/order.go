@@ -414,6 +414,11 @@ func (w *orderWorkflow) submitLocal(sctx workflow.Context, left time.Duration) (
 	retry := submitOptions.RetryPolicy
 	delay := retry.InitialInterval
 	for {
+		if w.cancelling {
+			// A pending cancel came first (in the same workflow task,
+			// say): its outcome decides, before anything is posted.
+			return st, true, nil
+		}
 		opts := submitLocalOptions
 		opts.ScheduleToCloseTimeout = by.Sub(workflow.Now(sctx))
 		err = workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(sctx, opts), orderActivities.SubmitOrder, w.in.OrderID).Get(sctx, &st)

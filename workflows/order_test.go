@@ -511,9 +511,14 @@ var orderHistoriesSignals = []string{
 //     (ATS_RECORD_ORDER_HISTORY=...), an order started eagerly whose
 //     first attempt lost the venue's answer: a backoff timer, the
 //     placement update, the second attempt adopting the posted order,
-//     then a cancel.
+//     then a cancel;
+//   - order_local_cancel_pending.json: TestCancelPendingOrderAgainstTheSandbox
+//     in cmd/ats, an order cancelled while its workflow waited for a
+//     worker: the cancel comes first in the first workflow task, so no
+//     attempt starts.
 var orderHistoriesLocal = []string{
 	"testdata/order_local.json",
+	"testdata/order_local_cancel_pending.json",
 }
 
 func TestOrderReplays(t *testing.T) {

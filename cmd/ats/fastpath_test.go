@@ -32,7 +32,7 @@ func TestEagerPlacementAgainstTheSandbox(t *testing.T) {
 	loseSecondAnswer := func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodPost && r.URL.Path == "/clob/order" && posts.Add(1) == 2 {
-				next.ServeHTTP(httptest.NewRecorder(), r) // the venue takes it...
+				next.ServeHTTP(httptest.NewRecorder(), r)                                        // the venue takes it...
 				http.Error(w, `{"error":"upstream unavailable"}`, http.StatusServiceUnavailable) // ...the answer is lost
 				return
 			}

@@ -611,6 +611,16 @@ func (s *Service) CancelAtVenue(ctx context.Context, orderID string) (previous s
 // afterwards (fills included): the order is CANCELLED only when the venue
 // confirms it is no longer live.
 func (s *Service) cancelWith(ctx context.Context, t *clob.Trader, o *models.Order) (Order, error) {
+	if s.CancelPacer != nil {
+		// Queued, never dropped: a wait that runs out is a Transient
+		// error the cancel activity retries.
+		wctx, cancelWait := context.WithTimeout(ctx, paceWait)
+		err := s.CancelPacer.Wait(wctx, t.Signer.Address().Hex(), o.AgentID)
+		cancelWait()
+		if err != nil {
+			return Order{}, err
+		}
+	}
 	res, err := t.Client.CancelOrder(ctx, o.VenueOrderID)
 	if err != nil && !errs.Is(err, errs.NotFound) {
 		return Order{}, s.venueErr(ctx, o.UserID, err)
