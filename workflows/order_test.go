@@ -530,16 +530,21 @@ func TestOrderReplays(t *testing.T) {
 	}
 }
 
+// oneActivity is an order workflow that only runs the order activity
+// named by step (a method of *activities.Orders) with the order id.
+func oneActivity(step func(*activities.Orders) any) func(workflow.Context, workflows.OrderInput) (activities.OrderState, error) {
+	return func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+		var st activities.OrderState
+		err := workflow.ExecuteActivity(ctx, step(nil), in.OrderID).Get(ctx, &st)
+		return st, err
+	}
+}
+
 // A version that skips the placement step cannot replay the recorded
 // history: the replay test can fail.
 func TestOrderReplayDetectsChanges(t *testing.T) {
-	changed := func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
-		var a *activities.Orders
-		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
-		var st activities.OrderState
-		err := workflow.ExecuteActivity(ctx, a.SyncOrder, in.OrderID).Get(ctx, &st)
-		return st, err
-	}
+	changed := oneActivity(func(a *activities.Orders) any { return a.SyncOrder })
 	if err := replaytest.Replay(orderHistory, replayOptions(t), replaytest.Named{Name: "Order", Func: changed}); err == nil {
 		t.Fatal("replay of a changed workflow succeeded")
 	}
@@ -655,13 +660,7 @@ func TestOrderSignalsReplayDetectsPolling(t *testing.T) {
 // The recorded local-submit history does not replay on a workflow that
 // places with the activity: the replay test of the new version can fail.
 func TestOrderLocalSubmitReplayDetectsTheActivity(t *testing.T) {
-	activity := func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
-		var a *activities.Orders
-		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
-		var st activities.OrderState
-		err := workflow.ExecuteActivity(ctx, a.SubmitOrder, in.OrderID).Get(ctx, &st)
-		return st, err
-	}
+	activity := oneActivity(func(a *activities.Orders) any { return a.SubmitOrder })
 	if err := replaytest.Replay(orderHistoriesLocal[0], replayOptions(t), replaytest.Named{Name: "Order", Func: activity}); err == nil {
 		t.Fatal("replay of the activity version succeeded")
 	}

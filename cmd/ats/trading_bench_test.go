@@ -39,15 +39,7 @@ import (
 //
 //	go test -run '^$' -bench 'BenchmarkOrderPath$' -benchtime 200x ./cmd/ats/
 func BenchmarkOrderPath(b *testing.B) {
-	name := os.Getenv("ATS_BENCH_VARIANT")
-	if name == "" {
-		name = "dev"
-	}
-	o, ok := benchVariants[name]
-	if !ok {
-		b.Fatalf("ATS_BENCH_VARIANT=%s: not one of %v", name, slices.Sorted(maps.Keys(benchVariants)))
-	}
-	o.noResponseCheck = true
+	name, o := benchVariant(b)
 	e := newTradingEnv(b, o)
 	tr := e.newTrader(b, 0)
 	m := e.newMarket(b, "Will the benchmark be fast", "0.5")
@@ -75,9 +67,25 @@ var benchVariants = map[string]tradingOpts{
 	"eager-memory": {eager: true, devInMemory: true},
 }
 
+// benchVariant is the wiring ATS_BENCH_VARIANT names ("dev" when unset),
+// serving the API without the OpenAPI check of every answer (production
+// does not check).
+func benchVariant(b *testing.B) (string, tradingOpts) {
+	name := os.Getenv("ATS_BENCH_VARIANT")
+	if name == "" {
+		name = "dev"
+	}
+	o, ok := benchVariants[name]
+	if !ok {
+		b.Fatalf("ATS_BENCH_VARIANT=%s: not one of %v", name, slices.Sorted(maps.Keys(benchVariants)))
+	}
+	o.noResponseCheck = true
+	return name, o
+}
+
 // directTrader is tr's wallet as a bare venue client, its market-info
 // cache warmed like the service's.
-func (e *tradingEnv) directTrader(b *testing.B, tr trader) *clob.Trader {
+func (e *tradingEnv) directTrader(b testing.TB, tr trader) *clob.Trader {
 	ctx := context.Background()
 	signer, err := e.svc.wallets.Signer(ctx, tr.userID)
 	if err != nil {
@@ -192,15 +200,8 @@ func loadAverage() (float64, error) {
 //
 //	go test -run '^$' -bench BenchmarkOrderPathSplit -benchtime 200x ./cmd/ats/
 func BenchmarkOrderPathSplit(b *testing.B) {
-	name := os.Getenv("ATS_BENCH_VARIANT")
-	if name == "" {
-		name = "dev"
-	}
-	o, ok := benchVariants[name]
-	if !ok {
-		b.Fatalf("ATS_BENCH_VARIANT=%s: not one of %v", name, slices.Sorted(maps.Keys(benchVariants)))
-	}
-	o.noResponseCheck, o.noWorker, o.eager = true, true, false
+	name, o := benchVariant(b)
+	o.noWorker, o.eager = true, false
 	bin := buildATS(b)
 	e := newTradingEnv(b, o)
 	tr := e.newTrader(b, 0)
@@ -240,18 +241,7 @@ func BenchmarkFillVisible(b *testing.B) {
 	if status != http.StatusOK {
 		b.Fatalf("the taker's buy: %d %s", status, body)
 	}
-	signer, err := e.svc.wallets.Signer(ctx, taker.userID)
-	if err != nil {
-		b.Fatal(err)
-	}
-	creds, err := e.svc.wallets.Creds(ctx, taker.userID)
-	if err != nil {
-		b.Fatal(err)
-	}
-	direct := &clob.Trader{
-		Client: clob.NewClient(clob.ConfigFor(e.sb.Network())).WithCreds(creds, signer.Address()), Network: e.sb.Network(),
-		Signer: signer, SignatureType: clob.SignatureType(taker.wallet.SignatureType), Funder: common.HexToAddress(taker.wallet.Address),
-	}
+	direct := e.directTrader(b, taker)
 	// one measures one fill; false when the taker's sell met another bid
 	// (the sandbox's synthetic book moved in between) and the maker's
 	// order was left unfilled, which is then cancelled and tried again.

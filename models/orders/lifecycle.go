@@ -197,13 +197,8 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 	// Wait for the wallet's turn to post (the venue throttles posts per
 	// signer): before the claim, so a cancel of the PENDING order is not
 	// held up by the queue.
-	if s.Pacer != nil {
-		wctx, cancelWait := context.WithTimeout(ctx, paceWait)
-		err := s.Pacer.Wait(wctx, t.Signer.Address().Hex(), o.AgentID)
-		cancelWait()
-		if err != nil {
-			return Order{}, err
-		}
+	if err := pace(ctx, s.Pacer, t, o); err != nil {
+		return Order{}, err
 	}
 	// Claim the post in the same guarded update that checks the order is
 	// still PENDING: a cancel of the PENDING order either came first (the
@@ -271,6 +266,17 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 		return Order{}, errs.Wrap(errs.Transient, err, "the market's parameters changed; re-signing the order")
 	}
 	return s.failOrRetry(ctx, o, s.venueErr(ctx, o.UserID, err))
+}
+
+// pace waits, at most paceWait, for the turn of o's agent in p's queue of
+// the wallet t signs for (nil p: no wait).
+func pace(ctx context.Context, p Pacer, t *clob.Trader, o *models.Order) error {
+	if p == nil {
+		return nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, paceWait)
+	defer cancel()
+	return p.Wait(wctx, t.Signer.Address().Hex(), o.AgentID)
 }
 
 // isDuplicate reports whether the venue refused a post because it holds
@@ -611,15 +617,10 @@ func (s *Service) CancelAtVenue(ctx context.Context, orderID string) (previous s
 // afterwards (fills included): the order is CANCELLED only when the venue
 // confirms it is no longer live.
 func (s *Service) cancelWith(ctx context.Context, t *clob.Trader, o *models.Order) (Order, error) {
-	if s.CancelPacer != nil {
-		// Queued, never dropped: a wait that runs out is a Transient
-		// error the cancel activity retries.
-		wctx, cancelWait := context.WithTimeout(ctx, paceWait)
-		err := s.CancelPacer.Wait(wctx, t.Signer.Address().Hex(), o.AgentID)
-		cancelWait()
-		if err != nil {
-			return Order{}, err
-		}
+	// Queued, never dropped: a wait that runs out is a Transient error
+	// the cancel activity retries.
+	if err := pace(ctx, s.CancelPacer, t, o); err != nil {
+		return Order{}, err
 	}
 	res, err := t.Client.CancelOrder(ctx, o.VenueOrderID)
 	if err != nil && !errs.Is(err, errs.NotFound) {
