@@ -646,11 +646,27 @@ func (c OrderClient) StartAndAwaitPlacement(ctx context.Context, orderID, userID
 			UpdateOptions:          update,
 		})
 	}
-	if err != nil {
-		return "", activities.FromTemporal(err)
-	}
 	var st activities.OrderState
-	if err := h.Get(ctx, &st); err != nil {
+	for {
+		if err == nil {
+			err = h.Get(ctx, &st)
+		}
+		var notReady *serviceerror.WorkflowNotReady
+		if !errors.As(err, &notReady) {
+			break
+		}
+		// The workflow task that took the update failed — its worker
+		// died during the placement's local activity — and the server
+		// dropped the update with it. The workflow goes on (its next
+		// attempt reconciles first), so ask it again.
+		select {
+		case <-ctx.Done():
+			return "", activities.FromTemporal(ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+		h, err = c.Client.UpdateWorkflow(ctx, update)
+	}
+	if err != nil {
 		return "", activities.FromTemporal(err)
 	}
 	return st.Status, nil
