@@ -154,6 +154,31 @@ const (
 	orderStrategyHintVersion = 1
 )
 
+// orderLocalSubmitChange versions how the order is placed (GetVersion):
+// version 1 runs SubmitOrder as a local activity, in the workflow task
+// that starts the run, so a placement costs one workflow task instead of
+// a workflow task, an activity task and a second workflow task (see
+// docs/benchmarks.md, "Order path"). Submit is as safe to run twice as a
+// local activity as it is as an activity: the signed order is stored
+// before its first post, and an attempt that finds a stored one
+// reconciles with the venue before it posts again. Runs that began
+// before it place with the activity.
+const (
+	orderLocalSubmitChange  = "local-submit"
+	orderLocalSubmitVersion = 1
+)
+
+// submitLocalOptions are submitOptions for the local activity: the same
+// attempt bound; submitOptions' backoff is kept by submitLocal. A worker
+// that dies mid-attempt leaves its workflow task to time out; the next
+// worker replays and runs the attempt again, which reconciles first.
+var submitLocalOptions = workflow.LocalActivityOptions{
+	StartToCloseTimeout: submitOptions.StartToCloseTimeout,
+	// One attempt per local activity: the workflow backs off between
+	// attempts itself (submitLocal).
+	RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1},
+}
+
 // abandonOptions: the last word on a placement must eventually be said.
 var abandonOptions = workflow.ActivityOptions{
 	StartToCloseTimeout: 20 * time.Second,
@@ -186,7 +211,10 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 type orderWorkflow struct {
 	in OrderInput
 	// v1: the run is at orderCancelPendingVersion.
-	v1     bool
+	v1 bool
+	// local: SubmitOrder runs as a local activity
+	// (orderLocalSubmitVersion); decided once, before the first attempt.
+	local  *bool
 	state  activities.OrderState
 	placed bool
 	// cancelling: a cancel update is running its activity.
@@ -376,19 +404,84 @@ func (w *orderWorkflow) place(ctx workflow.Context) error {
 	return nil
 }
 
-// submit runs one SubmitOrder within left; stopped says a pending cancel
-// stopped it (version 1).
+// submit runs SubmitOrder within left; stopped says a pending cancel
+// stopped it (version 1). The activity retries on the server
+// (submitOptions); the local activity of orderLocalSubmitVersion retries
+// here (submitLocal).
 func (w *orderWorkflow) submit(ctx workflow.Context, left time.Duration) (st activities.OrderState, stopped bool, err error) {
-	opts := submitOptions
-	opts.ScheduleToCloseTimeout = left
+	if w.local == nil {
+		local := workflow.GetVersion(ctx, orderLocalSubmitChange, workflow.DefaultVersion, orderLocalSubmitVersion) >= orderLocalSubmitVersion
+		w.local = &local
+	}
 	sctx, stop := workflow.WithCancel(ctx)
 	if w.v1 {
 		w.stopPlacement = stop
 	}
+	defer func() {
+		w.stopPlacement = nil
+		stop()
+	}()
+	if *w.local {
+		return w.submitLocal(sctx, left)
+	}
+	opts := submitOptions
+	opts.ScheduleToCloseTimeout = left
 	err = workflow.ExecuteActivity(workflow.WithActivityOptions(sctx, opts), orderActivities.SubmitOrder, w.in.OrderID).Get(sctx, &st)
-	w.stopPlacement = nil
-	stop()
 	return st, w.v1 && temporal.IsCanceledError(err), err
+}
+
+// submitLocal runs SubmitOrder as a local activity, one attempt at a
+// time, and waits out the backoff between attempts in a timer: while an
+// attempt runs, the workflow task stays open and a cancel waits for it,
+// but between attempts the task is closed, so a cancel during the backoff
+// is handled at once, as with the activity. A stopped attempt's future
+// resolves when the attempt returns (possibly with a post that went
+// through): either way the pending cancel, which waits for a post in
+// flight, decides the outcome. sctx is cancelled to stop the placement.
+func (w *orderWorkflow) submitLocal(sctx workflow.Context, left time.Duration) (st activities.OrderState, stopped bool, err error) {
+	by := workflow.Now(sctx).Add(left)
+	retry := submitOptions.RetryPolicy
+	delay := retry.InitialInterval
+	for {
+		if w.cancelling {
+			// A pending cancel came first (in the same workflow task,
+			// say): its outcome decides, before anything is posted.
+			return st, true, nil
+		}
+		opts := submitLocalOptions
+		opts.ScheduleToCloseTimeout = by.Sub(workflow.Now(sctx))
+		err = workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(sctx, opts), orderActivities.SubmitOrder, w.in.OrderID).Get(sctx, &st)
+		if sctx.Err() != nil {
+			return st, w.v1, err
+		}
+		if err == nil || !retryable(err) {
+			return st, false, err
+		}
+		wait := delay
+		var ae *temporal.ApplicationError
+		if errors.As(err, &ae) && ae.NextRetryDelay() > 0 {
+			wait = ae.NextRetryDelay() // the venue said when (rate limited)
+		}
+		wait = min(wait, by.Sub(workflow.Now(sctx)))
+		if wait <= 0 {
+			return st, false, err
+		}
+		if serr := workflow.Sleep(sctx, wait); serr != nil {
+			return st, w.v1 && sctx.Err() != nil, serr
+		}
+		delay = min(time.Duration(float64(delay)*retry.BackoffCoefficient), retry.MaximumInterval)
+	}
+}
+
+// retryable reports whether another attempt may succeed where err failed:
+// everything but the errors the activities mark non-retryable
+// (activities.ToTemporal: the order or the venue refused it).
+func retryable(err error) bool {
+	var ae *temporal.ApplicationError
+	if errors.As(err, &ae) {
+		return !ae.NonRetryable()
+	}
+	return true
 }
 
 // follow follows the placed order until it is terminal: from
@@ -517,7 +610,25 @@ func (w *orderWorkflow) continueAsNew(ctx workflow.Context) error {
 type OrderClient struct {
 	Client  client.Client
 	Intents *intent.Keys
+	// Eager starts an order's workflow eagerly (EnableEagerStart): when a
+	// worker runs on Client in this process (`ats dev`), the server hands
+	// the first workflow task back with the start instead of through its
+	// task queue, and the placement update follows. Without such a worker
+	// the start is an ordinary one, so Eager is only worth setting where
+	// one runs: update-with-start is one round trip, and has no eager mode.
+	Eager bool
+	// Attempts, with Eager, is the order service's record of placement
+	// attempts in this process: the placement's answer is taken from the
+	// attempt that posted the order, not from the workflow task after it
+	// and the update after that. The update remains the answer when no
+	// attempt here ends the placement within attemptWait (the workflow
+	// task ran elsewhere, or the attempt will be retried).
+	Attempts *orders.Attempts
 }
+
+// attemptWait bounds how long an eager placement waits for an attempt in
+// this process before it asks the workflow (the placement update).
+const attemptWait = 2 * time.Second
 
 func (c OrderClient) startOptions(orderID, userID, agentID, tokenID string) (client.StartWorkflowOptions, error) {
 	opts, err := StartOptions(StartSpec{
@@ -544,18 +655,60 @@ func (c OrderClient) StartAndAwaitPlacement(ctx context.Context, orderID, userID
 	if err != nil {
 		return "", err
 	}
-	op := c.Client.NewWithStartWorkflowOperation(opts, Order, OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID})
-	h, err := c.Client.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
-		StartWorkflowOperation: op,
-		UpdateOptions: client.UpdateWorkflowOptions{
-			WorkflowID: opts.ID, UpdateName: OrderUpdatePlacement, WaitForStage: client.WorkflowUpdateStageCompleted,
-		},
-	})
-	if err != nil {
-		return "", activities.FromTemporal(err)
+	in := OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID}
+	update := client.UpdateWorkflowOptions{WorkflowID: opts.ID, UpdateName: OrderUpdatePlacement, WaitForStage: client.WorkflowUpdateStageCompleted}
+	var h client.WorkflowUpdateHandle
+	if c.Eager {
+		opts.EnableEagerStart = true
+		var attempt <-chan orders.Attempt
+		if c.Attempts != nil {
+			next, stop := c.Attempts.Watch(orderID)
+			defer stop()
+			attempt = next
+		}
+		if _, err := c.Client.ExecuteWorkflow(ctx, opts, Order, in); err != nil {
+			return "", activities.FromTemporal(err)
+		}
+		wait := time.NewTimer(attemptWait)
+		defer wait.Stop()
+		select {
+		case at := <-attempt:
+			if at.Err == nil {
+				return at.Status, nil
+			}
+			// Retried by the workflow: its answer is the placement's.
+		case <-wait.C:
+		case <-ctx.Done():
+			return "", activities.FromTemporal(ctx.Err())
+		}
+		h, err = c.Client.UpdateWorkflow(ctx, update)
+	} else {
+		h, err = c.Client.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+			StartWorkflowOperation: c.Client.NewWithStartWorkflowOperation(opts, Order, in),
+			UpdateOptions:          update,
+		})
 	}
 	var st activities.OrderState
-	if err := h.Get(ctx, &st); err != nil {
+	for {
+		if err == nil {
+			err = h.Get(ctx, &st)
+		}
+		var notReady *serviceerror.WorkflowNotReady
+		if !errors.As(err, &notReady) {
+			break
+		}
+		// The workflow task that took the update failed — its worker
+		// died during the placement's local activity — and the server
+		// dropped the update with it. The workflow goes on (its next
+		// attempt reconciles first), so ask it again.
+		select {
+		case <-ctx.Done():
+			return "", activities.FromTemporal(ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+		h, err = c.Client.UpdateWorkflow(ctx, update)
+	}
+	if err != nil {
 		return "", activities.FromTemporal(err)
 	}
 	return st.Status, nil

@@ -38,12 +38,14 @@ type fakeVenueOrder struct {
 	// fillFromSync: syncs before this one fill nothing.
 	fillFromSync int
 	failSubmits  int
-	submits      int
-	posts        int
-	syncs        int
-	cancels      int
-	pendingCxl   int
-	abandons     int
+	// refuse fails every Submit with an error that is not retried.
+	refuse     bool
+	submits    int
+	posts      int
+	syncs      int
+	cancels    int
+	pendingCxl int
+	abandons   int
 	// submitStatus is the status right after placement.
 	submitStatus string
 	// keepOpen: this many venue cancels leave the order open.
@@ -71,6 +73,9 @@ func (f *fakeVenueOrder) Submit(_ context.Context, _ string) (orders.Order, erro
 	}
 	if f.submits <= f.failSubmits {
 		return orders.Order{}, errs.E(errs.Transient, "venue unreachable")
+	}
+	if f.refuse {
+		return orders.Order{}, errs.E(errs.Internal, "a fault no retry fixes")
 	}
 	if f.gatePost {
 		f.inFlight, f.gate, f.posted = true, make(chan struct{}), make(chan struct{})
@@ -171,6 +176,19 @@ func orderEnv(t *testing.T, f *fakeVenueOrder) *testsuite.TestWorkflowEnvironmen
 // before it keep until they end or continue as new.
 func pollingVersion(env *testsuite.TestWorkflowEnvironment) {
 	env.OnGetVersion("event-signals", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+}
+
+// placementVersions are the ways an order is placed: a local activity
+// (version "local-submit" 1, the default) and, in runs begun before it,
+// the activity.
+var placementVersions = []struct {
+	name string
+	set  func(env *testsuite.TestWorkflowEnvironment)
+}{
+	{"local activity", func(*testsuite.TestWorkflowEnvironment) {}},
+	{"activity", func(env *testsuite.TestWorkflowEnvironment) {
+		env.OnGetVersion("local-submit", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+	}},
 }
 
 // sendHint signals an event hint after delay (workflow time).
@@ -302,31 +320,34 @@ func TestOrderWorkflowCancelWhilePending(t *testing.T) {
 		{name: "during the retry backoff", failSubmits: 1 << 30, cancelAt: 20 * time.Second, maxRun: 21 * time.Second},
 		{name: "while a post is in flight", gatePost: true, cancelAt: 10 * time.Millisecond, wantPosts: 1, wantVenue: 1, maxRun: time.Second},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, failSubmits: tc.failSubmits, gatePost: tc.gatePost}
-			env := orderEnv(t, f)
-			start := env.Now()
-			var got cancelResult
-			sendCancel(t, env, tc.cancelAt, "c1", &got)
-			var placed activities.OrderState
-			awaitPlacement(t, env, &placed)
-			res := runOrder(t, env)
-			if !got.done || got.err != nil || got.state.PreviousStatus != "PENDING" || got.state.Status != "CANCELLED" {
-				t.Fatalf("cancel answered %+v", got)
-			}
-			if res.Status != "CANCELLED" || placed.Status != "CANCELLED" {
-				t.Fatalf("workflow result %+v, placement answered %+v", res, placed)
-			}
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			if f.posts != tc.wantPosts || f.cancels != tc.wantVenue || f.pendingCxl != 1 || f.abandons != 0 {
-				t.Fatalf("%d posts, %d venue cancels, %d pending cancels, %d abandons", f.posts, f.cancels, f.pendingCxl, f.abandons)
-			}
-			if ran := env.Now().Sub(start); ran > tc.maxRun {
-				t.Fatalf("the workflow ran %v after a cancel at %v", ran, tc.cancelAt)
-			}
-		})
+	for _, v := range placementVersions {
+		for _, tc := range tests {
+			t.Run(v.name+"/"+tc.name, func(t *testing.T) {
+				f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, failSubmits: tc.failSubmits, gatePost: tc.gatePost}
+				env := orderEnv(t, f)
+				v.set(env)
+				start := env.Now()
+				var got cancelResult
+				sendCancel(t, env, tc.cancelAt, "c1", &got)
+				var placed activities.OrderState
+				awaitPlacement(t, env, &placed)
+				res := runOrder(t, env)
+				if !got.done || got.err != nil || got.state.PreviousStatus != "PENDING" || got.state.Status != "CANCELLED" {
+					t.Fatalf("cancel answered %+v", got)
+				}
+				if res.Status != "CANCELLED" || placed.Status != "CANCELLED" {
+					t.Fatalf("workflow result %+v, placement answered %+v", res, placed)
+				}
+				f.mu.Lock()
+				defer f.mu.Unlock()
+				if f.posts != tc.wantPosts || f.cancels != tc.wantVenue || f.pendingCxl != 1 || f.abandons != 0 {
+					t.Fatalf("%d posts, %d venue cancels, %d pending cancels, %d abandons", f.posts, f.cancels, f.pendingCxl, f.abandons)
+				}
+				if ran := env.Now().Sub(start); ran > tc.maxRun {
+					t.Fatalf("the workflow ran %v after a cancel at %v", ran, tc.cancelAt)
+				}
+			})
+		}
 	}
 }
 
@@ -405,22 +426,29 @@ func TestOrderWorkflowPlacementRetries(t *testing.T) {
 	tests := []struct {
 		name        string
 		failSubmits int
+		refuse      bool
 		want        string
 		abandons    int
+		// submits: the attempts, when the count is certain (0: not checked)
+		submits int
 	}{
-		{"transient failures then success", 3, "FILLED", 0},
-		{"venue down for good", 1 << 30, "FAILED", 1},
+		{"transient failures then success", 3, false, "FILLED", 0, 4},
+		{"venue down for good", 1 << 30, false, "FAILED", 1, 0},
+		{"a fault no retry fixes", 0, true, "FAILED", 1, 1},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, fillPerSync: 1_000_000, failSubmits: tc.failSubmits}
-			env := orderEnv(t, f)
-			sendHint(env, 20*time.Minute, orders.EventHint{Kind: orders.HintFill, Source: orders.SourceStream})
-			res := runOrder(t, env)
-			if res.Status != tc.want || f.abandons != tc.abandons {
-				t.Fatalf("result %+v, %d abandons, %d submits", res, f.abandons, f.submits)
-			}
-		})
+	for _, v := range placementVersions {
+		for _, tc := range tests {
+			t.Run(v.name+"/"+tc.name, func(t *testing.T) {
+				f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, fillPerSync: 1_000_000, failSubmits: tc.failSubmits, refuse: tc.refuse}
+				env := orderEnv(t, f)
+				v.set(env)
+				sendHint(env, 20*time.Minute, orders.EventHint{Kind: orders.HintFill, Source: orders.SourceStream})
+				res := runOrder(t, env)
+				if res.Status != tc.want || f.abandons != tc.abandons || tc.submits > 0 && f.submits != tc.submits {
+					t.Fatalf("result %+v, %d abandons, %d submits", res, f.abandons, f.submits)
+				}
+			})
+		}
 	}
 }
 
@@ -484,24 +512,47 @@ var orderHistoriesSignals = []string{
 	"testdata/order_strategy_hint.json",
 }
 
+// orderHistoriesLocal are histories of the local-submit version
+// (orderLocalSubmitChange 1), recorded the same way:
+//
+//   - order_local.json: TestEagerPlacementAgainstTheSandbox in cmd/ats
+//     (ATS_RECORD_ORDER_HISTORY=...), an order started eagerly whose
+//     first attempt lost the venue's answer: a backoff timer, the
+//     placement update, the second attempt adopting the posted order,
+//     then a cancel;
+//   - order_local_cancel_pending.json: TestCancelPendingOrderAgainstTheSandbox
+//     in cmd/ats, an order cancelled while its workflow waited for a
+//     worker: the cancel comes first in the first workflow task, so no
+//     attempt starts.
+var orderHistoriesLocal = []string{
+	"testdata/order_local.json",
+	"testdata/order_local_cancel_pending.json",
+}
+
 func TestOrderReplays(t *testing.T) {
-	for _, h := range append(append([]string{orderHistory}, orderHistoriesV1...), orderHistoriesSignals...) {
+	all := append(append(append([]string{orderHistory}, orderHistoriesV1...), orderHistoriesSignals...), orderHistoriesLocal...)
+	for _, h := range all {
 		t.Run(h, func(t *testing.T) {
 			replaytest.ReplayFileWithOptions(t, h, replayOptions(t), workflows.All()...)
 		})
 	}
 }
 
+// oneActivity is an order workflow that only runs the order activity
+// named by step (a method of *activities.Orders) with the order id.
+func oneActivity(step func(*activities.Orders) any) func(workflow.Context, workflows.OrderInput) (activities.OrderState, error) {
+	return func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+		var st activities.OrderState
+		err := workflow.ExecuteActivity(ctx, step(nil), in.OrderID).Get(ctx, &st)
+		return st, err
+	}
+}
+
 // A version that skips the placement step cannot replay the recorded
 // history: the replay test can fail.
 func TestOrderReplayDetectsChanges(t *testing.T) {
-	changed := func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
-		var a *activities.Orders
-		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
-		var st activities.OrderState
-		err := workflow.ExecuteActivity(ctx, a.SyncOrder, in.OrderID).Get(ctx, &st)
-		return st, err
-	}
+	changed := oneActivity(func(a *activities.Orders) any { return a.SyncOrder })
 	if err := replaytest.Replay(orderHistory, replayOptions(t), replaytest.Named{Name: "Order", Func: changed}); err == nil {
 		t.Fatal("replay of a changed workflow succeeded")
 	}
@@ -643,5 +694,14 @@ func TestOrderWorkflowHintsItsStrategy(t *testing.T) {
 				t.Fatalf("result %+v, %d hints to the strategy, want 4", res, hints)
 			}
 		})
+	}
+}
+
+// The recorded local-submit history does not replay on a workflow that
+// places with the activity: the replay test of the new version can fail.
+func TestOrderLocalSubmitReplayDetectsTheActivity(t *testing.T) {
+	activity := oneActivity(func(a *activities.Orders) any { return a.SubmitOrder })
+	if err := replaytest.Replay(orderHistoriesLocal[0], replayOptions(t), replaytest.Named{Name: "Order", Func: activity}); err == nil {
+		t.Fatal("replay of the activity version succeeded")
 	}
 }

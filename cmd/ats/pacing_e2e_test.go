@@ -82,3 +82,52 @@ func TestPostsPacedPerWallet(t *testing.T) {
 		delete(agents, agent)
 	}
 }
+
+// TestCancelsPacedPerWallet: cancels of one wallet's orders go through
+// the wallet's cancel bucket — here 4 a second, one at a time — under the
+// wallet's signer address and the cancelling agent, and every one of them
+// is carried out: queued, not refused. The posts' bucket is another.
+func TestCancelsPacedPerWallet(t *testing.T) {
+	e, tr, m := newTradingTest(t, tradingOpts{}, "Will cancels share a bucket")
+	ctx := context.Background()
+	var ids []string
+	for range 6 {
+		status, body := e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": m.TokenIDs[0], "side": "BUY", "price": 0.01, "size": 5})
+		if status != http.StatusOK || dataOrder(t, body).Status != models.OrderOpen {
+			t.Fatalf("placement: %d %s", status, body)
+		}
+		ids = append(ids, dataOrder(t, body).ID)
+	}
+	rec := &recordingPacer{p: pacing.New(pacing.NewMemoryBucket(pacing.Limit{Rate: 4, Burst: 1}), e.log)}
+	e.svc.orders.CancelPacer = rec
+	t0 := time.Now()
+	var wg sync.WaitGroup
+	for _, id := range ids {
+		wg.Go(func() {
+			status, body := e.call(t, tr.key, "DELETE", "/orders/"+id, nil)
+			if status != http.StatusOK || dataOrder(t, body).Status != models.OrderCancelled {
+				t.Errorf("cancel %s: %d %s", id, status, body)
+			}
+		})
+	}
+	wg.Wait()
+	// Six cancels through a bucket of 4 a second (burst 1) take at least
+	// 5/4 s.
+	if took := time.Since(t0); took < 1200*time.Millisecond {
+		t.Fatalf("six cancels of one wallet went out in %v: not paced", took)
+	}
+	signer, err := e.svc.wallets.Signer(ctx, tr.userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.calls) != len(ids) {
+		t.Fatalf("%d paced cancels, want %d: %v", len(rec.calls), len(ids), rec.calls)
+	}
+	for _, c := range rec.calls {
+		if c != signer.Address().Hex()+"/"+tr.agentID {
+			t.Fatalf("paced as %q", c)
+		}
+	}
+}

@@ -57,3 +57,26 @@ func TestPacingSharedAcrossWorkers(t *testing.T) {
 	assert.GreaterOrEqual(t, took, floor-50*time.Millisecond)
 	assert.Less(t, took, 2*floor+time.Second, "the shared bucket let posts through far slower than its rate")
 }
+
+// TestCancelBucketApartFromPosts: in one Redis, a wallet's cancels draw on
+// a bucket of their own: a wallet whose posts used up their bucket still
+// cancels at once.
+func TestCancelBucketApartFromPosts(t *testing.T) {
+	srv := redistest.Start(t)
+	opt, err := redis.ParseURL(srv.URL)
+	require.NoError(t, err)
+	rc := redis.NewClient(opt)
+	t.Cleanup(func() { _ = rc.Close() })
+	lim := pacing.Limit{Rate: 0.5, Burst: 1}
+	posts := pacing.NewRedisBucket(rc, lim)
+	cancels := pacing.NewRedisBucketAt(rc, lim, pacing.CancelKeyPrefix)
+	ctx := context.Background()
+	require.NoError(t, posts.Take(ctx, "0xwallet")) // the posts' one slot
+	t0 := time.Now()
+	require.NoError(t, cancels.Take(ctx, "0xwallet"))
+	assert.Less(t, time.Since(t0), 500*time.Millisecond, "the cancel waited for the posts' bucket")
+	// The posts' bucket is empty indeed: the next post waits for a refill.
+	short, stop := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer stop()
+	assert.Error(t, posts.Take(short, "0xwallet"))
+}

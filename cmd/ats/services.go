@@ -204,6 +204,20 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 // dashboard, which shares svc.agents.Users, and invalid API keys) are
 // counted in l's store too, so API instances sharing a Redis share those
 // limits as well.
+// startOrdersEagerly makes the order desk start order workflows eagerly
+// and answer from the placement attempt (workflows.OrderClient's Eager
+// and Attempts): for a process whose worker runs on the desk's Temporal
+// client (`ats dev`), so an order's first workflow task, which places it,
+// runs here without a trip through the server's task queue. Call it
+// before the worker starts.
+func (svc *services) startOrdersEagerly() {
+	if oc, ok := svc.orderDesk.Runs.(workflows.OrderClient); ok {
+		svc.orders.Attempts = &orders.Attempts{}
+		oc.Eager, oc.Attempts = true, svc.orders.Attempts
+		svc.orderDesk.Runs = oc
+	}
+}
+
 func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	attempts := l.Scope("attempts").Failures()
 	svc.agents.Attempts, svc.agents.Users.Attempts = attempts, attempts

@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"encoding/base64"
+	"errors"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -21,82 +25,112 @@ import (
 
 // BenchmarkOrderPath measures placing a resting limit order end to end —
 // POST /orders in, through validation, the budget reservation, the order
-// workflow (update-with-start) and its Submit activity, to the signed post
-// on the sandbox venue and back — next to the same wallet posting the
-// same kind of order directly with the Go venue client, in the same run.
-// Each sub-benchmark reports p50 and p99 latencies.
+// workflow and its placement (sign, store, post to the sandbox venue,
+// record), and the answer — next to the same wallet posting the same kind
+// of order directly with the Go venue client, in the same run: each
+// iteration places one order through the API, one directly and runs one
+// dry run (the checks alone), so machine load falls on all three alike.
+// Before the clock starts, 200 resting orders are placed through the API
+// (ATS_BENCH_RESTING to change). The service's overhead is the API's
+// latency minus the direct post's, at the same quantile.
 //
-//	go test -run '^$' -bench BenchmarkOrderPath -benchtime 200x ./cmd/ats/
+// ATS_BENCH_VARIANT picks how the stack is wired (benchVariants); the
+// default is what `ats dev` does.
+//
+//	go test -run '^$' -bench 'BenchmarkOrderPath$' -benchtime 200x ./cmd/ats/
 func BenchmarkOrderPath(b *testing.B) {
-	e := newTradingEnv(b, tradingOpts{})
+	name, o := benchVariant(b)
+	e := newTradingEnv(b, o)
 	tr := e.newTrader(b, 0)
 	m := e.newMarket(b, "Will the benchmark be fast", "0.5")
-	token := m.TokenIDs[0]
-	// Orders at 0.01 rest far below the book and hold 0.05 USDC each, so
-	// thousands fit in the demo wallet.
-	body := map[string]any{"tokenId": token, "side": "BUY", "price": 0.01, "size": 5}
-
-	b.Run("api", func(b *testing.B) { benchPlacements(b, e, tr, body) })
-
-	// The checks alone (a dry run: market, wallet, balance, allowance,
-	// budget read), to tell validation from placement.
-	b.Run("api-dry-run", func(b *testing.B) {
-		dry := map[string]any{"tokenId": token, "side": "BUY", "price": 0.01, "size": 5, "dryRun": true}
-		lat := make([]time.Duration, 0, b.N)
-		b.ResetTimer()
-		for range b.N {
-			t0 := time.Now()
-			status, resp := e.call(b, tr.key, "POST", "/orders", dry)
-			lat = append(lat, time.Since(t0))
-			if status != http.StatusOK {
-				b.Fatalf("POST /orders dry run: %d %s", status, resp)
-			}
-		}
-		reportLatency(b, lat)
-	})
-
-	b.Run("direct", func(b *testing.B) {
-		ctx := context.Background()
-		signer, err := e.svc.wallets.Signer(ctx, tr.userID)
-		if err != nil {
-			b.Fatal(err)
-		}
-		creds, err := e.svc.wallets.Creds(ctx, tr.userID)
-		if err != nil {
-			b.Fatal(err)
-		}
-		t := &clob.Trader{
-			Client: clob.NewClient(clob.ConfigFor(e.sb.Network())).WithCreds(creds, signer.Address()), Network: e.sb.Network(),
-			Signer: signer, SignatureType: clob.SignatureType(tr.wallet.SignatureType), Funder: common.HexToAddress(tr.wallet.Address),
-		}
-		args := clob.LimitOrderArgs{TokenID: token, Side: clob.Buy, Price: decimal.RequireFromString("0.01"), Size: decimal.NewFromInt(5)}
-		if _, err := t.PlaceLimitOrder(ctx, args); err != nil { // warm the market-info cache like the service's
-			b.Fatal(err)
-		}
-		lat := make([]time.Duration, 0, b.N)
-		b.ResetTimer()
-		for range b.N {
-			t0 := time.Now()
-			_, err := t.PlaceLimitOrder(ctx, args)
-			lat = append(lat, time.Since(t0))
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-		reportLatency(b, lat)
-	})
+	direct := e.directTrader(b, tr)
+	b.Run(name, func(b *testing.B) { benchOrderPath(b, e, tr, m.TokenIDs[0], direct) })
 }
 
-// benchPlacements posts body b.N times as tr and reports the latencies
-// and how many placements answered 202 (slower than the API waits).
-func benchPlacements(b *testing.B, e *tradingEnv, tr trader, body map[string]any) {
-	lat := make([]time.Duration, 0, b.N)
+// benchVariants are the wirings BenchmarkOrderPath compares: how the
+// order workflow is started (update-with-start, or eagerly with the
+// worker in process, then the placement update) and how the Temporal dev
+// server keeps its SQLite state.
+var benchVariants = map[string]tradingOpts{
+	// As `ats dev` runs (devTemporalPragmas, eager start).
+	"dev": {eager: true, devPragmas: devTemporalPragmas},
+	// Update-with-start, the dev server's SQLite defaults (rollback
+	// journal, every commit synced).
+	"uws": {},
+	// Eager start, then the placement update; SQLite defaults.
+	"eager": {eager: true},
+	// Update-with-start on WAL, synced at checkpoints.
+	"uws-wal": {devPragmas: devTemporalPragmas},
+	// Eager start on WAL without any sync.
+	"eager-wal-nosync": {eager: true, devPragmas: []string{"journal_mode=wal", "synchronous=off"}},
+	// Eager start, the dev server in memory (nothing survives a restart).
+	"eager-memory": {eager: true, devInMemory: true},
+}
+
+// benchVariant is the wiring ATS_BENCH_VARIANT names ("dev" when unset),
+// serving the API without the OpenAPI check of every answer (production
+// does not check).
+func benchVariant(b *testing.B) (string, tradingOpts) {
+	name := os.Getenv("ATS_BENCH_VARIANT")
+	if name == "" {
+		name = "dev"
+	}
+	o, ok := benchVariants[name]
+	if !ok {
+		b.Fatalf("ATS_BENCH_VARIANT=%s: not one of %v", name, slices.Sorted(maps.Keys(benchVariants)))
+	}
+	o.noResponseCheck = true
+	return name, o
+}
+
+// directTrader is tr's wallet as a bare venue client, its market-info
+// cache warmed like the service's.
+func (e *tradingEnv) directTrader(b testing.TB, tr trader) *clob.Trader {
+	ctx := context.Background()
+	signer, err := e.svc.wallets.Signer(ctx, tr.userID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	creds, err := e.svc.wallets.Creds(ctx, tr.userID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &clob.Trader{
+		Client: clob.NewClient(clob.ConfigFor(e.sb.Network())).WithCreds(creds, signer.Address()), Network: e.sb.Network(),
+		Signer: signer, SignatureType: clob.SignatureType(tr.wallet.SignatureType), Funder: common.HexToAddress(tr.wallet.Address),
+	}
+}
+
+// benchOrderPath places the resting orders, then b.N times: an order
+// through the API, the same order posted directly, a dry run.
+func benchOrderPath(b *testing.B, e *tradingEnv, tr trader, token string, direct *clob.Trader) {
+	ctx := context.Background()
+	// Orders at 0.01 rest far below the book and hold 0.05 pUSD each, so
+	// thousands fit in the demo wallet.
+	body := map[string]any{"tokenId": token, "side": "BUY", "price": 0.01, "size": 5}
+	dry := map[string]any{"tokenId": token, "side": "BUY", "price": 0.01, "size": 5, "dryRun": true}
+	args := clob.LimitOrderArgs{TokenID: token, Side: clob.Buy, Price: decimal.RequireFromString("0.01"), Size: decimal.NewFromInt(5)}
+	resting := 200
+	if v, err := strconv.Atoi(os.Getenv("ATS_BENCH_RESTING")); err == nil {
+		resting = v
+	}
+	if _, err := direct.PlaceLimitOrder(ctx, args); err != nil {
+		b.Fatal(err)
+	}
+	for range resting {
+		if status, resp := e.call(b, tr.key, "POST", "/orders", body); status != http.StatusOK {
+			b.Fatalf("resting order: %d %s", status, resp)
+		}
+	}
+	api := make([]time.Duration, 0, b.N)
+	posts := make([]time.Duration, 0, b.N)
+	checks := make([]time.Duration, 0, b.N)
 	pending := 0
 	b.ResetTimer()
 	for range b.N {
 		t0 := time.Now()
 		status, resp := e.call(b, tr.key, "POST", "/orders", body)
-		lat = append(lat, time.Since(t0))
+		api = append(api, time.Since(t0))
 		switch status {
 		case http.StatusOK:
 		case http.StatusAccepted: // placement slower than the API waits
@@ -104,19 +138,72 @@ func benchPlacements(b *testing.B, e *tradingEnv, tr trader, body map[string]any
 		default:
 			b.Fatalf("POST /orders: %d %s", status, resp)
 		}
+		t0 = time.Now()
+		_, err := direct.PlaceLimitOrder(ctx, args)
+		posts = append(posts, time.Since(t0))
+		if err != nil {
+			b.Fatal(err)
+		}
+		t0 = time.Now()
+		status, resp = e.call(b, tr.key, "POST", "/orders", dry)
+		checks = append(checks, time.Since(t0))
+		if status != http.StatusOK {
+			b.Fatalf("POST /orders dry run: %d %s", status, resp)
+		}
 	}
-	reportLatency(b, lat)
+	b.StopTimer()
+	a50, a99 := quantiles(api)
+	d50, d99 := quantiles(posts)
+	c50, _ := quantiles(checks)
+	b.ReportMetric(a50, "api-p50-ms")
+	b.ReportMetric(a99, "api-p99-ms")
+	b.ReportMetric(d50, "direct-p50-ms")
+	b.ReportMetric(d99, "direct-p99-ms")
+	b.ReportMetric(a50-d50, "overhead-p50-ms")
+	b.ReportMetric(a99-d99, "overhead-p99-ms")
+	b.ReportMetric(c50, "dry-run-p50-ms")
 	b.ReportMetric(float64(pending), "pending-202s")
+	if avg, err := loadAverage(); err == nil {
+		b.ReportMetric(avg, "loadavg")
+	}
 }
 
-// BenchmarkOrderPathSplit is BenchmarkOrderPath's "api" with the worker
-// in its own process (`ats worker`, as production deploys it next to
-// `ats api`): the placement's activity runs there.
+// quantiles returns the p50 and p99 of lat in milliseconds.
+func quantiles(lat []time.Duration) (p50, p99 float64) {
+	sorted := slices.Clone(lat)
+	slices.Sort(sorted)
+	q := func(p float64) float64 {
+		return float64(sorted[int(p*float64(len(sorted)-1))].Microseconds()) / 1000
+	}
+	return q(0.50), q(0.99)
+}
+
+// loadAverage is the machine's one-minute load average (Linux).
+func loadAverage() (float64, error) {
+	raw, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0, err
+	}
+	f := strings.Fields(string(raw))
+	if len(f) == 0 {
+		return 0, errors.New("empty /proc/loadavg")
+	}
+	return strconv.ParseFloat(f[0], 64)
+}
+
+// BenchmarkOrderPathSplit is BenchmarkOrderPath with the worker in its
+// own process (`ats worker`, as production deploys it next to `ats api`):
+// the placement runs there, so the start cannot be eager (no worker on
+// the API's client) and uses update-with-start. ATS_BENCH_VARIANT picks
+// the dev server's settings as for BenchmarkOrderPath (its eager flag
+// does not apply).
 //
 //	go test -run '^$' -bench BenchmarkOrderPathSplit -benchtime 200x ./cmd/ats/
 func BenchmarkOrderPathSplit(b *testing.B) {
+	name, o := benchVariant(b)
+	o.noWorker, o.eager = true, false
 	bin := buildATS(b)
-	e := newTradingEnv(b, tradingOpts{noWorker: true})
+	e := newTradingEnv(b, o)
 	tr := e.newTrader(b, 0)
 	m := e.newMarket(b, "Will the split benchmark be fast", "0.5")
 	keyFile := filepath.Join(e.dataDir, "master.key")
@@ -129,20 +216,8 @@ func BenchmarkOrderPathSplit(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
-	benchPlacements(b, e, tr, map[string]any{"tokenId": m.TokenIDs[0], "side": "BUY", "price": 0.01, "size": 5})
-}
-
-func reportLatency(b *testing.B, lat []time.Duration) {
-	if len(lat) == 0 {
-		return
-	}
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	q := func(p float64) float64 {
-		i := int(p * float64(len(lat)-1))
-		return float64(lat[i].Microseconds()) / 1000
-	}
-	b.ReportMetric(q(0.50), "p50-ms")
-	b.ReportMetric(q(0.99), "p99-ms")
+	direct := e.directTrader(b, tr)
+	b.Run(name, func(b *testing.B) { benchOrderPath(b, e, tr, m.TokenIDs[0], direct) })
 }
 
 // BenchmarkFillVisible measures how long a fill takes to be recorded: a
@@ -166,18 +241,7 @@ func BenchmarkFillVisible(b *testing.B) {
 	if status != http.StatusOK {
 		b.Fatalf("the taker's buy: %d %s", status, body)
 	}
-	signer, err := e.svc.wallets.Signer(ctx, taker.userID)
-	if err != nil {
-		b.Fatal(err)
-	}
-	creds, err := e.svc.wallets.Creds(ctx, taker.userID)
-	if err != nil {
-		b.Fatal(err)
-	}
-	direct := &clob.Trader{
-		Client: clob.NewClient(clob.ConfigFor(e.sb.Network())).WithCreds(creds, signer.Address()), Network: e.sb.Network(),
-		Signer: signer, SignatureType: clob.SignatureType(taker.wallet.SignatureType), Funder: common.HexToAddress(taker.wallet.Address),
-	}
+	direct := e.directTrader(b, taker)
 	// one measures one fill; false when the taker's sell met another bid
 	// (the sandbox's synthetic book moved in between) and the maker's
 	// order was left unfilled, which is then cancelled and tried again.

@@ -146,17 +146,19 @@ func rateLimiter(c *cli.Context, st *stack) (*ratelimit.Limiter, error) {
 	return ratelimit.New(rs, ratelimit.Options{}), nil
 }
 
-// postPacer paces the venue posts of each wallet (issue 15): in a Redis
-// shared by every worker when --ratelimit-redis-url is set, so two
-// workers stay within one bucket per wallet; otherwise in this process,
-// which is exact for a single worker.
-func postPacer(c *cli.Context, st *stack) (*pacing.Pacer, error) {
-	bucket := pacing.NewMemoryBucket(pacing.DefaultLimit)
+// walletPacers pace the venue posts and, in a bucket of their own, the
+// venue cancels of each wallet (issue 15; the venue limits a signer's
+// posts and cancels apart): in a Redis shared by every worker when
+// --ratelimit-redis-url is set, so two workers stay within one bucket per
+// wallet; otherwise in this process, which is exact for a single worker.
+func walletPacers(c *cli.Context, st *stack) (posts, cancels *pacing.Pacer, err error) {
+	postBucket := pacing.NewMemoryBucket(pacing.DefaultLimit)
+	cancelBucket := pacing.NewMemoryBucket(pacing.DefaultCancelLimit)
 	if u := c.String(flagRedisURL); u != "" {
 		opt, err := redis.ParseURL(u)
 		if err != nil {
 			// The parse error may quote the URL, password included.
-			return nil, errs.E(errs.Invalid, "invalid Redis URL for the post pacing")
+			return nil, nil, errs.E(errs.Invalid, "invalid Redis URL for the post pacing")
 		}
 		rc := redis.NewClient(opt)
 		pctx, cancel := context.WithTimeout(c.Context, 5*time.Second)
@@ -164,25 +166,26 @@ func postPacer(c *cli.Context, st *stack) (*pacing.Pacer, error) {
 		cancel()
 		if err != nil {
 			_ = rc.Close()
-			return nil, errs.Wrap(errs.Transient, err, "the Redis of the post pacing does not answer")
+			return nil, nil, errs.Wrap(errs.Transient, err, "the Redis of the post pacing does not answer")
 		}
 		st.onStop("pacing-redis", func(context.Context) error { return rc.Close() })
-		bucket = pacing.NewRedisBucket(rc, pacing.DefaultLimit)
+		postBucket = pacing.NewRedisBucket(rc, pacing.DefaultLimit)
+		cancelBucket = pacing.NewRedisBucketAt(rc, pacing.DefaultCancelLimit, pacing.CancelKeyPrefix)
 	}
-	return pacing.New(bucket, st.log), nil
+	return pacing.New(postBucket, st.log), pacing.New(cancelBucket, st.log), nil
 }
 
-// pacePosts puts the process's post pacing in front of the order
-// service's venue posts.
+// pacePosts puts the process's post and cancel pacing in front of the
+// order service's venue posts and cancels.
 func (svc *services) pacePosts(c *cli.Context, st *stack) error {
 	if svc.orders == nil {
 		return nil
 	}
-	p, err := postPacer(c, st)
+	posts, cancels, err := walletPacers(c, st)
 	if err != nil {
 		return err
 	}
-	svc.orders.Pacer = p
+	svc.orders.Pacer, svc.orders.CancelPacer = posts, cancels
 	return nil
 }
 

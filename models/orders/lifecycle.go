@@ -128,11 +128,16 @@ func levelFor(b *clob.OrderBook, side clob.Side, size, limit decimal.Decimal) (d
 //   - a definitive rejection marks the order FAILED and releases its
 //     budget; an unknown outcome or an unreachable venue is a Transient
 //     error for the workflow to retry.
-func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err error) {
+func (s *Service) Submit(ctx context.Context, orderID string) (o Order, err error) {
 	t0 := time.Now()
 	defer func() {
 		s.log().DebugContext(ctx, "order submit", "order_id", orderID, "took", time.Since(t0), "err", err)
+		s.Attempts.done(orderID, Attempt{Status: o.Status, Err: err})
 	}()
+	return s.submit(ctx, orderID)
+}
+
+func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 	o, err := s.Store.OrderByID(ctx, orderID)
 	if err != nil {
 		return Order{}, err
@@ -147,6 +152,10 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 		}
 		return Order{}, err
 	}
+	// fresh: this attempt signed the order, so no post of its hash can
+	// have reached the venue before (every post reads the stored order);
+	// only an attempt that found a signed order stored needs to ask.
+	fresh := false
 	if o.SignedOrder == "" {
 		b, err := s.build(ctx, t, o)
 		if err != nil {
@@ -162,6 +171,7 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 		if o.Status != models.OrderPending {
 			return view(o), nil
 		}
+		fresh = o.SignedOrder == string(raw)
 	}
 	var so storedOrder
 	if err := json.Unmarshal([]byte(o.SignedOrder), &so); err != nil {
@@ -171,13 +181,16 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 	if err != nil {
 		return Order{}, err
 	}
-	// Reconcile before (re)posting: the venue may hold the order from an
-	// attempt whose answer was lost.
-	if _, err := t.Client.GetOrder(ctx, b.Hash.Hex()); err == nil {
-		s.log().InfoContext(ctx, "order found on the venue before posting; adopting it", "order_id", o.ID, "hash", b.Hash.Hex())
-		return s.syncWith(ctx, t, o)
-	} else if !errs.Is(err, errs.NotFound) {
-		return Order{}, s.venueErr(ctx, o.UserID, err)
+	// Reconcile before reposting: the venue may hold the order from an
+	// attempt whose answer was lost. (Two attempts posting at once are
+	// told apart by the venue, which refuses the second post of a hash.)
+	if !fresh {
+		if _, err := t.Client.GetOrder(ctx, b.Hash.Hex()); err == nil {
+			s.log().InfoContext(ctx, "order found on the venue before posting; adopting it", "order_id", o.ID, "hash", b.Hash.Hex())
+			return s.syncWith(ctx, t, o)
+		} else if !errs.Is(err, errs.NotFound) {
+			return Order{}, s.venueErr(ctx, o.UserID, err)
+		}
 	}
 	if s.Listen != nil {
 		s.Listen.Watch()
@@ -185,13 +198,8 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 	// Wait for the wallet's turn to post (the venue throttles posts per
 	// signer): before the claim, so a cancel of the PENDING order is not
 	// held up by the queue.
-	if s.Pacer != nil {
-		wctx, cancelWait := context.WithTimeout(ctx, paceWait)
-		err := s.Pacer.Wait(wctx, t.Signer.Address().Hex(), o.AgentID)
-		cancelWait()
-		if err != nil {
-			return Order{}, err
-		}
+	if err := pace(ctx, s.Pacer, t, o); err != nil {
+		return Order{}, err
 	}
 	// Claim the post in the same guarded update that checks the order is
 	// still PENDING: a cancel of the PENDING order either came first (the
@@ -207,22 +215,45 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 		s.log().InfoContext(ctx, "order no longer pending; not posting it", "order_id", o.ID, "status", cur.Status)
 		return view(cur), nil
 	}
+	released := false
 	defer func() {
+		if released {
+			return
+		}
 		if err := s.Store.ReleaseOrderPost(context.WithoutCancel(ctx), o.ID, postSettle); err != nil {
 			s.log().WarnContext(ctx, "cannot release the posting claim; it expires by itself", "order_id", o.ID, "err", err)
 		}
 	}()
+	// Once claimed, the post and its record run to their end even when
+	// the attempt is stopped (a pending cancel stops a local activity by
+	// cancelling its context): a post cut off mid-flight has an unknown
+	// outcome, which the cancel would have to wait out.
+	ctx, cancelRest := context.WithTimeout(context.WithoutCancel(ctx), postTimeout+postSettle)
+	defer cancelRest()
 	pctx, cancelPost := context.WithTimeout(ctx, postTimeout)
 	placed, err := t.Post(pctx, b)
 	cancelPost()
 	switch {
 	case err == nil:
 		metrics.OrderPlaced(o.Side, o.Type)
-		if placed.Response != nil && placed.Response.Status == "live" {
-			// Resting without a match: known without another round trip.
-			if err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: ptr(models.OrderOpen)}); err != nil && !errs.Is(err, errs.Conflict) {
+		if placed.Response != nil && placed.Response.Status == "live" && len(placed.Response.TradeIDs) == 0 {
+			// Resting without a match: known without another round
+			// trip to the venue. Fills from here on arrive as events.
+			err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: ptr(models.OrderOpen)})
+			switch {
+			case err == nil:
+				// No longer PENDING: the claim guards nothing now.
+				released = true
+				o.Status = models.OrderOpen
+				return view(o), nil
+			case !errs.Is(err, errs.Conflict):
 				return Order{}, err
 			}
+			cur, err := s.Store.OrderByID(ctx, o.ID) // changed meanwhile
+			if err != nil {
+				return Order{}, err
+			}
+			return view(cur), nil
 		}
 		return s.syncWith(ctx, t, o)
 	case isDuplicate(err):
@@ -237,6 +268,17 @@ func (s *Service) Submit(ctx context.Context, orderID string) (_ Order, err erro
 		return Order{}, errs.Wrap(errs.Transient, err, "the market's parameters changed; re-signing the order")
 	}
 	return s.failOrRetry(ctx, o, s.venueErr(ctx, o.UserID, err))
+}
+
+// pace waits, at most paceWait, for the turn of o's agent in p's queue of
+// the wallet t signs for (nil p: no wait).
+func pace(ctx context.Context, p Pacer, t *clob.Trader, o *models.Order) error {
+	if p == nil {
+		return nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, paceWait)
+	defer cancel()
+	return p.Wait(wctx, t.Signer.Address().Hex(), o.AgentID)
 }
 
 // isDuplicate reports whether the venue refused a post because it holds
@@ -597,6 +639,11 @@ func (s *Service) CancelAtVenue(ctx context.Context, orderID string) (previous s
 // afterwards (fills included): the order is CANCELLED only when the venue
 // confirms it is no longer live.
 func (s *Service) cancelWith(ctx context.Context, t *clob.Trader, o *models.Order) (Order, error) {
+	// Queued, never dropped: a wait that runs out is a Transient error
+	// the cancel activity retries.
+	if err := pace(ctx, s.CancelPacer, t, o); err != nil {
+		return Order{}, err
+	}
 	res, err := t.Client.CancelOrder(ctx, o.VenueOrderID)
 	if err != nil && !errs.Is(err, errs.NotFound) {
 		return Order{}, s.venueErr(ctx, o.UserID, err)

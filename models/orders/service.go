@@ -90,10 +90,17 @@ type Service struct {
 	// Pacer queues the venue posts of each wallet (models/pacing); nil
 	// posts at once.
 	Pacer Pacer
+	// CancelPacer queues the venue cancels of each wallet in a bucket of
+	// their own (the venue limits a signer's cancels apart from its
+	// posts); nil cancels at once.
+	CancelPacer Pacer
 	// Listen, in a worker, is told before each post so the wallet's
 	// venue events are listened to (*Listener); nil in other processes.
 	Listen interface{ Watch() }
-	Logger *slog.Logger
+	// Attempts, when set, is told when each placement attempt returns
+	// (see Attempts); set it before the worker starts.
+	Attempts *Attempts
+	Logger   *slog.Logger
 	// ListSyncWindow and ListSyncOrders bound the venue traffic of
 	// GET /orders?sync=true (defaults DefaultListSyncWindow and
 	// DefaultListSyncOrders; see listSyncs).

@@ -52,6 +52,11 @@ type Limit struct {
 // service keeps to the sustained rate with a modest burst.
 var DefaultLimit = Limit{Rate: 60, Burst: 20}
 
+// DefaultCancelLimit stays under the venue's cancel limits (DELETE
+// /order: 3,000 per 10 s burst, 30,000 per 10 min sustained, i.e. 50 per
+// second), a bucket per signer of its own, apart from the posts'.
+var DefaultCancelLimit = Limit{Rate: 50, Burst: 20}
+
 func (l Limit) orDefault() Limit {
 	if l.Rate <= 0 {
 		l.Rate = DefaultLimit.Rate
@@ -93,18 +98,29 @@ func (b *memoryBucket) Take(ctx context.Context, key string) error {
 	return l.Wait(ctx)
 }
 
-// KeyPrefix starts every bucket's key in Redis.
-const KeyPrefix = "ats:pacing:post:"
+// KeyPrefix starts every post bucket's key in Redis, CancelKeyPrefix
+// every cancel bucket's.
+const (
+	KeyPrefix       = "ats:pacing:post:"
+	CancelKeyPrefix = "ats:pacing:cancel:"
+)
 
 // redisBucket is GCRA in Redis (redis_rate), shared by every process.
 type redisBucket struct {
-	l     *redis_rate.Limiter
-	limit redis_rate.Limit
+	l      *redis_rate.Limiter
+	limit  redis_rate.Limit
+	prefix string
 }
 
-// NewRedisBucket returns a Bucket kept in the Redis behind client, shared
-// by every worker that uses the same Redis.
+// NewRedisBucket returns a post Bucket kept in the Redis behind client,
+// shared by every worker that uses the same Redis.
 func NewRedisBucket(client redis.UniversalClient, l Limit) Bucket {
+	return NewRedisBucketAt(client, l, KeyPrefix)
+}
+
+// NewRedisBucketAt is NewRedisBucket with the buckets' keys under prefix
+// (CancelKeyPrefix for the cancels').
+func NewRedisBucketAt(client redis.UniversalClient, l Limit, prefix string) Bucket {
 	l = l.orDefault()
 	// redis_rate counts whole requests per period: Rate per second is
 	// expressed per millisecond-precise period so fractional rates work.
@@ -114,7 +130,7 @@ func NewRedisBucket(client redis.UniversalClient, l Limit) Bucket {
 		r *= 10
 		period *= 10
 	}
-	return &redisBucket{l: redis_rate.NewLimiter(client), limit: redis_rate.Limit{Rate: int(r), Burst: l.Burst, Period: period}}
+	return &redisBucket{l: redis_rate.NewLimiter(client), limit: redis_rate.Limit{Rate: int(r), Burst: l.Burst, Period: period}, prefix: prefix}
 }
 
 // redisTimeout bounds one call to Redis.
@@ -123,7 +139,7 @@ const redisTimeout = 500 * time.Millisecond
 func (b *redisBucket) Take(ctx context.Context, key string) error {
 	for {
 		cctx, cancel := context.WithTimeout(ctx, redisTimeout)
-		res, err := b.l.Allow(cctx, KeyPrefix+key, b.limit)
+		res, err := b.l.Allow(cctx, b.prefix+key, b.limit)
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {

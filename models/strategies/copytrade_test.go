@@ -226,7 +226,9 @@ func TestCopyBelowMinimumSizeIsASkip(t *testing.T) {
 	if rec.Kind != "skip" || !strings.Contains(rec.Reason, "minimum order size") || !strings.Contains(rec.Reason, tx) || out.State.ConsecutiveErrors != 0 {
 		t.Fatalf("%+v %+v", rec, out.State)
 	}
-	f.Placer.Set(func(p *strategiestest.Placer) { p.Fail = errs.E(errs.Invalid, "refused").WithCode(errs.CodeInvalidPrice) })
+	f.Placer.Set(func(p *strategiestest.Placer) {
+		p.Fail = errs.E(errs.Invalid, "refused").WithCode(errs.CodeInvalidPrice)
+	})
 	f.trade(t, "11", "BUY", "20", "0.5")
 	out, rec, _ = f.next(t)
 	if rec.Kind != "error" || out.State.ConsecutiveErrors != 1 {

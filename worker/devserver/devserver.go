@@ -47,6 +47,10 @@ type Options struct {
 	// DBFile persists the server's state (SQLite) when set; empty keeps
 	// everything in memory and loses it on exit.
 	DBFile string
+	// SQLitePragmas are passed as --sqlite-pragma NAME=VALUE (e.g.
+	// "journal_mode=wal", "synchronous=normal"); the SQLite defaults
+	// (a rollback journal, every commit synced) when empty.
+	SQLitePragmas []string
 	// Namespace is created at start in addition to "default".
 	Namespace string
 	// LogLevel of the server's own logs; "warn" when empty.
@@ -196,6 +200,9 @@ func startOnce(ctx context.Context, opts Options) (*Server, error) {
 	}
 	if opts.DBFile != "" {
 		args = append(args, "--db-filename", opts.DBFile)
+	}
+	for _, p := range opts.SQLitePragmas {
+		args = append(args, "--sqlite-pragma", p)
 	}
 	if opts.Namespace != "" && opts.Namespace != "default" {
 		args = append(args, "--namespace", opts.Namespace)
