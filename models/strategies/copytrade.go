@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/chain"
@@ -279,6 +280,9 @@ func (e *Engine) copy(ctx context.Context, st *models.Strategy, c Config, seq in
 		}
 		return e.record(ctx, st, c, seq, *pl, nil, err)
 	}
+	// From the target's trade recorded (its block seen) to the copy
+	// placed: the latency the goal bounds.
+	metrics.CopyLatency(e.now().Sub(ct.CreatedAt))
 	o, err := e.Store.OrderByID(ctx, res.Order.ID)
 	if err != nil {
 		return Outcome{}, err
