@@ -245,6 +245,7 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 				// No longer PENDING: the claim guards nothing now.
 				released = true
 				o.Status = models.OrderOpen
+				metrics.OrderStatus(models.OrderOpen)
 				return view(o), nil
 			case !errs.Is(err, errs.Conflict):
 				return Order{}, err
