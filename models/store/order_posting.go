@@ -6,6 +6,7 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/metrics"
 )
 
 // The posting claim (orders.posting_until) keeps a cancel of a PENDING
@@ -76,6 +77,10 @@ func (s *Store) endPendingOrder(ctx context.Context, id string, set map[string]a
 		return mapErr(res.Error, "order")
 	}
 	if res.RowsAffected == 1 {
+		// Counted here and in UpdateOrder, the two places an order's
+		// status changes.
+		st := set["status"].(string)
+		s.afterCommit(func() { metrics.OrderStatus(st) })
 		return nil
 	}
 	return s.orderStateConflict(ctx, id)

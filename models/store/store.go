@@ -68,6 +68,9 @@ type Store struct {
 	// whose one writer otherwise makes colliding heartbeats wait in
 	// SQLite's busy handler (sleeps of 1, 2, 5… ms) instead of in turn.
 	heartbeatWrites *sync.Mutex
+	// committed, in a Tx-bound copy, collects what must happen only once
+	// the transaction commits (afterCommit); nil outside a transaction.
+	committed *[]func()
 }
 
 // clock is a swappable time source.
@@ -209,18 +212,34 @@ func (s *Store) Close() error {
 // the transaction; use it, not the outer store, inside fn. Nested Tx calls
 // on the bound store run in a savepoint.
 func (s *Store) Tx(ctx context.Context, fn func(*Store) error) error {
+	var committed []func()
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		inner := *s
 		inner.db = tx
+		inner.committed = &committed
 		return fn(&inner)
 	})
 	if err == nil {
+		for _, f := range committed {
+			s.afterCommit(f)
+		}
 		return nil
 	}
 	if _, ok := errs.As(err); ok {
 		return err
 	}
 	return mapErr(err, "database")
+}
+
+// afterCommit runs f once what s has written is committed: at once outside
+// a transaction, after the outermost commit inside one (a nested Tx hands
+// its list to the enclosing one), never when it rolls back.
+func (s *Store) afterCommit(f func()) {
+	if s.committed == nil {
+		f()
+		return
+	}
+	*s.committed = append(*s.committed, f)
 }
 
 // Migrate applies all pending migrations and returns the resulting schema
