@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 )
 
 const namespace = "ats"
@@ -96,20 +95,10 @@ func OrderPlaced(side, orderType string) { ordersPlaced.WithLabelValues(side, or
 // OrderFailed counts an order that ended FAILED; kind is its error kind.
 func OrderFailed(kind string) { ordersFailed.WithLabelValues(kind).Inc() }
 
-// OrderStatus counts an order entering status. The store calls it, once
-// per committed change of an order's status (store.UpdateOrder and the
-// end of a PENDING order); nothing else should.
+// OrderStatus counts an order entering status. The process has the store
+// call it (store.Store.OnOrderStatus), once per committed change of an
+// order's status; nothing else should.
 func OrderStatus(status string) { orderStatus.WithLabelValues(status).Inc() }
-
-// OrderStatusCount is how many orders entered status in this process, for
-// tests of where the changes are counted.
-func OrderStatusCount(status string) float64 {
-	var m dto.Metric
-	if err := orderStatus.WithLabelValues(status).Write(&m); err != nil {
-		return 0
-	}
-	return m.GetCounter().GetValue()
-}
 
 // StrategyExecuted counts a recorded execution of a strategy of type typ
 // with outcome (action, skip, error); errKind is the error's kind when the

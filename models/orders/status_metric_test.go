@@ -13,7 +13,6 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
-	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/vault"
@@ -25,24 +24,12 @@ import (
 	"github.com/agent-trading/ats/venue/micro"
 )
 
-// statuses are the statuses an order can change into.
-var statuses = []string{models.OrderOpen, models.OrderPartiallyFilled, models.OrderFilled, models.OrderCancelled, models.OrderFailed}
-
-// statusCounts reads ats_orders_status_changes_total by status.
-func statusCounts() map[string]float64 {
-	out := map[string]float64{}
-	for _, s := range statuses {
-		out[s] = metrics.OrderStatusCount(s)
-	}
-	return out
-}
-
 // TestStatusChangesCountedOnce drives orders through the real lifecycle
-// against the sandbox venue and checks ats_orders_status_changes_total
-// after each step: every committed change of status counts once, in its
-// new status; a step that leaves the status as it was (a repeated sync, a
-// retried failure) counts nothing. Not parallel: the counter is the
-// process's.
+// against the sandbox venue and checks the status changes the store
+// reports after each step (the process counts them in
+// ats_orders_status_changes_total): every committed change of status once,
+// in its new status; a step that leaves the status as it was (a repeated
+// sync, a retried failure) nothing.
 func TestStatusChangesCountedOnce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts the sandbox venue and its EVM chain")
@@ -55,6 +42,7 @@ func TestStatusChangesCountedOnce(t *testing.T) {
 	t.Cleanup(func() { _ = sb.Close() })
 
 	st := storetest.NewSQLite(t)
+	changes := storetest.CountStatusChanges(st)
 	master := make([]byte, vault.KeySize)
 	_, err = rand.Read(master)
 	require.NoError(t, err)
@@ -96,22 +84,22 @@ func TestStatusChangesCountedOnce(t *testing.T) {
 		return o
 	}
 	// step runs one lifecycle step and checks what it counted.
-	step := func(t *testing.T, what string, run func() (Order, error), wantStatus string, counted map[string]float64) {
+	step := func(t *testing.T, what string, run func() (Order, error), wantStatus string, counted map[string]int) {
 		t.Helper()
-		before := statusCounts()
+		changes.Take()
 		got, err := run()
 		require.NoError(t, err, what)
 		require.Equal(t, wantStatus, got.Status, what)
-		after := statusCounts()
-		for _, s := range statuses {
-			require.Equal(t, counted[s], after[s]-before[s], "%s: changes into %s counted", what, s)
+		if counted == nil {
+			counted = map[string]int{}
 		}
+		require.Equal(t, counted, changes.Take(), what)
 	}
 
 	t.Run("resting, synced, filled", func(t *testing.T) {
 		o := newOrder(t, TypeLimit, bid, 10)
 		step(t, "resting post", func() (Order, error) { return svc.Submit(ctx, o.ID) }, models.OrderOpen,
-			map[string]float64{models.OrderOpen: 1})
+			map[string]int{models.OrderOpen: 1})
 		step(t, "submit again", func() (Order, error) { return svc.Submit(ctx, o.ID) }, models.OrderOpen, nil)
 		for range 2 {
 			step(t, "sync, nothing new", func() (Order, error) { return svc.Sync(ctx, o.ID) }, models.OrderOpen, nil)
@@ -120,24 +108,22 @@ func TestStatusChangesCountedOnce(t *testing.T) {
 		_, err := sb.Venue().OutsideTrade(ctx, seller, tok, exchange.Sell, uint64(o.PriceMicro), uint64(o.SizeMicro))
 		require.NoError(t, err)
 		// The trade is the venue's at once; its settlement may take a block.
-		before := statusCounts()
+		changes.Take()
 		var got Order
 		require.Eventually(t, func() bool {
 			got, err = svc.Sync(ctx, o.ID)
 			return err == nil && got.Status == models.OrderFilled
 		}, 30*time.Second, 100*time.Millisecond, "the order fills: %+v %v", got, err)
-		after := statusCounts()
-		require.Equal(t, 1.0, after[models.OrderFilled]-before[models.OrderFilled], "FILLED counted once")
-		require.Equal(t, 0.0, after[models.OrderOpen]-before[models.OrderOpen])
+		require.Equal(t, map[string]int{models.OrderFilled: 1}, changes.Take(), "the fill")
 		step(t, "sync after the fill", func() (Order, error) { return svc.Sync(ctx, o.ID) }, models.OrderFilled, nil)
 	})
 
 	t.Run("cancelled", func(t *testing.T) {
 		o := newOrder(t, TypeLimit, bid, 10)
 		step(t, "resting post", func() (Order, error) { return svc.Submit(ctx, o.ID) }, models.OrderOpen,
-			map[string]float64{models.OrderOpen: 1})
+			map[string]int{models.OrderOpen: 1})
 		cancel := func() (Order, error) { _, got, err := svc.CancelAtVenue(ctx, o.ID); return got, err }
-		step(t, "cancelled at the venue", cancel, models.OrderCancelled, map[string]float64{models.OrderCancelled: 1})
+		step(t, "cancelled at the venue", cancel, models.OrderCancelled, map[string]int{models.OrderCancelled: 1})
 		step(t, "cancel retried", cancel, models.OrderCancelled, nil)
 		step(t, "sync after the cancel", func() (Order, error) { return svc.Sync(ctx, o.ID) }, models.OrderCancelled, nil)
 	})
@@ -145,7 +131,7 @@ func TestStatusChangesCountedOnce(t *testing.T) {
 	t.Run("cancelled while pending", func(t *testing.T) {
 		o := newOrder(t, TypeLimit, bid, 10)
 		cancel := func() (Order, error) { _, got, err := svc.CancelPending(ctx, o.ID); return got, err }
-		step(t, "cancelled", cancel, models.OrderCancelled, map[string]float64{models.OrderCancelled: 1})
+		step(t, "cancelled", cancel, models.OrderCancelled, map[string]int{models.OrderCancelled: 1})
 		step(t, "cancel retried", cancel, models.OrderCancelled, nil)
 	})
 
@@ -154,14 +140,14 @@ func TestStatusChangesCountedOnce(t *testing.T) {
 		// it, so it is refused before it is posted.
 		o := newOrder(t, TypeMarket, decimal.RequireFromString("0.01"), 10)
 		step(t, "refused", func() (Order, error) { return svc.Submit(ctx, o.ID) }, models.OrderFailed,
-			map[string]float64{models.OrderFailed: 1})
+			map[string]int{models.OrderFailed: 1})
 		step(t, "submit again", func() (Order, error) { return svc.Submit(ctx, o.ID) }, models.OrderFailed, nil)
 	})
 
 	t.Run("abandoned", func(t *testing.T) {
 		o := newOrder(t, TypeLimit, bid, 10)
 		step(t, "abandoned", func() (Order, error) { return svc.Abandon(ctx, o.ID) }, models.OrderFailed,
-			map[string]float64{models.OrderFailed: 1})
+			map[string]int{models.OrderFailed: 1})
 		step(t, "abandoned again", func() (Order, error) { return svc.Abandon(ctx, o.ID) }, models.OrderFailed, nil)
 	})
 }

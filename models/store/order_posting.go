@@ -6,7 +6,6 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
-	"github.com/agent-trading/ats/models/metrics"
 )
 
 // The posting claim (orders.posting_until) keeps a cancel of a PENDING
@@ -77,10 +76,9 @@ func (s *Store) endPendingOrder(ctx context.Context, id string, set map[string]a
 		return mapErr(res.Error, "order")
 	}
 	if res.RowsAffected == 1 {
-		// Counted here and in UpdateOrder, the two places an order's
+		// Reported here and in UpdateOrder, the two places an order's
 		// status changes.
-		st := set["status"].(string)
-		s.afterCommit(func() { metrics.OrderStatus(st) })
+		s.orderStatusChanged(set["status"].(string))
 		return nil
 	}
 	return s.orderStateConflict(ctx, id)

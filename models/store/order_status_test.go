@@ -10,15 +10,15 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
-	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
 )
 
-// TestOrderStatusChangesCounted: the store counts a change of an order's
-// status (ats_orders_status_changes_total) when it commits, once, and
-// only when the status was another: an update in the same status, a lost
-// guard or a rolled-back transaction counts nothing.
+// TestOrderStatusChangesCounted: the store reports a change of an order's
+// status (to OnOrderStatus; the process counts it in
+// ats_orders_status_changes_total) when it commits, once, and only when
+// the status was another: an update in the same status, a lost guard or a
+// rolled-back transaction reports nothing.
 func TestOrderStatusChangesCounted(t *testing.T) {
 	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
@@ -32,40 +32,34 @@ func TestOrderStatusChangesCounted(t *testing.T) {
 		st := func(v string) *string { return &v }
 		n := func(v int64) *int64 { return &v }
 		live := []string{models.OrderPending, models.OrderOpen, models.OrderPartiallyFilled}
-		counts := func() map[string]float64 {
-			out := map[string]float64{}
-			for _, s := range []string{models.OrderOpen, models.OrderPartiallyFilled, models.OrderFilled, models.OrderCancelled, models.OrderFailed} {
-				out[s] = metrics.OrderStatusCount(s)
-			}
-			return out
-		}
-		// step runs do and checks it counted exactly want.
-		step := func(t *testing.T, what string, do func() error, wantErr bool, want map[string]float64) {
+		changes := storetest.CountStatusChanges(s)
+		// step runs do and checks it reported exactly want.
+		step := func(t *testing.T, what string, do func() error, wantErr bool, want map[string]int) {
 			t.Helper()
-			before := counts()
+			changes.Take()
 			err := do()
 			if wantErr {
 				require.Error(t, err, what)
 			} else {
 				require.NoError(t, err, what)
 			}
-			after := counts()
-			for k := range after {
-				assert.Equal(t, want[k], after[k]-before[k], "%s: changes into %s", what, k)
+			if want == nil {
+				want = map[string]int{}
 			}
+			assert.Equal(t, want, changes.Take(), what)
 		}
 
 		t.Run("each change once", func(t *testing.T) {
 			o := order(t)
 			step(t, "PENDING to OPEN", func() error {
 				return s.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: st(models.OrderOpen)})
-			}, false, map[string]float64{models.OrderOpen: 1})
+			}, false, map[string]int{models.OrderOpen: 1})
 			step(t, "OPEN again (a sync that found nothing new)", func() error {
 				return s.UpdateOrder(ctx, o.ID, live, store.OrderUpdate{Status: st(models.OrderOpen)})
 			}, false, nil)
 			step(t, "a partial fill", func() error {
 				return s.UpdateOrder(ctx, o.ID, live, store.OrderUpdate{Status: st(models.OrderPartiallyFilled), FilledSizeMicro: n(2_000_000)})
-			}, false, map[string]float64{models.OrderPartiallyFilled: 1})
+			}, false, map[string]int{models.OrderPartiallyFilled: 1})
 			step(t, "another partial fill, same status", func() error {
 				return s.UpdateOrder(ctx, o.ID, live, store.OrderUpdate{Status: st(models.OrderPartiallyFilled), FilledSizeMicro: n(4_000_000)})
 			}, false, nil)
@@ -74,7 +68,7 @@ func TestOrderStatusChangesCounted(t *testing.T) {
 			assert.Equal(t, int64(4_000_000), got.FilledSizeMicro, "an update in the same status is applied")
 			step(t, "filled, any status (no guard)", func() error {
 				return s.UpdateOrder(ctx, o.ID, nil, store.OrderUpdate{Status: st(models.OrderFilled), FilledSizeMicro: n(10_000_000)})
-			}, false, map[string]float64{models.OrderFilled: 1})
+			}, false, map[string]int{models.OrderFilled: 1})
 			step(t, "filled again, no guard", func() error {
 				return s.UpdateOrder(ctx, o.ID, nil, store.OrderUpdate{Status: st(models.OrderFilled)})
 			}, false, nil)
@@ -102,29 +96,28 @@ func TestOrderStatusChangesCounted(t *testing.T) {
 			}, true, nil)
 			step(t, "committed", func() error {
 				return s.Tx(ctx, func(tx *store.Store) error {
-					before := metrics.OrderStatusCount(models.OrderOpen)
 					err := tx.Tx(ctx, func(tx *store.Store) error { // a savepoint
 						return tx.UpdateOrder(ctx, o.ID, live, store.OrderUpdate{Status: st(models.OrderOpen)})
 					})
 					if err != nil {
 						return err
 					}
-					if metrics.OrderStatusCount(models.OrderOpen) != before {
-						t.Error("counted before the commit")
+					if got := changes.Take(); len(got) > 0 {
+						t.Errorf("reported before the commit: %v", got)
 					}
 					return nil
 				})
-			}, false, map[string]float64{models.OrderOpen: 1})
+			}, false, map[string]int{models.OrderOpen: 1})
 		})
 
 		t.Run("ends of a pending order", func(t *testing.T) {
 			o := order(t)
 			step(t, "cancelled", func() error { return s.CancelPendingOrder(ctx, o.ID) }, false,
-				map[string]float64{models.OrderCancelled: 1})
+				map[string]int{models.OrderCancelled: 1})
 			step(t, "cancelled again", func() error { return s.CancelPendingOrder(ctx, o.ID) }, true, nil)
 			o = order(t)
 			step(t, "failed", func() error { return s.FailPendingOrder(ctx, o.ID, "unreachable") }, false,
-				map[string]float64{models.OrderFailed: 1})
+				map[string]int{models.OrderFailed: 1})
 		})
 	})
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
-	"github.com/agent-trading/ats/models/metrics"
 )
 
 // CreateOrder inserts o, filling ID (when empty), Status (PENDING when
@@ -143,10 +142,9 @@ type OrderUpdate struct {
 // gets errs.Conflict with code "order_state". A missing order is NotFound.
 //
 // It is where an order's status changes after it is created (besides
-// endPendingOrder), so it is where the change is counted
-// (metrics.OrderStatus): once the change commits, and only when the
-// status was another before. A u.Status equal to the order's status is an
-// update of its other fields.
+// endPendingOrder), so it is where the change is reported (OnOrderStatus):
+// once the change commits, and only when the status was another before.
+// A u.Status equal to the order's status is an update of its other fields.
 func (s *Store) UpdateOrder(ctx context.Context, id string, from []string, u OrderUpdate) error {
 	set := orderSet(s.now(), u)
 	if u.Status == nil {
@@ -168,7 +166,7 @@ func (s *Store) UpdateOrder(ctx context.Context, id string, from []string, u Ord
 			return mapErr(res.Error, "order")
 		}
 		if res.RowsAffected == 1 {
-			s.afterCommit(func() { metrics.OrderStatus(to) })
+			s.orderStatusChanged(to)
 			return nil
 		}
 	}
