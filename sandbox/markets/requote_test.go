@@ -180,7 +180,8 @@ func TestRequoteIsAtomicForTakersAndSubscribers(t *testing.T) {
 
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	assert.Greater(t, w.frames, 2*n, "the subscriber saw the re-quotes and the trades")
+	// A frame per re-quote, and per trade its levels and its book.
+	assert.GreaterOrEqual(t, w.frames, n+2*perTaker*len(takers), "the subscriber saw the re-quotes and the trades")
 	if len(w.bad) > 0 {
 		t.Errorf("a subscriber saw an empty or partial book %d times, first: %s", len(w.bad), w.bad[0])
 	}
