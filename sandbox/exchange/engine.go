@@ -270,18 +270,13 @@ func (e *Engine) settle(ctx context.Context, p *pending, derr error) (Result, er
 	if derr := e.durable(seq); derr != nil && err == nil {
 		res, err = Result{}, derr
 	}
-	e.afterTrades(trades)
-	return res, err
-}
-
-// afterTrades runs, outside the lock, what follows settled trades.
-func (e *Engine) afterTrades(trades []Trade) {
 	e.scheduleConfirm(trades)
 	if e.cfg.OnTrade != nil {
 		for _, t := range trades {
 			e.cfg.OnTrade(t)
 		}
 	}
+	return res, err
 }
 
 // pending is an order between the two phases of Place.
