@@ -68,11 +68,13 @@ type Config struct {
 // reservations. A per-book lock would not be enough: an order's funds are
 // reserved across all of its maker's books (a wallet's collateral backs bids
 // in every market), so admission on one book reads state the others write.
-// Settlement runs under the lock as well, which makes a match and its fills
-// atomic: no other order can trade against a maker order whose fill is being
-// settled, and a failed settlement is discarded without compensation. The
-// sandbox chain commits a block per settlement in well under a millisecond,
-// so the serialisation costs little (see BenchmarkMatchSettle*).
+// Settlement runs outside it (Place's second phase): under the lock a match
+// takes its makers' quantities off the book and reserves the taker's funds,
+// so no other order can trade what is being settled; the lock is released
+// while the chain mines the settlement (a block interval), and taken again to
+// make the fills final or, when settlement failed, to give the makers their
+// quantities back at their original priority. Concurrent matches therefore
+// share blocks instead of queueing one block each (see BenchmarkMatchSettle*).
 type Engine struct {
 	cfg Config
 	log *slog.Logger
