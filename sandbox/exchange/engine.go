@@ -68,11 +68,13 @@ type Config struct {
 // reservations. A per-book lock would not be enough: an order's funds are
 // reserved across all of its maker's books (a wallet's collateral backs bids
 // in every market), so admission on one book reads state the others write.
-// Settlement runs under the lock as well, which makes a match and its fills
-// atomic: no other order can trade against a maker order whose fill is being
-// settled, and a failed settlement is discarded without compensation. The
-// sandbox chain commits a block per settlement in well under a millisecond,
-// so the serialisation costs little (see BenchmarkMatchSettle*).
+// Settlement runs outside it (Place's second phase): under the lock a match
+// takes its makers' quantities off the book and reserves the taker's funds,
+// so no other order can trade what is being settled; the lock is released
+// while the chain mines the settlement (a block interval), and taken again to
+// make the fills final or, when settlement failed, to give the makers their
+// quantities back at their original priority. Concurrent matches therefore
+// share blocks instead of queueing one block each (see BenchmarkMatchSettle*).
 type Engine struct {
 	cfg Config
 	log *slog.Logger
@@ -240,9 +242,6 @@ func (e *Engine) Market(conditionID string) (Market, bool, bool) {
 func (e *Engine) Place(ctx context.Context, o Order) (Result, error) {
 	e.mu.Lock()
 	p, err := e.admitLocked(ctx, o)
-	if err != nil && venue.MessageOf(err) == MsgFOKNotFilled {
-		e.emitFOKKill(o)
-	}
 	seq := e.unlock()
 	// A match is on disk before its settlement is sent (the makers it
 	// cancelled on the way too), so a restart can always tell what the
@@ -251,6 +250,14 @@ func (e *Engine) Place(ctx context.Context, o Order) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	return e.settle(ctx, p, derr)
+}
+
+// settle is Place's second phase for an admitted order: its match goes to
+// the Settler (unless it could not be recorded: derr), then, under the
+// lock, the fills become final or are rolled back and the order rests or
+// closes.
+func (e *Engine) settle(ctx context.Context, p *pending, derr error) (Result, error) {
 	var st Settlement
 	var serr error
 	switch {
@@ -261,7 +268,7 @@ func (e *Engine) Place(ctx context.Context, o Order) (Result, error) {
 	}
 	e.mu.Lock()
 	res, trades, err := e.finishLocked(p, st, serr)
-	seq = e.unlock()
+	seq := e.unlock()
 	if derr := e.durable(seq); derr != nil && err == nil {
 		res, err = Result{}, derr
 	}
@@ -471,6 +478,7 @@ func (e *Engine) admitLocked(ctx context.Context, o Order) (*pending, error) {
 	}
 	switch {
 	case o.Type == FOK && planned < en.shares:
+		e.emitFOKKill(o)
 		return nil, invalid(MsgFOKNotFilled)
 	case o.Type == FAK && planned == 0:
 		return nil, invalid(MsgFAKNoMatch)
@@ -822,6 +830,10 @@ func (e *Engine) Cancel(id, owner string) error {
 func (e *Engine) CancelWhere(owner, conditionID, tokenID string) []string {
 	e.mu.Lock()
 	defer e.unlockDurable()
+	return e.cancelWhereLocked(owner, conditionID, tokenID)
+}
+
+func (e *Engine) cancelWhereLocked(owner, conditionID, tokenID string) []string {
 	var hit []*entry
 	for _, en := range e.orders {
 		if en.status != StatusLive || en.o.Owner != owner || en.filled == en.shares {

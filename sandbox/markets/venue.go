@@ -393,6 +393,12 @@ var quoteLevels = []struct {
 }{{1, 100 * exchange.One}, {2, 250 * exchange.One}, {4, 500 * exchange.One}}
 
 // requote replaces the makers' quotes of a market around its fair price.
+//
+// Everything slow or fallible comes first, while the old quotes still
+// stand: the inventory check and its split (a chain transaction) and the
+// signing of every new quote. The engine then swaps the old quotes for the
+// new in one step (ReplaceWhere), so a marketable order never meets an
+// empty or half-built book and the market channel shows one update.
 func (v *Venue) requote(ctx context.Context, conditionID string) error {
 	v.quoteMu.Lock()
 	defer v.quoteMu.Unlock()
@@ -407,8 +413,13 @@ func (v *Venue) requote(ctx context.Context, conditionID string) error {
 	m := *info
 	v.mu.Unlock()
 
-	v.engine.CancelWhere(MakerOwner, conditionID, "")
 	cond := common.HexToHash(conditionID)
+	var quotes []exchange.Order
+	sign := func(tok string, side exchange.Side, price, shares uint64) error {
+		o, err := v.SignedOrder(v.mmKey, m, tok, side, price, shares, exchange.GTC, MakerOwner)
+		quotes = append(quotes, o)
+		return err
+	}
 	for i, tok := range m.TokenIDs {
 		bal, _, err := v.chain.Funds(ctx, v.mmAddr, tok, m.NegRisk)
 		if err != nil {
@@ -426,18 +437,34 @@ func (v *Venue) requote(ctx context.Context, conditionID string) error {
 		for _, l := range quoteLevels {
 			d := l.ticks * m.TickMicro
 			if p > d+m.TickMicro/2 && p-d >= m.TickMicro {
-				if err := v.quote(ctx, m, tok, exchange.Buy, p-d, l.shares); err != nil {
+				if err := sign(tok, exchange.Buy, p-d, l.shares); err != nil {
 					return err
 				}
 			}
 			if p+d <= exchange.One-m.TickMicro {
-				if err := v.quote(ctx, m, tok, exchange.Sell, p+d, l.shares); err != nil {
+				if err := sign(tok, exchange.Sell, p+d, l.shares); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	return nil
+	rep, err := v.engine.ReplaceWhere(ctx, MakerOwner, conditionID, quotes)
+	if err != nil {
+		return err
+	}
+	var first error
+	for _, err := range rep.Errs {
+		// A quote that would cross an outside order simply trades; one the
+		// venue refuses (funds) is skipped, not fatal to the other quotes.
+		switch {
+		case err == nil:
+		case venue.CategoryOf(err) == venue.Invalid:
+			v.log.Debug("quote refused", "market", m.Slug, "err", venue.MessageOf(err))
+		default:
+			first = cmp.Or(first, err)
+		}
+	}
+	return first
 }
 
 func (v *Venue) nextSalt() uint64 {
@@ -477,23 +504,6 @@ func (v *Venue) SignedOrder(key *ecdsa.PrivateKey, m Info, tokenID string, side 
 		ID: h.Hex(), Owner: owner, Maker: addr, Signer: addr, TokenID: tokenID, Side: side,
 		MakerAmount: o.MakerAmount.Uint64(), TakerAmount: o.TakerAmount.Uint64(), Type: typ, Signed: o,
 	}, nil
-}
-
-func (v *Venue) quote(ctx context.Context, m Info, tok string, side exchange.Side, price, shares uint64) error {
-	o, err := v.SignedOrder(v.mmKey, m, tok, side, price, shares, exchange.GTC, MakerOwner)
-	if err != nil {
-		return err
-	}
-	if _, err := v.engine.Place(ctx, o); err != nil {
-		// A quote that would cross an outside order simply trades; one the
-		// venue refuses (funds) is skipped, not fatal to the other quotes.
-		if venue.CategoryOf(err) == venue.Invalid {
-			v.log.Debug("quote refused", "market", m.Slug, "err", venue.MessageOf(err))
-			return nil
-		}
-		return err
-	}
-	return nil
 }
 
 // Markets returns every listed market, in listing order.
