@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -232,4 +233,41 @@ func TestAtMostTenNonFinalStrategies(t *testing.T) {
 		t.Fatalf("after a cancel: %d %s", status, b)
 	}
 	_ = fmt.Sprint()
+}
+
+// TestPatchTokenWhileHoldingIsAConflict: a PATCH moving a
+// BUY_LOW_SELL_HIGH that holds shares to another token is 409
+// strategy_token_in_use, with a message and hint telling the agent what to
+// do; once nothing is held the same PATCH goes through.
+func TestPatchTokenWhileHoldingIsAConflict(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	status, b := f.do(t, f.key, "POST", "/strategies",
+		`{"type":"BUY_LOW_SELL_HIGH","config":{"tokenId":"1001","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":5},"maxBudget":20}`)
+	if status != 200 {
+		t.Fatal(status, b)
+	}
+	id := decode(t, b).Strategy.ID
+	f.fx.Book.Set(strategiestest.Token, "0.30", "0.35")
+	if out, err := f.fx.Engine.Execute(ctx, id, 1); err != nil || out.Kind != strategies.KindAction {
+		t.Fatalf("buy: %+v %v", out, err)
+	}
+	const move = `{"config":{"tokenId":"1002"}}`
+	status, b = f.do(t, f.key, "PATCH", "/strategies/"+id, move)
+	if status != http.StatusConflict || code(b) != "strategy_token_in_use" {
+		t.Fatalf("patch while holding: %d %s", status, b)
+	}
+	if msg, hint := string(b["message"]), string(b["hint"]); !strings.Contains(msg, "holds 5 shares of token 1001") ||
+		!strings.Contains(hint, "sell") || !strings.Contains(hint, "new strategy") {
+		t.Fatalf("message %s hint %s", msg, hint)
+	}
+	// Sold: the strategy holds nothing, and the token may change.
+	f.fx.Book.Set(strategiestest.Token, "0.65", "0.67")
+	if out, err := f.fx.Engine.Execute(ctx, id, 2); err != nil || out.Kind != strategies.KindAction {
+		t.Fatalf("sell: %+v %v", out, err)
+	}
+	status, b = f.do(t, f.key, "PATCH", "/strategies/"+id, move)
+	if status != 200 || !strings.Contains(string(decode(t, b).Strategy.Config), `"tokenId":"1002"`) {
+		t.Fatalf("patch holding nothing: %d %s", status, b)
+	}
 }

@@ -31,6 +31,7 @@ import (
 	"github.com/agent-trading/ats/models/heartbeat"
 	"github.com/agent-trading/ats/models/intent"
 	marketsvc "github.com/agent-trading/ats/models/markets"
+	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/positions"
 	"github.com/agent-trading/ats/models/settlements"
@@ -143,6 +144,8 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 	if err != nil {
 		return nil, err
 	}
+	// Orders' status changes are counted where the store commits them.
+	s.OnOrderStatus(metrics.OrderStatus)
 	ag := agentService(s, baseURL)
 	ag.Users.Vault = vlt
 	ag.Intents = intents

@@ -125,6 +125,7 @@ const (
 	CodeInvalidTargetAddress    = "invalid_target_address"
 	CodeCopyOwnWallet           = "copy_target_own_wallet"
 	CodeCopyTargetImmutable     = "copy_target_immutable"
+	CodeStrategyTokenInUse      = "strategy_token_in_use"
 	CodeInvalidSizingMode       = "invalid_sizing_mode"
 	CodeInvalidProportion       = "invalid_proportion_pct"
 	CodeInvalidCopySells        = "invalid_copy_sells"
@@ -358,6 +359,7 @@ var catalogue = []Group{
 		{Code: CodeInvalidTargetAddress, Kind: Invalid, Meaning: "COPY_TRADE's `targetAddress` is missing or not a 0x-prefixed 20-byte address (or is the zero address).", Remedy: "Give the wallet to copy: the address that trades on the venue (its proxy, Safe or deposit wallet, or its EOA)."},
 		{Code: CodeCopyOwnWallet, Kind: Invalid, Meaning: "COPY_TRADE's `targetAddress` is the user's own wallet: its EOA, its proxy or Safe, or its deposit wallet (self-copy).", Remedy: "Copy another wallet."},
 		{Code: CodeCopyTargetImmutable, Kind: Invalid, Meaning: "A PATCH tried to change a COPY_TRADE's `targetAddress`.", Remedy: "Cancel it and create a strategy that copies the other wallet."},
+		{Code: CodeStrategyTokenInUse, Kind: Conflict, Meaning: "A PATCH tried to change the market (`tokenId` or `marketQuery`) of a BUY_LOW_SELL_HIGH or PRICE_ALERT that holds shares of its token or has live orders of it: the strategy would leave them behind.", Remedy: "Sell the shares and cancel the orders first (or let the strategy sell them), or create a new strategy for the other market."},
 		{Code: CodeInvalidSizingMode, Kind: Invalid, Meaning: "`sizingMode` is not fixed or proportional, or the field its mode needs is missing, or the other mode's field is given.", Remedy: "fixed with `fixedAmount`, or proportional with `proportionPct`."},
 		{Code: CodeInvalidProportion, Kind: Invalid, Meaning: "`proportionPct` is not between 1 and 100 (at most 6 decimals).", Remedy: "Give a percentage from 1 to 100."},
 		{Code: CodeInvalidCopySells, Kind: Invalid, Meaning: "COPY_TRADE's `copySells` is missing or not a boolean.", Remedy: "Send true to mirror sells too, false for buys only."},

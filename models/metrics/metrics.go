@@ -95,7 +95,9 @@ func OrderPlaced(side, orderType string) { ordersPlaced.WithLabelValues(side, or
 // OrderFailed counts an order that ended FAILED; kind is its error kind.
 func OrderFailed(kind string) { ordersFailed.WithLabelValues(kind).Inc() }
 
-// OrderStatus counts an order entering status.
+// OrderStatus counts an order entering status. The process has the store
+// call it (store.Store.OnOrderStatus), once per committed change of an
+// order's status; nothing else should.
 func OrderStatus(status string) { orderStatus.WithLabelValues(status).Inc() }
 
 // StrategyExecuted counts a recorded execution of a strategy of type typ

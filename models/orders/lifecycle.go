@@ -245,7 +245,6 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 				// No longer PENDING: the claim guards nothing now.
 				released = true
 				o.Status = models.OrderOpen
-				metrics.OrderStatus(models.OrderOpen)
 				return view(o), nil
 			case !errs.Is(err, errs.Conflict):
 				return Order{}, err
@@ -334,9 +333,9 @@ func (s *Service) fail(ctx context.Context, o *models.Order, kind, reason string
 		return Order{}, err
 	}
 	if err == nil {
-		// Counted by the attempt whose guarded update ended the order.
+		// Counted by the attempt whose guarded update ended the order
+		// (the store counts the status change itself).
 		metrics.OrderFailed(kind)
-		metrics.OrderStatus(models.OrderFailed)
 	}
 	if err := s.releaseBudget(ctx, o, 0); err != nil {
 		return Order{}, err
@@ -507,8 +506,6 @@ func (s *Service) syncWith(ctx context.Context, t *clob.Trader, o *models.Order)
 	})
 	if err != nil {
 		return Order{}, err
-	} else if err == nil && status != o.Status {
-		metrics.OrderStatus(status)
 	}
 	cur, err := s.Store.OrderByID(ctx, o.ID)
 	if err != nil {

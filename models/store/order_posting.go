@@ -76,6 +76,9 @@ func (s *Store) endPendingOrder(ctx context.Context, id string, set map[string]a
 		return mapErr(res.Error, "order")
 	}
 	if res.RowsAffected == 1 {
+		// Reported here and in UpdateOrder, the two places an order's
+		// status changes.
+		s.orderStatusChanged(set["status"].(string))
 		return nil
 	}
 	return s.orderStateConflict(ctx, id)

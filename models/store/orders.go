@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/agent-trading/ats/models"
@@ -139,8 +140,72 @@ type OrderUpdate struct {
 // status when from is empty). The condition makes state changes safe
 // against races (a fill arriving while a cancel is in flight): the loser
 // gets errs.Conflict with code "order_state". A missing order is NotFound.
+//
+// It is where an order's status changes after it is created (besides
+// endPendingOrder), so it is where the change is reported (OnOrderStatus):
+// once the change commits, and only when the status was another before.
+// A u.Status equal to the order's status is an update of its other fields.
 func (s *Store) UpdateOrder(ctx context.Context, id string, from []string, u OrderUpdate) error {
-	set := map[string]any{"updated_at": s.now()}
+	set := orderSet(s.now(), u)
+	if u.Status == nil {
+		return s.guardedUpdate(ctx, id, from, set)
+	}
+	to := *u.Status
+	// First as a change of status: the guard names only other statuses,
+	// so the row it matches is the transition, whichever writer wins.
+	changing := slices.DeleteFunc(slices.Clone(from), func(st string) bool { return st == to })
+	if len(from) == 0 || len(changing) > 0 {
+		q := s.db.WithContext(ctx).Model(&models.Order{}).Where("id = ?", id)
+		if len(from) == 0 {
+			q = q.Where("status <> ?", to)
+		} else {
+			q = q.Where("status IN ?", changing)
+		}
+		res := q.Updates(set)
+		if res.Error != nil {
+			return mapErr(res.Error, "order")
+		}
+		if res.RowsAffected == 1 {
+			s.orderStatusChanged(to)
+			return nil
+		}
+	}
+	// Then as an update of an order already in that status.
+	if len(from) > 0 && !slices.Contains(from, to) {
+		return s.updateConflict(ctx, id)
+	}
+	return s.guardedUpdate(ctx, id, []string{to}, set)
+}
+
+// guardedUpdate applies set to order id if its status is one of from (any
+// status when from is empty).
+func (s *Store) guardedUpdate(ctx context.Context, id string, from []string, set map[string]any) error {
+	q := s.db.WithContext(ctx).Model(&models.Order{}).Where("id = ?", id)
+	if len(from) > 0 {
+		q = q.Where("status IN ?", from)
+	}
+	res := q.Updates(set)
+	if res.Error != nil {
+		return mapErr(res.Error, "order")
+	}
+	if res.RowsAffected == 1 {
+		return nil
+	}
+	return s.updateConflict(ctx, id)
+}
+
+// updateConflict is UpdateOrder's answer when its guard matched no row.
+func (s *Store) updateConflict(ctx context.Context, id string) error {
+	o, err := s.OrderByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	return errs.Ef(errs.Conflict, "the order is %s", o.Status).WithCode(errs.CodeOrderState)
+}
+
+// orderSet is the columns u changes, updated at now.
+func orderSet(now time.Time, u OrderUpdate) map[string]any {
+	set := map[string]any{"updated_at": now}
 	if u.Status != nil {
 		set["status"] = *u.Status
 	}
@@ -162,22 +227,7 @@ func (s *Store) UpdateOrder(ctx context.Context, id string, from []string, u Ord
 	if u.FilledAt != nil {
 		set["filled_at"] = utc(*u.FilledAt)
 	}
-	q := s.db.WithContext(ctx).Model(&models.Order{}).Where("id = ?", id)
-	if len(from) > 0 {
-		q = q.Where("status IN ?", from)
-	}
-	res := q.Updates(set)
-	if res.Error != nil {
-		return mapErr(res.Error, "order")
-	}
-	if res.RowsAffected == 1 {
-		return nil
-	}
-	o, err := s.OrderByID(ctx, id)
-	if err != nil {
-		return err
-	}
-	return errs.Ef(errs.Conflict, "the order is %s", o.Status).WithCode(errs.CodeOrderState)
+	return set
 }
 
 // AddFill records a venue trade against an order. A trade already recorded

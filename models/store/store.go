@@ -68,6 +68,12 @@ type Store struct {
 	// whose one writer otherwise makes colliding heartbeats wait in
 	// SQLite's busy handler (sleeps of 1, 2, 5… ms) instead of in turn.
 	heartbeatWrites *sync.Mutex
+	// committed, in a Tx-bound copy, collects what must happen only once
+	// the transaction commits (afterCommit); nil outside a transaction.
+	committed *[]func()
+	// orderStatus is told of each committed change of an order's status
+	// (OnOrderStatus); shared with Tx-bound copies.
+	orderStatus *atomic.Pointer[func(status string)]
 }
 
 // clock is a swappable time source.
@@ -153,7 +159,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		sqlDB.SetMaxIdleConns(10)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	}
-	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, clock: clk, heartbeatWrites: &sync.Mutex{}}
+	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, clock: clk, heartbeatWrites: &sync.Mutex{},
+		orderStatus: &atomic.Pointer[func(string)]{}}
 	if err := s.Ping(ctx); err != nil {
 		_ = sqlDB.Close()
 		return nil, err
@@ -209,18 +216,34 @@ func (s *Store) Close() error {
 // the transaction; use it, not the outer store, inside fn. Nested Tx calls
 // on the bound store run in a savepoint.
 func (s *Store) Tx(ctx context.Context, fn func(*Store) error) error {
+	var committed []func()
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		inner := *s
 		inner.db = tx
+		inner.committed = &committed
 		return fn(&inner)
 	})
 	if err == nil {
+		for _, f := range committed {
+			s.afterCommit(f)
+		}
 		return nil
 	}
 	if _, ok := errs.As(err); ok {
 		return err
 	}
 	return mapErr(err, "database")
+}
+
+// afterCommit runs f once what s has written is committed: at once outside
+// a transaction, after the outermost commit inside one (a nested Tx hands
+// its list to the enclosing one), never when it rolls back.
+func (s *Store) afterCommit(f func()) {
+	if s.committed == nil {
+		f()
+		return
+	}
+	*s.committed = append(*s.committed, f)
 }
 
 // Migrate applies all pending migrations and returns the resulting schema
@@ -295,6 +318,22 @@ func (s *Store) Now() time.Time { return s.clock.now() }
 // (created_at, updated_at, ...), for this store and every store derived
 // from it. For tests.
 func (s *Store) SetClock(now func() time.Time) { s.clock.set(now) }
+
+// OnOrderStatus has f told, once, of every change of an order's status
+// this store commits (the status entered; a write that leaves the status
+// as it was is none), after the commit: the process wires its metric
+// (metrics.OrderStatus) here, so the changes are counted where they
+// happen. The store does not import the metrics itself: the venue's
+// packages, which the metrics instrument, test against the store.
+func (s *Store) OnOrderStatus(f func(status string)) { s.orderStatus.Store(&f) }
+
+// orderStatusChanged tells the OnOrderStatus listener, once what s wrote
+// is committed, that an order entered status.
+func (s *Store) orderStatusChanged(status string) {
+	if f := s.orderStatus.Load(); f != nil && *f != nil {
+		s.afterCommit(func() { (*f)(status) })
+	}
+}
 
 // utc normalises a caller-supplied time for storage.
 func utc(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }

@@ -369,6 +369,11 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 		if ch.MaxBudgetMicro <= st.BudgetUsedMicro {
 			return stateOf(st), errs.E(errs.Invalid, "maxBudget must be above what the strategy has spent").WithCode(errs.CodeInvalidMaxBudget)
 		}
+		if ch.TokenID != st.TokenID {
+			if err := e.checkTokenChange(ctx, st); err != nil {
+				return stateOf(st), err
+			}
+		}
 		next.Config, next.MaxBudgetMicro, next.TokenID = ch.Config, ch.MaxBudgetMicro, ch.TokenID
 		u = store.StrategyUpdate{Config: ptr(ch.Config), MaxBudgetMicro: ptr(ch.MaxBudgetMicro), TokenID: ptr(ch.TokenID)}
 	case ActionExtend:
@@ -393,6 +398,53 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 		return State{}, err
 	}
 	return stateOf(out), nil
+}
+
+// checkTokenChange refuses to move st to another token while it holds
+// shares of its token or has live orders of it. A BUY_LOW_SELL_HIGH sells
+// (and a PRICE_ALERT trades) only the token it names, and its open size
+// is what it bought less what it sold: after the move it would offer the
+// old token's shares as the new one's and never sell them. RECURRING_BUY
+// (a marketQuery of it names a new window's token each time) and
+// COPY_TRADE (no token of its own) never sell by their token.
+func (e *Engine) checkTokenChange(ctx context.Context, st *models.Strategy) error {
+	if st.TokenID == "" || (st.Type != TypeBuyLowSellHigh && st.Type != TypePriceAlert) {
+		return nil
+	}
+	os, err := e.Store.StrategyTokenOrders(ctx, st.ID, st.TokenID)
+	if err != nil {
+		return err
+	}
+	var held int64
+	live := 0
+	for i := range os {
+		o := &os[i]
+		if o.Side == "BUY" {
+			held += o.FilledSizeMicro
+		} else {
+			held -= o.FilledSizeMicro
+		}
+		if !orders.TerminalStatus(o.Status) {
+			live++
+		}
+	}
+	// Dust below the venue's 0.01 share can never be sold: not a holding.
+	shares := micro.Decimal(max(0, held)).RoundFloor(2)
+	if shares.Sign() == 0 && live == 0 {
+		return nil
+	}
+	var what string
+	switch {
+	case shares.Sign() > 0 && live > 0:
+		what = fmt.Sprintf("holds %s shares of token %s and has %d live orders of it", shares.String(), st.TokenID, live)
+	case shares.Sign() > 0:
+		what = fmt.Sprintf("holds %s shares of token %s", shares.String(), st.TokenID)
+	default:
+		what = fmt.Sprintf("has %d live orders of token %s", live, st.TokenID)
+	}
+	return errs.E(errs.Conflict, "the strategy "+what+"; changing its market would leave them behind").
+		WithCode(errs.CodeStrategyTokenInUse).
+		WithHint("sell the shares and cancel the orders first (or let the strategy sell them), or create a new strategy for the other market")
 }
 
 // Expire cancels a strategy whose expiry has passed (by now, capped at the
