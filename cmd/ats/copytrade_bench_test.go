@@ -127,6 +127,12 @@ func benchCopy(b *testing.B, n int) {
 
 	lat, rec, started := make([]time.Duration, 0, b.N*n), make([]time.Duration, 0, b.N*n), make([]time.Duration, 0, b.N*n)
 	total := 0
+	// CPU spent while the copies run, by this process (service, worker,
+	// sandbox venue and chain) and by the Temporal dev server: what one
+	// copy costs the machine, whatever the wait.
+	self, dev := os.Getpid(), e.dev.Pid()
+	selfCPU0, _ := procStat(b, self)
+	devCPU0, _ := procStat(b, dev)
 	b.ResetTimer()
 	for i := range b.N {
 		e.outsideTrade(b, yes, "BUY", "10", "0.6")
@@ -174,6 +180,10 @@ func benchCopy(b *testing.B, n int) {
 		}
 	}
 	b.StopTimer()
+	selfCPU1, _ := procStat(b, self)
+	devCPU1, _ := procStat(b, dev)
+	b.ReportMetric(float64((selfCPU1-selfCPU0).Microseconds())/1000/float64(total), "service-cpu-ms/copy")
+	b.ReportMetric(float64((devCPU1-devCPU0).Microseconds())/1000/float64(total), "temporal-cpu-ms/copy")
 	// How much of it is the watcher's: block available → trade recorded.
 	sort.Slice(rec, func(i, j int) bool { return rec[i] < rec[j] })
 	b.ReportMetric(float64(rec[len(rec)/2].Microseconds())/1000, "recorded-p50-ms")
