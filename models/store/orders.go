@@ -132,6 +132,7 @@ type OrderUpdate struct {
 	AvgFillPriceMicro *int64
 	ReservedMicro     *int64
 	FailureReason     *string
+	FailureCode       *string
 	FilledAt          *time.Time
 }
 
@@ -158,6 +159,9 @@ func (s *Store) UpdateOrder(ctx context.Context, id string, from []string, u Ord
 	}
 	if u.FailureReason != nil {
 		set["failure_reason"] = *u.FailureReason
+	}
+	if u.FailureCode != nil {
+		set["failure_code"] = *u.FailureCode
 	}
 	if u.FilledAt != nil {
 		set["filled_at"] = utc(*u.FilledAt)
