@@ -249,6 +249,9 @@ type Order struct {
 	// the order can still fill.
 	ReservedMicro int64   `gorm:"column:reserved_micro"`
 	FailureReason string  `gorm:"column:failure_reason"`
+	// FailureCode is the catalogue code (models/errs) of the refusal that
+	// failed the order, when it had one.
+	FailureCode string `gorm:"column:failure_code"`
 	StrategyID    *string `gorm:"column:strategy_id"`
 	// SignedOrder is the venue order as posted (JSON of the signed order
 	// and its type), stored before the first post so every retry posts the

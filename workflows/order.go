@@ -148,10 +148,16 @@ const (
 // signals it (StrategySignalPrice), so a fill that arrives after the
 // execution that placed the order was recorded still re-arms the
 // strategy (a BUY's shares arm its sell). Runs recorded before it send no
-// hint.
+// hint. Version 2 hints only of changes after the placement: the
+// execution that placed the order waits for the placement's answer and
+// then records the order as the database holds it, so a hint of the
+// placement itself only ran a second check that found nothing (for a
+// copy of a busy target, one more signal, two workflow tasks and an
+// activity per copy, a third of the Temporal work of a copy).
 const (
-	orderStrategyHintChange  = "strategy-hint"
-	orderStrategyHintVersion = 1
+	orderStrategyHintChange    = "strategy-hint"
+	orderStrategyHintVersion   = 1
+	orderStrategyHintPlacedVer = 2
 )
 
 // orderLocalSubmitChange versions how the order is placed (GetVersion):
@@ -273,8 +279,11 @@ func (w *orderWorkflow) setState(ctx workflow.Context, st activities.OrderState)
 // once if a condition is met. It is a hint only: the execution re-reads
 // the database and the price, so a hint about nothing costs one check.
 func (w *orderWorkflow) hintStrategy(ctx workflow.Context, strategyID string) {
-	if strategyID == "" ||
-		workflow.GetVersion(ctx, orderStrategyHintChange, workflow.DefaultVersion, orderStrategyHintVersion) < orderStrategyHintVersion {
+	if strategyID == "" {
+		return
+	}
+	v := workflow.GetVersion(ctx, orderStrategyHintChange, workflow.DefaultVersion, orderStrategyHintPlacedVer)
+	if v < orderStrategyHintVersion || v >= orderStrategyHintPlacedVer && !w.placed {
 		return
 	}
 	w.hints = append(w.hints, workflow.SignalExternalWorkflow(ctx, WorkflowID(KindStrategy, strategyID), "", StrategySignalPrice, nil))

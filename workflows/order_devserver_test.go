@@ -114,13 +114,14 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 // TestStrategyOrderHintsItsStrategyOnDevServer runs, on a real Temporal
 // server, a BUY_LOW_SELL_HIGH strategy's workflow and the workflow of an
 // order it placed (the venue is a fake that fills the order at each
-// sync): the order's changes (placed, each fill, the end) reach the
-// strategy's workflow as hints, whose checks find nothing due at a bid
-// below sellAbove and arm the sell once the shares are the strategy's.
-// With ATS_RECORD_HISTORY=<path> it writes the order's history (version
-// "strategy-hint" 1) for the replay tests:
+// sync): the order's changes after its placement (each fill, the end)
+// reach the strategy's workflow as hints, whose checks find nothing due at
+// a bid below sellAbove and arm the sell once the shares are the
+// strategy's. With ATS_RECORD_HISTORY=<path> it writes the order's history
+// (version "strategy-hint" 2; order_strategy_hint.json is version 1) for
+// the replay tests:
 //
-//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/order_strategy_hint.json \
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/order_strategy_hint_v2.json \
 //	  go test -run TestStrategyOrderHintsItsStrategyOnDevServer ./workflows/
 func TestStrategyOrderHintsItsStrategyOnDevServer(t *testing.T) {
 	if testing.Short() {

@@ -506,10 +506,13 @@ var orderHistoriesV1 = []string{
 //     another trader's sell, told by the user channel and the chain;
 //   - order_strategy_hint.json: TestStrategyOrderHintsItsStrategyOnDevServer
 //     (ATS_RECORD_HISTORY=...), a strategy's order that hints the
-//     strategy's workflow of its changes (orderStrategyHintChange 1).
+//     strategy's workflow of its changes (orderStrategyHintChange 1);
+//   - order_strategy_hint_v2.json: the same test at orderStrategyHintChange
+//     2, where the placement's answer is not hinted, only the fill after it.
 var orderHistoriesSignals = []string{
 	"testdata/order_signals.json",
 	"testdata/order_strategy_hint.json",
+	"testdata/order_strategy_hint_v2.json",
 }
 
 // orderHistoriesLocal are histories of the local-submit version
@@ -666,11 +669,13 @@ func TestOrderSignalsReplayDetectsPolling(t *testing.T) {
 }
 
 // An order a strategy placed tells the strategy's workflow of every change
-// it learns (placed, each fill, the end), so a fill that arrives after the
-// strategy's execution was recorded still re-arms the strategy; a
-// strategy that has ended (the signal is refused) does not hold the order
-// up. An agent's own order signals nothing (the other tests set no
-// expectation, which the test environment would refuse).
+// it learns after its placement (each fill, the end), so a fill that
+// arrives after the strategy's execution was recorded still re-arms the
+// strategy; the placement's own answer is not hinted (version 2): the
+// execution that placed the order records it. A strategy that has ended
+// (the signal is refused) does not hold the order up. An agent's own
+// order signals nothing (the other tests set no expectation, which the
+// test environment would refuse).
 func TestOrderWorkflowHintsItsStrategy(t *testing.T) {
 	for _, refused := range []bool{false, true} {
 		t.Run(fmt.Sprintf("strategy ended %v", refused), func(t *testing.T) {
@@ -689,9 +694,31 @@ func TestOrderWorkflowHintsItsStrategy(t *testing.T) {
 				sendHint(env, time.Duration(i)*time.Hour, orders.EventHint{Kind: orders.HintFill, Source: orders.SourceStream})
 			}
 			res := runOrder(t, env)
-			// OPEN, 4, 8, FILLED at 10: four changes, four hints.
-			if res.Status != "FILLED" || hints != 4 {
-				t.Fatalf("result %+v, %d hints to the strategy, want 4", res, hints)
+			// OPEN at the placement (no hint), then 4, 8, FILLED at 10:
+			// three changes after it, three hints.
+			if res.Status != "FILLED" || hints != 3 {
+				t.Fatalf("result %+v, %d hints to the strategy, want 3", res, hints)
+			}
+		})
+	}
+}
+
+// A strategy's order that ends at its placement (a FAK or FOK that fills
+// or is killed at once, a copy of a target's trade) hints its strategy of
+// nothing: the execution waiting for the placement records the end.
+func TestOrderEndedAtPlacementDoesNotHintItsStrategy(t *testing.T) {
+	for _, status := range []string{"FILLED", "CANCELLED"} {
+		t.Run(status, func(t *testing.T) {
+			f := &fakeVenueOrder{status: "PENDING", submitStatus: status, size: 10_000_000, strategy: "str_x"}
+			env := orderEnv(t, f)
+			var placed activities.OrderState
+			awaitPlacement(t, env, &placed)
+			hints := 0
+			env.OnSignalExternalWorkflow(mock.Anything, "str_x", "", workflows.StrategySignalPrice, mock.Anything).
+				Return(func(string, string, string, string, any) error { hints++; return nil })
+			res := runOrder(t, env)
+			if res.Status != status || placed.Status != status || hints != 0 {
+				t.Fatalf("result %+v, placement %+v, %d hints to the strategy, want none", res, placed, hints)
 			}
 		})
 	}

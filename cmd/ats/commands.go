@@ -424,6 +424,10 @@ func workerCommand() *cli.Command {
 				if err := setWorkflowCache(c); err != nil {
 					return err
 				}
+				// A strategy's execution places its orders from this
+				// process, whose worker runs on tc: their workflows start
+				// eagerly, as in `ats dev`.
+				svc.startOrdersEagerly()
 				return startWorker(ctx, st, tc, svc, workerDeps(s, svc), st.log)
 			})
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 )
@@ -148,4 +149,14 @@ func TestOrderIdempotencyAndScopingAgainstTheSandbox(t *testing.T) {
 		t.Fatalf("partial FAK (book depth %s, size %s): %d %s", depth, size, status, fak)
 	}
 	t.Logf("partial FAK: %s of %s filled, status %s", filled, size, o.Status)
+
+	// A FAK with nothing to match at its price is refused by the venue:
+	// the order ends FAILED with the refusal's catalogue code stored
+	// beside its text (a COPY_TRADE tells a copy the market moved away
+	// from by it).
+	status, raw = placeFinal(tr.key, "fak-2", `{"tokenId":"`+yes+`","side":"BUY","price":0.02,"size":100,"type":"FAK"}`)
+	failed, err := e.store.ListOrders(context.Background(), store.OrderFilter{AgentID: tr.agentID, Statuses: []string{models.OrderFailed}})
+	if err != nil || len(failed) != 1 || failed[0].FailureCode != errs.CodeFAKNoMatch || failed[0].FailureReason == "" {
+		t.Fatalf("a FAK with nothing to match: %d %s; failed orders %+v %v", status, raw, failed, err)
+	}
 }

@@ -210,7 +210,8 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 // startOrdersEagerly makes the order desk start order workflows eagerly
 // and answer from the placement attempt (workflows.OrderClient's Eager
 // and Attempts): for a process whose worker runs on the desk's Temporal
-// client (`ats dev`), so an order's first workflow task, which places it,
+// client (`ats dev`; `ats worker`, where strategies' executions place
+// their orders), so an order's first workflow task, which places it,
 // runs here without a trip through the server's task queue. Call it
 // before the worker starts.
 func (svc *services) startOrdersEagerly() {

@@ -168,7 +168,10 @@ func TestStrategiesAgainstTheSandbox(t *testing.T) {
 		e.setPrice(t, yes, "0.35")
 		e.awaitStrategy(t, tr, s.ID, "bought", func(s apiStrategy) bool { return len(s.Executions) == 1 && s.OpenSize.String() != "0" })
 		e.setPrice(t, yes, "0.65")
-		sold := e.awaitStrategy(t, tr, s.ID, "sold", func(s apiStrategy) bool { return len(s.Executions) == 2 })
+		// The sell's fills may reach the strategy after the execution that
+		// placed it was recorded (they arrive as the order's changes):
+		// wait until its openSize shows them.
+		sold := e.awaitStrategy(t, tr, s.ID, "sold", func(s apiStrategy) bool { return len(s.Executions) == 2 && s.OpenSize.String() == "0" })
 		if *sold.Executions[1].Side != "BUY" || *sold.Executions[0].Side != "SELL" || sold.OpenSize.String() != "0" ||
 			sold.Executions[0].Kind != "action" || sold.Status != "ACTIVE" {
 			t.Fatalf("cycle %+v", sold)

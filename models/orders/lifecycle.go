@@ -148,7 +148,7 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 	t, err := s.trader(ctx, o.UserID)
 	if err != nil {
 		if errs.Is(err, errs.NotFound) {
-			return s.fail(ctx, o, "wallet_removed", "the trading wallet was removed before the order was placed")
+			return s.fail(ctx, o, "wallet_removed", "", "the trading wallet was removed before the order was placed")
 		}
 		return Order{}, err
 	}
@@ -304,7 +304,7 @@ func (s *Service) venueErr(ctx context.Context, userID string, err error) error 
 // errors on for the workflow to retry.
 func (s *Service) failOrRetry(ctx context.Context, o *models.Order, err error) (Order, error) {
 	if refused(err) {
-		return s.fail(ctx, o, errs.KindOf(err).String(), errs.PublicMessage(err))
+		return s.fail(ctx, o, errs.KindOf(err).String(), errs.CodeOf(err), errs.PublicMessage(err))
 	}
 	return Order{}, err
 }
@@ -324,11 +324,12 @@ func refused(err error) bool {
 	return false
 }
 
-// fail marks a PENDING order FAILED and releases its budget.
-// kind (an error kind) labels the failure in the metrics.
-func (s *Service) fail(ctx context.Context, o *models.Order, kind, reason string) (Order, error) {
+// fail marks a PENDING order FAILED, with the refusal's catalogue code
+// (or "") and client-safe reason, and releases its budget. kind (an error
+// kind) labels the failure in the metrics.
+func (s *Service) fail(ctx context.Context, o *models.Order, kind, code, reason string) (Order, error) {
 	st, zero := models.OrderFailed, int64(0)
-	err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: &st, FailureReason: &reason, ReservedMicro: &zero})
+	err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: &st, FailureReason: &reason, FailureCode: &code, ReservedMicro: &zero})
 	if err != nil && !errs.Is(err, errs.Conflict) {
 		return Order{}, err
 	}

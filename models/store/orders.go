@@ -133,6 +133,7 @@ type OrderUpdate struct {
 	AvgFillPriceMicro *int64
 	ReservedMicro     *int64
 	FailureReason     *string
+	FailureCode       *string
 	FilledAt          *time.Time
 }
 
@@ -223,6 +224,9 @@ func orderSet(now time.Time, u OrderUpdate) map[string]any {
 	}
 	if u.FailureReason != nil {
 		set["failure_reason"] = *u.FailureReason
+	}
+	if u.FailureCode != nil {
+		set["failure_code"] = *u.FailureCode
 	}
 	if u.FilledAt != nil {
 		set["filled_at"] = utc(*u.FilledAt)

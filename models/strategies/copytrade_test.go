@@ -214,6 +214,49 @@ func placeReq(id, tx string) orders.PlaceRequest {
 		Size: decimal.NewFromInt(10), IdempotencyKey: strategies.CopyIdempotencyKey(id, tx, 3), StrategyID: id}
 }
 
+// A copy the book cannot fill within its price (the venue kills the FAK:
+// the market moved past the target's price and the slippage) is a skip
+// that links its order and leaves the strategy copying, however often it
+// happens; a refusal for any other reason is an error, and three in a row
+// stop the strategy in ERROR.
+func TestCopyTheMarketMovedAwayFromIsASkip(t *testing.T) {
+	for _, tc := range []struct {
+		name, status, code string
+		kind               string
+	}{
+		{"FAK found nothing to match", models.OrderFailed, errs.CodeFAKNoMatch, "skip"},
+		{"FOK not filled", models.OrderFailed, errs.CodeFOKNotFilled, "skip"},
+		{"accepted, then killed unfilled", models.OrderCancelled, "", "skip"},
+		{"refused for the account", models.OrderFailed, "not_enough_balance", "error"},
+		{"refused without a code", models.OrderFailed, "", "error"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newCopy(t, `{"targetAddress":"`+copyTarget+`","sizingMode":"fixed","fixedAmount":5,"copySells":true}`, "100")
+			f.Placer.Set(func(p *strategiestest.Placer) { p.Status, p.FailureCode = tc.status, tc.code })
+			var out strategies.Outcome
+			for i := 1; i <= strategies.MaxConsecutiveErrors; i++ {
+				tx := f.trade(t, "11", "BUY", "20", "0.5")
+				var rec *models.StrategyExecution
+				var o *models.Order
+				out, rec, o = f.next(t)
+				if rec.Kind != tc.kind || o == nil || rec.OrderID == nil || !strings.Contains(rec.Reason, tx) {
+					t.Fatalf("copy %d: %+v (order %+v)", i, rec, o)
+				}
+				if tc.kind == "skip" && (!strings.Contains(rec.Reason, "not copied") || !strings.Contains(rec.Reason, "0.52")) {
+					t.Fatalf("copy %d: the skip does not say why: %q", i, rec.Reason)
+				}
+			}
+			want := strategies.StatusActive
+			if tc.kind == "error" {
+				want = strategies.StatusError
+			}
+			if out.State.Status != want {
+				t.Fatalf("after %d such copies the strategy is %s (%d errors), want %s", strategies.MaxConsecutiveErrors, out.State.Status, out.State.ConsecutiveErrors, want)
+			}
+		})
+	}
+}
+
 // A copy the order path refuses as below the market's minimum size is a
 // skip (a small trade of the target), any other refusal an error.
 func TestCopyBelowMinimumSizeIsASkip(t *testing.T) {

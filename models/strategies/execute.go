@@ -363,9 +363,22 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		rec.PriceMicro, rec.SizeMicro, rec.OrderStatus = o.PriceMicro, o.SizeMicro, o.Status
 		rec.AmountMicro = spent(o)
 		switch {
+		case st.Type == TypeCopyTrade && o.FilledSizeMicro == 0 &&
+			(o.Status == models.OrderFailed && marketMovedAway(o.FailureCode) || o.Status != models.OrderFailed && orders.TerminalStatus(o.Status)):
+			// A copy is a marketable order at the target's price within
+			// CopySlippage: when the book has moved past that (a late
+			// copy, a thin market) it is a copy not made, not a failure
+			// of the strategy, which must go on copying the next trade.
+			rec.Kind = KindSkip
+			rec.Reason = truncate(fmt.Sprintf("not copied: nothing to match at %s or better (the target's price within the slippage; the market moved): %s",
+				micro.Decimal(o.PriceMicro).String(), pl.reason), 500)
 		case o.Status == models.OrderFailed:
 			rec.Kind = KindError
-			rec.Reason = truncate("the order failed: "+o.FailureReason, 500)
+			rec.Reason = "the order failed: " + o.FailureReason
+			if st.Type == TypeCopyTrade {
+				rec.Reason += " (" + pl.reason + ")" // names the target's transaction
+			}
+			rec.Reason = truncate(rec.Reason, 500)
 		case orders.TerminalStatus(o.Status) && o.FilledSizeMicro == 0:
 			// A market order the book could not fill at the price read:
 			// a failure, so a condition that keeps firing on a book too
@@ -453,6 +466,17 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		res.OrderID = *rec.OrderID
 	}
 	return res, nil
+}
+
+// marketMovedAway reports whether a FAILED order's refusal code says the
+// book had nothing to match within its price, rather than that the order
+// or the account was refused.
+func marketMovedAway(code string) bool {
+	switch code {
+	case errs.CodeFAKNoMatch, errs.CodeFOKNotFilled, errs.CodeNoMatch:
+		return true
+	}
+	return false
 }
 
 // errorKind labels a failed execution in the metrics: the error's kind,

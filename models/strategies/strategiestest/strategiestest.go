@@ -32,8 +32,9 @@ type Placer struct {
 	// Fail, when set, is returned by Place (and counts in Calls).
 	Fail error
 	// Status, when set, is the status placed orders end in (FAILED,
-	// OPEN...); FILLED otherwise.
-	Status string
+	// OPEN...); FILLED otherwise. FailureCode is a FAILED order's code.
+	Status      string
+	FailureCode string
 	// Block, when set, holds every placement until it is closed.
 	Block chan struct{}
 	// Calls counts Place calls; Placed the orders created.
@@ -45,7 +46,7 @@ type Placer struct {
 func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceRequest) (orders.PlaceResult, error) {
 	p.mu.Lock()
 	p.Calls++
-	fail, status, block := p.Fail, p.Status, p.Block
+	fail, status, code, block := p.Fail, p.Status, p.FailureCode, p.Block
 	p.mu.Unlock()
 	if block != nil {
 		<-block
@@ -68,7 +69,7 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 		o.FilledSizeMicro, o.AvgFillPriceMicro = o.SizeMicro, o.PriceMicro
 	}
 	if status == models.OrderFailed {
-		o.FailureReason = "the venue refused the order"
+		o.FailureReason, o.FailureCode = "the venue refused the order", code
 	}
 	if err := p.Store.CreateOrder(ctx, o); err != nil {
 		return orders.PlaceResult{}, err
