@@ -247,12 +247,12 @@ type Order struct {
 	IdempotencyKey *string `gorm:"column:idempotency_key"`
 	// ReservedMicro is the micro-USDC held against the agent's budget while
 	// the order can still fill.
-	ReservedMicro int64   `gorm:"column:reserved_micro"`
-	FailureReason string  `gorm:"column:failure_reason"`
+	ReservedMicro int64  `gorm:"column:reserved_micro"`
+	FailureReason string `gorm:"column:failure_reason"`
 	// FailureCode is the catalogue code (models/errs) of the refusal that
 	// failed the order, when it had one.
-	FailureCode string `gorm:"column:failure_code"`
-	StrategyID    *string `gorm:"column:strategy_id"`
+	FailureCode string  `gorm:"column:failure_code"`
+	StrategyID  *string `gorm:"column:strategy_id"`
 	// SignedOrder is the venue order as posted (JSON of the signed order
 	// and its type), stored before the first post so every retry posts the
 	// identical order; it is public data (no key material).

@@ -205,4 +205,3 @@ func benchDatabaseURL(b *testing.B) string {
 	}
 	return storetest.CreateDatabase(b, pgBaseURL(b))
 }
-
