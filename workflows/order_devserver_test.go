@@ -1,18 +1,13 @@
 package workflows_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
-	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models"
@@ -23,9 +18,6 @@ import (
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/strategies/strategiestest"
-	"github.com/agent-trading/ats/worker"
-	"github.com/agent-trading/ats/worker/devserver"
-	"github.com/agent-trading/ats/worker/devserver/devservertest"
 	"github.com/agent-trading/ats/worker/replaytest"
 	"github.com/agent-trading/ats/workflows"
 )
@@ -43,31 +35,8 @@ import (
 //	ATS_RECORD_HISTORY=$PWD/workflows/testdata/order_cancel_backoff.json \
 //	  go test -run TestOrderCancelDuringPlacementBackoffOnDevServer ./workflows/
 func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a Temporal dev server")
-	}
-	bin := devservertest.Binary(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	srv, err := devserver.Start(ctx, devserver.Options{Binary: bin, UIPort: -1, DBFile: filepath.Join(t.TempDir(), "temporal.db"), LogLevel: "error"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = srv.Stop() }()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c, err := worker.Dial(ctx, worker.ClientConfig{HostPort: srv.FrontendAddr(), CodecKey: replaytest.HistoryCodecKey, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, failSubmits: 1 << 30}
-	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
-	workflows.Register(w)
-	w.RegisterActivity(&activities.Orders{Steps: f, Intents: intenttest.Keys(t)})
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
+	ctx, c := onDevServer(t, &activities.Orders{Steps: f, Intents: intenttest.Keys(t)})
 
 	oc := workflows.OrderClient{Client: c, Intents: intenttest.Keys(t)}
 	if _, _, err := oc.Cancel(ctx, "ord_none"); errs.CodeOf(err) != errs.CodeOrderWorkflowNotFound {
@@ -124,40 +93,15 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 //	ATS_RECORD_HISTORY=$PWD/workflows/testdata/order_strategy_hint_v2.json \
 //	  go test -run TestStrategyOrderHintsItsStrategyOnDevServer ./workflows/
 func TestStrategyOrderHintsItsStrategyOnDevServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a Temporal dev server")
-	}
-	bin := devservertest.Binary(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	srv, err := devserver.Start(ctx, devserver.Options{Binary: bin, UIPort: -1, DBFile: filepath.Join(t.TempDir(), "temporal.db"), LogLevel: "error"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = srv.Stop() }()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c, err := worker.Dial(ctx, worker.ClientConfig{HostPort: srv.FrontendAddr(), CodecKey: replaytest.HistoryCodecKey, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	keys := intenttest.Keys(t)
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
 	fx.Book.Set(strategiestest.Token, "0.45", "0.47") // neither condition met
-	sc := workflows.StrategyClient{Client: c, Intents: keys}
-	svc := &strategies.Service{Store: fx.Store, Runner: sc, Resolver: strategiestest.Resolver{}}
-
 	// The strategy's order, as the order service stores it: its shares
 	// arrive at the order's syncs, after the strategy last looked.
 	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 5_000_000, fillPerSync: 5_000_000}
-	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
-	workflows.Register(w)
-	w.RegisterActivity(&activities.Orders{Steps: f, Intents: keys})
-	w.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: keys})
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
+	ctx, c := onDevServer(t, &activities.Orders{Steps: f, Intents: keys}, &activities.Strategies{Engine: fx.Engine, Intents: keys})
+	sc := workflows.StrategyClient{Client: c, Intents: keys}
+	svc := &strategies.Service{Store: fx.Store, Runner: sc, Resolver: strategiestest.Resolver{}}
 	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "BUY_LOW_SELL_HIGH",
 		Config:    json.RawMessage(`{"tokenId":"1001","buyBelow":0.40,"sellAbove":0.60,"sizePerTrade":5}`),
 		MaxBudget: strategies.D(decimal.RequireFromString("20"))})

@@ -4,16 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
-	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models"
@@ -21,9 +17,6 @@ import (
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/strategies/strategiestest"
-	"github.com/agent-trading/ats/worker"
-	"github.com/agent-trading/ats/worker/devserver"
-	"github.com/agent-trading/ats/worker/devserver/devservertest"
 	"github.com/agent-trading/ats/worker/replaytest"
 	"github.com/agent-trading/ats/workflows"
 )
@@ -120,32 +113,9 @@ func TestCopyTradeCopiesEveryRecordedEventOnce(t *testing.T) {
 //	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy_copy.json \
 //	  go test -run TestCopyTradeOnDevServer ./workflows/
 func TestCopyTradeOnDevServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a Temporal dev server")
-	}
-	bin := devservertest.Binary(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	srv, err := devserver.Start(ctx, devserver.Options{Binary: bin, UIPort: -1, DBFile: filepath.Join(t.TempDir(), "temporal.db"), LogLevel: "error"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = srv.Stop() }()
-	c, err := worker.Dial(ctx, worker.ClientConfig{HostPort: srv.FrontendAddr(), CodecKey: replaytest.HistoryCodecKey,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	keys := intenttest.Keys(t)
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
-	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
-	workflows.Register(w)
-	w.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: keys})
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
+	ctx, c := onDevServer(t, &activities.Strategies{Engine: fx.Engine, Intents: keys})
 	sc := workflows.StrategyClient{Client: c, Intents: keys}
 	svc := &strategies.Service{Store: fx.Store, Runner: sc, Resolver: strategiestest.Resolver{}}
 	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "COPY_TRADE", Config: json.RawMessage(copyConfig),

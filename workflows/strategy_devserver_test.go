@@ -1,18 +1,13 @@
 package workflows_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 	"go.temporal.io/api/workflowservice/v1"
-	sdkworker "go.temporal.io/sdk/worker"
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/errs"
@@ -20,9 +15,6 @@ import (
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/strategies/strategiestest"
-	"github.com/agent-trading/ats/worker"
-	"github.com/agent-trading/ats/worker/devserver"
-	"github.com/agent-trading/ats/worker/devserver/devservertest"
 	"github.com/agent-trading/ats/worker/replaytest"
 	"github.com/agent-trading/ats/workflows"
 )
@@ -40,32 +32,9 @@ import (
 //	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy.json \
 //	  go test -run TestStrategyOnDevServer ./workflows/
 func TestStrategyOnDevServer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a Temporal dev server")
-	}
-	bin := devservertest.Binary(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	srv, err := devserver.Start(ctx, devserver.Options{Binary: bin, UIPort: -1, DBFile: filepath.Join(t.TempDir(), "temporal.db"), LogLevel: "error"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = srv.Stop() }()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	c, err := worker.Dial(ctx, worker.ClientConfig{HostPort: srv.FrontendAddr(), CodecKey: replaytest.HistoryCodecKey, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
 	keys := intenttest.Keys(t)
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
-	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
-	workflows.Register(w)
-	w.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: keys})
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
+	ctx, c := onDevServer(t, &activities.Strategies{Engine: fx.Engine, Intents: keys})
 
 	sc := workflows.StrategyClient{Client: c, Intents: keys}
 	svc := &strategies.Service{Store: fx.Store, Runner: sc, Resolver: strategiestest.Resolver{}}

@@ -1,0 +1,56 @@
+package workflows_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"github.com/agent-trading/ats/worker"
+	"github.com/agent-trading/ats/worker/devserver"
+	"github.com/agent-trading/ats/worker/devserver/devservertest"
+	"github.com/agent-trading/ats/worker/replaytest"
+	"github.com/agent-trading/ats/workflows"
+)
+
+// onDevServer starts a Temporal dev server (the test is skipped in -short
+// mode) and a worker on it running every workflow and acts, and returns a
+// client whose payloads are encrypted with the replay tests' key — so a
+// history recorded from it replays in replay_test.go — and a context
+// bounding the test. Worker, client and server stop when t ends, in that
+// order.
+func onDevServer(t *testing.T, acts ...any) (context.Context, client.Client) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a Temporal dev server")
+	}
+	bin := devservertest.Binary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	srv, err := devserver.Start(ctx, devserver.Options{Binary: bin, UIPort: -1, DBFile: filepath.Join(t.TempDir(), "temporal.db"), LogLevel: "error"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Stop() })
+	c, err := worker.Dial(ctx, worker.ClientConfig{HostPort: srv.FrontendAddr(), CodecKey: replaytest.HistoryCodecKey,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
+	workflows.Register(w)
+	for _, a := range acts {
+		w.RegisterActivity(a)
+	}
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	return ctx, c
+}
