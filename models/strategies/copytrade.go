@@ -299,23 +299,8 @@ func (e *Engine) holdings(ctx context.Context, strategyID, tokenID string) (held
 	if err != nil {
 		return 0, 0, err
 	}
-	for i := range os {
-		o := &os[i]
-		live := !orders.TerminalStatus(o.Status)
-		switch {
-		case o.Side == "BUY":
-			held += o.FilledSizeMicro
-			if live {
-				committed += o.SizeMicro - o.FilledSizeMicro
-			}
-		case live:
-			held -= o.SizeMicro
-		default:
-			held -= o.FilledSizeMicro
-		}
-	}
-	held = max(0, held)
-	return held, held + committed, nil
+	t := tallyOf(os)
+	return t.open, t.open + t.buying, nil
 }
 
 // decideCopy turns a recorded event of the target into this strategy's

@@ -415,21 +415,10 @@ func (e *Engine) checkTokenChange(ctx context.Context, st *models.Strategy) erro
 	if err != nil {
 		return err
 	}
-	var held int64
-	live := 0
-	for i := range os {
-		o := &os[i]
-		if o.Side == "BUY" {
-			held += o.FilledSizeMicro
-		} else {
-			held -= o.FilledSizeMicro
-		}
-		if !orders.TerminalStatus(o.Status) {
-			live++
-		}
-	}
+	t := tallyOf(os)
+	live := t.live
 	// Dust below the venue's 0.01 share can never be sold: not a holding.
-	shares := micro.Decimal(max(0, held)).RoundFloor(2)
+	shares := micro.Decimal(max(0, t.net)).RoundFloor(2)
 	if shares.Sign() == 0 && live == 0 {
 		return nil
 	}

@@ -306,33 +306,58 @@ func spent(o *models.Order) int64 {
 	return micro.Ceil(micro.Decimal(o.SizeMicro).Mul(micro.Decimal(o.PriceMicro)))
 }
 
-// derive recomputes what the strategy's orders spent and hold from the
-// orders themselves, since their fills may arrive after the execution
-// that placed them was recorded: budgetUsed is spent() summed over its
-// orders; openSize is what its buys filled less what its sells filled
-// and what its live sells still offer (so it never sells a share twice);
-// buying is what its live buys may still fill.
+// tally is what a strategy's orders (all of them, or one token's) add up
+// to, from the orders themselves, since their fills may arrive after the
+// execution that placed them was recorded.
+type tally struct {
+	used int64 // spent() summed: what they charged the budget
+	// open is what its buys filled less what its sells filled and what
+	// its live sells still offer (so it never sells a share twice), ≥ 0.
+	open int64
+	// net is what its buys filled less what its sells filled: the shares
+	// it holds, live sells included.
+	net    int64
+	buying int64 // what its live buys may still fill
+	live   int   // its orders not yet terminal
+}
+
+func tallyOf(os []models.Order) tally {
+	var t tally
+	for i := range os {
+		o := &os[i]
+		t.used += spent(o)
+		terminal := orders.TerminalStatus(o.Status)
+		if !terminal {
+			t.live++
+		}
+		switch {
+		case o.Side == "BUY":
+			t.open += o.FilledSizeMicro
+			t.net += o.FilledSizeMicro
+			if !terminal {
+				t.buying += max(0, o.SizeMicro-o.FilledSizeMicro)
+			}
+		case terminal:
+			t.open -= o.FilledSizeMicro
+			t.net -= o.FilledSizeMicro
+		default:
+			t.open -= o.SizeMicro
+			t.net -= o.FilledSizeMicro
+		}
+	}
+	t.open = max(0, t.open)
+	return t
+}
+
+// derive tallies all the strategy's orders: budgetUsed is their used,
+// openSize their open, and buying what its live buys may still fill.
 func (e *Engine) derive(ctx context.Context, id string) (used, open, buying int64, err error) {
 	os, err := e.Store.StrategyOrders(ctx, id)
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	for i := range os {
-		o := &os[i]
-		used += spent(o)
-		switch {
-		case o.Side == "BUY":
-			open += o.FilledSizeMicro
-			if !orders.TerminalStatus(o.Status) {
-				buying += max(0, o.SizeMicro-o.FilledSizeMicro)
-			}
-		case orders.TerminalStatus(o.Status):
-			open -= o.FilledSizeMicro
-		default:
-			open -= o.SizeMicro
-		}
-	}
-	return used, max(0, open), buying, nil
+	t := tallyOf(os)
+	return t.used, t.open, t.buying, nil
 }
 
 // refresh brings st's budgetUsed and openSize up to date with its orders
