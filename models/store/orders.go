@@ -156,17 +156,15 @@ func (s *Store) UpdateOrder(ctx context.Context, id string, from []string, u Ord
 	// so the row it matches is the transition, whichever writer wins.
 	changing := slices.DeleteFunc(slices.Clone(from), func(st string) bool { return st == to })
 	if len(from) == 0 || len(changing) > 0 {
-		q := s.db.WithContext(ctx).Model(&models.Order{}).Where("id = ?", id)
+		guard, arg := "status IN ?", any(changing)
 		if len(from) == 0 {
-			q = q.Where("status <> ?", to)
-		} else {
-			q = q.Where("status IN ?", changing)
+			guard, arg = "status <> ?", to
 		}
-		res := q.Updates(set)
-		if res.Error != nil {
-			return mapErr(res.Error, "order")
+		changed, err := s.updateOrderWhere(ctx, id, set, guard, arg)
+		if err != nil {
+			return err
 		}
-		if res.RowsAffected == 1 {
+		if changed {
 			s.orderStatusChanged(to)
 			return nil
 		}
@@ -181,18 +179,31 @@ func (s *Store) UpdateOrder(ctx context.Context, id string, from []string, u Ord
 // guardedUpdate applies set to order id if its status is one of from (any
 // status when from is empty).
 func (s *Store) guardedUpdate(ctx context.Context, id string, from []string, set map[string]any) error {
-	q := s.db.WithContext(ctx).Model(&models.Order{}).Where("id = ?", id)
+	var updated bool
+	var err error
 	if len(from) > 0 {
-		q = q.Where("status IN ?", from)
+		updated, err = s.updateOrderWhere(ctx, id, set, "status IN ?", from)
+	} else {
+		updated, err = s.updateOrderWhere(ctx, id, set, "")
+	}
+	if err != nil || updated {
+		return err
+	}
+	return s.updateConflict(ctx, id)
+}
+
+// updateOrderWhere applies set to order id if guard (a condition on its
+// other columns; "" for none) holds, and reports whether it did.
+func (s *Store) updateOrderWhere(ctx context.Context, id string, set map[string]any, guard string, args ...any) (bool, error) {
+	q := s.db.WithContext(ctx).Model(&models.Order{}).Where("id = ?", id)
+	if guard != "" {
+		q = q.Where(guard, args...)
 	}
 	res := q.Updates(set)
 	if res.Error != nil {
-		return mapErr(res.Error, "order")
+		return false, mapErr(res.Error, "order")
 	}
-	if res.RowsAffected == 1 {
-		return nil
-	}
-	return s.updateConflict(ctx, id)
+	return res.RowsAffected == 1, nil
 }
 
 // updateConflict is UpdateOrder's answer when its guard matched no row.
