@@ -67,8 +67,5 @@ func (e *Engine) ReplaceWhere(ctx context.Context, owner, conditionID string, or
 	for _, m := range matched {
 		rep.Results[m.i], rep.Errs[m.i] = e.settle(ctx, m.p, derr)
 	}
-	if derr != nil {
-		return rep, derr
-	}
-	return rep, nil
+	return rep, derr
 }
