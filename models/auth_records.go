@@ -60,3 +60,16 @@ type Invite struct {
 
 // TableName implements gorm's tabler.
 func (Invite) TableName() string { return "user_invites" }
+
+// SecondFactorFailures counts an account's failed second factors in a
+// fixed window opened by the first, apart from its failed passwords, and
+// holds the lock they earned (see store.TakeSecondFactorTurn).
+type SecondFactorFailures struct {
+	UserID      string     `gorm:"column:user_id;primaryKey"`
+	Failures    int64      `gorm:"column:failures"`
+	WindowEnds  time.Time  `gorm:"column:window_ends"`
+	LockedUntil *time.Time `gorm:"column:locked_until"`
+}
+
+// TableName implements gorm's tabler.
+func (SecondFactorFailures) TableName() string { return "second_factor_failures" }

@@ -172,12 +172,9 @@ func (h *handler) secondFactor(c *gin.Context) {
 		return
 	}
 	v := view{Title: "Two-step verification", Narrow: true, Data: d}
-	u, err := h.d.Users.Get(ctx, uid)
-	if err != nil {
-		h.fail(c, err)
-		return
-	}
-	err = h.d.Users.Guard(ctx, users.MethodSecondFactor, u.Email, ip, func() error {
+	// The account's second-factor count, which the password step that
+	// led here does not reset.
+	err = h.d.Users.GuardSecondFactor(ctx, uid, users.MethodSecondFactor, ip, func() error {
 		_, err := h.d.Users.VerifySecondFactor(ctx, uid, c.PostForm("code"), "sign_in", ip)
 		return err
 	})
@@ -295,10 +292,16 @@ func (h *handler) passkeySignin(c *gin.Context) {
 		}
 	}
 	var owner string
-	err = h.d.Users.Guard(ctx, users.MethodPasskey, "", ip, func() (err error) {
+	finish := func() (err error) {
 		owner, err = h.d.Passkeys.FinishLogin(ctx, uid, raw, cred, purpose, ip)
 		return err
-	})
+	}
+	if uid != "" {
+		// A passkey as the second factor counts with the codes.
+		err = h.d.Users.GuardSecondFactor(ctx, uid, users.MethodPasskey, ip, finish)
+	} else {
+		err = h.d.Users.Guard(ctx, users.MethodPasskey, "", ip, finish)
+	}
 	if err != nil {
 		h.fail(c, err)
 		return
@@ -429,7 +432,7 @@ func (h *handler) reauth(c *gin.Context) {
 	}
 	d.Next = next
 	v := view{Title: "Confirm it's you", Narrow: true, Data: d}
-	err = h.d.Users.Guard(ctx, users.MethodSecondFactor, u.Email, ip, func() error {
+	err = h.d.Users.GuardSecondFactor(ctx, u.ID, users.MethodSecondFactor, ip, func() error {
 		_, err := h.d.Users.VerifySecondFactor(ctx, u.ID, c.PostForm("code"), "step_up", ip)
 		return err
 	})
@@ -470,7 +473,11 @@ func (h *handler) reauthPasskey(c *gin.Context) {
 		h.fail(c, err)
 		return
 	}
-	if _, err := h.d.Passkeys.FinishLogin(ctx, u.ID, raw, cred, "step_up", ip); err != nil {
+	err = h.d.Users.GuardSecondFactor(ctx, u.ID, users.MethodPasskey, ip, func() error {
+		_, err := h.d.Passkeys.FinishLogin(ctx, u.ID, raw, cred, "step_up", ip)
+		return err
+	})
+	if err != nil {
 		h.fail(c, err)
 		return
 	}

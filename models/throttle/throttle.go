@@ -75,6 +75,11 @@ func AccountKey(email string) string {
 	return "acct:" + hex.EncodeToString(sum[:16])
 }
 
+// Refused is the error of an attempt refused by a limit kept elsewhere (the
+// database's count of an account's second factors) that may be retried
+// after left: the same errs.RateLimited too_many_attempts as this package's.
+func Refused(left time.Duration) error { return refused(left) }
+
 // refused is the error of a refused attempt that may be retried after left.
 func refused(left time.Duration) error {
 	e := errs.E(errs.RateLimited, "too many failed attempts; wait before trying again").WithCode(errs.CodeTooManyAttempts)

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pquerna/otp/totp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/users"
+	"github.com/agent-trading/ats/models/vault"
 )
 
 // cheap argon2 parameters keep the tests fast; DefaultArgon2 is covered in
@@ -309,12 +311,13 @@ func TestAuthenticateBusy(t *testing.T) {
 	require.NoError(t, err)
 }
 
-// TestGuardIsOneThrottleForEveryMethod: the dashboard's forms (second
-// factor, passkey, sign-up, password change) and the password sign-in of
-// /link and the dashboard count in one throttle: failures of any method
-// lock the account for every method, Forbidden outcomes (a bad invite)
-// count like wrong passwords, other errors do not, and each refused
-// attempt is audited as denied with its method.
+// TestGuardIsOneThrottleForEveryMethod: the dashboard's forms (passkey,
+// sign-up, password change) and the password sign-in of /link and the
+// dashboard count in one throttle: failures of any method lock the account
+// for every method, Forbidden outcomes (a bad invite) count like wrong
+// passwords, other errors do not, and each refused attempt is audited as
+// denied with its method. (Second factors count per account on their own:
+// TestSecondFactorGuessingSurvivesPasswordSuccesses.)
 func TestGuardIsOneThrottleForEveryMethod(t *testing.T) {
 	s := storetest.NewSQLite(t)
 	ctx := context.Background()
@@ -322,9 +325,9 @@ func TestGuardIsOneThrottleForEveryMethod(t *testing.T) {
 	const pw = "correct horse battery"
 	_, err := svc.Create(ctx, "carol@example.com", pw)
 	require.NoError(t, err)
-	wrong := errs.E(errs.Unauthorized, "that code is not right")
+	wrong := errs.E(errs.Unauthorized, "invalid email or password")
 	for i := range users.FreeAccountFailures - 2 {
-		err := svc.Guard(ctx, users.MethodSecondFactor, "carol@example.com", fmt.Sprintf("198.51.100.%d", i+1), func() error { return wrong })
+		err := svc.Guard(ctx, users.MethodPasswordChange, "carol@example.com", fmt.Sprintf("198.51.100.%d", i+1), func() error { return wrong })
 		require.Equal(t, errs.Unauthorized, errs.KindOf(err))
 	}
 	// Errors that say nothing about a guess do not count.
@@ -358,4 +361,212 @@ func TestGuardIsOneThrottleForEveryMethod(t *testing.T) {
 		assert.Contains(t, d, `"reason":"locked"`)
 		assert.Contains(t, d, `"email":"carol@example.com"`)
 	}
+}
+
+// secondFactorEnv is an account with TOTP on, on a clock the service, its
+// failure counter and the store share, with backup codes.
+type secondFactorEnv struct {
+	svc     *users.Service
+	user    string
+	secret  string
+	backups []string
+	advance func(time.Duration)
+	now     func() time.Time
+}
+
+const sfPassword = "correct horse battery"
+
+func newSecondFactorEnv(t *testing.T, s *store.Store) *secondFactorEnv {
+	t.Helper()
+	ctx := context.Background()
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	advance := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
+	s.SetClock(clock)
+	master := make([]byte, 32)
+	master[0] = 7
+	v, err := vault.FromMasterKey(master)
+	require.NoError(t, err)
+	svc := newService(s)
+	svc.Vault, svc.Now, svc.Attempts = v, clock, throttle.NewMemory(clock)
+	u, err := svc.Create(ctx, "dora@example.com", sfPassword)
+	require.NoError(t, err)
+	enr, err := svc.BeginTOTP(ctx, u.ID)
+	require.NoError(t, err)
+	code, err := totp.GenerateCode(enr.Secret, clock())
+	require.NoError(t, err)
+	backups, err := svc.ConfirmTOTP(ctx, u.ID, code, "192.0.2.1")
+	require.NoError(t, err)
+	// The enrolment used this step's code.
+	advance(30 * time.Second)
+	return &secondFactorEnv{svc: svc, user: u.ID, secret: enr.Secret, backups: backups, advance: advance, now: clock}
+}
+
+// try checks code as the dashboard's second-factor step does and reports
+// whether the check ran at all.
+func (e *secondFactorEnv) try(code, addr string) (ran bool, err error) {
+	ctx := context.Background()
+	err = e.svc.GuardSecondFactor(ctx, e.user, users.MethodSecondFactor, addr, func() error {
+		ran = true
+		_, err := e.svc.VerifySecondFactor(ctx, e.user, code, "sign_in", addr)
+		return err
+	})
+	return ran, err
+}
+
+// wrong is a six-digit code no step within the skew accepts.
+func (e *secondFactorEnv) wrong(t *testing.T) string {
+	t.Helper()
+	for n := 0; ; n++ {
+		c := fmt.Sprintf("%06d", n*7919%1000000)
+		ok := true
+		for _, d := range []time.Duration{-30 * time.Second, 0, 30 * time.Second} {
+			want, err := totp.GenerateCode(e.secret, e.now().Add(d))
+			require.NoError(t, err)
+			ok = ok && want != c
+		}
+		if ok {
+			return c
+		}
+	}
+}
+
+func (e *secondFactorEnv) code(t *testing.T) string {
+	t.Helper()
+	c, err := totp.GenerateCode(e.secret, e.now())
+	require.NoError(t, err)
+	return c
+}
+
+// TestSecondFactorGuessingSurvivesPasswordSuccesses performs the reported
+// attack: the right password, then 4 wrong second factors, repeated 5
+// times from a new address each time (20 wrong codes, TOTP and backup
+// codes mixed). The password keeps working, but the account's second
+// factor is checked only 5 times: the 5th failure locks it for 30 s, and
+// every later guess, and the right code, is refused unchecked and audited
+// as denied. The lock then doubles like the password step's; the right
+// code once the lock ran out clears the count.
+func TestSecondFactorGuessingSurvivesPasswordSuccesses(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		e := newSecondFactorEnv(t, s)
+		limited := func(t *testing.T, err error) int {
+			t.Helper()
+			ee, ok := errs.As(err)
+			require.True(t, ok && ee.Kind == errs.RateLimited && ee.Code == errs.CodeTooManyAttempts, "err %v, want too_many_attempts", err)
+			return ee.RetryAfterSeconds
+		}
+		guesses := []string{e.wrong(t), "zzzzz-zzzzz", e.wrong(t), "not a code"}
+		checked, refused := 0, 0
+		for round := range 5 {
+			addr := fmt.Sprintf("198.51.100.%d", round+1)
+			u, err := e.svc.SignIn(ctx, "dora@example.com", sfPassword, addr)
+			require.NoError(t, err, "round %d: the password is not locked", round+1)
+			require.True(t, u.TwoFactorEnabled)
+			for _, g := range guesses {
+				ran, err := e.try(g, addr)
+				if ran {
+					checked++
+					require.Equal(t, errs.Unauthorized, errs.KindOf(err))
+					continue
+				}
+				refused++
+				assert.Equal(t, 30, limited(t, err))
+			}
+		}
+		assert.Equal(t, users.FreeSecondFactorFailures, checked, "5 guesses checked in all, not 5 per password success")
+		assert.Equal(t, 20-users.FreeSecondFactorFailures, refused)
+
+		ran, err := e.try(e.code(t), "198.51.100.50")
+		assert.False(t, ran, "the right code is not checked while locked")
+		limited(t, err)
+		denied, err := e.svc.Audit.List(ctx, audit.Filter{Action: audit.ActionUserLogin, Result: audit.Denied, Limit: 100})
+		require.NoError(t, err)
+		assert.Len(t, denied.Entries, refused+1, "every refusal audited")
+		assert.Contains(t, string(denied.Entries[0].Detail), `"method":"second_factor"`)
+		assert.Equal(t, e.user, denied.Entries[0].UserID)
+		failed, err := e.svc.Audit.List(ctx, audit.Filter{Action: audit.ActionSecondFactor, Result: audit.Failure, Limit: 100})
+		require.NoError(t, err)
+		assert.Len(t, failed.Entries, users.FreeSecondFactorFailures, "only the checked codes reached the verifier")
+
+		// The lock runs out; the next failure locks for twice as long.
+		e.advance(30 * time.Second)
+		ran, err = e.try(e.wrong(t), "198.51.100.60")
+		require.True(t, ran)
+		require.Equal(t, errs.Unauthorized, errs.KindOf(err))
+		_, err = e.try(e.code(t), "198.51.100.61")
+		assert.Equal(t, 60, limited(t, err))
+		e.advance(time.Minute)
+		ran, err = e.try(e.backups[0], "198.51.100.62")
+		require.True(t, ran)
+		require.NoError(t, err, "a right factor once the lock ran out")
+		for i := range users.FreeSecondFactorFailures - 1 {
+			ran, err := e.try(e.wrong(t), "198.51.100.63")
+			require.True(t, ran, "a success cleared the count: %d", i+1)
+			require.Equal(t, errs.Unauthorized, errs.KindOf(err))
+		}
+	})
+}
+
+// TestSecondFactorBurstNeverOvershoots: 60 wrong codes sent at once, each
+// from its own address, reach the verifier exactly 5 times: the count is
+// taken and checked in one locked transaction before each check (the
+// reported attack got 7 of 20 and 6 of 60 through a limit of 5).
+func TestSecondFactorBurstNeverOvershoots(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		e := newSecondFactorEnv(t, s)
+		var (
+			wg           sync.WaitGroup
+			mu           sync.Mutex
+			ran, refused int
+		)
+		guess := e.wrong(t)
+		for i := range 60 {
+			wg.Go(func() {
+				r, err := e.try(guess, fmt.Sprintf("203.0.113.%d", i+1))
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case r:
+					ran++
+					assert.Equal(t, errs.Unauthorized, errs.KindOf(err))
+				case errs.Is(err, errs.RateLimited):
+					refused++
+				default:
+					t.Errorf("attempt %d: %v", i, err)
+				}
+			})
+		}
+		wg.Wait()
+		assert.Equal(t, users.FreeSecondFactorFailures, ran, "checked codes")
+		assert.Equal(t, 60-users.FreeSecondFactorFailures, refused)
+		row, err := s.SecondFactorFailures(context.Background(), e.user)
+		require.NoError(t, err)
+		assert.Equal(t, int64(users.FreeSecondFactorFailures), row.Failures)
+	})
+}
+
+// TestSecondFactorFailuresOtherThanGuessesAreRefunded: an attempt that
+// fails for another reason than a wrong factor (the store, the vault) is
+// not held against the account, and its lock is taken back.
+func TestSecondFactorFailuresOtherThanGuessesAreRefunded(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		e := newSecondFactorEnv(t, s)
+		for range users.FreeSecondFactorFailures - 1 {
+			_, err := e.try(e.wrong(t), "192.0.2.10")
+			require.Equal(t, errs.Unauthorized, errs.KindOf(err))
+		}
+		broken := errs.E(errs.Transient, "database unavailable")
+		err := e.svc.GuardSecondFactor(ctx, e.user, users.MethodSecondFactor, "192.0.2.10", func() error { return broken })
+		require.Equal(t, errs.Transient, errs.KindOf(err))
+		row, err := s.SecondFactorFailures(ctx, e.user)
+		require.NoError(t, err)
+		assert.Equal(t, int64(users.FreeSecondFactorFailures-1), row.Failures)
+		assert.Nil(t, row.LockedUntil, "the failed attempt's lock is taken back")
+		ran, err := e.try(e.code(t), "192.0.2.10")
+		require.True(t, ran)
+		require.NoError(t, err)
+	})
 }
