@@ -20,7 +20,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -29,6 +28,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agent-trading/ats/api"
@@ -64,14 +64,22 @@ type Config struct {
 	// passed through it: each is counted by the REST request it becomes.
 	// Nil leaves protocol requests uncounted.
 	PerKey gin.HandlerFunc
+	// MaxResponseBytes bounds the answer to one POST; a larger one is
+	// replaced by a JSON-RPC error for each request. 0 means
+	// DefaultMaxResponseBytes.
+	MaxResponseBytes int
 }
 
 // Routes mounts POST /mcp behind auth, the API key middleware the REST API
 // uses (agentauth.MiddlewareWith, with the per-address limit on invalid
-// keys). Every request counts once against the key's rate limit: a tool
-// call as the REST request it is served as, any other JSON-RPC request
-// (initialize, tools/list, ping) through cfg.PerKey; notifications and
-// the client's answers are not counted.
+// keys). Every request counts once against the key's rate limit, each
+// request of a JSON-RPC batch included: a tool call as the REST request it
+// is served as, any other JSON-RPC request (initialize, tools/list, ping)
+// through cfg.PerKey, as the SDK will read it (admit); notifications and
+// the client's answers are not counted. A body with an ambiguous member
+// name, a batch of more than MaxBatch messages and subscriptions/listen
+// are refused (once counted), and the answer to one POST is bounded by
+// cfg.MaxResponseBytes.
 //
 // GET (a server-sent event stream) and DELETE (ending a session) are not
 // served (405): the server is stateless, so any API instance can answer
@@ -84,10 +92,11 @@ func Routes(cfg Config, auth ...gin.HandlerFunc) api.Routes {
 	return func(s *api.Server) {
 		h := newHandler(cfg, tools, s)
 		chain := append([]gin.HandlerFunc(nil), auth...)
+		chain = append(chain, admit)
 		if cfg.PerKey != nil {
-			chain = append(chain, countProtocolRequests(cfg.PerKey))
+			chain = append(chain, cfg.PerKey)
 		}
-		s.Engine().POST(Path, append(chain, h.serve)...)
+		s.Engine().POST(Path, append(chain, bound, h.serve)...)
 	}
 }
 
@@ -96,6 +105,7 @@ func Routes(cfg Config, auth ...gin.HandlerFunc) api.Routes {
 type handler struct {
 	authed   http.Handler
 	dispatch http.Handler
+	maxResp  int
 }
 
 // tokenKey carries the authenticated agent from the gin chain to the SDK's
@@ -120,7 +130,10 @@ func newHandler(cfg Config, tools []*tool, dispatch http.Handler) *handler {
 	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: ServerName, Title: "Agent Trading Service", Version: version},
 		&sdk.ServerOptions{Instructions: Instructions, Logger: log, Capabilities: &sdk.ServerCapabilities{}})
-	h := &handler{dispatch: dispatch}
+	h := &handler{dispatch: dispatch, maxResp: cfg.MaxResponseBytes}
+	if h.maxResp <= 0 {
+		h.maxResp = DefaultMaxResponseBytes
+	}
 	for _, t := range tools {
 		srv.AddTool(t.def, h.call(t))
 	}
@@ -156,32 +169,25 @@ func (h *handler) serve(c *gin.Context) {
 		return
 	}
 	info := &auth.TokenInfo{UserID: id.KeyID, Scopes: id.Scopes, Extra: map[string]any{remoteAddrKey: c.Request.RemoteAddr}}
-	h.authed.ServeHTTP(c.Writer, c.Request.WithContext(context.WithValue(c.Request.Context(), tokenKey{}, info)))
-}
-
-// countProtocolRequests runs perKey for a JSON-RPC request other than
-// tools/call, and lets everything else through uncounted: a tool call is
-// counted by its REST request, and a notification or a client's answer is
-// not a request. A body that is not a single message (a batch, or not
-// JSON) is counted, and refused later by the SDK if it is wrong.
-func countProtocolRequests(perKey gin.HandlerFunc) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		body, err := io.ReadAll(c.Request.Body)
-		if err != nil {
-			api.Fail(c, err) // over the body limit: 413
-			return
-		}
-		c.Request.Body = io.NopCloser(bytes.NewReader(body))
-		var msg struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(body, &msg) == nil && (msg.Method == "tools/call" || msg.Method == "" || len(msg.ID) == 0) {
-			c.Next()
-			return
-		}
-		perKey(c)
+	// The answer is held until complete, so that one over the bound is
+	// replaced whole rather than cut off.
+	held := &boundedResponse{header: http.Header{}, max: h.maxResp}
+	h.authed.ServeHTTP(held, c.Request.WithContext(context.WithValue(c.Request.Context(), tokenKey{}, info)))
+	if !held.over {
+		held.send(c.Writer)
+		return
 	}
+	var calls []jsonrpc.ID
+	batch := false
+	if a := admissionOf(c); a != nil {
+		calls, batch = a.calls, a.batch
+	}
+	if len(calls) == 0 {
+		calls = []jsonrpc.ID{{}}
+	}
+	api.LoggerFrom(c).WarnContext(c.Request.Context(), "mcp answer over the size limit replaced", "limit", h.maxResp)
+	writeRPCError(c.Writer, http.StatusOK, calls, batch, jsonrpc.CodeInternalError,
+		"the answer is larger than "+strconv.Itoa(h.maxResp)+" bytes; ask for less (a smaller page, fewer calls at once)")
 }
 
 // forwarded are the headers of the MCP request that its tool calls' REST

@@ -92,10 +92,34 @@ func PerClientIP(l *Limiter, limit int) gin.HandlerFunc {
 	}
 }
 
-// enforce counts the request under key and either continues the chain or
-// answers 429.
+// ctxKeyCost is the gin context key of a request's cost (SetCost).
+const ctxKeyCost = "ats.ratelimit.cost"
+
+// SetCost makes the limits after it in the chain count the request as n
+// requests: an MCP POST carrying a batch of JSON-RPC calls costs one per
+// call. 0 counts nothing (the request only carries tool calls, each
+// counted as the REST request it becomes, or notifications). Without it a
+// request costs 1.
+func SetCost(c *gin.Context, n int) { c.Set(ctxKeyCost, max(n, 0)) }
+
+func costOf(c *gin.Context) int {
+	if v, ok := c.Get(ctxKeyCost); ok {
+		if n, ok := v.(int); ok {
+			return n
+		}
+	}
+	return 1
+}
+
+// enforce counts the request under key (as SetCost says, 1 by default)
+// and either continues the chain or answers 429.
 func enforce(c *gin.Context, l *Limiter, key string, limit int) {
-	d, err := l.Allow(c.Request.Context(), key, limit)
+	n := costOf(c)
+	if n == 0 {
+		c.Next()
+		return
+	}
+	d, err := l.AllowN(c.Request.Context(), key, limit, n)
 	if err != nil {
 		if l.opts.FailClosed {
 			e, _ := errs.As(err)

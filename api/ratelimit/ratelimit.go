@@ -167,6 +167,13 @@ func (d Decision) RetryAfter(now time.Time) int {
 // within the Limiter's scope (an API key id, never the secret). The error is
 // errs.Transient when the store cannot be reached.
 func (l *Limiter) Allow(ctx context.Context, key string, limit int) (Decision, error) {
+	return l.AllowN(ctx, key, limit, 1)
+}
+
+// AllowN is Allow for n requests at once (an MCP POST carrying n JSON-RPC
+// calls): all n are counted, and they may proceed only if all fit in the
+// window's budget.
+func (l *Limiter) AllowN(ctx context.Context, key string, limit, n int) (Decision, error) {
 	if limit <= 0 {
 		limit = l.opts.DefaultLimit
 	}
@@ -176,7 +183,15 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit int) (Decision, e
 		defer cancel()
 	}
 	rate := limiter.Rate{Period: l.opts.Period, Limit: int64(limit)}
-	res, err := l.store.s.Get(ctx, l.scope+":"+key, rate)
+	var (
+		res limiter.Context
+		err error
+	)
+	if n == 1 {
+		res, err = l.store.s.Get(ctx, l.scope+":"+key, rate)
+	} else {
+		res, err = l.store.s.Increment(ctx, l.scope+":"+key, int64(n), rate)
+	}
 	if err != nil {
 		return Decision{}, errs.Wrap(errs.Transient, fmt.Errorf("ratelimit: %s store: %w", l.store.kind, err),
 			"rate limiter unavailable; retry later")
