@@ -59,16 +59,29 @@ func (h *handler) signin(c *gin.Context) {
 // beginSecondFactor remembers the user who passed the first factor, in a
 // renewed session, and asks for the second.
 func (h *handler) beginSecondFactor(c *gin.Context, sess *sessions.Session, userID, method, next string) {
-	st := sess.State
+	var st sessions.State
+	if sess != nil {
+		st = sess.State
+	}
 	st.PendingUserID, st.PendingMethod = userID, method
 	st.PendingSince, st.Next = h.d.Sessions.Clock(), next
 	st.WebAuthn, st.WebAuthnPurpose = nil, ""
-	if sess.UserID != "" {
-		// A signed-in visitor signing in again: start from a fresh session.
-		sess = &sessions.Session{ID: sess.ID}
+	var (
+		renewed *sessions.Session
+		token   string
+		err     error
+	)
+	if sess == nil {
+		// The first thing this visitor's session remembers.
+		renewed, token, err = h.d.Sessions.StartWith(c.Request.Context(), st, c.ClientIP(), c.Request.UserAgent())
+	} else {
+		if sess.UserID != "" {
+			// A signed-in visitor signing in again: start from a fresh session.
+			sess = &sessions.Session{ID: sess.ID}
+		}
+		sess.State = st
+		renewed, token, err = h.d.Sessions.Renew(c.Request.Context(), sess, c.ClientIP(), c.Request.UserAgent())
 	}
-	sess.State = st
-	renewed, token, err := h.d.Sessions.Renew(c.Request.Context(), sess, c.ClientIP(), c.Request.UserAgent())
 	if err != nil {
 		h.fail(c, err)
 		return
@@ -204,7 +217,12 @@ func (h *handler) passkeySigninOptions(c *gin.Context) {
 	if !h.passkeysOn(c) {
 		return
 	}
-	sess := sessionOf(c)
+	// The ceremony's challenge must be kept: this step needs a session.
+	sess, err := h.ensureSession(c)
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
 	uid, purpose := h.pendingUser(sess), "sign_in"
 	if uid != "" {
 		purpose = "second_factor"
@@ -256,6 +274,9 @@ func passkeyBody(c *gin.Context) (json.RawMessage, string, error) {
 // takeCeremony returns and forgets the session's ceremony of purpose, so
 // a challenge answers once.
 func (h *handler) takeCeremony(c *gin.Context, sess *sessions.Session, purposes ...string) (json.RawMessage, string, error) {
+	if sess == nil {
+		return nil, "", errs.E(errs.Invalid, "no passkey request in progress; try again").WithCode(errs.CodeNoCeremony)
+	}
 	raw, purpose := sess.State.WebAuthn, sess.State.WebAuthnPurpose
 	ok := false
 	for _, p := range purposes {

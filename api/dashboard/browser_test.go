@@ -52,7 +52,7 @@ func TestRefusalsInTheBrowser(t *testing.T) {
 
 	// A session id planted before sign-in is not kept after it.
 	attacker := e.client()
-	attacker.Get("/signin")
+	require.Equal(t, http.StatusOK, attacker.Submit("/signin", "/signin/passkey/options", nil).Status)
 	planted := attacker.Cookie(cookie)
 	_, err := chromedp.Call(b.Ctx, network.SetCookie, network.SetCookieParams{Name: cookie, Value: planted, URL: b.Base, Path: "/"})
 	require.NoError(t, err)

@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -111,6 +112,9 @@ type handler struct {
 	static     http.Handler
 	cop        *http.CrossOriginProtection
 	operators  map[string]bool
+
+	// preCookieName holds the CSRF token of a visitor without a session.
+	preCookieName string
 }
 
 // Routes registers the dashboard on the server.
@@ -130,14 +134,15 @@ func newHandler(cfg Config, d Deps) (*handler, error) {
 	if cfg.Signup == "" {
 		cfg.Signup = users.SignupOpen
 	}
-	h := &handler{cfg: cfg, d: d, secure: u.Scheme == "https", cookieName: "ats_session", operators: map[string]bool{}}
+	h := &handler{cfg: cfg, d: d, secure: u.Scheme == "https", cookieName: "ats_session", preCookieName: "ats_csrf",
+		operators: map[string]bool{}}
 	for _, e := range cfg.Operators {
 		h.operators[strings.ToLower(strings.TrimSpace(e))] = true
 	}
 	if h.secure {
 		// __Host- cookies are Secure, host-only and Path=/ by rule: no
 		// sibling subdomain can set or shadow them.
-		h.cookieName = "__Host-ats_session"
+		h.cookieName, h.preCookieName = "__Host-ats_session", "__Host-ats_csrf"
 	}
 	formAction := "'self'"
 	if d.Identities != nil {
@@ -273,6 +278,12 @@ func (h *handler) routes(s *api.Server) {
 
 func (h *handler) serveStatic(c *gin.Context) {
 	c.Header("X-Content-Type-Options", "nosniff")
+	// A name no file system accepts (invalid UTF-8, as /static/%ff%fe) is
+	// the client's mistake: 400, where the file server would answer 500.
+	if name := path.Clean(c.Param("file")); name != "/" && !fs.ValidPath(strings.TrimPrefix(name, "/")) {
+		c.String(http.StatusBadRequest, "invalid path")
+		return
+	}
 	if c.Query("v") == h.assetVer {
 		c.Header("Cache-Control", "public, max-age=31536000, immutable")
 	} else {

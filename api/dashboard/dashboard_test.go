@@ -251,10 +251,11 @@ func TestSessionIDIsNotKeptAcrossSignIn(t *testing.T) {
 	e := newEnv(t, users.SignupOpen)
 	e.signUp("alice@example.com", "correct horse battery")
 
-	// The attacker gets a session id from the site and plants it in the
-	// victim's browser.
+	// The attacker gets a session id from the site (a step that keeps
+	// something on the server: a passkey sign-in begun) and plants it in
+	// the victim's browser.
 	attacker := e.client()
-	attacker.Get("/signin")
+	require.Equal(t, http.StatusOK, attacker.Submit("/signin", "/signin/passkey/options", nil).Status)
 	planted := attacker.Cookie(cookie)
 	require.NotEmpty(t, planted)
 	victim := e.client()

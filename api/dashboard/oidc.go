@@ -25,12 +25,18 @@ func (h *handler) oidcStart(c *gin.Context) {
 	if !h.oidcOn(c) {
 		return
 	}
-	sess := sessionOf(c)
 	link := c.PostForm("link") == "1" && userOf(c) != nil
 	if link && !h.fresh(c, "/security") {
 		return
 	}
 	u, st, err := h.d.Identities.Start(c.Request.Context(), c.Param("provider"), link, h.d.Sessions.Clock())
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	// The round trip's state, nonce and verifier must be kept: this step
+	// needs a session.
+	sess, err := h.ensureSession(c)
 	if err != nil {
 		h.fail(c, err)
 		return
@@ -161,6 +167,10 @@ func (h *handler) identityPage(c *gin.Context) {
 func (h *handler) identityDecide(c *gin.Context) {
 	ctx, sess := c.Request.Context(), sessionOf(c)
 	p := h.pendingIdentityOf(c)
+	if sess == nil {
+		c.Redirect(http.StatusSeeOther, "/signin")
+		return
+	}
 	if p == nil || c.PostForm("action") != "create" {
 		sess.State.Identity = nil
 		if err := h.d.Sessions.Save(ctx, sess); err != nil {

@@ -72,8 +72,10 @@ func (h *handler) loadSession(c *gin.Context) {
 }
 
 // ensureSession returns the visitor's session, starting an anonymous one
-// (and setting its cookie) when there is none: forms need a CSRF token
-// before anyone signs in.
+// (and setting its cookie) when there is none. Only a step that must be
+// remembered on the server (a passkey or OpenID round trip) calls it:
+// pages and their forms need no session row (see formToken), so a visitor
+// who only looks costs the database nothing.
 func (h *handler) ensureSession(c *gin.Context) (*sessions.Session, error) {
 	if s := sessionOf(c); s != nil {
 		return s, nil
@@ -85,6 +87,40 @@ func (h *handler) ensureSession(c *gin.Context) (*sessions.Session, error) {
 	h.setCookie(c, token)
 	c.Set(ctxSession, s)
 	return s, nil
+}
+
+// formToken is the CSRF token the page's forms carry: the session's, or
+// for a visitor without one the random token of the pre-session cookie
+// (set here when missing). A sign-in form needs a token before there is
+// anything to keep on the server, and a cookie costs no database row; the
+// session is created by the step that has something to remember, the
+// sign-in at the latest.
+func (h *handler) formToken(c *gin.Context) string {
+	if s := sessionOf(c); s != nil {
+		return s.CSRFToken
+	}
+	if t := h.preSessionToken(c); t != "" {
+		return t
+	}
+	t := sessions.RandomToken()
+	http.SetCookie(c.Writer, &http.Cookie{Name: h.preCookieName, Value: t, Path: "/", HttpOnly: true,
+		Secure: h.secure, SameSite: http.SameSiteLaxMode})
+	// Later renders of this response use the same token.
+	c.Request.AddCookie(&http.Cookie{Name: h.preCookieName, Value: t})
+	return t
+}
+
+// preSessionToken is the visitor's pre-session CSRF token, "" when the
+// cookie is missing or not a token.
+func (h *handler) preSessionToken(c *gin.Context) string {
+	ck, err := c.Request.Cookie(h.preCookieName)
+	if err != nil {
+		return ""
+	}
+	if raw, err := base64.RawURLEncoding.DecodeString(ck.Value); err != nil || len(raw) != 32 {
+		return ""
+	}
+	return ck.Value
 }
 
 // setCookie sets the session cookie: HttpOnly (script cannot read it),
@@ -150,7 +186,15 @@ func (h *handler) csrf(c *gin.Context) {
 	if tok == "" {
 		tok = c.PostForm(csrfField)
 	}
-	if sess == nil || tok == "" || !csrfMatches(sess.CSRFToken, tok) {
+	ok := tok != "" && sess != nil && csrfMatches(sess.CSRFToken, tok)
+	if !ok && tok != "" && !sess.SignedIn() {
+		// A form rendered before the visitor had a session carries the
+		// pre-session cookie's token (formToken). Never once signed in:
+		// a signed-in session's forms carry its own token.
+		pre := h.preSessionToken(c)
+		ok = pre != "" && csrfMatches(pre, tok)
+	}
+	if !ok {
 		h.forbidden(c)
 		return
 	}
@@ -231,13 +275,7 @@ func (h *handler) render(c *gin.Context, status int, page string, v view) {
 		h.fail(c, errs.Ef(errs.Internal, "no dashboard page %q", page))
 		return
 	}
-	sess, err := h.ensureSession(c)
-	if err != nil {
-		api.LoggerFrom(c).ErrorContext(c.Request.Context(), "dashboard session", "error", err)
-		c.String(http.StatusServiceUnavailable, "The service is unavailable; try again shortly.")
-		return
-	}
-	v.CSRF = maskedCSRF(sess.CSRFToken)
+	v.CSRF = maskedCSRF(h.formToken(c))
 	if v.User == nil {
 		v.User = userOf(c)
 	}

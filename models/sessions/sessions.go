@@ -175,9 +175,17 @@ func validToken(t string) bool {
 }
 
 // Start creates an anonymous session and returns it with its cookie token.
+// The dashboard starts one only when a step must be remembered between
+// requests (a second factor awaited, a passkey or OpenID round trip), never
+// to show a page.
 func (s *Service) Start(ctx context.Context, clientAddr, userAgent string) (*Session, string, error) {
+	return s.StartWith(ctx, State{}, clientAddr, userAgent)
+}
+
+// StartWith is Start with the session's state already set: one write.
+func (s *Service) StartWith(ctx context.Context, st State, clientAddr, userAgent string) (*Session, string, error) {
 	s.maybePurge(ctx)
-	return s.create(ctx, "", "", nil, State{}, clientAddr, userAgent)
+	return s.create(ctx, "", "", nil, st, clientAddr, userAgent)
 }
 
 func (s *Service) create(ctx context.Context, userID, method string, secondFactorAt *time.Time, st State, clientAddr, userAgent string) (*Session, string, error) {
