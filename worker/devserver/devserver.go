@@ -10,12 +10,14 @@ package devserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,7 +44,9 @@ type Options struct {
 	IP string
 	// Port of the gRPC frontend; 0 picks a free port.
 	Port int
-	// UIPort of the Web UI; 0 picks a free port, -1 runs headless.
+	// UIPort of the Web UI; 0 picks a free port, -1 runs headless. The
+	// port is served by a Host-checking front (uifront.go); the UI itself
+	// listens on a loopback port of its own.
 	UIPort int
 	// DBFile persists the server's state (SQLite) when set; empty keeps
 	// everything in memory and loses it on exit.
@@ -56,7 +60,8 @@ type Options struct {
 	// LogLevel of the server's own logs; "warn" when empty.
 	LogLevel string
 	// UICodecEndpoint, when set, points the Web UI at a codec server
-	// (codec.NewHTTPHandler) so operators see decrypted payloads.
+	// (codec.NewHTTPHandler) so operators see decrypted payloads. Only the
+	// front serves it (in the UI's settings); the UI's own port does not.
 	UICodecEndpoint string
 	// SearchAttributes are registered at start; workflows.SearchAttributes()
 	// when nil.
@@ -75,7 +80,10 @@ type Options struct {
 type Server struct {
 	cmd       *exec.Cmd
 	frontend  string
+	httpAPI   string
 	uiURL     string
+	ui        *uiFront
+	uiInner   string // the UI's own address, behind ui
 	namespace string
 	grace     time.Duration
 	done      chan struct{} // closed when the child has exited
@@ -170,33 +178,52 @@ func startOnce(ctx context.Context, opts Options) (*Server, error) {
 		ns = "default"
 	}
 
-	ports, err := freePorts(opts.IP, 4)
+	ports, err := freePorts(opts.IP, 3)
 	if err != nil {
 		return nil, err
 	}
-	port, uiPort := opts.Port, opts.UIPort
+	port := opts.Port
 	if port == 0 {
 		port = ports[0]
 	}
-	if uiPort == 0 {
-		uiPort = ports[1]
+	httpAPI := net.JoinHostPort(opts.IP, strconv.Itoa(ports[1]))
+	// The frontend's HTTP API, like the UI, answers only its own address
+	// and the loopback names (Temporal's own check), not a rebound name.
+	allowed, err := json.Marshal(loopbackHosts(httpAPI))
+	if err != nil {
+		return nil, err
 	}
 	args := []string{"server", "start-dev",
 		"--ip", opts.IP,
 		"--port", strconv.Itoa(port),
-		"--http-port", strconv.Itoa(ports[2]),
-		"--metrics-port", strconv.Itoa(ports[3]),
+		"--http-port", strconv.Itoa(ports[1]),
+		"--metrics-port", strconv.Itoa(ports[2]),
 		"--log-level", opts.LogLevel,
 		// Offline by design: no version check phoning home.
 		"--dynamic-config-value", "frontend.enableServerVersionCheck=false",
+		"--dynamic-config-value", "frontend.httpAllowedHosts=" + string(allowed),
 	}
-	if uiPort < 0 {
+	var (
+		front   net.Listener
+		uiInner *url.URL
+	)
+	if opts.UIPort < 0 {
 		args = append(args, "--headless")
 	} else {
-		args = append(args, "--ui-port", strconv.Itoa(uiPort))
-		if opts.UICodecEndpoint != "" {
-			args = append(args, "--ui-codec-endpoint", opts.UICodecEndpoint)
+		// The front takes the operators' port; the UI a loopback port
+		// only the front uses.
+		front, err = net.Listen("tcp", net.JoinHostPort(opts.IP, strconv.Itoa(opts.UIPort)))
+		if err != nil {
+			return nil, errs.Wrap(errs.Internal, err, "cannot listen for the Temporal Web UI")
 		}
+		innerIP := innerUIIP(opts.IP)
+		inner, err := freePorts(innerIP, 1)
+		if err != nil {
+			_ = front.Close()
+			return nil, err
+		}
+		uiInner = &url.URL{Scheme: "http", Host: net.JoinHostPort(innerIP, strconv.Itoa(inner[0]))}
+		args = append(args, "--ui-ip", innerIP, "--ui-port", strconv.Itoa(inner[0]))
 	}
 	if opts.DBFile != "" {
 		args = append(args, "--db-filename", opts.DBFile)
@@ -221,14 +248,17 @@ func startOnce(ctx context.Context, opts Options) (*Server, error) {
 	s := &Server{
 		cmd:       cmd,
 		frontend:  net.JoinHostPort(opts.IP, strconv.Itoa(port)),
+		httpAPI:   httpAPI,
 		namespace: ns,
 		grace:     opts.StopGrace,
 		done:      make(chan struct{}),
 	}
-	if uiPort >= 0 {
-		s.uiURL = "http://" + net.JoinHostPort(opts.IP, strconv.Itoa(uiPort))
+	if front != nil {
+		s.uiURL = "http://" + front.Addr().String()
+		s.ui, s.uiInner = newUIFront(front, uiInner, opts.UICodecEndpoint), uiInner.Host
 	}
 	if err := s.spawn(); err != nil {
+		s.closeUI()
 		return nil, errs.Wrap(errs.Internal, err, "cannot start the Temporal dev server")
 	}
 
@@ -326,6 +356,25 @@ func getOK(ctx context.Context, url string) error {
 // dial.
 func (s *Server) FrontendAddr() string { return s.frontend }
 
+// HTTPAPIAddr is the frontend's HTTP API address.
+func (s *Server) HTTPAPIAddr() string { return s.httpAPI }
+
+// innerUIIP is the loopback address the Web UI itself listens on behind
+// its front (bound to ip): IPv6's when the service listens on IPv6
+// loopback, else 127.0.0.1, whatever ip is.
+func innerUIIP(ip string) string {
+	if a := net.ParseIP(ip); a != nil && a.To4() == nil && a.IsLoopback() {
+		return "::1"
+	}
+	return "127.0.0.1"
+}
+
+func (s *Server) closeUI() {
+	if s.ui != nil {
+		s.ui.close()
+	}
+}
+
 // UIURL is the Web UI's base URL, or "" when headless.
 func (s *Server) UIURL() string { return s.uiURL }
 
@@ -344,6 +393,7 @@ func (s *Server) Done() <-chan struct{} { return s.done }
 // error.
 func (s *Server) Stop() error {
 	s.stopOnce.Do(func() {
+		defer s.closeUI()
 		select {
 		case <-s.done:
 			s.stopErr = exitError(s.waitErr, false)

@@ -3,8 +3,12 @@ package devserver
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -326,4 +330,70 @@ func TestHelperStartAndHang(t *testing.T) {
 	fmt.Printf("SERVER_PID=%d\n", s.Pid())
 	time.Sleep(2 * time.Minute) // killed by the parent test long before
 	_ = s.Stop()
+}
+
+// TestWebUIAnswersLoopbackHostsOnly performs the DNS-rebinding attack on
+// the Web UI: a page whose name is rebound to the loopback address sends
+// its own name as Host. The front refuses every name but the listener's
+// address and the loopback names, and only it serves the codec endpoint
+// (with its token) in the UI's settings; the UI's own port never names it.
+// The frontend's HTTP API refuses a rebound name too.
+func TestWebUIAnswersLoopbackHostsOnly(t *testing.T) {
+	bin := temporalCLI(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	const codec = "http://127.0.0.1:9/codec/operator-token-in-the-url"
+	s, err := Start(ctx, Options{Binary: bin, LogLevel: "error", UICodecEndpoint: codec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = s.Stop() }()
+	addr := strings.TrimPrefix(s.UIURL(), "http://")
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(target, host, path string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+target+path, nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	for _, host := range []string{addr, "localhost:" + port, "127.0.0.1:" + port, "[::1]:" + port, "LOCALHOST:" + port} {
+		if status, body := get(addr, host, "/"); status != http.StatusOK {
+			t.Errorf("Host %s: %d %.200s", host, status, body)
+		}
+		status, body := get(addr, host, settingsPath)
+		var settings struct{ Codec struct{ Endpoint string } }
+		if err := json.Unmarshal([]byte(body), &settings); status != http.StatusOK || err != nil || settings.Codec.Endpoint != codec {
+			t.Errorf("Host %s: settings %d %.300s", host, status, body)
+		}
+	}
+	for _, host := range []string{"attacker.example:" + port, "localhost.attacker.example:" + port, "127.0.0.1.nip.io:" + port,
+		"localhost", "localhost:1", "attacker.example"} {
+		for _, path := range []string{"/", settingsPath} {
+			status, body := get(addr, host, path)
+			if status != http.StatusForbidden || strings.Contains(body, "operator-token") {
+				t.Errorf("Host %s %s: %d %.200s", host, path, status, body)
+			}
+		}
+	}
+	// The UI's own port serves no token, whatever the Host.
+	if status, body := get(s.uiInner, "attacker.example:"+port, settingsPath); status != http.StatusOK || strings.Contains(body, "operator-token") {
+		t.Errorf("the UI's own port: %d %.300s", status, body)
+	}
+	// The frontend's HTTP API.
+	_, apiPort, _ := net.SplitHostPort(s.HTTPAPIAddr())
+	if status, body := get(s.HTTPAPIAddr(), "127.0.0.1:"+apiPort, "/api/v1/namespaces"); status != http.StatusOK {
+		t.Errorf("HTTP API as 127.0.0.1: %d %.200s", status, body)
+	}
+	if status, body := get(s.HTTPAPIAddr(), "attacker.example:"+apiPort, "/api/v1/namespaces"); status != http.StatusForbidden {
+		t.Errorf("HTTP API as a rebound name: %d %.200s", status, body)
+	}
 }
