@@ -249,6 +249,20 @@ func checkOperatorListener(t *testing.T, dataDir string, urls map[string]string)
 	if !strings.HasPrefix(endpoint, opsURL+"/codec/") {
 		t.Fatalf("the Web UI's codec endpoint %q is not the operator listener's", endpoint)
 	}
+	// A page rebinding its name to the UI's address gets nothing, its
+	// settings (the token) least of all.
+	ui := strings.TrimPrefix(urls["temporal-ui"], "http://")
+	rebound, _ := http.NewRequest(http.MethodGet, urls["temporal-ui"]+"/api/v1/settings", nil)
+	rebound.Host = "evil.example:" + ui[strings.LastIndexByte(ui, ':')+1:]
+	if resp, err := http.DefaultClient.Do(rebound); err != nil {
+		t.Fatal(err)
+	} else {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusForbidden || bytes.Contains(b, []byte("/codec/")) {
+			t.Fatalf("the Web UI as a rebound host name: %d %.200s", resp.StatusCode, b)
+		}
+	}
 	cd := dataDirCodec(t, dataDir)
 	// A payload as the worker writes it into a workflow's history.
 	p, err := converter.WithDataConverterSerializationContext(cd.DataConverter(),
