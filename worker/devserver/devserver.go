@@ -10,6 +10,7 @@ package devserver
 import (
 	"bytes"
 	"context"
+	cryptorand "crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -216,8 +217,7 @@ func startOnce(ctx context.Context, opts Options) (*Server, error) {
 		if err != nil {
 			return nil, errs.Wrap(errs.Internal, err, "cannot listen for the Temporal Web UI")
 		}
-		innerIP := innerUIIP(opts.IP)
-		inner, err := freePorts(innerIP, 1)
+		innerIP, inner, err := innerUIAddr(opts.IP)
 		if err != nil {
 			_ = front.Close()
 			return nil, err
@@ -359,14 +359,26 @@ func (s *Server) FrontendAddr() string { return s.frontend }
 // HTTPAPIAddr is the frontend's HTTP API address.
 func (s *Server) HTTPAPIAddr() string { return s.httpAPI }
 
-// innerUIIP is the loopback address the Web UI itself listens on behind
-// its front (bound to ip): IPv6's when the service listens on IPv6
-// loopback, else 127.0.0.1, whatever ip is.
-func innerUIIP(ip string) string {
+// innerUIAddr picks the loopback address and free port the Web UI itself
+// listens on behind its front (which is bound to ip): a random address of
+// 127.0.0.0/8 where the system routes the whole block to loopback (Linux
+// does), so that a rebound page scanning loopback ports for the UI's own
+// port must also guess one of 16 million addresses; else 127.0.0.1, or
+// ::1 when the service listens on IPv6 loopback.
+func innerUIAddr(ip string) (string, []int, error) {
 	if a := net.ParseIP(ip); a != nil && a.To4() == nil && a.IsLoopback() {
-		return "::1"
+		ports, err := freePorts("::1", 1)
+		return "::1", ports, err
 	}
-	return "127.0.0.1"
+	var b [3]byte
+	if _, err := cryptorand.Read(b[:]); err == nil {
+		random := net.IPv4(127, b[0], b[1], max(b[2], 2)).String()
+		if ports, err := freePorts(random, 1); err == nil {
+			return random, ports, nil
+		}
+	}
+	ports, err := freePorts("127.0.0.1", 1)
+	return "127.0.0.1", ports, err
 }
 
 func (s *Server) closeUI() {

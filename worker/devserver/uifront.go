@@ -16,13 +16,14 @@ import (
 // The Temporal CLI's Web UI answers whatever Host a request names, so a web
 // page whose DNS name is rebound to the loopback address could read it, its
 // settings included. The CLI offers no option to restrict it, so the UI
-// listens on a loopback port of its own and the address operators browse is
-// this front: a reverse proxy that serves only requests naming the
+// listens on a loopback address and port of its own (innerUIAddr: a random
+// one of 127/8 where the system routes it) and the address operators
+// browse is this front: a reverse proxy that serves only requests naming the
 // listener's own address or a loopback name (localhost, 127.0.0.1, [::1],
 // with the port). A rebound page names its own host and is refused. The
 // codec endpoint (which carries the operator token) is not given to the UI
 // at all: the front adds it to the UI's settings, so the UI's own port,
-// which a rebound page could find by scanning, never serves it.
+// were a rebound page to find it by scanning, never serves it.
 
 // settingsPath is where the Web UI reads its settings, the codec endpoint
 // among them.
