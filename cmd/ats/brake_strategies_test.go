@@ -271,7 +271,7 @@ func TestOwnWalletIsNeverCopiedAgainstTheSandbox(t *testing.T) {
 	}
 
 	t.Run("at the copy", func(t *testing.T) {
-		tr, id, _ := setup(t, false)
+		tr, id, proxy := setup(t, false)
 		if row, err := e.store.StrategyByID(ctx, id); err != nil || row.Status != strategies.StatusActive {
 			t.Fatalf("before the trade: %+v %v", row, err)
 		}
@@ -288,7 +288,8 @@ func TestOwnWalletIsNeverCopiedAgainstTheSandbox(t *testing.T) {
 				break
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("the strategy never stopped: %s, %d events recorded", row.Status, len(e.copyRows(t, id)))
+				t.Fatalf("the strategy never stopped: %s, %d events recorded; the chain holds %d events of the wallet",
+					row.Status, len(e.copyRows(t, id)), e.targetEvents(t, proxy))
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
