@@ -89,7 +89,7 @@ func (a *Strategies) ApplyStrategyChange(ctx context.Context, ch strategies.Chan
 	if !ok {
 		return strategies.State{}, ToTemporal(errs.Ef(errs.Invalid, "unknown strategy action %q", ch.Action))
 	}
-	if err := a.Intents.Verify(ch.Proof, kind, ch.StrategyID, ch.By, ch.Payload()); err != nil {
+	if err := a.Intents.Verify(ch.Proof, kind, ch.ProofFields()...); err != nil {
 		activity.GetLogger(ctx).Warn("strategy change refused: no valid proof", "strategy_id", ch.StrategyID, "action", ch.Action)
 		return strategies.State{}, ToTemporal(err)
 	}

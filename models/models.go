@@ -364,7 +364,12 @@ type Strategy struct {
 	// OpenSizeMicro is the shares (×1e6) the strategy's own buys hold.
 	OpenSizeMicro int64 `gorm:"column:open_size_micro"`
 	// Triggers are the price conditions armed for it (JSON).
-	Triggers  string    `gorm:"column:triggers"`
+	Triggers string `gorm:"column:triggers"`
+	// Version counts the changes of what the strategy does (status,
+	// config, budget, token, expiry): store.UpdateStrategy moves it. A
+	// change's proof is bound to the version it was made for, so a change
+	// recorded in the workflow's history is refused once it moved on.
+	Version   int64     `gorm:"column:version"`
 	CreatedAt time.Time `gorm:"column:created_at"`
 	UpdatedAt time.Time `gorm:"column:updated_at"`
 }

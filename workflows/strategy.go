@@ -126,6 +126,13 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 			if !loaded {
 				return nil // the handler checks once the state is known
 			}
+			if ch.Version < st.Version {
+				// Made for a version this run has seen replaced: a change
+				// taken from the history and sent again (versions only
+				// grow). ApplyStrategyChange refuses the rest against the
+				// database.
+				return activities.ToTemporal(strategies.Stale())
+			}
 			return activities.ToTemporal(strategies.Allowed(action, st.Status))
 		}
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, action, handler, workflow.UpdateHandlerOptions{Validator: validator}); err != nil {
@@ -274,7 +281,7 @@ func (c StrategyClient) Change(ctx context.Context, ch strategies.Change) (strat
 	if !ok || c.Intents == nil {
 		return strategies.State{}, errs.Ef(errs.Internal, "the strategy client cannot vouch for %q", ch.Action)
 	}
-	ch.Proof = c.Intents.Sign(kind, ch.StrategyID, ch.By, ch.Payload())
+	ch.Proof = c.Intents.Sign(kind, ch.ProofFields()...)
 	h, err := c.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID: WorkflowID(KindStrategy, ch.StrategyID), UpdateName: ch.Action, WaitForStage: client.WorkflowUpdateStageCompleted,
 		Args: []any{ch},

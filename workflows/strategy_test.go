@@ -75,13 +75,19 @@ type updateResult struct {
 	state    strategies.State
 }
 
-// change sends a vouched change as the user or agent would.
+// change sends a vouched change as the user or agent would: for the
+// strategy's version as stored now.
 func (r *strategyRig) change(action, by string, ch strategies.Change) *updateResult {
-	ch.StrategyID, ch.Action, ch.By = r.id, action, by
-	kind, _ := activities.ProofKind(action)
-	ch.Proof = r.keys.Sign(kind, ch.StrategyID, ch.By, ch.Payload())
+	ch.StrategyID, ch.Action, ch.By, ch.Version = r.id, action, by, r.stored().Version
+	return r.send(ch)
+}
+
+// send sends ch with a valid proof of exactly its fields.
+func (r *strategyRig) send(ch strategies.Change) *updateResult {
+	kind, _ := activities.ProofKind(ch.Action)
+	ch.Proof = r.keys.Sign(kind, ch.ProofFields()...)
 	res := &updateResult{}
-	r.env.UpdateWorkflow(action, fmt.Sprintf("%s-%d", action, time.Now().UnixNano()), &testsuite.TestUpdateCallback{
+	r.env.UpdateWorkflow(ch.Action, fmt.Sprintf("%s-%d", ch.Action, time.Now().UnixNano()), &testsuite.TestUpdateCallback{
 		OnAccept: func() {},
 		OnReject: func(err error) { res.done, res.rejected = true, err },
 		OnComplete: func(v any, err error) {
@@ -423,8 +429,8 @@ func TestForgedProofIsRefusedByTheActivity(t *testing.T) {
 	r := newStrategyRig(t, "PRICE_ALERT", alertBuy, "20")
 	var forged *updateResult
 	r.at(time.Minute, func() {
-		ch := strategies.Change{StrategyID: r.id, Action: strategies.ActionCancel, By: strategies.ByUser,
-			Proof: r.keys.Sign(intent.StrategyPause, r.id, strategies.ByUser, "")}
+		ch := strategies.Change{StrategyID: r.id, Action: strategies.ActionCancel, By: strategies.ByUser, Version: r.stored().Version}
+		ch.Proof = r.keys.Sign(intent.StrategyPause, ch.ProofFields()...)
 		res := &updateResult{}
 		r.env.UpdateWorkflow(strategies.ActionCancel, "forged", &testsuite.TestUpdateCallback{
 			OnAccept: func() {}, OnReject: func(err error) { res.done, res.rejected = true, err },

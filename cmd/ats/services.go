@@ -194,10 +194,27 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 				svc.strategies.Head = v.chain.Backend().BlockNumber
 			}
 			svc.strategyEngine = &strategies.Engine{Store: s, Orders: svc.orderDesk, Quotes: svc.markets, Resolver: resolver,
-				Logger: log.With("component", "strategies")}
+				Network: &n, Logger: log.With("component", "strategies")}
 		}
+		svc.wallets.Imported = svc.stopOwnCopies
 	}
 	return svc, nil
+}
+
+// stopOwnCopies stops the user's COPY_TRADE strategies whose target a
+// wallet import just made the user's own, and hints their workflows (where
+// this process has a Temporal client) so they read the new status.
+func (svc *services) stopOwnCopies(ctx context.Context, userID, clientAddr string) error {
+	n := svc.wallets.Network
+	ids, err := strategies.StopOwnCopies(ctx, svc.store, &n, userID, clientAddr)
+	if svc.strategyClient.Client != nil {
+		for _, id := range ids {
+			if herr := svc.strategyClient.Hint(ctx, id); herr != nil {
+				svc.log.WarnContext(ctx, "could not hint a stopped strategy", "strategy_id", id, "error", herr)
+			}
+		}
+	}
+	return err
 }
 
 // routes are the agent-facing routes: device linking, the OpenAPI

@@ -50,7 +50,8 @@ const (
 	ActionWalletRedeem   = "wallet.redeem"
 	// ActionStrategy is the prefix of a strategy's audit actions:
 	// strategy.create, strategy.pause, strategy.resume, strategy.cancel,
-	// strategy.extend, strategy.patch.
+	// strategy.extend, strategy.patch, and strategy.stop (a COPY_TRADE put
+	// in ERROR because a wallet import made its target the user's own).
 	ActionStrategy = "strategy."
 )
 

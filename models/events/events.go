@@ -34,7 +34,8 @@
 //     every fill path goes through; Append refuses it.
 //   - StrategyExecuted: a strategy placed a trade (OrderID when it has
 //     one; Details such as side, size, price, tokenId).
-//   - StrategyError: a strategy was auto-paused after consecutive errors
+//   - StrategyError: a strategy was auto-paused after consecutive errors,
+//     or a COPY_TRADE stopped because its target is the user's own wallet
 //     (Details: lastError, failures).
 //   - StrategyCompleted: a strategy finished, its budget exhausted or its
 //     trigger fired (Details: reason, budgetUsed).

@@ -524,7 +524,8 @@ var strategyRules = []struct {
 	next     string
 }{
 	{events.StrategyExecuted, ActionStrategyExecuted, PriorityMedium, false, "placed trades", "GET /api/agent/v1/strategies/{id} shows the executions"},
-	{events.StrategyError, ActionStrategyError, PriorityHigh, false, "were auto-paused after consecutive errors", "Fix the cause, then POST /api/agent/v1/strategies/{id}/resume"},
+	{events.StrategyError, ActionStrategyError, PriorityHigh, false, "stopped in ERROR (consecutive errors, or a COPY_TRADE whose target is the user's own wallet)",
+		"Each entry's lastError says why: fix the cause, then POST /api/agent/v1/strategies/{id}/resume (a COPY_TRADE copying the user's own wallet can only be cancelled)"},
 	{events.StrategyCompleted, ActionStrategyCompleted, PriorityLow, false, "completed", "Create a new strategy if the goal is not met: POST /api/agent/v1/strategies"},
 	{events.StrategyPaused, ActionStrategyPaused, PriorityHigh, true, "were paused by the user", "POST /api/agent/v1/strategies/{id}/resume restarts one, if the user agrees"},
 	{events.StrategyCancelled, ActionStrategyCancelled, PriorityHigh, true, "were cancelled by the user", "Cancelled strategies cannot resume; create a new one with POST /api/agent/v1/strategies if the user wants"},

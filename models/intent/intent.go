@@ -13,10 +13,14 @@
 // commands, an agent's request after its key was checked). The activity
 // that performs the action verifies the proof before it does anything.
 //
-// A proof names its action completely, so it is harmless to replay: sent
-// again it can only repeat the action it was made for, which every such
-// action tolerates (they are idempotent or final). It is not a secret, and
-// it is not a credential for anything else.
+// A proof names its action completely, so sent again it can only repeat
+// the action it was made for. The actions that can be undone — a
+// strategy's pause, resume, patch, extend — are bound to the strategy's
+// version, which every change moves, so each applies at most once; the
+// others are idempotent or final (a link is decided once, an order
+// cancelled once, approvals granted are skipped, a redemption finds
+// nothing left). A proof is not a secret, and it is not a credential for
+// anything else.
 //
 // The same keys sign one token that never reaches Temporal: the /link
 // confirmation page's (DeviceReview), which ties a decision to the page
@@ -46,11 +50,14 @@ const (
 	WalletApprove = "settlement/approve"
 	// Redeem: fields user id, agent id, condition id, client address.
 	Redeem = "settlement/redeem"
-	// Strategy changes: fields strategy id, who (agent or user), and the
-	// change's own payload (canonical JSON; empty for pause, resume and
-	// cancel). Made by models/strategies.Service after it checked the
-	// strategy is the agent's or the user's; verified by the activity that
-	// applies the change.
+	// Strategy changes: fields strategy id, who (agent or user), the
+	// strategy's version the change was made for, the client address, and
+	// the change's own payload (canonical JSON; empty for pause, resume
+	// and cancel): strategies.Change.ProofFields. Made by
+	// models/strategies.Service after it checked the strategy is the
+	// agent's or the user's; verified by the activity that applies the
+	// change, which applies it only to that version (so a change taken
+	// from the workflow's history cannot be applied again).
 	StrategyPause  = "strategy/pause"
 	StrategyResume = "strategy/resume"
 	StrategyCancel = "strategy/cancel"

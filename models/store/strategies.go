@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"slices"
 	"time"
+
+	"gorm.io/gorm"
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
@@ -88,6 +91,15 @@ type StrategyUpdate struct {
 	TokenID             *string
 	OpenSizeMicro       *int64
 	Triggers            *string
+	// IfVersion, when set, applies the update only to the strategy at
+	// that version (a change bound to the version it was made for).
+	IfVersion *int64
+}
+
+// changesTerms reports whether u changes what the strategy does beyond
+// its status: its config, budget, token or expiry.
+func (u StrategyUpdate) changesTerms() bool {
+	return u.Config != nil || u.MaxBudgetMicro != nil || u.TokenID != nil || u.ExpiresAt != nil
 }
 
 func nullableTime(t time.Time) any {
@@ -98,10 +110,21 @@ func nullableTime(t time.Time) any {
 }
 
 // UpdateStrategy applies u to strategy id if its status is one of from (any
-// when empty); otherwise errs.Conflict with code "strategy_state". A
-// missing strategy is NotFound.
+// when empty) and, with u.IfVersion, its version is that one; otherwise
+// errs.Conflict with code "strategy_state". A missing strategy is
+// NotFound. The strategy's version moves by one when u changes its status
+// (to another one) or its terms (changesTerms), whoever writes it: a
+// change, an execution, an expiry, a control of the user.
 func (s *Store) UpdateStrategy(ctx context.Context, id string, from []string, u StrategyUpdate) error {
 	set := map[string]any{"updated_at": s.now()}
+	switch {
+	case u.changesTerms():
+		set["version"] = gorm.Expr("version + 1")
+	case u.Status != nil:
+		// SET reads the row as it was before the update (SQLite and
+		// PostgreSQL alike).
+		set["version"] = gorm.Expr("CASE WHEN status = ? THEN version ELSE version + 1 END", *u.Status)
+	}
 	if u.Status != nil {
 		set["status"] = *u.Status
 	}
@@ -141,6 +164,9 @@ func (s *Store) UpdateStrategy(ctx context.Context, id string, from []string, u 
 	if len(from) > 0 {
 		q = q.Where("status IN ?", from)
 	}
+	if u.IfVersion != nil {
+		q = q.Where("version = ?", *u.IfVersion)
+	}
 	res := q.Updates(set)
 	if res.Error != nil {
 		return mapErr(res.Error, "strategy")
@@ -151,6 +177,9 @@ func (s *Store) UpdateStrategy(ctx context.Context, id string, from []string, u 
 	st, err := s.StrategyByID(ctx, id)
 	if err != nil {
 		return err
+	}
+	if u.IfVersion != nil && st.Version != *u.IfVersion && (len(from) == 0 || slices.Contains(from, st.Status)) {
+		return errs.E(errs.Conflict, "the strategy changed since the request was made").WithCode(errs.CodeStrategyState)
 	}
 	return errs.Ef(errs.Conflict, "the strategy is %s", st.Status).WithCode(errs.CodeStrategyState)
 }

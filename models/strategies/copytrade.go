@@ -11,7 +11,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/events"
 	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
@@ -126,21 +128,92 @@ func OwnAddresses(w *models.Wallet, n *network.Network) []common.Address {
 	return out
 }
 
-// checkCopyTarget refuses a target that is the user's own wallet.
+// checkCopyTarget refuses a target that is the user's own wallet (at
+// creation and at resume).
 func (s *Service) checkCopyTarget(ctx context.Context, userID string, c Config) error {
-	w, err := s.Store.WalletByUser(ctx, userID)
-	if errs.Is(err, errs.NotFound) {
-		return nil
-	}
-	if err != nil {
+	own, err := copiesOwnWallet(ctx, s.Store, s.Network, userID, c.TargetAddress)
+	if err != nil || !own {
 		return err
 	}
-	target := common.HexToAddress(c.TargetAddress)
-	if slices.Contains(OwnAddresses(w, s.Network), target) {
-		return errs.Ef(errs.Invalid, "config.targetAddress %s is your own wallet: a strategy cannot copy itself", target.Hex()).
-			WithCode(errs.CodeCopyOwnWallet)
+	return errs.Ef(errs.Invalid, "config.targetAddress %s is your own wallet: a strategy cannot copy itself", common.HexToAddress(c.TargetAddress).Hex()).
+		WithCode(errs.CodeCopyOwnWallet)
+}
+
+// copiesOwnWallet reports whether target is one of the user's own wallet's
+// addresses, as the wallet is now (a user without a wallet has none). It
+// runs at creation, at every copy and when a wallet is imported: a wallet
+// imported after the strategy was created (or deleted and another
+// imported) can make its target the user's own.
+func copiesOwnWallet(ctx context.Context, st *store.Store, n *network.Network, userID, target string) (bool, error) {
+	w, err := st.WalletByUser(ctx, userID)
+	if errs.Is(err, errs.NotFound) {
+		return false, nil
 	}
-	return nil
+	if err != nil {
+		return false, err
+	}
+	return slices.Contains(OwnAddresses(w, n), common.HexToAddress(target)), nil
+}
+
+// ownCopyReason says why a COPY_TRADE whose target is the user's own
+// wallet stopped.
+func ownCopyReason(target string) string {
+	return fmt.Sprintf("the target %s is your own wallet (imported after the strategy was created): copying it would copy your own trades, "+
+		"so the strategy stopped; cancel it", common.HexToAddress(target).Hex())
+}
+
+// StopOwnCopies puts in ERROR the user's ACTIVE and PAUSED COPY_TRADE
+// strategies whose target is now the user's own wallet (run when a wallet
+// is imported): each with its reason, an event for its agent and an
+// audit entry (strategy.stop, from clientAddr, the import's). It returns
+// their ids, for the caller to hint their workflows, which read the new
+// status at their next check. Executions check the target again
+// regardless (Engine.executeCopy).
+func StopOwnCopies(ctx context.Context, s *store.Store, n *network.Network, userID, clientAddr string) ([]string, error) {
+	w, err := s.WalletByUser(ctx, userID)
+	if errs.Is(err, errs.NotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	own := OwnAddresses(w, n)
+	rows, err := s.FindStrategies(ctx, store.StrategyFilter{UserID: userID, Type: TypeCopyTrade,
+		Statuses: []string{StatusActive, StatusPaused}, Limit: 1000})
+	if err != nil {
+		return nil, err
+	}
+	var stopped []string
+	for i := range rows {
+		st := &rows[i]
+		target := copyTarget(st)
+		if !slices.Contains(own, common.HexToAddress(target)) {
+			continue
+		}
+		reason := ownCopyReason(target)
+		err := s.Tx(ctx, func(tx *store.Store) error {
+			if err := tx.UpdateStrategy(ctx, st.ID, []string{st.Status}, store.StrategyUpdate{Status: ptr(StatusError), LastError: &reason,
+				PausedBy: ptr(""), Triggers: ptr(""), NextEvaluationAt: &time.Time{}}); err != nil {
+				return err
+			}
+			if _, err := events.Append(ctx, tx, events.Event{AgentID: st.AgentID, UserID: st.UserID, Type: events.StrategyError,
+				StrategyID: st.ID, StrategyType: st.Type, By: events.BySystem, Summary: "strategy " + st.ID + " stopped: " + reason,
+				Details: map[string]any{"lastError": reason}}); err != nil {
+				return err
+			}
+			return audit.Append(ctx, tx, audit.Entry{UserID: st.UserID, AgentID: st.AgentID, Action: audit.ActionStrategy + "stop",
+				Target: st.ID, Result: audit.Success, ClientAddr: clientAddr,
+				Detail: map[string]any{"by": string(events.BySystem), "type": st.Type, "strategy": st.ID, "reason": errs.CodeCopyOwnWallet}})
+		})
+		if errs.CodeOf(err) == errs.CodeStrategyState {
+			continue // it moved on meanwhile (cancelled, errored)
+		}
+		if err != nil {
+			return stopped, err
+		}
+		stopped = append(stopped, st.ID)
+	}
+	return stopped, nil
 }
 
 // copySummary describes a COPY_TRADE config for operators.
@@ -233,6 +306,16 @@ func (e *Engine) executeCopy(ctx context.Context, st *models.Strategy, c Config,
 	}
 	if err != nil {
 		return Outcome{}, err
+	}
+	// The target may have become the user's own wallet since the strategy
+	// was created: then this event is the user's own trade, and a copy of
+	// it would be copied in turn. Never placed; the strategy stops.
+	if own, err := copiesOwnWallet(ctx, e.Store, e.Network, st.UserID, c.TargetAddress); err != nil {
+		return Outcome{}, err
+	} else if own {
+		reason := ownCopyReason(c.TargetAddress) + ": " + copySource(ct)
+		return e.record(ctx, st, c, seq, plan{kind: KindError, stop: true, reason: reason}, nil,
+			errs.E(errs.Invalid, reason).WithCode(errs.CodeCopyOwnWallet))
 	}
 	out, err := e.copy(ctx, st, c, seq, ct)
 	if err != nil {

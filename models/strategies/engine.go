@@ -5,17 +5,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/events"
 	"github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/micro"
+	"github.com/agent-trading/ats/venue/network"
 )
 
 // Quoter reads a token's top of book; *markets.Service implements it (from
@@ -47,8 +50,11 @@ type Engine struct {
 	// Copies watches the wallets COPY_TRADE strategies copy (*CopyHub);
 	// nil in a process without a chain watcher.
 	Copies Following
-	Logger *slog.Logger
-	Now    func() time.Time
+	// Network derives the proxy and Safe of a user's EOA, which a copy
+	// never copies either (nil: only the stored addresses).
+	Network *network.Network
+	Logger  *slog.Logger
+	Now     func() time.Time
 }
 
 func (e *Engine) now() time.Time {
@@ -88,6 +94,9 @@ type State struct {
 	// Pending is true while a COPY_TRADE has recorded events of its target
 	// that no execution handled yet: the workflow runs another execution.
 	Pending bool `json:"pending,omitempty"`
+	// Version is the strategy's version (models.Strategy.Version): a
+	// change made for an earlier one is stale.
+	Version int64 `json:"version,omitempty"`
 }
 
 func stateOf(st *models.Strategy) State {
@@ -96,7 +105,7 @@ func stateOf(st *models.Strategy) State {
 		PausedBy: st.PausedBy, EndedReason: st.EndedReason, LastError: st.LastError,
 		ConsecutiveErrors: st.ConsecutiveFailures, Executions: st.Executions,
 		ExpiresAt: st.ExpiresAt, NextEvaluationAt: st.NextEvaluationAt, Armed: st.Triggers != "",
-		Summary: Summary(st),
+		Summary: Summary(st), Version: st.Version,
 	}
 }
 
@@ -238,9 +247,10 @@ func encodeConds(conds []Cond) string {
 }
 
 // commit applies u to strategy id (when its status is one of from), runs
-// the events and extra writes in the same transaction, and re-arms the
-// strategy's conditions in this process after the commit.
-func (e *Engine) commit(ctx context.Context, id string, from []string, u store.StrategyUpdate, rec *models.StrategyExecution, evs []events.Event) (*models.Strategy, error) {
+// the events and extra writes (also) in the same transaction, and re-arms
+// the strategy's conditions in this process after the commit.
+func (e *Engine) commit(ctx context.Context, id string, from []string, u store.StrategyUpdate, rec *models.StrategyExecution, evs []events.Event,
+	also ...func(tx *store.Store) error) (*models.Strategy, error) {
 	err := e.Store.Tx(ctx, func(tx *store.Store) error {
 		if rec != nil {
 			if err := tx.AddStrategyExecution(ctx, rec); err != nil {
@@ -252,6 +262,11 @@ func (e *Engine) commit(ctx context.Context, id string, from []string, u store.S
 		}
 		for _, ev := range evs {
 			if _, err := events.Append(ctx, tx, ev); err != nil {
+				return err
+			}
+		}
+		for _, fn := range also {
+			if err := fn(tx); err != nil {
 				return err
 			}
 		}
@@ -277,6 +292,12 @@ type Change struct {
 	StrategyID string `json:"strategy_id"`
 	Action     string `json:"action"` // ActionPause, ActionResume, ActionCancel, ActionPatch, ActionExtend
 	By         string `json:"by"`     // ByAgent or ByUser
+	// Version is the strategy's version the change was made for: Apply
+	// refuses it once the strategy has moved on, so a change taken from
+	// the workflow's history and sent again changes nothing.
+	Version int64 `json:"version"`
+	// ClientAddr is where the request came from, for the audit entry.
+	ClientAddr string `json:"client_addr,omitempty"`
 	// Patch: the whole new config (normalised JSON), the new budget and
 	// the token the config resolves to now; Extend: the new expiry.
 	Config         string     `json:"config,omitempty"`
@@ -295,8 +316,15 @@ const (
 	ActionExtend = "extend"
 )
 
+// ProofFields are the fields a change's proof covers (models/intent,
+// kind by action): the strategy, who asked, the version it was made for,
+// where from, and the change itself.
+func (c Change) ProofFields() []string {
+	return []string{c.StrategyID, c.By, strconv.FormatInt(c.Version, 10), c.ClientAddr, c.Payload()}
+}
+
 // Payload is the part of a change its proof covers beyond the strategy
-// id, the action and who asked.
+// id, the action, who asked, the version and the client address.
 func (c Change) Payload() string {
 	switch c.Action {
 	case ActionPatch:
@@ -332,11 +360,19 @@ func Allowed(action, status string) error {
 	return nil
 }
 
-// Apply applies a vouched change (the caller verified its proof).
+// Apply applies a vouched change (the caller verified its proof) made for
+// the strategy's current version, and audits it in the same transaction:
+// a change made for an earlier version (replayed from the workflow's
+// history, or overtaken by another change) is refused and changes nothing.
 func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 	st, err := e.Store.StrategyByID(ctx, ch.StrategyID)
 	if err != nil {
 		return State{}, err
+	}
+	if ch.Version != st.Version {
+		e.log().WarnContext(ctx, "strategy change refused: made for another version", "strategy_id", st.ID, "action", ch.Action,
+			"version", ch.Version, "current", st.Version)
+		return stateOf(st), Stale()
 	}
 	if err := Allowed(ch.Action, st.Status); err != nil {
 		return stateOf(st), err
@@ -393,11 +429,23 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 		}
 		u.Triggers = ptr(encodeConds(conditionsFor(&next, cfg, buying)))
 	}
-	out, err := e.commit(ctx, st.ID, []string{st.Status}, u, nil, evs)
+	u.IfVersion = &st.Version
+	out, err := e.commit(ctx, st.ID, []string{st.Status}, u, nil, evs, func(tx *store.Store) error {
+		return audit.Append(ctx, tx, audit.Entry{UserID: st.UserID, AgentID: st.AgentID, Action: audit.ActionStrategy + ch.Action,
+			Target: st.ID, Result: audit.Success, ClientAddr: ch.ClientAddr,
+			Detail: map[string]any{"by": ch.By, "type": st.Type, "strategy": st.ID, "version": st.Version}})
+	})
 	if err != nil {
 		return State{}, err
 	}
 	return stateOf(out), nil
+}
+
+// Stale is the refusal of a change made for a version of the strategy it
+// no longer has.
+func Stale() error {
+	return errs.E(errs.Conflict, "the strategy changed since this request was made").WithCode(errs.CodeStrategyState).
+		WithHint("reload the strategy and decide again")
 }
 
 // checkTokenChange refuses to move st to another token while it holds

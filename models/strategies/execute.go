@@ -45,10 +45,13 @@ type plan struct {
 	req    orders.PlaceRequest
 	// complete ends the strategy after this execution (ended reason).
 	complete string
+	// stop puts the strategy in ERROR at once (a KindError that no retry
+	// can cure: a COPY_TRADE whose target is the user's own wallet).
+	stop bool
 }
 
-// Execute runs execution number seq of strategy id: it re-checks the price
-// (a price event is only a hint), decides, places the order through the
+// Execute runs execution number seq of strategy id: it re-checks the
+// schedule and the price (a hint only ever wakes this check), decides, places the order through the
 // order service with the idempotency key of (strategy, seq), and records
 // the execution, the budget and the status in one transaction. It is
 // idempotent: an execution already recorded is answered as recorded, and
@@ -163,9 +166,29 @@ func (e *Engine) top(ctx context.Context, token string) (bid, ask decimal.Decima
 	return bid, ask, q.TickSize, nil
 }
 
-// decide re-reads the price and returns what to do now: nil when nothing
-// is due (the condition is no longer met).
+// scheduleSlack is how much earlier than its stored due time a
+// RECURRING_BUY's buy may run: the timer that wakes the workflow runs on
+// the Temporal server's clock, the check on the worker's.
+const scheduleSlack = 2 * time.Second
+
+// due reports whether st's schedule calls for an execution now, from the
+// database: a RECURRING_BUY buys only once its next evaluation is due, so
+// a hint (a forged "price" signal, the fill of its last buy) only makes
+// it look; the other types act on their condition, re-read by decide.
+func (e *Engine) due(st *models.Strategy) bool {
+	if st.Type != TypeRecurringBuy || st.NextEvaluationAt == nil {
+		return true
+	}
+	return !e.now().Add(scheduleSlack).Before(*st.NextEvaluationAt)
+}
+
+// decide re-checks the schedule (from the database) and re-reads the price
+// (from the venue) and returns what to do now: nil when nothing is due
+// (the condition is no longer met, or the interval has not passed).
 func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config, buying int64) (*plan, error) {
+	if !e.due(st) {
+		return nil, nil
+	}
 	token := st.TokenID
 	if st.Type == TypeRecurringBuy && c.MarketQuery != "" {
 		// "btc 15m up" names the current window: re-resolved every time.
@@ -438,7 +461,12 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		if cause != nil {
 			e.log().WarnContext(ctx, "strategy execution failed", "strategy_id", st.ID, "seq", seq, "err", cause)
 		}
-		if next.ConsecutiveFailures >= MaxConsecutiveErrors {
+		if pl.stop {
+			// Nothing the strategy can do will succeed: ERROR at once.
+			next.Status = StatusError
+			ev(events.StrategyError, fmt.Sprintf("strategy %s stopped: %s", st.ID, rec.Reason),
+				map[string]any{"lastError": rec.Reason, "failures": next.ConsecutiveFailures})
+		} else if next.ConsecutiveFailures >= MaxConsecutiveErrors {
 			next.Status = StatusError
 			ev(events.StrategyError, fmt.Sprintf("strategy %s auto-paused after %d consecutive failed executions", st.ID, next.ConsecutiveFailures),
 				map[string]any{"lastError": rec.Reason, "failures": next.ConsecutiveFailures})

@@ -225,22 +225,49 @@ func (s *Service) view(ctx context.Context, st *models.Strategy, withExecutions 
 	return v, nil
 }
 
+// changeAttempts bounds how often change sends a change again after it
+// found the strategy moved on (an execution that ended or errored it
+// while the change waited for its turn).
+const changeAttempts = 3
+
+// change sends ch for the strategy as it is now: bound to its version, so
+// that the change cannot be applied again later (the workflow's history
+// holds it) nor to a strategy that changed in between. The change is
+// audited where it is applied (Engine.Apply), in its transaction.
 func (s *Service) change(ctx context.Context, a Actor, id string, ch Change) (Strategy, error) {
-	st, err := s.find(ctx, a, id)
-	if err != nil {
-		return Strategy{}, err
+	for attempt := 1; ; attempt++ {
+		st, err := s.find(ctx, a, id)
+		if err != nil {
+			return Strategy{}, err
+		}
+		if err := Allowed(ch.Action, st.Status); err != nil {
+			return Strategy{}, err
+		}
+		if ch.Action == ActionResume && st.Type == TypeCopyTrade {
+			cfg, err := Load(st.Config)
+			if err != nil {
+				return Strategy{}, err
+			}
+			if err := s.checkCopyTarget(ctx, st.UserID, cfg); err != nil {
+				return Strategy{}, err
+			}
+		}
+		ch.StrategyID, ch.By, ch.Version, ch.ClientAddr = st.ID, a.By, st.Version, a.ClientAddr
+		_, err = s.Runner.Change(ctx, ch)
+		if err == nil {
+			break
+		}
+		// Only the status moved (a patch was computed from the terms it
+		// read, and is not sent again over other terms): try again.
+		if errs.CodeOf(err) != errs.CodeStrategyState || ch.Action == ActionPatch || attempt == changeAttempts {
+			return Strategy{}, err
+		}
+		now, ferr := s.find(ctx, a, id)
+		if ferr != nil || now.Version == st.Version {
+			return Strategy{}, err
+		}
 	}
-	if err := Allowed(ch.Action, st.Status); err != nil {
-		return Strategy{}, err
-	}
-	ch.StrategyID, ch.By = st.ID, a.By
-	if _, err := s.Runner.Change(ctx, ch); err != nil {
-		return Strategy{}, err
-	}
-	if err := s.audit(ctx, a, st, ch.Action); err != nil {
-		return Strategy{}, err
-	}
-	st, err = s.Store.StrategyByID(ctx, id)
+	st, err := s.Store.StrategyByID(ctx, id)
 	if err != nil {
 		return Strategy{}, err
 	}

@@ -59,6 +59,12 @@ type Service struct {
 	Network network.Network
 	Audit   *audit.Service
 	Logger  *slog.Logger
+	// Imported, when set, is told after the commit of every import that
+	// stored a new wallet (cmd wires strategies.StopOwnCopies: a
+	// COPY_TRADE whose target is now the user's own wallet stops). Its
+	// error is logged: the import stands, and every copy checks its
+	// target again.
+	Imported func(ctx context.Context, userID, clientAddr string) error
 }
 
 // Wallet is the public view of a user's wallet. It holds addresses and
@@ -308,6 +314,11 @@ func (s *Service) importKey(ctx context.Context, userID string, key *ecdsa.Priva
 	})
 	if err != nil {
 		return Wallet{}, err
+	}
+	if !replay && s.Imported != nil {
+		if err := s.Imported(ctx, userID, clientAddr); err != nil {
+			s.log().WarnContext(ctx, "could not stop the strategies copying the imported wallet", "user_id", userID, "wallet_id", out.ID, "error", err)
+		}
 	}
 	switch {
 	case replay:

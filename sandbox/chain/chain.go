@@ -281,6 +281,12 @@ func (c *Chain) startNode(genesis *core.Genesis) error {
 	ethConf.NetworkId = network.SandboxChainID
 	ethConf.SyncMode = ethconfig.FullSync
 	ethConf.TxPool.NoLocals = true
+	// No log index, on disk or in memory: log queries filter the blocks by
+	// their header blooms. With the index, an eth_getLogs issued while the
+	// indexer trails the 100 ms blocks (a loaded machine, -race) can wait
+	// for it forever (go-ethereum issue 32552), which stalled the copy
+	// watchers and every chain call behind them.
+	ethConf.LogNoHistory = true
 	if c.cfg.DataDir != "" {
 		onDisk(&nodeConf, &ethConf, c.cfg.DataDir)
 	}

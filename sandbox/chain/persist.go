@@ -71,11 +71,11 @@ func (c *Chain) genesis() (*core.Genesis, error) {
 // invalidate the readers of the head state). Archive mode keeps every
 // block's state, which costs disk only for blocks that change it: empty
 // blocks change nothing (see genesisAlloc). The caches are small, the
-// sandbox's state is tiny. No log index is kept: log queries (the fill
-// watcher's recent ranges, FindSettlement) filter the blocks by their
-// header blooms instead, and the index would cost disk and CPU in every
-// block (and, built with -race, pebble's invariant checks make rebuilding
-// it at start take most of a minute).
+// sandbox's state is tiny. No log index is kept (startNode, in memory
+// too): log queries (the fill watcher's recent ranges, FindSettlement)
+// filter the blocks by their header blooms instead, and the index would
+// cost disk and CPU in every block (and, built with -race, pebble's
+// invariant checks make rebuilding it at start take most of a minute).
 func onDisk(n *node.Config, e *ethconfig.Config, dataDir string) {
 	n.DataDir = dataDir
 	n.Name = "node" // the instance directory; by default it is named after the executable
@@ -86,7 +86,6 @@ func onDisk(n *node.Config, e *ethconfig.Config, dataDir string) {
 	e.DatabaseHandles = 256
 	e.TrieCleanCache = 16
 	e.TrieDirtyCache = 16
-	e.LogNoHistory = true
 }
 
 // head is the number of the chain's current block.
