@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -22,6 +21,7 @@ import (
 	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
+	"github.com/agent-trading/ats/workflows"
 )
 
 // Admin commands talk to the same database (and, where they need it,
@@ -54,8 +54,15 @@ func adminCommand() *cli.Command {
 						dataDirFlag(), databaseFlag(),
 					}, logFlags()...),
 					Action: adminUserInvite,
+				}, {
+					Name: "stop",
+					Usage: "stop everything the user's agents do (the dashboard's stop-everything control): every agent and strategy is paused, " +
+						"every open order cancelled; positions are not sold, nothing resumes by itself",
+					Flags:  adminTradingFlags(),
+					Action: adminUserStop,
 				}},
 			},
+			adminOrderCommand(),
 			{
 				Name:  "device",
 				Usage: "device links of agents",
@@ -111,9 +118,12 @@ func adminCommand() *cli.Command {
 				Usage: "a user's linked agents (same service as the dashboard)",
 				Subcommands: []*cli.Command{
 					{Name: "list", Usage: "list the user's agents", Flags: adminDBFlags(), Action: adminAgentList},
-					{Name: "pause", Usage: "pause an agent: its key gets 401 until resumed", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus((*agents.Service).Pause)},
-					{Name: "resume", Usage: "resume a paused agent", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus((*agents.Service).Resume)},
-					{Name: "revoke", Usage: "revoke an agent's access, immediately and for good", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus((*agents.Service).Revoke)},
+					{Name: "pause", Usage: "pause an agent: its key gets 401 and nothing is placed in its name until resumed; its active strategies pause with it",
+						Flags: adminTemporalFlags(agentFlag()), Action: adminAgentControl((*workflows.Controls).PauseAgent)},
+					{Name: "resume", Usage: "resume a paused agent and the strategies paused with it",
+						Flags: adminTemporalFlags(agentFlag()), Action: adminAgentControl((*workflows.Controls).ResumeAgent)},
+					{Name: "revoke", Usage: "revoke an agent's access, immediately and for good; its strategies and open orders are cancelled",
+						Flags: adminTemporalFlags(agentFlag()), Action: adminAgentControl((*workflows.Controls).RevokeAgent)},
 					{
 						Name:  "rate-limit",
 						Usage: "set how many requests per minute the agent's key may make (default 100); applies from its next request",
@@ -230,21 +240,6 @@ func adminAgentList(c *cli.Context) error {
 		}
 		return w.Flush()
 	})
-}
-
-// adminAgentStatus runs one of the service's status changes (Pause,
-// Resume, Revoke) on the --agent of the --email user.
-func adminAgentStatus(change func(svc *agents.Service, ctx context.Context, userID, idOrName, clientAddr string) (agents.Agent, error)) cli.ActionFunc {
-	return func(c *cli.Context) error {
-		return withAgents(c, func(svc *agents.Service, userID string) error {
-			a, err := change(svc, c.Context, userID, c.String("agent"), agents.ClientAddrCLI)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(c.App.Writer, "agent %s (%s) is now %s\n", a.Name, a.ID, a.Status)
-			return nil
-		})
-	}
 }
 
 func adminAgentRateLimit(c *cli.Context) error {

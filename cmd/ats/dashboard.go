@@ -120,7 +120,7 @@ func (svc *services) enableDashboard(o dashboardOptions) error {
 	deps := dashboard.Deps{
 		Users: svc.agents.Users, Sessions: sess, Passkeys: pk,
 		Identities: ids, Agents: svc.agents, Wallets: svc.wallets, Portfolio: pf, Orders: svc.orders,
-		Positions: svc.positions, Audit: au, Strategies: svc.strategies, Links: svc.links,
+		Positions: svc.positions, Audit: au, Strategies: svc.strategies, Links: svc.links, Controls: svc.controls,
 		// routes() sets the limit before anything is served.
 		LinkLimit: func(c *gin.Context) {
 			if svc.linkLimit != nil {
