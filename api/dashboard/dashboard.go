@@ -135,7 +135,8 @@ func newHandler(cfg Config, d Deps) (*handler, error) {
 		cfg.Signup = users.SignupOpen
 	}
 	if d.Controls == nil {
-		d.Controls = &workflows.Controls{Agents: d.Agents, Audit: d.Audit}
+		// Without Temporal's order desk: nothing to cancel orders with.
+		d.Controls = &workflows.Controls{Agents: d.Agents, Positions: d.Positions, Strategies: d.Strategies, Audit: d.Audit}
 	}
 	h := &handler{cfg: cfg, d: d, secure: u.Scheme == "https", cookieName: "ats_session", operators: map[string]bool{}}
 	for _, e := range cfg.Operators {

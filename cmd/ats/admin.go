@@ -68,9 +68,12 @@ func adminCommand() *cli.Command {
 				Usage: "device links of agents",
 				Subcommands: []*cli.Command{
 					{
-						Name:   "approve",
-						Usage:  "approve a pending device link as that user (same code path as the /link page)",
-						Flags:  adminTemporalFlags(&cli.StringFlag{Name: "code", Required: true, Usage: "the code the agent shows, XXXX-XXXX"}),
+						Name: "approve",
+						Usage: "approve a pending device link as that user (same code path as the /link page); the agent gets the default fixed limit of " +
+							agents.DefaultApprovalFixedLimit() + " USDC unless --fixed-limit sets another or --no-limit is given",
+						Flags: adminTemporalFlags(&cli.StringFlag{Name: "code", Required: true, Usage: "the code the agent shows, XXXX-XXXX"},
+							&cli.StringFlag{Name: "fixed-limit", Usage: "the most USDC the agent may spend in all (default " + agents.DefaultApprovalFixedLimit() + ")"},
+							&cli.BoolFlag{Name: "no-limit", Usage: "no spending limit: the agent may spend the whole wallet (recorded in the audit log)"}),
 						Action: adminDeviceApprove,
 					},
 					{
@@ -201,17 +204,40 @@ func withAgents(c *cli.Context, fn func(svc *agents.Service, userID string) erro
 // The device commands go through the device links' ...ByEmail methods, the
 // admin path its tests cover.
 func adminDeviceApprove(c *cli.Context) error {
+	budget, err := approvalBudget(c)
+	if err != nil {
+		return err
+	}
 	env, err := openAdmin(c, true)
 	if err != nil {
 		return err
 	}
 	defer env.close()
-	linked, err := deviceLinks(agentService(env.store, ""), env.tc, env.intents).ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"))
+	linked, err := deviceLinks(agentService(env.store, ""), env.tc, env.intents).ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"), budget)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "approved: agent %s (%s) is linked; it receives its key on its next poll\n", linked.AgentName, linked.AgentID)
+	fmt.Fprintf(c.App.Writer, "approved: agent %s (%s) is linked with %s; it receives its key on its next poll\n", linked.AgentName, linked.AgentID, budget)
 	return nil
+}
+
+// approvalBudget reads --fixed-limit and --no-limit: neither is the
+// service's default (agents.DefaultApprovalFixedLimitMicro), so scripts
+// that approve without them keep working and get a bounded agent.
+func approvalBudget(c *cli.Context) (agents.ApprovalBudget, error) {
+	switch {
+	case c.IsSet("fixed-limit") && c.Bool("no-limit"):
+		return agents.ApprovalBudget{}, errs.E(errs.Invalid, "give --fixed-limit or --no-limit, not both").WithCode(errs.CodeInvalidBudget)
+	case c.Bool("no-limit"):
+		return agents.ApprovalBudget{NoLimit: true}, nil
+	case c.IsSet("fixed-limit"):
+		m, err := agents.ParseUSDC("--fixed-limit", c.String("fixed-limit"))
+		if err != nil {
+			return agents.ApprovalBudget{}, err
+		}
+		return agents.ApprovalBudget{FixedLimitMicro: m}, nil
+	}
+	return agents.DefaultApprovalBudget(), nil
 }
 
 func adminDeviceDeny(c *cli.Context) error {

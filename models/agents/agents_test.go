@@ -66,7 +66,7 @@ func (f *deviceFlow) ApproveDevice(ctx context.Context, userID, code, addr strin
 		return agents.LinkedAgent{}, err
 	}
 	rec := f.linker.rec
-	agentID, err := rec.ApproveDeviceLink(ctx, l.ID, userID, addr, agents.DecisionProof(rec.Intents, intent.DeviceApprove, l.ID, userID, addr))
+	agentID, err := rec.ApproveDeviceLink(ctx, l.ID, userID, addr, "", agents.DecisionProof(rec.Intents, intent.DeviceApprove, l.ID, userID, addr))
 	if err != nil {
 		return agents.LinkedAgent{}, f.DecisionErr(ctx, l.ID, err)
 	}
