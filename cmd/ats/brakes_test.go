@@ -2,7 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -213,5 +218,163 @@ func TestPausedAgentsStrategiesPauseAndResumeWithItAgainstTheSandbox(t *testing.
 	}
 	if s, _ := e.call(t, tr.key, "GET", "/me", nil); s != http.StatusOK {
 		t.Fatalf("the resumed agent's key: %d", s)
+	}
+}
+
+// TestAdminBrakesAgainstTheSandbox runs the user's brakes from the
+// command line against the running service (the built binary, on the
+// env's database, Temporal and sandbox), as an operator would from
+// another terminal: `ats admin order cancel --order` and `--agent --all`,
+// `ats admin user stop`, `ats admin agent resume` (its strategies paused
+// by the stop stay paused: each is the user's pause), and `ats admin
+// device approve` with the default budget, --fixed-limit and --no-limit
+// (malformed and conflicting flags refused before anything is done).
+func TestAdminBrakesAgainstTheSandbox(t *testing.T) {
+	e, tr, m := newTradingTest(t, tradingOpts{}, "Will the operator's brakes work")
+	ctx := context.Background()
+	yes := m.TokenIDs[0]
+	bin := buildATS(t)
+	keyFile := filepath.Join(e.dataDir, "master.key")
+	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(e.master)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	u, err := e.store.UserByID(ctx, tr.userID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (string, error) {
+		t.Helper()
+		args = append(args, "--email", u.Email, "--data-dir", e.dataDir, "--log-level", "error")
+		if !(len(args) > 2 && args[1] == "agent" && args[2] == "list") {
+			args = append(args, "--temporal", e.dev.FrontendAddr(), "--master-key-file", keyFile)
+		}
+		if args[1] == "order" || args[1] == "user" {
+			args = append(args, "--sandbox-addr", strings.TrimPrefix(e.sb.URL(), "http://"))
+		}
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		return string(out), err
+	}
+	admin := func(args ...string) string {
+		t.Helper()
+		out, err := run(args...)
+		if err != nil {
+			t.Fatalf("ats %v: %v\n%s", args, err, out)
+		}
+		return out
+	}
+	resting := func(a trader, price float64) string {
+		t.Helper()
+		status, body := e.call(t, a.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": price, "size": 5})
+		o := dataOrder(t, body)
+		if status != http.StatusOK || o.Status != models.OrderOpen {
+			t.Fatalf("resting buy: %d %s", status, body)
+		}
+		return o.ID
+	}
+	statusOf := func(id string) string {
+		t.Helper()
+		o, err := e.store.OrderByID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o.Status
+	}
+	b := e.sibling(t, tr, "second-bot")
+	one, two, theirs := resting(tr, 0.2), resting(tr, 0.21), resting(b, 0.2)
+	st := e.createStrategy(t, b, map[string]any{"type": "PRICE_ALERT", "maxBudget": 5, "config": map[string]any{
+		"tokenId": yes, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 5}})
+
+	for _, bad := range [][]string{{"admin", "order", "cancel", "--order", one, "--all"}, {"admin", "order", "cancel", "--agent", "e2e"},
+		{"admin", "order", "cancel"}} {
+		if out, err := run(bad...); err == nil || !strings.Contains(out, "--agent ID_OR_NAME --all") && !strings.Contains(out, "not both") {
+			t.Fatalf("ats %v: %v %s", bad, err, out)
+		}
+	}
+	if out := admin("admin", "order", "cancel", "--order", one); !strings.Contains(out, "order "+one+" is now CANCELLED (was OPEN)") {
+		t.Fatalf("cancel one: %s", out)
+	}
+	if statusOf(one) != models.OrderCancelled || statusOf(two) != models.OrderOpen {
+		t.Fatalf("after cancelling one: %s, %s", statusOf(one), statusOf(two))
+	}
+	if out := admin("admin", "order", "cancel", "--agent", "e2e", "--all"); !strings.Contains(out, "cancelled 1 open order(s)") {
+		t.Fatalf("cancel all: %s", out)
+	}
+	if statusOf(two) != models.OrderCancelled || statusOf(theirs) != models.OrderOpen {
+		t.Fatalf("after cancelling all of e2e's: %s, %s", statusOf(two), statusOf(theirs))
+	}
+
+	out := admin("admin", "user", "stop")
+	if !strings.Contains(out, "paused 2 agent(s) and 1 strateg(ies)") || !strings.Contains(out, "cancelled 1 open order(s)") {
+		t.Fatalf("stop: %s", out)
+	}
+	if statusOf(theirs) != models.OrderCancelled {
+		t.Fatalf("the other agent's order after stop: %s", statusOf(theirs))
+	}
+	for _, a := range []trader{tr, b} {
+		if s, _ := e.call(t, a.key, "GET", "/me", nil); s != http.StatusUnauthorized {
+			t.Fatalf("a stopped agent's key: %d", s)
+		}
+	}
+	if out := admin("admin", "agent", "resume", "--agent", "second-bot"); !strings.Contains(out, "is now active") {
+		t.Fatalf("resume: %s", out)
+	}
+	var res workflows.AgentControlResult
+	if err := e.tc.GetWorkflow(ctx, workflows.WorkflowID(workflows.KindAgentControl, b.agentID), "").Get(ctx, &res); err != nil || res.Status != models.AgentActive {
+		t.Fatalf("the resume's control: %+v %v", res, err)
+	}
+	if s := e.userStrategy(t, b, st.ID); s.Status != strategies.StatusPaused || s.PausedBy != strategies.ByUser {
+		t.Fatalf("the strategy stopped by the user, after its agent resumed: %+v", s)
+	}
+	page, err := e.svc.audit.List(ctx, audit.Filter{UserID: u.ID, Action: audit.ActionUserStop})
+	if err != nil || len(page.Entries) != 1 || page.Entries[0].ClientAddr != "cli" {
+		t.Fatalf("the stop audited as %+v (%v)", page.Entries, err)
+	}
+
+	// Approval budgets.
+	approve := func(name string, flags ...string) *models.Agent {
+		t.Helper()
+		var dev struct {
+			Data struct {
+				UserCode string `json:"user_code"`
+			} `json:"data"`
+		}
+		postJSON(t, e.api.URL+"/api/auth/device", `{"agent_name":"`+name+`"}`, http.StatusOK, &dev)
+		out := admin(append([]string{"admin", "device", "approve", "--code", dev.Data.UserCode}, flags...)...)
+		list, err := e.svc.agents.List(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range list {
+			if a.Name == name {
+				got, err := e.store.AgentByID(ctx, a.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s", strings.TrimSpace(out))
+				return got
+			}
+		}
+		t.Fatalf("no agent %s after: %s", name, out)
+		return nil
+	}
+	for _, bad := range [][]string{{"--fixed-limit", "5", "--no-limit"}, {"--fixed-limit", "lots"}, {"--fixed-limit", "-1"}} {
+		if out, err := run(append([]string{"admin", "device", "approve", "--code", "BCDF-GHJK"}, bad...)...); err == nil ||
+			!strings.Contains(out, "--fixed-limit") {
+			t.Fatalf("approve %v: %v %s", bad, err, out)
+		}
+	}
+	if a := approve("scripted"); a.BudgetLimitMicro == nil || *a.BudgetLimitMicro != 25_000_000 {
+		t.Fatalf("an approval without a budget flag: %+v", a.BudgetLimitMicro)
+	}
+	if a := approve("limited", "--fixed-limit", "40"); a.BudgetLimitMicro == nil || *a.BudgetLimitMicro != 40_000_000 {
+		t.Fatalf("--fixed-limit 40: %+v", a.BudgetLimitMicro)
+	}
+	free := approve("unlimited", "--no-limit")
+	if free.BudgetLimitMicro != nil {
+		t.Fatalf("--no-limit: %+v", *free.BudgetLimitMicro)
+	}
+	page, err = e.svc.audit.List(ctx, audit.Filter{AgentID: free.ID, Action: audit.ActionDeviceApprove})
+	if err != nil || len(page.Entries) != 1 || !strings.Contains(string(page.Entries[0].Detail), `"no_limit":true`) {
+		t.Fatalf("the explicit no limit audited as %+v (%v)", page.Entries, err)
 	}
 }
