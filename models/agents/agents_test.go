@@ -222,7 +222,9 @@ func TestDeviceFlow(t *testing.T) {
 		if err != nil || agent.ID != linked.AgentID || key.UserID != userID {
 			t.Fatalf("stored key %v %v %v", key, agent, err)
 		}
-		if agent.HeartbeatIntervalMs != agents.DefaultLinkHeartbeatIntervalMs || agent.BudgetLimitMicro != nil || agent.ActiveHoursStart != nil {
+		// A new agent is never unlimited: the approval's default fixed limit.
+		if agent.HeartbeatIntervalMs != agents.DefaultLinkHeartbeatIntervalMs || agent.BudgetLimitMicro == nil ||
+			*agent.BudgetLimitMicro != agents.DefaultApprovalFixedLimitMicro || agent.ActiveHoursStart != nil {
 			t.Fatalf("agent defaults %+v", agent)
 		}
 
