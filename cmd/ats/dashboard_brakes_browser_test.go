@@ -110,7 +110,9 @@ func TestDashboardBrakesInTheBrowser(t *testing.T) {
 		t.Fatalf("the other agent's order after cancel all: %s", s)
 	}
 
-	// Close the position on its row.
+	// Close the position on its row (the fair price set again: the
+	// sandbox's walks a tick now and then).
+	e.setPrice(t, yes, "0.5")
 	e.awaitQuoted(t, yes, decimal.RequireFromString("0.5"))
 	b.Open("/positions?agent=" + alice.agentID)
 	b.See("Will the brakes work in the browser")
