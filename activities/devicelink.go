@@ -9,7 +9,7 @@ import (
 // DeviceLinkRecorder is the storage side of the device-link workflow;
 // models/agents.Recorder implements it. Its methods must be idempotent.
 type DeviceLinkRecorder interface {
-	ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr, proof string) (agentID string, err error)
+	ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr, budget, proof string) (agentID string, err error)
 	DenyDeviceLink(ctx context.Context, linkID, userID, clientAddr, proof string) error
 	ExpireDeviceLink(ctx context.Context, linkID string) error
 	ExpireUnissuedDeviceLink(ctx context.Context, linkID string) (expired bool, err error)
@@ -24,7 +24,11 @@ type DeviceDecision struct {
 	LinkID     string `json:"link_id"`
 	UserID     string `json:"user_id"`
 	ClientAddr string `json:"client_addr"`
-	Proof      string `json:"proof,omitempty"`
+	// Budget is an approval's spending control for the new agent
+	// (agents.ApprovalBudget.Field; "" in decisions recorded before it,
+	// the default), covered by the proof.
+	Budget string `json:"budget,omitempty"`
+	Proof  string `json:"proof,omitempty"`
 }
 
 // DeviceLinks holds the device-link activities. Workflows reference its
@@ -35,7 +39,7 @@ type DeviceLinks struct {
 
 // ApproveDeviceLink records an approval and returns the new agent's ID.
 func (d *DeviceLinks) ApproveDeviceLink(ctx context.Context, in DeviceDecision) (string, error) {
-	id, err := d.Recorder.ApproveDeviceLink(ctx, in.LinkID, in.UserID, in.ClientAddr, in.Proof)
+	id, err := d.Recorder.ApproveDeviceLink(ctx, in.LinkID, in.UserID, in.ClientAddr, in.Budget, in.Proof)
 	if err != nil {
 		return "", ToTemporal(err)
 	}

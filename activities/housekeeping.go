@@ -102,6 +102,11 @@ type Deps struct {
 	// Strategies backs the strategy activities (*strategies.Engine);
 	// nil in processes that run no strategies.
 	Strategies StrategyEngine
+	// AgentControl backs the agent-control activities (models/agents.Service);
+	// RevokedOrders cancels a revoked agent's orders (models/orders.Service,
+	// nil without a venue).
+	AgentControl  AgentControlSteps
+	RevokedOrders RevokedOrders
 	// Intents verifies the proofs of the requests that act for a user
 	// (cancels, approvals, redemptions); without it those are refused.
 	Intents *intent.Keys
@@ -135,6 +140,9 @@ func Register(r Registry, deps Deps) error {
 	}
 	if deps.Strategies != nil {
 		r.RegisterActivity(&Strategies{Engine: deps.Strategies, Intents: deps.Intents})
+	}
+	if deps.AgentControl != nil {
+		r.RegisterActivity(&AgentControls{Steps: deps.AgentControl, Orders: deps.RevokedOrders})
 	}
 	return nil
 }

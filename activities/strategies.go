@@ -19,6 +19,7 @@ type StrategyEngine interface {
 	RecordFailure(ctx context.Context, id string, seq int, reason string) (strategies.State, error)
 	Apply(ctx context.Context, ch strategies.Change) (strategies.State, error)
 	Expire(ctx context.Context, id string) (strategies.State, error)
+	Reconcile(ctx context.Context, id string) (strategies.State, error)
 }
 
 // Strategies holds the strategy activities. Workflows reference its
@@ -100,5 +101,15 @@ func (a *Strategies) ApplyStrategyChange(ctx context.Context, ch strategies.Chan
 // ExpireStrategy cancels the strategy if its expiry passed.
 func (a *Strategies) ExpireStrategy(ctx context.Context, id string) (strategies.State, error) {
 	st, err := a.Engine.Expire(ctx, id)
+	return st, ToTemporal(err)
+}
+
+// ReconcileStrategyAgent applies the status of the strategy's agent, as
+// the database holds it, to the strategy (strategies.Engine.Reconcile):
+// the workflow runs it when told the agent's status changed. The hint
+// decides nothing; the agent's status was written by the user's
+// authenticated change.
+func (a *Strategies) ReconcileStrategyAgent(ctx context.Context, id string) (strategies.State, error) {
+	st, err := a.Engine.Reconcile(ctx, id)
 	return st, ToTemporal(err)
 }

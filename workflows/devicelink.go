@@ -55,7 +55,10 @@ type DeviceLinkInput struct {
 type DeviceLinkDecision struct {
 	UserID     string `json:"user_id"`
 	ClientAddr string `json:"client_addr"`
-	Proof      string `json:"proof,omitempty"`
+	// Budget is the new agent's spending control (an approval's only:
+	// agents.ApprovalBudget.Field), covered by the proof.
+	Budget string `json:"budget,omitempty"`
+	Proof  string `json:"proof,omitempty"`
 }
 
 // DeviceLinkResult is the workflow's outcome. State "expired" with an
@@ -177,7 +180,7 @@ func (w *deviceLinkWorkflow) validate(_ workflow.Context, d DeviceLinkDecision) 
 }
 
 func (w *deviceLinkWorkflow) decision(d DeviceLinkDecision) activities.DeviceDecision {
-	return activities.DeviceDecision{LinkID: w.in.LinkID, UserID: d.UserID, ClientAddr: d.ClientAddr, Proof: d.Proof}
+	return activities.DeviceDecision{LinkID: w.in.LinkID, UserID: d.UserID, ClientAddr: d.ClientAddr, Budget: d.Budget, Proof: d.Proof}
 }
 
 // decide runs one decision activity, the link "deciding" meanwhile and
@@ -292,27 +295,26 @@ func (d DeviceLinkClient) Start(ctx context.Context, linkID string, expiresAt ti
 	return activities.FromTemporal(err)
 }
 
-// Approve sends the approve update and waits for its result, the new
-// agent's ID.
-func (d DeviceLinkClient) Approve(ctx context.Context, linkID, userID, clientAddr string) (string, error) {
+// Approve sends the approve update, giving the agent budget, and waits
+// for its result, the new agent's ID.
+func (d DeviceLinkClient) Approve(ctx context.Context, linkID, userID, clientAddr string, budget agents.ApprovalBudget) (string, error) {
+	if d.Intents == nil {
+		return "", errs.E(errs.Internal, "the device-link client has no intent keys")
+	}
+	field := budget.Field()
 	var agentID string
-	err := d.decide(ctx, linkID, DeviceLinkUpdateApprove, intent.DeviceApprove, userID, clientAddr, &agentID)
+	err := d.update(ctx, linkID, DeviceLinkUpdateApprove, DeviceLinkDecision{UserID: userID, ClientAddr: clientAddr, Budget: field,
+		Proof: agents.ApprovalProof(d.Intents, linkID, userID, clientAddr, field)}, &agentID)
 	return agentID, err
 }
 
 // Deny sends the deny update and waits for it to complete.
 func (d DeviceLinkClient) Deny(ctx context.Context, linkID, userID, clientAddr string) error {
-	return d.decide(ctx, linkID, DeviceLinkUpdateDeny, intent.DeviceDeny, userID, clientAddr, nil)
-}
-
-// decide sends the decision update name with its proof of kind.
-func (d DeviceLinkClient) decide(ctx context.Context, linkID, name, kind, userID, clientAddr string, out any) error {
 	if d.Intents == nil {
 		return errs.E(errs.Internal, "the device-link client has no intent keys")
 	}
-	arg := DeviceLinkDecision{UserID: userID, ClientAddr: clientAddr,
-		Proof: agents.DecisionProof(d.Intents, kind, linkID, userID, clientAddr)}
-	return d.update(ctx, linkID, name, arg, out)
+	return d.update(ctx, linkID, DeviceLinkUpdateDeny, DeviceLinkDecision{UserID: userID, ClientAddr: clientAddr,
+		Proof: agents.DecisionProof(d.Intents, intent.DeviceDeny, linkID, userID, clientAddr)}, nil)
 }
 
 // KeyIssued signals the workflow of link linkID that its agent collected

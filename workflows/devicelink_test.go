@@ -48,7 +48,7 @@ type envLinker struct {
 
 func (*envLinker) Start(context.Context, string, time.Time) error { return nil }
 
-func (*envLinker) Approve(context.Context, string, string, string) (string, error) {
+func (*envLinker) Approve(context.Context, string, string, string, agents.ApprovalBudget) (string, error) {
 	return "", errs.E(errs.Internal, "workflow tests send the approve update with linkFixture.update")
 }
 

@@ -14,9 +14,9 @@ import (
 type DeviceLinkRuns interface {
 	// Start starts the workflow of link linkID, expiring at expiresAt.
 	Start(ctx context.Context, linkID string, expiresAt time.Time) error
-	// Approve asks the workflow to approve the link for userID and
-	// returns the created agent's ID.
-	Approve(ctx context.Context, linkID, userID, clientAddr string) (agentID string, err error)
+	// Approve asks the workflow to approve the link for userID, the new
+	// agent getting budget, and returns the created agent's ID.
+	Approve(ctx context.Context, linkID, userID, clientAddr string, budget agents.ApprovalBudget) (agentID string, err error)
 	// Deny asks the workflow to deny the link.
 	Deny(ctx context.Context, linkID, userID, clientAddr string) error
 	// KeyIssued tells the workflow that the agent collected its key, so
@@ -72,16 +72,21 @@ func (d *DeviceLinks) PollDeviceToken(ctx context.Context, deviceCode, clientAdd
 	return key, nil
 }
 
-// ApproveDevice approves the link with user code userCode for userID. It
+// ApproveDevice approves the link with user code userCode for userID, the
+// new agent getting budget (its zero value: the default fixed limit,
+// agents.DefaultApprovalFixedLimitMicro; no limit only when chosen). It
 // is THE approval path: the /link page calls it after checking the
 // password, the admin command through ApproveDeviceByEmail. Wrong codes
 // count against the guess limits (agents.Service.DecidableLink).
-func (d *DeviceLinks) ApproveDevice(ctx context.Context, userID, userCode, clientAddr string) (agents.LinkedAgent, error) {
+func (d *DeviceLinks) ApproveDevice(ctx context.Context, userID, userCode, clientAddr string, budget agents.ApprovalBudget) (agents.LinkedAgent, error) {
+	if err := budget.Check(); err != nil {
+		return agents.LinkedAgent{}, err
+	}
 	l, err := d.Agents.DecidableLink(ctx, userID, userCode, clientAddr, audit.ActionDeviceApprove)
 	if err != nil {
 		return agents.LinkedAgent{}, err
 	}
-	agentID, err := d.Runs.Approve(ctx, l.ID, userID, clientAddr)
+	agentID, err := d.Runs.Approve(ctx, l.ID, userID, clientAddr, budget.Resolved())
 	if err != nil {
 		return agents.LinkedAgent{}, d.Agents.DecisionErr(ctx, l.ID, err)
 	}
@@ -101,14 +106,14 @@ func (d *DeviceLinks) DenyDevice(ctx context.Context, userID, userCode, clientAd
 }
 
 // ApproveDeviceByEmail is ApproveDevice for the admin command
-// (`ats admin device approve --email E --code CODE`): the operator is
-// trusted, so no password is asked.
-func (d *DeviceLinks) ApproveDeviceByEmail(ctx context.Context, email, userCode string) (agents.LinkedAgent, error) {
+// (`ats admin device approve --email E --code CODE [--fixed-limit USDC |
+// --no-limit]`): the operator is trusted, so no password is asked.
+func (d *DeviceLinks) ApproveDeviceByEmail(ctx context.Context, email, userCode string, budget agents.ApprovalBudget) (agents.LinkedAgent, error) {
 	userID, err := d.Agents.UserIDByEmail(ctx, email)
 	if err != nil {
 		return agents.LinkedAgent{}, err
 	}
-	return d.ApproveDevice(ctx, userID, userCode, agents.ClientAddrCLI)
+	return d.ApproveDevice(ctx, userID, userCode, agents.ClientAddrCLI, budget)
 }
 
 // DenyDeviceByEmail is DenyDevice for the admin command.

@@ -65,6 +65,9 @@ const (
 	KindHousekeeping Kind = "housekeeping"
 	KindApprove      Kind = "approve"
 	KindRedeem       Kind = "redeem"
+	// KindAgentControl applies an agent's status to what acts in its
+	// name (AgentControl).
+	KindAgentControl Kind = "agent-control"
 )
 
 // MemoSummary is the memo key holding a one-line human-readable summary of
@@ -130,7 +133,7 @@ func StartOptions(spec StartSpec) (client.StartWorkflowOptions, error) {
 
 func validateKind(k Kind) error {
 	switch k {
-	case KindOrder, KindDeviceLink, KindStrategy, KindHousekeeping, KindApprove, KindRedeem:
+	case KindOrder, KindDeviceLink, KindStrategy, KindHousekeeping, KindApprove, KindRedeem, KindAgentControl:
 		return nil
 	}
 	return errs.E(errs.Internal, fmt.Sprintf("unknown workflow kind %q", string(k)))

@@ -24,6 +24,19 @@ const (
 	StrategySignalPrice = "price"
 	// StrategyQueryState returns the strategy's State.
 	StrategyQueryState = "state"
+	// StrategySignalAgent hints that the status of the strategy's agent
+	// changed (no payload; sent by AgentControl): the workflow applies the
+	// agent's status as the database holds it (ReconcileStrategyAgent).
+	StrategySignalAgent = "agent"
+)
+
+// strategyAgentChange versions the handling of StrategySignalAgent
+// (GetVersion): version 1 runs ReconcileStrategyAgent. No run recorded
+// before it received the signal, so none replays the branch; the marker
+// is recorded where a run first takes it.
+const (
+	strategyAgentChange  = "agent-status"
+	strategyAgentVersion = 1
 )
 
 // StrategyInput starts a strategy workflow (id = the strategy id). It
@@ -90,6 +103,7 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 	busy := false // one step (execution or change) at a time
 	hinted := in.Hinted
 	woken := false
+	agentCheck := false // the agent's status is to be applied
 	if err := workflow.SetQueryHandler(ctx, StrategyQueryState, func() (strategies.State, error) { return st, nil }); err != nil {
 		return st, err
 	}
@@ -100,12 +114,19 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 			hinted = true
 		}
 	})
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		ch := workflow.GetSignalChannel(ctx, StrategySignalAgent)
+		for {
+			ch.Receive(ctx, nil)
+			agentCheck = true
+		}
+	})
 	for _, action := range []string{strategies.ActionPause, strategies.ActionResume, strategies.ActionCancel, strategies.ActionPatch, strategies.ActionExtend} {
 		handler := func(ctx workflow.Context, ch strategies.Change) (strategies.State, error) {
 			if err := workflow.Await(ctx, func() bool { return loaded && !busy }); err != nil {
 				return st, err
 			}
-			if err := strategies.Allowed(action, st.Status); err != nil {
+			if err := strategies.AllowedFor(action, st.Status, st.PausedBy); err != nil {
 				return st, activities.ToTemporal(err)
 			}
 			busy = true
@@ -133,7 +154,7 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 				// database.
 				return activities.ToTemporal(strategies.Stale())
 			}
-			return activities.ToTemporal(strategies.Allowed(action, st.Status))
+			return activities.ToTemporal(strategies.AllowedFor(action, st.Status, st.PausedBy))
 		}
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, action, handler, workflow.UpdateHandlerOptions{Validator: validator}); err != nil {
 			return st, err
@@ -167,7 +188,7 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 		}
 		woken = false
 		ready := func() bool {
-			return !busy && (woken || (hinted && st.Status == strategies.StatusActive) || strategies.Final(st.Status))
+			return !busy && (woken || agentCheck || (hinted && st.Status == strategies.StatusActive) || strategies.Final(st.Status))
 		}
 		var err error
 		switch {
@@ -188,6 +209,16 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 		now = workflow.Now(ctx)
 		busy = true
 		switch {
+		case agentCheck:
+			agentCheck = false
+			if workflow.GetVersion(ctx, strategyAgentChange, workflow.DefaultVersion, strategyAgentVersion) >= strategyAgentVersion {
+				var next strategies.State
+				if err := workflow.ExecuteActivity(step, a.ReconcileStrategyAgent, in.StrategyID).Get(ctx, &next); err != nil {
+					busy = false
+					return st, err
+				}
+				st = next
+			}
 		case st.ExpiresAt != nil && !now.Before(*st.ExpiresAt):
 			var next strategies.State
 			if err := workflow.ExecuteActivity(step, a.ExpireStrategy, in.StrategyID).Get(ctx, &next); err != nil {

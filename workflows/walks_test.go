@@ -20,6 +20,7 @@ func TestDomainServicesHoldNoWorkflowPort(t *testing.T) {
 		workflows.OrderClient{}, &workflows.Orders{},
 		workflows.DeviceLinkClient{}, &workflows.DeviceLinks{},
 		workflows.SettlementsClient{}, &workflows.Settlements{},
+		workflows.AgentControlClient{}, &workflows.Controls{},
 	}
 	services := []any{orders.Service{}, agents.Service{}, settlements.Service{}, agents.Recorder{}}
 	for _, svc := range services {

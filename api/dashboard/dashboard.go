@@ -83,6 +83,10 @@ type Deps struct {
 	// methods (the per-address limit of the device endpoints).
 	Links     *workflows.DeviceLinks
 	LinkLimit gin.HandlerFunc
+	// Controls are the user's brakes: an agent's pause, resume and revoke
+	// (applied to its strategies and orders), cancels, closes and stop
+	// everything. Nil: the agents' status alone, over Agents.
+	Controls *workflows.Controls
 }
 
 // NavItem is one entry of the main navigation. Features add theirs to
@@ -133,6 +137,10 @@ func newHandler(cfg Config, d Deps) (*handler, error) {
 	}
 	if cfg.Signup == "" {
 		cfg.Signup = users.SignupOpen
+	}
+	if d.Controls == nil {
+		// Without Temporal's order desk: nothing to cancel orders with.
+		d.Controls = &workflows.Controls{Agents: d.Agents, Positions: d.Positions, Strategies: d.Strategies, Audit: d.Audit}
 	}
 	h := &handler{cfg: cfg, d: d, secure: u.Scheme == "https", cookieName: "ats_session", preCookieName: "ats_csrf",
 		operators: map[string]bool{}}
@@ -247,6 +255,9 @@ func (h *handler) routes(s *api.Server) {
 	in.POST("/agents/:id/pause", h.csrf, h.agentPause)
 	in.POST("/agents/:id/resume", h.csrf, h.agentResume)
 	in.POST("/agents/:id/revoke", h.csrf, h.agentRevoke)
+	in.POST("/agents/:id/orders/cancel", h.csrf, h.agentOrdersCancel)
+	in.GET("/stop", h.stopPage)
+	in.POST("/stop", h.csrf, h.stop)
 
 	in.GET("/strategies", h.strategiesPage)
 	in.GET("/strategies/:id", h.strategyPage)
@@ -257,7 +268,10 @@ func (h *handler) routes(s *api.Server) {
 	in.POST("/strategies/:id/extend", h.csrf, h.strategyExtend)
 
 	in.GET("/orders", h.ordersPage)
+	in.POST("/orders/:id/cancel", h.csrf, h.orderCancel)
 	in.GET("/positions", h.positionsPage)
+	in.GET("/positions/:id/confirm/close", h.positionConfirm)
+	in.POST("/positions/:id/close", h.csrf, h.positionClose)
 	in.GET("/audit", h.auditPage)
 
 	in.GET("/security", h.securityPage)

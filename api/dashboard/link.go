@@ -32,6 +32,11 @@ type linkData struct {
 	Scopes     []scopeView
 	// Next is this review's address, where sign-in returns to.
 	Next string
+	// FixedLimit and NoLimit are the budget fields as shown (prefilled
+	// with the default, or as the user sent them); DefaultLimit is the
+	// service's default.
+	FixedLimit, DefaultLimit string
+	NoLimit                  bool
 }
 
 type scopeView struct{ Name, Text string }
@@ -71,6 +76,12 @@ func (h *handler) review(c *gin.Context, d *linkData) error {
 }
 
 func (h *handler) renderLink(c *gin.Context, status int, d linkData, msg string) {
+	d.DefaultLimit = agents.DefaultApprovalFixedLimit()
+	if c.Request.Method == http.MethodPost {
+		d.FixedLimit, d.NoLimit = c.PostForm("fixed_limit"), c.PostForm("no_limit") == "yes"
+	} else {
+		d.FixedLimit = d.DefaultLimit
+	}
 	h.render(c, status, "link", view{Title: "Link an agent", Nav: "agents", Narrow: true, Error: msg, Data: d})
 }
 
@@ -116,7 +127,13 @@ func (h *handler) linkDecide(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, "/agents?done=link-denied")
 		return
 	}
-	linked, err := h.d.Links.ApproveDevice(ctx, u.ID, code, ip)
+	limit, sent := c.GetPostForm("fixed_limit")
+	budget, err := agents.ApprovalBudgetForm(limit, sent, c.PostForm("no_limit") == "yes")
+	if err != nil {
+		h.linkFailed(c, d, err)
+		return
+	}
+	linked, err := h.d.Links.ApproveDevice(ctx, u.ID, code, ip, budget)
 	if err != nil {
 		h.linkFailed(c, d, err)
 		return

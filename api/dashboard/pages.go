@@ -288,13 +288,15 @@ func (h *handler) agentConfirm(c *gin.Context) {
 	switch c.Param("action") {
 	case "pause":
 		d = confirmData{Heading: "Pause " + r.Name + "?", Button: "Pause agent",
-			Message: "Its key is refused (401) until you resume it. Its open orders stay on the book."}
+			Message: "Its key is refused (401) and nothing is placed in its name until you resume it; its active strategies pause with it " +
+				"and resume with it. Its open orders stay on the book (cancel them on the Orders page)."}
 	case "revoke":
 		if !h.fresh(c, back+"/confirm/revoke") {
 			return
 		}
 		d = confirmData{Heading: "Revoke " + r.Name + "?", Button: "Revoke for good", Danger: true,
-			Message: "Its key stops working at once and for good. To use the agent again, link it anew."}
+			Message: "Its key stops working at once and for good, its strategies are cancelled and its open orders are cancelled on the venue. " +
+				"Its positions stay yours (close them on the Positions page). To use the agent again, link it anew."}
 	default:
 		h.fail(c, errs.E(errs.NotFound, "no such action"))
 		return
@@ -304,12 +306,12 @@ func (h *handler) agentConfirm(c *gin.Context) {
 }
 
 func (h *handler) agentPause(c *gin.Context) {
-	_, err := h.d.Agents.Pause(c.Request.Context(), userOf(c).ID, c.Param("id"), c.ClientIP())
+	_, err := h.d.Controls.PauseAgent(c.Request.Context(), userOf(c).ID, c.Param("id"), c.ClientIP())
 	h.agentSaved(c, err, "paused")
 }
 
 func (h *handler) agentResume(c *gin.Context) {
-	_, err := h.d.Agents.Resume(c.Request.Context(), userOf(c).ID, c.Param("id"), c.ClientIP())
+	_, err := h.d.Controls.ResumeAgent(c.Request.Context(), userOf(c).ID, c.Param("id"), c.ClientIP())
 	h.agentSaved(c, err, "resumed")
 }
 
@@ -317,7 +319,7 @@ func (h *handler) agentRevoke(c *gin.Context) {
 	if !h.fresh(c, "/agents/"+c.Param("id")+"/confirm/revoke") {
 		return
 	}
-	_, err := h.d.Agents.Revoke(c.Request.Context(), userOf(c).ID, c.Param("id"), c.ClientIP())
+	_, err := h.d.Controls.RevokeAgent(c.Request.Context(), userOf(c).ID, c.Param("id"), c.ClientIP())
 	h.agentSaved(c, err, "revoked")
 }
 
@@ -327,6 +329,8 @@ type listData struct {
 	Agents   []agents.Agent
 	Selected string
 	Orders   []orders.Order
+	// Live counts the listed orders that can still trade.
+	Live int
 	positions.List
 }
 
@@ -362,6 +366,11 @@ func (h *handler) ordersPage(c *gin.Context) {
 			var res orders.ListResult
 			res, err = h.d.Orders.List(c.Request.Context(), d.Selected, orders.ListRequest{Limit: 100})
 			d.Orders = res.Orders
+			for _, o := range d.Orders {
+				if !o.Terminal() {
+					d.Live++
+				}
+			}
 		}
 	}
 	if err != nil {

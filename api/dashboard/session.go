@@ -312,9 +312,9 @@ var notices = map[string]string{
 	"budget":       "Budget saved.",
 	"heartbeat":    "Heartbeat settings saved.",
 	"rate-limit":   "Rate limit saved.",
-	"paused":       "Agent paused: its key is refused until you resume it.",
-	"resumed":      "Agent resumed.",
-	"revoked":      "Agent revoked. Its key no longer works.",
+	"paused":       "Agent paused: its key is refused and its strategies are paused until you resume it.",
+	"resumed":      "Agent resumed, with the strategies paused with it.",
+	"revoked":      "Agent revoked. Its key no longer works; its strategies and open orders are cancelled.",
 	"signed-out":   "You are signed out.",
 	"everywhere":   "You were signed out everywhere.",
 	"welcome":      "Welcome! Your account is ready.",
@@ -326,6 +326,11 @@ var notices = map[string]string{
 	"strategy-resumed":   "Strategy resumed.",
 	"strategy-cancelled": "Strategy cancelled. Its agent is told at its next heartbeat.",
 	"strategy-extended":  "Expiry extended.",
+
+	"order-cancelled":  "Order cancelled.",
+	"orders-cancelled": "The agent's open orders were cancelled.",
+	"position-closed":  "Position closed: its shares were sold.",
+	"position-closing": "Close order placed: what it did not sell yet is still shown.",
 }
 
 // fail renders a classified error as a page (or JSON for script calls):

@@ -257,7 +257,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		a := e.requestLink("late bot")
 		e.clk.Advance(agents.DefaultDeviceCodeTTL)
 		wantRFC(t, e.poll(a.DeviceCode), errs.CodeExpiredToken)
-		if _, err := e.links.ApproveDeviceByEmail(ctx, e.email, a.UserCode); err == nil || !strings.Contains(err.Error(), "expired") {
+		if _, err := e.links.ApproveDeviceByEmail(ctx, e.email, a.UserCode, agents.ApprovalBudget{}); err == nil || !strings.Contains(err.Error(), "expired") {
 			t.Fatalf("approval of an expired code: %v", err)
 		}
 	})
@@ -291,7 +291,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		linked, err := short.ApproveDeviceByEmail(ctx, e.email, a.UserCode)
+		linked, err := short.ApproveDeviceByEmail(ctx, e.email, a.UserCode, agents.ApprovalBudget{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -378,7 +378,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		// approval (and its proof), which an operator with the codec — or
 		// anyone, still encrypted — can read.
 		own := e.requestLink("victim bot")
-		victimLink, err := e.links.ApproveDeviceByEmail(ctx, e.email, own.UserCode)
+		victimLink, err := e.links.ApproveDeviceByEmail(ctx, e.email, own.UserCode, agents.ApprovalBudget{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -442,7 +442,7 @@ func TestDeviceFlowOnDevServer(t *testing.T) {
 		a := e.requestLink("e2e bot")
 		deviceCode = a.DeviceCode
 		wantRFC(t, e.poll(a.DeviceCode), errs.CodeAuthorizationPending)
-		linked, err := e.links.ApproveDeviceByEmail(ctx, e.email, a.UserCode)
+		linked, err := e.links.ApproveDeviceByEmail(ctx, e.email, a.UserCode, agents.ApprovalBudget{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,6 +40,12 @@ just now.</strong> If someone sent you this link or code, deny it: approving wou
 <p>Sign in to decide:</p>
 <p><label>Email<br><input name="email" type="email" value="{{$.Email}}" autocomplete="username" required></label></p>
 <p><label>Password<br><input name="password" type="password" autocomplete="current-password" required></label></p>
+<fieldset><legend>Spending limit</legend>
+<p>If you approve, {{.AgentName}} may spend at most this much of your wallet in all (its fixed limit, prefilled with the default of
+{{$.DefaultLimit}} USDC; change it later in the dashboard).</p>
+<p><label>Fixed limit (USDC)<br><input name="fixed_limit" inputmode="decimal" value="{{$.FixedLimit}}"></label></p>
+<p><label><input type="checkbox" name="no_limit" value="yes"{{if $.NoLimit}} checked{{end}}> No limit: the agent may spend the whole wallet balance</label></p>
+</fieldset>
 <p><button name="action" value="approve">Approve {{.AgentName}}</button> <button name="action" value="deny">Deny</button></p>
 </form>
 {{end}}{{else if not .Done}}
@@ -61,11 +67,20 @@ type linkView struct {
 	Ago, ClientAddr string
 	SameAddr        bool
 	Scopes          []scopeView
+	// The budget fields: as sent, else prefilled with the default.
+	FixedLimit, DefaultLimit string
+	NoLimit                  bool
 }
 
 type scopeView struct{ Name, Text string }
 
 func render(c *gin.Context, status int, v linkView) {
+	v.DefaultLimit = agents.DefaultApprovalFixedLimit()
+	if c.Request.Method == http.MethodPost {
+		v.FixedLimit, v.NoLimit = c.PostForm("fixed_limit"), c.PostForm("no_limit") == "yes"
+	} else {
+		v.FixedLimit = v.DefaultLimit
+	}
 	var buf bytes.Buffer
 	if err := linkPage.Execute(&buf, v); err != nil {
 		api.Fail(c, errs.Wrap(errs.Internal, err, "render link page"))
@@ -190,7 +205,13 @@ func (h *handlers) linkSubmit(c *gin.Context) {
 		render(c, http.StatusOK, linkView{OK: true, Done: true, Message: "Denied. The agent will not get access."})
 		return
 	}
-	linked, err := h.links.ApproveDevice(ctx, u.ID, code, ip)
+	limit, sent := c.GetPostForm("fixed_limit")
+	budget, err := agents.ApprovalBudgetForm(limit, sent, c.PostForm("no_limit") == "yes")
+	if err != nil {
+		h.failReview(c, v, code, err)
+		return
+	}
+	linked, err := h.links.ApproveDevice(ctx, u.ID, code, ip, budget)
 	if err != nil {
 		h.failReview(c, v, code, err)
 		return

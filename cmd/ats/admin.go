@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -22,6 +21,7 @@ import (
 	"github.com/agent-trading/ats/models/vault"
 	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
+	"github.com/agent-trading/ats/workflows"
 )
 
 // Admin commands talk to the same database (and, where they need it,
@@ -54,16 +54,26 @@ func adminCommand() *cli.Command {
 						dataDirFlag(), databaseFlag(),
 					}, logFlags()...),
 					Action: adminUserInvite,
+				}, {
+					Name: "stop",
+					Usage: "stop everything the user's agents do (the dashboard's stop-everything control): every agent and strategy is paused, " +
+						"every open order cancelled; positions are not sold, nothing resumes by itself",
+					Flags:  adminTradingFlags(),
+					Action: adminUserStop,
 				}},
 			},
+			adminOrderCommand(),
 			{
 				Name:  "device",
 				Usage: "device links of agents",
 				Subcommands: []*cli.Command{
 					{
-						Name:   "approve",
-						Usage:  "approve a pending device link as that user (same code path as the /link page)",
-						Flags:  adminTemporalFlags(&cli.StringFlag{Name: "code", Required: true, Usage: "the code the agent shows, XXXX-XXXX"}),
+						Name: "approve",
+						Usage: "approve a pending device link as that user (same code path as the /link page); the agent gets the default fixed limit of " +
+							agents.DefaultApprovalFixedLimit() + " USDC unless --fixed-limit sets another or --no-limit is given",
+						Flags: adminTemporalFlags(&cli.StringFlag{Name: "code", Required: true, Usage: "the code the agent shows, XXXX-XXXX"},
+							&cli.StringFlag{Name: "fixed-limit", Usage: "the most USDC the agent may spend in all (default " + agents.DefaultApprovalFixedLimit() + ")"},
+							&cli.BoolFlag{Name: "no-limit", Usage: "no spending limit: the agent may spend the whole wallet (recorded in the audit log)"}),
 						Action: adminDeviceApprove,
 					},
 					{
@@ -111,9 +121,12 @@ func adminCommand() *cli.Command {
 				Usage: "a user's linked agents (same service as the dashboard)",
 				Subcommands: []*cli.Command{
 					{Name: "list", Usage: "list the user's agents", Flags: adminDBFlags(), Action: adminAgentList},
-					{Name: "pause", Usage: "pause an agent: its key gets 401 until resumed", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus((*agents.Service).Pause)},
-					{Name: "resume", Usage: "resume a paused agent", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus((*agents.Service).Resume)},
-					{Name: "revoke", Usage: "revoke an agent's access, immediately and for good", Flags: adminDBFlags(agentFlag()), Action: adminAgentStatus((*agents.Service).Revoke)},
+					{Name: "pause", Usage: "pause an agent: its key gets 401 and nothing is placed in its name until resumed; its active strategies pause with it",
+						Flags: adminTemporalFlags(agentFlag()), Action: adminAgentControl((*workflows.Controls).PauseAgent)},
+					{Name: "resume", Usage: "resume a paused agent and the strategies paused with it",
+						Flags: adminTemporalFlags(agentFlag()), Action: adminAgentControl((*workflows.Controls).ResumeAgent)},
+					{Name: "revoke", Usage: "revoke an agent's access, immediately and for good; its strategies and open orders are cancelled",
+						Flags: adminTemporalFlags(agentFlag()), Action: adminAgentControl((*workflows.Controls).RevokeAgent)},
 					{
 						Name:  "rate-limit",
 						Usage: "set how many requests per minute the agent's key may make (default 100); applies from its next request",
@@ -191,17 +204,40 @@ func withAgents(c *cli.Context, fn func(svc *agents.Service, userID string) erro
 // The device commands go through the device links' ...ByEmail methods, the
 // admin path its tests cover.
 func adminDeviceApprove(c *cli.Context) error {
+	budget, err := approvalBudget(c)
+	if err != nil {
+		return err
+	}
 	env, err := openAdmin(c, true)
 	if err != nil {
 		return err
 	}
 	defer env.close()
-	linked, err := deviceLinks(agentService(env.store, ""), env.tc, env.intents).ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"))
+	linked, err := deviceLinks(agentService(env.store, ""), env.tc, env.intents).ApproveDeviceByEmail(c.Context, c.String("email"), c.String("code"), budget)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.App.Writer, "approved: agent %s (%s) is linked; it receives its key on its next poll\n", linked.AgentName, linked.AgentID)
+	fmt.Fprintf(c.App.Writer, "approved: agent %s (%s) is linked with %s; it receives its key on its next poll\n", linked.AgentName, linked.AgentID, budget)
 	return nil
+}
+
+// approvalBudget reads --fixed-limit and --no-limit: neither is the
+// service's default (agents.DefaultApprovalFixedLimitMicro), so scripts
+// that approve without them keep working and get a bounded agent.
+func approvalBudget(c *cli.Context) (agents.ApprovalBudget, error) {
+	switch {
+	case c.IsSet("fixed-limit") && c.Bool("no-limit"):
+		return agents.ApprovalBudget{}, errs.E(errs.Invalid, "give --fixed-limit or --no-limit, not both").WithCode(errs.CodeInvalidBudget)
+	case c.Bool("no-limit"):
+		return agents.ApprovalBudget{NoLimit: true}, nil
+	case c.IsSet("fixed-limit"):
+		m, err := agents.ParseUSDC("--fixed-limit", c.String("fixed-limit"))
+		if err != nil {
+			return agents.ApprovalBudget{}, err
+		}
+		return agents.ApprovalBudget{FixedLimitMicro: m}, nil
+	}
+	return agents.DefaultApprovalBudget(), nil
 }
 
 func adminDeviceDeny(c *cli.Context) error {
@@ -230,21 +266,6 @@ func adminAgentList(c *cli.Context) error {
 		}
 		return w.Flush()
 	})
-}
-
-// adminAgentStatus runs one of the service's status changes (Pause,
-// Resume, Revoke) on the --agent of the --email user.
-func adminAgentStatus(change func(svc *agents.Service, ctx context.Context, userID, idOrName, clientAddr string) (agents.Agent, error)) cli.ActionFunc {
-	return func(c *cli.Context) error {
-		return withAgents(c, func(svc *agents.Service, userID string) error {
-			a, err := change(svc, c.Context, userID, c.String("agent"), agents.ClientAddrCLI)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(c.App.Writer, "agent %s (%s) is now %s\n", a.Name, a.ID, a.Status)
-			return nil
-		})
-	}
 }
 
 func adminAgentRateLimit(c *cli.Context) error {

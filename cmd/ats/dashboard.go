@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/urfave/cli/v2"
@@ -90,6 +91,9 @@ type dashboardOptions struct {
 	// operators, temporalUI and namespace: see operatorFlags.
 	operators             []string
 	temporalUI, namespace string
+	// freshFor is how recent a second factor must be for a sensitive
+	// action (0: sessions.DefaultFreshFor).
+	freshFor time.Duration
 }
 
 // enableDashboard builds the dashboard's services and routes; routes()
@@ -99,7 +103,7 @@ func (svc *services) enableDashboard(o dashboardOptions) error {
 		o.signup = users.SignupOpen
 	}
 	au := svc.audit
-	sess := &sessions.Service{Store: svc.store, Audit: au}
+	sess := &sessions.Service{Store: svc.store, Audit: au, FreshFor: o.freshFor}
 	// Browsers refuse passkeys for an IP address: without a host name the
 	// dashboard goes without them.
 	var pk *passkeys.Service
@@ -120,7 +124,7 @@ func (svc *services) enableDashboard(o dashboardOptions) error {
 	deps := dashboard.Deps{
 		Users: svc.agents.Users, Sessions: sess, Passkeys: pk,
 		Identities: ids, Agents: svc.agents, Wallets: svc.wallets, Portfolio: pf, Orders: svc.orders,
-		Positions: svc.positions, Audit: au, Strategies: svc.strategies, Links: svc.links,
+		Positions: svc.positions, Audit: au, Strategies: svc.strategies, Links: svc.links, Controls: svc.controls,
 		// routes() sets the limit before anything is served.
 		LinkLimit: func(c *gin.Context) {
 			if svc.linkLimit != nil {

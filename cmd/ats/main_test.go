@@ -412,7 +412,7 @@ func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]s
 	admin := func(args ...string) string {
 		t.Helper()
 		args = append(args, "--data-dir", dataDir, "--log-level", "error")
-		if args[1] == "device" {
+		if args[1] == "device" || args[1] == "agent" && args[2] != "list" {
 			args = append(args, "--temporal", urls["temporal"])
 		}
 		out, err := exec.Command(bin, args...).CombinedOutput()
@@ -479,7 +479,8 @@ func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]s
 	getJSON(t, me, tok.Data.APIKey, http.StatusOK, nil)
 	admin("admin", "agent", "revoke", "--email", demoEmail, "--agent", "cli-e2e")
 	getJSON(t, me, tok.Data.APIKey, http.StatusUnauthorized, nil)
-	out, err := exec.Command(bin, "admin", "agent", "resume", "--email", demoEmail, "--agent", "cli-e2e", "--data-dir", dataDir).CombinedOutput()
+	out, err := exec.Command(bin, "admin", "agent", "resume", "--email", demoEmail, "--agent", "cli-e2e", "--data-dir", dataDir,
+		"--temporal", urls["temporal"]).CombinedOutput()
 	if err == nil {
 		t.Fatalf("resume after revoke succeeded: %s", out)
 	}

@@ -125,6 +125,9 @@ type services struct {
 	strategies     *strategies.Service
 	strategyEngine *strategies.Engine
 	strategyClient workflows.StrategyClient
+	// controls are the user's brakes (pause, resume, revoke, cancels,
+	// closes, stop everything), for the dashboard and the admin commands.
+	controls *workflows.Controls
 	// baseURL is the public {base_url} ("" for admin commands).
 	baseURL string
 	// dashboard is the web dashboard's routes, once enableDashboard ran.
@@ -151,6 +154,10 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 	ag.Intents = intents
 	au := &audit.Service{Store: s}
 	svc := &services{intents: intents, store: s, audit: au, agents: ag, links: deviceLinks(ag, tc, intents), baseURL: baseURL, log: log}
+	svc.controls = &workflows.Controls{Agents: ag, Audit: au, Logger: log}
+	if tc != nil {
+		svc.controls.Runs = workflows.AgentControlClient{Client: tc}
+	}
 	if v != nil {
 		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log}
 		svc.markets = &marketsvc.Service{Gamma: v.gamma, CLOB: v.clob}
@@ -197,6 +204,7 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 				Network: &n, Logger: log.With("component", "strategies")}
 		}
 		svc.wallets.Imported = svc.stopOwnCopies
+		svc.controls.Orders, svc.controls.Positions, svc.controls.Strategies = svc.orderDesk, svc.positions, svc.strategies
 	}
 	return svc, nil
 }

@@ -80,8 +80,11 @@ type tradingOpts struct {
 	// placeTimeout overrides how long POST /orders waits for placement.
 	placeTimeout time.Duration
 	// dashboard serves the web dashboard too, at publicURL (localhost, so
-	// passkeys work), with the sandbox OpenID provider registered.
+	// passkeys work), with the sandbox OpenID provider registered;
+	// freshFor, when set, is how recent its sessions' second factor must
+	// be for a sensitive action.
 	dashboard bool
+	freshFor  time.Duration
 	// wrapCLOB, when set, puts a handler in front of the sandbox for the
 	// service's CLOB client (to count or alter its venue requests).
 	wrapCLOB func(http.Handler) http.Handler
@@ -193,7 +196,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	if o.dashboard {
 		if err := e.svc.enableDashboard(dashboardOptions{publicURL: e.publicURL, providers: []identities.ProviderConfig{{
 			Name: "sandbox", Issuer: e.sb.OIDCIssuer(), ClientID: oidcprovider.DefaultClientID, ClientSecret: oidcprovider.DefaultClientSecret,
-		}}, operators: []string{browserOperator}, temporalUI: browserTemporalUI}); err != nil {
+		}}, operators: []string{browserOperator}, temporalUI: browserTemporalUI, freshFor: o.freshFor}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -97,8 +97,11 @@ func redisFlag() cli.Flag {
 // workerDeps are the activities' dependencies in every worker process.
 func workerDeps(s *store.Store, svc *services) worker.Deps {
 	d := worker.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s, Intents: svc.intents}, Intents: svc.intents}
+	if svc != nil && svc.agents != nil {
+		d.AgentControl = svc.agents
+	}
 	if svc != nil && svc.orders != nil {
-		d.Orders = svc.orders
+		d.Orders, d.RevokedOrders = svc.orders, svc.orders
 	}
 	if svc != nil && svc.settlements != nil {
 		d.Settlements = svc.settlements

@@ -196,8 +196,16 @@ func (s *Service) Revoke(ctx context.Context, userID, idOrName, clientAddr strin
 	return s.setStatus(ctx, userID, idOrName, clientAddr, models.AgentRevoked, audit.ActionAgentRevoke)
 }
 
+// setStatus changes the agent's status under the user's lock
+// (store.WithBudgetLock): every order's acceptance checks the agent's
+// status under that lock with the order's insert (models/orders), so an
+// order is either accepted before the change commits — and then visible
+// to whatever the change does next (workflows.Controls cancels a revoked
+// agent's orders) — or refused after it.
 func (s *Service) setStatus(ctx context.Context, userID, idOrName, clientAddr, status, action string) (Agent, error) {
-	return s.change(ctx, userID, idOrName, clientAddr, action, func(tx *store.Store, a *models.Agent) (map[string]any, error) {
+	return s.changeWith(ctx, userID, idOrName, clientAddr, action, func(ctx context.Context, fn func(*store.Store) error) error {
+		return s.Store.WithBudgetLock(ctx, userID, fn)
+	}, func(tx *store.Store, a *models.Agent) (map[string]any, error) {
 		return map[string]any{"from": a.Status, "to": status}, tx.UpdateAgentStatus(ctx, userID, a.ID, status)
 	})
 }
@@ -295,12 +303,18 @@ func (s *Service) update(ctx context.Context, userID, idOrName, clientAddr, what
 // change resolves the agent, applies one management change and audits it
 // in the same transaction, and returns the agent as stored afterwards.
 func (s *Service) change(ctx context.Context, userID, idOrName, clientAddr, action string, apply func(*store.Store, *models.Agent) (map[string]any, error)) (Agent, error) {
+	return s.changeWith(ctx, userID, idOrName, clientAddr, action, s.Store.Tx, apply)
+}
+
+// changeWith is change in the transaction tx opens.
+func (s *Service) changeWith(ctx context.Context, userID, idOrName, clientAddr, action string, tx func(context.Context, func(*store.Store) error) error,
+	apply func(*store.Store, *models.Agent) (map[string]any, error)) (Agent, error) {
 	a, err := s.Resolve(ctx, userID, idOrName)
 	if err != nil {
 		return Agent{}, err
 	}
 	var out *models.Agent
-	err = s.Store.Tx(ctx, func(tx *store.Store) error {
+	err = tx(ctx, func(tx *store.Store) error {
 		detail, err := apply(tx, a)
 		if err != nil {
 			return err

@@ -66,7 +66,7 @@ func (f *deviceFlow) ApproveDevice(ctx context.Context, userID, code, addr strin
 		return agents.LinkedAgent{}, err
 	}
 	rec := f.linker.rec
-	agentID, err := rec.ApproveDeviceLink(ctx, l.ID, userID, addr, agents.DecisionProof(rec.Intents, intent.DeviceApprove, l.ID, userID, addr))
+	agentID, err := rec.ApproveDeviceLink(ctx, l.ID, userID, addr, "", agents.DecisionProof(rec.Intents, intent.DeviceApprove, l.ID, userID, addr))
 	if err != nil {
 		return agents.LinkedAgent{}, f.DecisionErr(ctx, l.ID, err)
 	}
@@ -222,7 +222,9 @@ func TestDeviceFlow(t *testing.T) {
 		if err != nil || agent.ID != linked.AgentID || key.UserID != userID {
 			t.Fatalf("stored key %v %v %v", key, agent, err)
 		}
-		if agent.HeartbeatIntervalMs != agents.DefaultLinkHeartbeatIntervalMs || agent.BudgetLimitMicro != nil || agent.ActiveHoursStart != nil {
+		// A new agent is never unlimited: the approval's default fixed limit.
+		if agent.HeartbeatIntervalMs != agents.DefaultLinkHeartbeatIntervalMs || agent.BudgetLimitMicro == nil ||
+			*agent.BudgetLimitMicro != agents.DefaultApprovalFixedLimitMicro || agent.ActiveHoursStart != nil {
 			t.Fatalf("agent defaults %+v", agent)
 		}
 

@@ -45,23 +45,38 @@ func DecisionProof(k *intent.Keys, kind, linkID, userID, clientAddr string) stri
 	return k.Sign(kind, linkID, userID, clientAddr)
 }
 
+// approvalFields are the fields an approval's proof covers (see
+// ApprovalProof).
+func approvalFields(linkID, userID, clientAddr, budget string) []string {
+	if budget == "" {
+		return []string{linkID, userID, clientAddr}
+	}
+	return []string{linkID, userID, clientAddr, budget}
+}
+
 // verify checks a decision's proof before anything is read or written.
 func (r *Recorder) verify(kind, linkID, userID, clientAddr, proof string) error {
 	return r.Intents.Verify(proof, kind, linkID, userID, clientAddr)
 }
 
 // ApproveDeviceLink creates the agent of link linkID for userID (all four
-// scopes, no budget, a 5-minute heartbeat without active hours), moves the
-// link pending → approved and audits both, in one transaction, and returns
-// the agent's ID. Without a valid proof it is errs.Forbidden and nothing
+// scopes, the budget the user approved — budget is ApprovalBudget.Field,
+// "" the default's —, a one-minute heartbeat without active hours), moves
+// the link pending → approved and audits both with the budget, in one
+// transaction, and returns the agent's ID. Without a valid proof (over
+// the budget too, ApprovalProof) it is errs.Forbidden and nothing
 // happens. A retry after success returns the same agent; a link in
 // another state is errs.Conflict.
-func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr, proof string) (string, error) {
-	if err := r.verify(intent.DeviceApprove, linkID, userID, clientAddr, proof); err != nil {
+func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, clientAddr, budget, proof string) (string, error) {
+	if err := r.Intents.Verify(proof, intent.DeviceApprove, approvalFields(linkID, userID, clientAddr, budget)...); err != nil {
+		return "", err
+	}
+	b, err := ParseApprovalField(budget)
+	if err != nil {
 		return "", err
 	}
 	var agentID string
-	err := r.Store.Tx(ctx, func(tx *store.Store) error {
+	err = r.Store.Tx(ctx, func(tx *store.Store) error {
 		l, err := tx.DeviceLinkByID(ctx, linkID)
 		if err != nil {
 			return err
@@ -80,6 +95,10 @@ func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, client
 			Scopes:              strings.Join(AllScopes, " "),
 			HeartbeatIntervalMs: DefaultLinkHeartbeatIntervalMs,
 		}
+		if !b.NoLimit {
+			limit := b.FixedLimitMicro
+			a.BudgetLimitMicro = &limit
+		}
 		if err := tx.CreateAgent(ctx, a); err != nil {
 			return err
 		}
@@ -90,13 +109,13 @@ func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, client
 		}
 		if err := audit.Append(ctx, tx, audit.Entry{
 			UserID: userID, AgentID: a.ID, Action: audit.ActionDeviceApprove, Target: l.ID, Result: audit.Success,
-			ClientAddr: clientAddr, Detail: map[string]any{"agent_name": l.AgentName},
+			ClientAddr: clientAddr, Detail: map[string]any{"agent_name": l.AgentName, "budget": b.audit()},
 		}); err != nil {
 			return err
 		}
 		if err := audit.Append(ctx, tx, audit.Entry{
 			UserID: userID, AgentID: a.ID, Action: audit.ActionAgentLink, Target: a.ID, Result: audit.Success,
-			ClientAddr: clientAddr, Detail: map[string]any{"device_link": l.ID, "scopes": AllScopes},
+			ClientAddr: clientAddr, Detail: map[string]any{"device_link": l.ID, "scopes": AllScopes, "budget": b.audit()},
 		}); err != nil {
 			return err
 		}

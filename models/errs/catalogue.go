@@ -88,6 +88,7 @@ const (
 	CodeBudgetExceeded        = "budget_exceeded"
 	CodeInsufficientPosition  = "insufficient_position"
 	CodeAgentInactive         = "agent_inactive"
+	CodeControlPending        = "control_pending"
 	CodeNoMatch               = "no_match"
 	CodeOrderNotCancellable   = "order_not_cancellable"
 	CodeCancelInProgress      = "cancel_in_progress"
@@ -321,7 +322,8 @@ var catalogue = []Group{
 		{Code: CodeAllowanceError, Kind: Conflict, Meaning: "The exchange may not spend the wallet's collateral or move its outcome tokens.", Remedy: "`POST /wallet/approve` with the token the hint names, then retry."},
 		{Code: CodeBudgetExceeded, Kind: Conflict, Meaning: "The order's cost does not fit the agent's budget.", Remedy: "GET /budget shows the limits; lower the size."},
 		{Code: CodeInsufficientPosition, Kind: Conflict, Meaning: "A SELL is larger than this agent's own open position in the token, less what its open sell orders already offer (shares other agents of the wallet bought are not its to sell).", Remedy: "GET /positions shows the agent's shares; sell fewer, or cancel an open SELL order first."},
-		{Code: CodeAgentInactive, Kind: Conflict, Meaning: "The agent is paused or revoked.", Remedy: "Wait until the user resumes it."},
+		{Code: CodeAgentInactive, Kind: Conflict, Meaning: "The agent is paused or revoked: nothing is placed in its name, and its strategies do not resume, until the user resumes it.", Remedy: "Wait until the user resumes it."},
+		{Code: CodeControlPending, Kind: Transient, Meaning: "The user's pause, resume or revoke of an agent is recorded (its key and its orders obey it at once) but its strategies and orders could not be reached yet (dashboard and admin commands only).", Remedy: "Do it again in a moment."},
 		{Code: CodeNoMatch, Kind: VenueRejected, Meaning: "The book cannot fill a MARKET/FOK order within its price.", Remedy: "Use a LIMIT order to rest, or FAK to take what is there."},
 		{Code: CodeOrderNotCancellable, Kind: Conflict, Meaning: "Only PENDING, OPEN and PARTIALLY_FILLED orders can be cancelled.", Remedy: "Nothing to cancel; GET /orders/{id} shows the order."},
 		{Code: CodeCancelInProgress, Kind: Transient, Meaning: "The cancel has not completed within the request's time (the order is being posted, or no worker runs).", Remedy: "Send DELETE /orders/{id} again in a few seconds."},

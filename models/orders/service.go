@@ -371,6 +371,37 @@ func checkStrategyShares(ctx context.Context, st *store.Store, agentID, strategy
 		WithHint("a strategy sells only shares its own orders bought")
 }
 
+// checkActing refuses an order in the name of an agent that is paused or
+// revoked, unless the user places it (Principal.ByUser): every placement
+// path — the agent's API orders and closes, each strategy's orders, a
+// copy trade's copies — comes through Accept, so this check, run under
+// the user's lock with the insert of the order, is the one that binds
+// them all. (A BUY's budget reservation runs the same check under the
+// same lock.) Refused: 409 agent_inactive.
+func checkActing(ctx context.Context, st *store.Store, p Principal) error {
+	if p.ByUser {
+		return nil
+	}
+	a, err := st.AgentByID(ctx, p.AgentID)
+	if err != nil {
+		return err
+	}
+	if a.UserID != p.UserID {
+		return errs.E(errs.NotFound, "agent not found")
+	}
+	return agentActive(a)
+}
+
+// agentActive is nil for an active agent, else the Conflict that says
+// what it is.
+func agentActive(a *models.Agent) error {
+	if a.Status == models.AgentActive {
+		return nil
+	}
+	return errs.Ef(errs.Conflict, "the agent is %s: nothing is placed in its name until the user resumes it", a.Status).
+		WithCode(errs.CodeAgentInactive)
+}
+
 // checkSell runs the sell checks of the agent (and of the strategy, for a
 // strategy's sell of its own shares) under the user's lock.
 func checkSell(ctx context.Context, st *store.Store, agentID string, c *checked) error {
@@ -443,11 +474,18 @@ func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Acce
 	}
 	create := func(tx *store.Store) error { return tx.CreateOrder(ctx, o) }
 	if c.side == clob.Buy {
+		// The reservation checks the agent's status under the user's lock
+		// (an order the user places for the agent is a SELL: a close).
 		_, err = s.Budget.ReserveWith(ctx, p.AgentID, p.UserID, c.costMu, o.ID, create)
 	} else {
 		// The user's lock is the one position recomputes hold: the agent's
-		// own shares, its other live sells and this insert are one view.
+		// own shares, its other live sells and this insert are one view,
+		// and the one the agent's status changes take (agents.Service), so
+		// a pause or revoke and this check never interleave.
 		err = s.Store.WithBudgetLock(ctx, p.UserID, func(tx *store.Store) error {
+			if err := checkActing(ctx, tx, p); err != nil {
+				return err
+			}
 			if err := checkSell(ctx, tx, p.AgentID, c); err != nil {
 				return err
 			}
@@ -539,6 +577,9 @@ func (s *Service) auditPlace(ctx context.Context, p Principal, o *models.Order, 
 	if cause != nil {
 		detail["error"] = errs.PublicMessage(cause)
 	}
+	if p.ByUser {
+		detail["by"] = "user"
+	}
 	if err := s.Audit.Record(ctx, audit.Entry{
 		UserID: p.UserID, AgentID: p.AgentID, Action: "order.place", Target: o.ID, Result: result,
 		ClientAddr: p.ClientAddr, Detail: detail,
@@ -550,6 +591,9 @@ func (s *Service) auditPlace(ctx context.Context, p Principal, o *models.Order, 
 // preview answers a dry run: every check ran; the budget is read, not
 // reserved.
 func (s *Service) preview(ctx context.Context, p Principal, c *checked) (PlaceResult, error) {
+	if err := checkActing(ctx, s.Store, p); err != nil {
+		return PlaceResult{}, err
+	}
 	b, err := s.Budget.Snapshot(ctx, p.AgentID)
 	if err != nil {
 		return PlaceResult{}, err
@@ -710,8 +754,12 @@ func (s *Service) Cancelled(ctx context.Context, p Principal, id, previous strin
 	v := view(cur)
 	v.PreviousStatus = previous
 	if s.Audit != nil {
+		detail := map[string]any{"previousStatus": previous}
+		if p.ByUser {
+			detail["by"] = "user"
+		}
 		_ = s.Audit.Record(ctx, audit.Entry{UserID: p.UserID, AgentID: p.AgentID, Action: "order.cancel", Target: id,
-			Result: audit.Success, ClientAddr: p.ClientAddr, Detail: map[string]any{"previousStatus": previous}})
+			Result: audit.Success, ClientAddr: p.ClientAddr, Detail: detail})
 	}
 	return v, nil
 }

@@ -35,6 +35,12 @@ type Principal struct {
 	AgentID    string
 	UserID     string
 	ClientAddr string
+	// ByUser marks the user acting on the agent's order or position from
+	// the dashboard or an admin command (a cancel, a close): the agent's
+	// status does not bind the user who sets it, so such an order is
+	// placed whatever the agent's status. Only those authenticated paths
+	// set it; the agent API and strategies never do.
+	ByUser bool
 }
 
 // PlaceRequest is an order as the agent (or a close, or a strategy) asks

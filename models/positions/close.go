@@ -239,3 +239,20 @@ func execution(filled, avgFill, avgEntry decimal.Decimal) Execution {
 	pnl := proceeds.Sub(cost)
 	return Execution{Proceeds: proceeds.Round(6), Pnl: pnl.Round(6), PnlPercent: percent(pnl, cost)}
 }
+
+// ForUser returns the Principal a user's close of their position id acts
+// as: the position's agent (the close is attributed to it), the user, and
+// ByUser. Another user's position is NotFound.
+func (s *Service) ForUser(ctx context.Context, userID, id, clientAddr string) (orders.Principal, error) {
+	if !models.HasPrefix(id, models.PrefixPosition) {
+		return orders.Principal{}, errs.E(errs.NotFound, "position not found").WithCode(errs.CodePositionNotFound)
+	}
+	p, err := s.Store.PositionForUser(ctx, userID, id)
+	if errs.Is(err, errs.NotFound) {
+		return orders.Principal{}, errs.E(errs.NotFound, "position not found").WithCode(errs.CodePositionNotFound)
+	}
+	if err != nil {
+		return orders.Principal{}, err
+	}
+	return orders.Principal{AgentID: p.AgentID, UserID: p.UserID, ClientAddr: clientAddr, ByUser: true}, nil
+}

@@ -355,6 +355,9 @@ func (e *Engine) copy(ctx context.Context, st *models.Strategy, c Config, seq in
 		if retryable(err) {
 			return Outcome{}, err
 		}
+		if errs.CodeOf(err) == errs.CodeAgentInactive {
+			return e.agentStopped(ctx, st)
+		}
 		pl.kind, pl.reason, pl.complete = KindError, errs.PublicMessage(err)+": "+copySource(ct), ""
 		if errs.CodeOf(err) == errs.CodeBelowMinSize {
 			// A small trade of the target is no failure of the strategy.

@@ -150,6 +150,11 @@ func (e *Engine) Load(ctx context.Context, id string) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
+	// A strategy taken over (or started) while its agent is paused or
+	// revoked follows the agent's status at once (agent.go).
+	if st, err = e.obeyAgent(ctx, st); err != nil {
+		return State{}, err
+	}
 	e.arm(st)
 	out := stateOf(st)
 	if st.Type == TypeCopyTrade && st.Status == StatusActive {
@@ -374,8 +379,13 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 			"version", ch.Version, "current", st.Version)
 		return stateOf(st), Stale()
 	}
-	if err := Allowed(ch.Action, st.Status); err != nil {
+	if err := AllowedFor(ch.Action, st.Status, st.PausedBy); err != nil {
 		return stateOf(st), err
+	}
+	if ch.Action == ActionResume {
+		if err := e.agentActive(ctx, st); err != nil {
+			return stateOf(st), err
+		}
 	}
 	now := e.now()
 	var u store.StrategyUpdate

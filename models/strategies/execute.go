@@ -77,6 +77,11 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		}
 		return out, nil
 	}
+	// The agent's status binds the strategy before anything is decided
+	// (agent.go): a paused or revoked agent's strategy is parked instead.
+	if st, err = e.obeyAgent(ctx, st); err != nil {
+		return Outcome{}, err
+	}
 	if st.Status != StatusActive {
 		return Outcome{State: stateOf(st)}, nil
 	}
@@ -134,6 +139,9 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 	if err != nil {
 		if retryable(err) {
 			return Outcome{}, err
+		}
+		if errs.CodeOf(err) == errs.CodeAgentInactive {
+			return e.agentStopped(ctx, st)
 		}
 		pl.kind, pl.reason, pl.complete = KindError, errs.PublicMessage(err), ""
 		return e.record(ctx, st, cfg, seq, *pl, nil, err)
@@ -591,6 +599,14 @@ func (e *Engine) RecordFailure(ctx context.Context, id string, seq int, reason s
 		return State{}, err
 	}
 	if st.Executions >= seq || st.Status != StatusActive {
+		return stateOf(st), nil
+	}
+	// A strategy whose agent was stopped meanwhile is parked, and counts
+	// no error.
+	if st, err = e.obeyAgent(ctx, st); err != nil || st.Status != StatusActive {
+		if err != nil {
+			return State{}, err
+		}
 		return stateOf(st), nil
 	}
 	cfg, err := Load(st.Config)

@@ -240,8 +240,15 @@ func (s *Service) change(ctx context.Context, a Actor, id string, ch Change) (St
 		if err != nil {
 			return Strategy{}, err
 		}
-		if err := Allowed(ch.Action, st.Status); err != nil {
+		if err := AllowedFor(ch.Action, st.Status, st.PausedBy); err != nil {
 			return Strategy{}, err
+		}
+		if ch.Action == ActionResume {
+			// Refused here already, without a trip to the workflow (whose
+			// step refuses it too).
+			if err := (&Engine{Store: s.Store}).agentActive(ctx, st); err != nil {
+				return Strategy{}, err
+			}
 		}
 		if ch.Action == ActionResume && st.Type == TypeCopyTrade {
 			cfg, err := Load(st.Config)

@@ -23,9 +23,11 @@ func (RecorderRuns) Start(context.Context, string, time.Time) error { return nil
 // KeyIssued implements workflows.DeviceLinkRuns.
 func (RecorderRuns) KeyIssued(context.Context, string) error { return nil }
 
-// Approve records the approval of link id for user.
-func (r RecorderRuns) Approve(ctx context.Context, id, user, addr string) (string, error) {
-	return r.Rec.ApproveDeviceLink(ctx, id, user, addr, agents.DecisionProof(r.Rec.Intents, intent.DeviceApprove, id, user, addr))
+// Approve records the approval of link id for user, the agent getting
+// budget.
+func (r RecorderRuns) Approve(ctx context.Context, id, user, addr string, budget agents.ApprovalBudget) (string, error) {
+	field := budget.Field()
+	return r.Rec.ApproveDeviceLink(ctx, id, user, addr, field, agents.ApprovalProof(r.Rec.Intents, id, user, addr, field))
 }
 
 // Deny records the denial of link id by user.

@@ -57,6 +57,12 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 	if prev, err := p.Store.OrderByIdempotencyKey(ctx, pr.AgentID, r.IdempotencyKey); err == nil {
 		return orders.PlaceResult{Order: orders.Order{ID: prev.ID, Status: prev.Status}}, nil
 	}
+	// The order service's check of the agent's status (orders.Accept).
+	if a, err := p.Store.AgentByID(ctx, pr.AgentID); err != nil {
+		return orders.PlaceResult{}, err
+	} else if a.Status != models.AgentActive && !pr.ByUser {
+		return orders.PlaceResult{}, errs.Ef(errs.Conflict, "the agent is %s", a.Status).WithCode(errs.CodeAgentInactive)
+	}
 	if status == "" {
 		status = models.OrderFilled
 	}
@@ -169,7 +175,11 @@ func New(t testing.TB, s *store.Store, now func() time.Time) *Env {
 	if err := s.CreateUser(context.Background(), u); err != nil {
 		t.Fatal(err)
 	}
-	e := &Env{Store: s, Placer: &Placer{Store: s}, Book: &Book{}, UserID: u.ID, AgentID: models.NewID("agt")}
+	a := &models.Agent{UserID: u.ID, Name: "strategist", Scopes: "read trade cancel redeem"}
+	if err := s.CreateAgent(context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+	e := &Env{Store: s, Placer: &Placer{Store: s}, Book: &Book{}, UserID: u.ID, AgentID: a.ID}
 	e.Book.Set(Token, "0.40", "0.42")
 	e.Engine = &strategies.Engine{Store: s, Orders: e.Placer, Quotes: e.Book, Resolver: Resolver{}, Now: now}
 	return e
