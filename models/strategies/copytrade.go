@@ -79,7 +79,10 @@ func (c *Config) validateCopyTrade() error {
 		if c.FixedAmount != nil {
 			return mode("config.fixedAmount is for sizingMode fixed, not proportional")
 		}
-		if p := c.ProportionPct.Decimal; p.LessThan(minPct) || p.GreaterThan(maxPct) || p.Exponent() < -6 {
+		if msg, ok := precise(c.ProportionPct, AmountPlaces); !ok {
+			return errs.Ef(errs.Invalid, "config.proportionPct %s", msg).WithCode(errs.CodeInvalidProportion)
+		}
+		if p := c.ProportionPct.Decimal; p.LessThan(minPct) || p.GreaterThan(maxPct) {
 			return errs.Ef(errs.Invalid, "config.proportionPct must be between 1 and 100, got %s", p.String()).WithCode(errs.CodeInvalidProportion)
 		}
 	default:
