@@ -71,6 +71,7 @@ type facts struct {
 	MinPrice, MaxPrice  string // an order's price range
 	Slippage            string // a strategy's market order beyond its start price
 	CopySlippage        string // a copy's beyond the target's price
+	MinPct, MaxPct      string // proportionPct's range
 	MinMarketBuy        string // the venue's smallest marketable BUY, USDC
 	FloatNoise          string // how far a number may be from a valid one
 	AmountPlaces        int32  // decimals of a USDC amount or price
@@ -105,6 +106,8 @@ func current() facts {
 		MaxPrice:            orders.MaxPrice.StringFixed(2),
 		Slippage:            strategies.MarketSlippage.String(),
 		CopySlippage:        strategies.CopySlippage.String(),
+		MinPct:              strategies.MinProportionPct.String(),
+		MaxPct:              strategies.MaxProportionPct.String(),
 		MinMarketBuy:        clob.MinMarketBuy.String(),
 		FloatNoise:          "1e" + strconv.Itoa(int(orders.FloatNoise.Exponent())),
 		AmountPlaces:        strategies.AmountPlaces,
@@ -120,13 +123,14 @@ func current() facts {
 	}
 }
 
-// duration says d in the largest whole unit: "24 hours", "30 days".
+// duration says d in the largest whole unit of which it is at least two:
+// "24 hours", "30 days", "30 minutes".
 func duration(d time.Duration) string {
 	for _, u := range []struct {
 		d    time.Duration
 		name string
 	}{{24 * time.Hour, "day"}, {time.Hour, "hour"}, {time.Minute, "minute"}} {
-		if d >= u.d && d%u.d == 0 {
+		if d >= 2*u.d && d%u.d == 0 {
 			n := int(d / u.d)
 			if n == 1 {
 				return "1 " + u.name

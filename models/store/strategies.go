@@ -199,7 +199,7 @@ func (s *Store) ListStrategyExecutions(ctx context.Context, strategyID string, l
 	}
 	var out []models.StrategyExecution
 	err := s.db.WithContext(ctx).Where("strategy_id = ?", strategyID).
-		Order("time DESC").Order("id DESC").Limit(limit).Find(&out).Error
+		Order("time DESC").Order("seq DESC").Order("id DESC").Limit(limit).Find(&out).Error
 	if err != nil {
 		return nil, mapErr(err, "strategy execution")
 	}

@@ -87,9 +87,10 @@ func worstWord(buy bool) string {
 }
 
 // walkAsks walks asks (best first) up to worst: size is what amount buys
-// there, level by level, in whole hundredths of a share; depth is every
-// share offered within worst.
-func walkAsks(asks []clob.PriceLevel, worst, amount decimal.Decimal) (size, depth decimal.Decimal) {
+// there, level by level, in whole hundredths of a share, and cost what
+// those shares cost on the book; depth is every share offered within
+// worst.
+func walkAsks(asks []clob.PriceLevel, worst, amount decimal.Decimal) (size, cost, depth decimal.Decimal) {
 	left := amount
 	for _, l := range asks {
 		if l.Price.Sign() <= 0 || l.Price.GreaterThan(worst) {
@@ -101,9 +102,10 @@ func walkAsks(asks []clob.PriceLevel, worst, amount decimal.Decimal) (size, dept
 		}
 		take := decimal.Min(l.Size, left.Div(l.Price).RoundFloor(2))
 		size = size.Add(take)
+		cost = cost.Add(take.Mul(l.Price))
 		left = left.Sub(take.Mul(l.Price))
 	}
-	return size.RoundFloor(2), depth
+	return size.RoundFloor(2), cost, depth
 }
 
 // minBuySize is the fewest shares whose cost at price reaches the venue's
@@ -145,9 +147,10 @@ func (e *Engine) intervalBuy(ctx context.Context, st *models.Strategy, c Config,
 	if err != nil {
 		return nil, err
 	}
-	size, depth := walkAsks(book.Asks, worst, amount)
+	size, cost, depth := walkAsks(book.Asks, worst, amount)
+	capped := false
 	if most := room.Div(worst).RoundFloor(2); size.GreaterThan(most) {
-		size = most // even if the book moves to the bound, within the budget
+		size, capped = most, true // even if the book moves to the bound, within the budget
 	}
 	if size.Mul(worst).RoundFloor(2).LessThan(minMarketBuy) {
 		if depth.LessThan(need) {
@@ -158,8 +161,13 @@ func (e *Engine) intervalBuy(ctx context.Context, st *models.Strategy, c Config,
 	}
 	reason := fmt.Sprintf("interval buy of $%s: %s shares from best ask %s, walking the book up to %s (%s)",
 		amount.StringFixed(2), size.String(), ask.String(), worst.String(), how)
-	if depth.LessThan(size.Add(decimal.New(1, -2))) && size.Mul(ask).LessThan(amount.Sub(decimal.New(1, -2))) {
-		reason += fmt.Sprintf("; the book offers only %s shares within it", depth.String())
+	switch {
+	case capped:
+		reason += fmt.Sprintf("; cut to what the $%s left can pay at %s", room.StringFixed(2), worst.String())
+	case cost.LessThan(amount.Sub(decimal.New(1, -2))):
+		// A thin book: the interval buys what is there within the bound.
+		reason += fmt.Sprintf("; partial buy: the book offers only %s shares ($%s) at %s or better, the rest of the $%s is not bought",
+			depth.String(), cost.StringFixed(2), worst.String(), amount.StringFixed(2))
 	}
 	// Whether this buy completes the strategy is for what it spent to say
 	// (record): a partial fill leaves budget to buy with.

@@ -40,8 +40,12 @@ type Placer struct {
 	Block chan struct{}
 	// Fill, when set, says what a FILLED order filled: its size and
 	// average price (a size below the request's is a partial fill of a
-	// fill-and-kill order). Unset: all of it at the request's price.
+	// fill-and-kill order). Unset: all of it, a marketable order at the
+	// top of Book when that is within its price (as the venue matches),
+	// else at the request's price.
 	Fill func(r orders.PlaceRequest) (size, price decimal.Decimal)
+	// Book, when set, is the book marketable orders fill against.
+	Book *Book
 	// Calls counts Place calls; Placed the orders created.
 	Calls, Placed int
 	Requests      []orders.PlaceRequest
@@ -51,7 +55,7 @@ type Placer struct {
 func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceRequest) (orders.PlaceResult, error) {
 	p.mu.Lock()
 	p.Calls++
-	fail, status, code, block, fill := p.Fail, p.Status, p.FailureCode, p.Block, p.Fill
+	fail, status, code, block, fill, book := p.Fail, p.Status, p.FailureCode, p.Block, p.Fill, p.Book
 	p.mu.Unlock()
 	if block != nil {
 		<-block
@@ -72,9 +76,19 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 		IdempotencyKey: &key, StrategyID: &sid}
 	if status == models.OrderFilled {
 		o.FilledSizeMicro, o.AvgFillPriceMicro = o.SizeMicro, o.PriceMicro
-		if fill != nil {
+		switch {
+		case fill != nil:
 			size, price := fill(r)
 			o.FilledSizeMicro, o.AvgFillPriceMicro = micro.Truncate(size), micro.Truncate(price)
+		case book != nil && r.Type != orders.TypeLimit:
+			if top, ok := book.top1(r.TokenID); ok {
+				if r.Side == "BUY" && top[1].Sign() > 0 && top[1].LessThanOrEqual(r.Price) {
+					o.AvgFillPriceMicro = micro.Truncate(top[1])
+				}
+				if r.Side == "SELL" && top[0].GreaterThanOrEqual(r.Price) {
+					o.AvgFillPriceMicro = micro.Truncate(top[0])
+				}
+			}
 		}
 	}
 	if status == models.OrderFailed {
@@ -111,6 +125,14 @@ type Book struct {
 	mu   sync.Mutex
 	top  map[string][2]decimal.Decimal
 	asks map[string][]clob.PriceLevel
+}
+
+// top1 is token's best bid and ask.
+func (b *Book) top1(token string) ([2]decimal.Decimal, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, ok := b.top[token]
+	return t, ok
 }
 
 // DefaultDepth is the size of the one level behind a top set with Set.
@@ -281,8 +303,8 @@ type Env struct {
 	Markets  *Markets
 	Resolver Resolver
 	Engine   *strategies.Engine
-	UserID  string
-	AgentID string
+	UserID   string
+	AgentID  string
 }
 
 // New builds an Env over s (a migrated store). now, when set, is the
@@ -295,6 +317,7 @@ func New(t testing.TB, s *store.Store, now func() time.Time) *Env {
 	}
 	e := &Env{Store: s, Placer: &Placer{Store: s}, Book: &Book{}, Markets: &Markets{}, Resolver: Live(), UserID: u.ID, AgentID: models.NewID("agt")}
 	e.Book.Set(Token, "0.40", "0.42")
+	e.Placer.Book = e.Book
 	e.Engine = &strategies.Engine{Store: s, Orders: e.Placer, Quotes: e.Book, Resolver: e.Resolver, Markets: e.Markets, Now: now}
 	return e
 }
