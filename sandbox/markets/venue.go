@@ -59,8 +59,8 @@ type Config struct {
 	// window, listed ahead and accepting orders, takes its place: a window
 	// roll in seconds rather than minutes.
 	UpDownWindow time.Duration
-	Clock         exchange.Clock
-	Logger        *slog.Logger
+	Clock        exchange.Clock
+	Logger       *slog.Logger
 	// Journal, when set, keeps the venue on disk (persist.go): Start
 	// reopens the markets, books and trades it holds.
 	Journal Journal
