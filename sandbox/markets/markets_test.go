@@ -207,12 +207,19 @@ func TestShortUpDownWindows(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, clk.Now().Add(40*time.Second), next.End, "the next one the 20 s after it")
 
+	// A price set with the control API stays: the path no longer moves
+	// that window.
+	_, err = v.SetPrice(context.Background(), next.TokenIDs[0], 30_000)
+	require.NoError(t, err)
+
 	clk.Add(21 * time.Second)
 	require.NoError(t, v.Tick(context.Background()))
 	done, _ := v.BySlug(ws[0].Slug)
 	assert.True(t, done.Resolved, "the short window resolved at its end")
 	_, accepting, _ := v.Engine().Market(next.ConditionID)
 	assert.True(t, accepting, "the next window still takes orders")
+	f, _ := v.Fair(next.TokenIDs[0])
+	assert.Equal(t, uint64(30_000), f, "the control price held through the tick")
 }
 
 func TestResolveAndCreate(t *testing.T) {

@@ -82,8 +82,11 @@ type Venue struct {
 	byCond  map[string]*Info
 	byToken map[string]*Info
 	bySlug  map[string]*Info
-	fair    map[string]uint64       // condition → fair price of outcome 0, micro
-	dirty   map[string]bool         // condition → re-quote on next tick
+	fair    map[string]uint64 // condition → fair price of outcome 0, micro
+	dirty   map[string]bool   // condition → re-quote on next tick
+	// pinned are the up/down windows whose price the control API set: the
+	// price path no longer moves them (until they end).
+	pinned  map[string]bool
 	history map[string][]PricePoint // condition → fair price of outcome 0 over time
 	nextID  int
 	salt    uint64
@@ -122,6 +125,7 @@ func New(cfg Config) (*Venue, error) {
 		bySlug:  map[string]*Info{},
 		fair:    map[string]uint64{},
 		dirty:   map[string]bool{},
+		pinned:  map[string]bool{},
 		history: map[string][]PricePoint{},
 		nextID:  500_000,
 		salt:    uint64(cfg.Seed)&0xffffffff<<16 + 1,
@@ -281,9 +285,12 @@ func (v *Venue) Tick(ctx context.Context) error {
 		}
 		old := v.fair[m.ConditionID]
 		var nf uint64
-		if m.UpDown != nil {
+		switch {
+		case m.UpDown != nil && v.pinned[m.ConditionID]:
+			nf = old // set with the control API: it stays where it was put
+		case m.UpDown != nil:
 			nf = v.path.Fair(*m.UpDown, now)
-		} else {
+		default:
 			nf = v.walk(old, m.TickMicro)
 		}
 		if nf != old || v.dirty[m.ConditionID] {
@@ -610,6 +617,9 @@ func (v *Venue) SetPrice(ctx context.Context, tokenID string, price uint64) (Inf
 		price = exchange.One - price
 	}
 	v.fair[m.ConditionID] = price
+	if m.UpDown != nil {
+		v.pinned[m.ConditionID] = true
+	}
 	seq := v.saveFairLocked(m)
 	cp := *m
 	v.mu.Unlock()
