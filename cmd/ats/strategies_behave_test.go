@@ -126,6 +126,7 @@ func TestStrategyBehavioursAgainstTheSandbox(t *testing.T) {
 		assert.True(t, filled.GreaterThan(decimal.NewFromInt(100)), "filled %s: no more than the top level", filled)
 		assert.True(t, avg.LessThanOrEqual(decimal.RequireFromString("0.53")), "average %s: within priceLimit", avg)
 		assert.Contains(t, x.Reason, "walking the book up to 0.53 (priceLimit 0.53)")
+		assert.NotContains(t, x.Reason, "partial", "the book held the whole buy within priceLimit")
 		assert.Equal(t, "0.53", x.Price.String(), "the order's worst price is priceLimit")
 		require.NotNil(t, x.Market)
 		assert.Equal(t, question, x.Market.Question)
@@ -321,7 +322,9 @@ func mustInt(t testing.TB, b map[string]json.RawMessage, field string) int {
 // the strategy moves to the next one (an execution naming both windows),
 // its conditions wait on the new window's Up token, and a fall of its
 // price there fires it: its order is placed on the new window and it
-// completes.
+// completes. An alert on the first window's tokenId cannot move on: it
+// ends CANCELLED (market_closed) with its window, reported once by the
+// heartbeat.
 func TestPriceAlertFollowsUpDownWindows(t *testing.T) {
 	e, tr, _ := newTradingTest(t, tradingOpts{upDown: []string{"btc 15m"}, upDownWindow: time.Minute}, "Will windows roll")
 	e.withStrategyFeed(t)
@@ -333,6 +336,12 @@ func TestPriceAlertFollowsUpDownWindows(t *testing.T) {
 	assert.Equal(t, "Up", first.Market.Outcome)
 	assert.True(t, strings.HasPrefix(first.Market.Slug, "btc-updown-15m-"), first.Market.Slug)
 	t.Logf("on %s (%s) until %s", first.Market.Slug, first.Market.Question, first.Market.EndDate)
+	// The same window named by its tokenId: it cannot move on, so it ends
+	// (CANCELLED, market_closed) when the window stops trading, and the
+	// heartbeat says so, once.
+	fixed := e.createStrategy(t, tr, map[string]any{"type": "PRICE_ALERT", "maxBudget": 5, "config": map[string]any{
+		"tokenId": first.TokenID, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 30}})
+	e.heartbeat(t, tr.key, "") // the key's cursor: what came before is reported
 
 	moved := e.awaitBehaved(t, tr, s.ID, "moved to the next window", time.Until(*first.Market.EndDate)+90*time.Second,
 		func(s behavedStrategy) bool { return s.TokenID != first.TokenID })
@@ -347,6 +356,32 @@ func TestPriceAlertFollowsUpDownWindows(t *testing.T) {
 	require.NotNil(t, roll.Market)
 	assert.Equal(t, moved.Market.Slug, roll.Market.Slug)
 	t.Logf("moved to %s: %s", moved.Market.Slug, roll.Reason)
+
+	ended := e.awaitBehaved(t, tr, fixed.ID, "ended with its window", 90*time.Second,
+		func(s behavedStrategy) bool { return s.Status != "ACTIVE" })
+	require.Equal(t, "CANCELLED", ended.Status, "%+v", ended)
+	require.NotNil(t, ended.EndedReason)
+	assert.Equal(t, "market_closed", *ended.EndedReason)
+	require.NotEmpty(t, ended.Executions)
+	assert.Equal(t, "skip", ended.Executions[0].Kind)
+	assert.Contains(t, ended.Executions[0].Reason, "the strategy ends")
+	require.NotNil(t, ended.Market)
+	assert.Equal(t, first.Market.Slug, ended.Market.Slug, "it stayed on its window")
+	var hb struct {
+		Count  int `json:"count"`
+		Events []struct {
+			StrategyID string         `json:"strategyId"`
+			By         string         `json:"by"`
+			Details    map[string]any `json:"details"`
+		} `json:"events"`
+	}
+	d := e.heartbeat(t, tr.key, "")
+	d.action(t, "STRATEGY_CANCELLED", &hb)
+	require.Equal(t, 1, hb.Count, "%+v", hb)
+	assert.Equal(t, fixed.ID, hb.Events[0].StrategyID)
+	assert.Equal(t, "system", hb.Events[0].By)
+	assert.Equal(t, "market_closed", hb.Events[0].Details["reason"])
+	assert.NotContains(t, e.heartbeat(t, tr.key, "").types(), "STRATEGY_CANCELLED", "reported once")
 
 	// The new window's price falls to 0.03 (asks from 0.04): the alert
 	// fires there.

@@ -370,6 +370,9 @@ func tallyOf(os []models.Order) tally {
 	return t
 }
 
+// sizeStepMicro is the venue's size step, 0.01 share, in micro-units.
+const sizeStepMicro = 10_000
+
 // derive tallies the strategy's orders: budgetUsed is what all of them
 // used; openSize and buying (what its live buys may still fill) are those
 // of the token it trades now for the types that trade one token
@@ -465,9 +468,13 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 			// thin to trade ends in ERROR instead of looping.
 			rec.Kind = KindError
 			rec.Reason = truncate(fmt.Sprintf("the order did not fill (%s): %s", o.Status, pl.reason), 500)
-		case o.RequestType == orders.TypeFAK && orders.TerminalStatus(o.Status) && o.FilledSizeMicro < o.SizeMicro:
+		case o.RequestType == orders.TypeFAK && orders.TerminalStatus(o.Status) && o.SizeMicro-o.FilledSizeMicro >= sizeStepMicro:
 			// Fill-and-kill: what the book held within the bound was
-			// bought; the rest is a skip, not an error.
+			// bought; the rest is a skip, not an error. (Less than a
+			// hundredth short is no partial fill: a marketable BUY's
+			// amounts are the venue's collateral floored to the cent and
+			// shares floored to 4 decimals, so a whole fill of 194.23
+			// shares at 0.53 is 194.2264.)
 			rec.Reason = truncate(fmt.Sprintf("%s; partial fill: %s of %s shares at an average of %s, the rest was not on the book at %s or better and was not bought",
 				pl.reason, micro.Decimal(o.FilledSizeMicro).String(), micro.Decimal(o.SizeMicro).String(),
 				micro.Decimal(o.AvgFillPriceMicro).String(), micro.Decimal(o.PriceMicro).String()), 500)
