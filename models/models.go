@@ -370,8 +370,18 @@ type Strategy struct {
 	// change's proof is bound to the version it was made for, so a change
 	// recorded in the workflow's history is refused once it moved on.
 	Version   int64     `gorm:"column:version"`
-	CreatedAt time.Time `gorm:"column:created_at"`
-	UpdatedAt time.Time `gorm:"column:updated_at"`
+	// The market of TokenID: question, outcome, slug and end date, as the
+	// venue named them when the strategy moved to it.
+	MarketQuestion string     `gorm:"column:market_question"`
+	MarketOutcome  string     `gorm:"column:market_outcome"`
+	MarketSlug     string     `gorm:"column:market_slug"`
+	MarketEndDate  *time.Time `gorm:"column:market_end_date"`
+	// MarketCheckAt is when the strategy's workflow next looks at its
+	// market (the end date; null: on its executions and the market's
+	// events only).
+	MarketCheckAt *time.Time `gorm:"column:market_check_at"`
+	CreatedAt     time.Time  `gorm:"column:created_at"`
+	UpdatedAt     time.Time  `gorm:"column:updated_at"`
 }
 
 // TableName implements gorm's tabler.
@@ -404,6 +414,17 @@ type StrategyExecution struct {
 	SizeMicro   int64  `gorm:"column:size_micro"`
 	AmountMicro int64  `gorm:"column:amount_micro"`
 	OrderStatus string `gorm:"column:order_status"`
+	// FilledSizeMicro and AvgFillPriceMicro are what the order had filled
+	// when the execution was recorded (its fills may come later: the
+	// listing reads the order's own).
+	FilledSizeMicro   int64 `gorm:"column:filled_size_micro"`
+	AvgFillPriceMicro int64 `gorm:"column:avg_fill_price_micro"`
+	// The market the execution acted on (a marketQuery moves a strategy
+	// from window to window).
+	MarketQuestion string     `gorm:"column:market_question"`
+	MarketOutcome  string     `gorm:"column:market_outcome"`
+	MarketSlug     string     `gorm:"column:market_slug"`
+	MarketEndDate  *time.Time `gorm:"column:market_end_date"`
 }
 
 // TableName implements gorm's tabler.

@@ -47,6 +47,11 @@ type Config struct {
 	Ordinary int
 	// DisableUpDown skips the crypto up/down series (smaller test sandboxes).
 	DisableUpDown bool
+	// UpDownSeries and UpDownWindow are for tests: list only some up/down
+	// series ("btc 15m"), and let each window trade only this long, one
+	// after another (a window roll in seconds). See markets.Config.
+	UpDownSeries []string
+	UpDownWindow time.Duration
 	// OIDCClients are the relying parties the sandbox OpenID provider at
 	// /oidc accepts; empty means the default client
 	// (oidcprovider.DefaultClientID / DefaultClientSecret, any redirect).
@@ -137,7 +142,8 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 	mcfg := markets.Config{
 		Chain: sb.chain, Network: sb.net, Seed: cfg.Seed, Ordinary: cfg.Ordinary,
 		QuoteInterval: cfg.QuoteInterval, ConfirmAfter: max(cfg.BlockInterval, time.Second),
-		DisableUpDown: cfg.DisableUpDown, Logger: cfg.Logger.With("component", "markets"),
+		DisableUpDown: cfg.DisableUpDown, UpDownSeries: cfg.UpDownSeries, UpDownWindow: cfg.UpDownWindow,
+		Logger: cfg.Logger.With("component", "markets"),
 	}
 	if cfg.DataDir != "" {
 		if sb.state, err = openState(cfg, sb.evm.Restored()); err != nil {

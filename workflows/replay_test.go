@@ -93,8 +93,14 @@ func TestBoundHistoryReplaysOnlyAsItsWorkflow(t *testing.T) {
 // resume, a price hint, the alert's execution, COMPLETED).
 const strategyHistory = "testdata/strategy.json"
 
+// strategyMarketHistory was recorded by TestStrategyMarketCheckOnDevServer
+// (version 1 of "market-check": the workflow wakes at its market's end
+// date, moves to the next window, then fires there).
+const strategyMarketHistory = "testdata/strategy_market.json"
+
 func TestStrategyReplays(t *testing.T) {
 	replaytest.ReplayFileWithOptions(t, strategyHistory, replayOptions(t), workflows.All()...)
+	replaytest.ReplayFileWithOptions(t, strategyMarketHistory, replayOptions(t), workflows.All()...)
 }
 
 // The strategy replay test can fail: a workflow that runs its steps in

@@ -48,6 +48,10 @@ type StrategyInput struct {
 	Hinted     bool   `json:"hinted,omitempty"`
 }
 
+// strategyMarketCheck is the change id of the market check at the end
+// date (see Strategy).
+const strategyMarketCheck = "market-check"
+
 // strategyRunExecutions bounds the executions of one run: continue-as-new
 // keeps the history bounded. History grows with executions, hints and
 // changes, never with evaluations (the price feed evaluates conditions
@@ -161,6 +165,15 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 		}
 	}
 
+	// Version 1 of "market-check": the workflow also wakes at its market's
+	// end date (State.MarketCheckAt) and runs an execution, which moves a
+	// marketQuery to the market it names now or ends a tokenId strategy
+	// whose market closed. Runs recorded before it never wake for it.
+	marketCheck := workflow.GetVersion(ctx, strategyMarketCheck, workflow.DefaultVersion, 1) >= 1
+	marketDue := func(now time.Time) bool {
+		return marketCheck && st.Status == strategies.StatusActive && st.MarketCheckAt != nil && !now.Before(*st.MarketCheckAt)
+	}
+
 	busy = true
 	if err := workflow.ExecuteActivity(step, a.LoadStrategy, in.StrategyID).Get(ctx, &st); err != nil {
 		return st, err
@@ -185,6 +198,10 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 		if st.Status == strategies.StatusActive && st.Type == strategies.TypeRecurringBuy && st.NextEvaluationAt != nil &&
 			(deadline.IsZero() || st.NextEvaluationAt.Before(deadline)) {
 			deadline = *st.NextEvaluationAt
+		}
+		if marketCheck && st.Status == strategies.StatusActive && st.MarketCheckAt != nil &&
+			(deadline.IsZero() || st.MarketCheckAt.Before(deadline)) {
+			deadline = *st.MarketCheckAt
 		}
 		woken = false
 		ready := func() bool {
@@ -233,7 +250,7 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 			}
 		case st.Status != strategies.StatusActive:
 			hinted = false
-		case hinted || (st.Type == strategies.TypeRecurringBuy && st.NextEvaluationAt != nil && !now.Before(*st.NextEvaluationAt)):
+		case hinted || (st.Type == strategies.TypeRecurringBuy && st.NextEvaluationAt != nil && !now.Before(*st.NextEvaluationAt)) || marketDue(now):
 			hinted = false
 			next, err := strategyExecute(ctx, in.StrategyID, st.Executions+1)
 			if err != nil {
@@ -245,8 +262,8 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 			// A COPY_TRADE with more recorded events of its target runs
 			// another execution at once (the state says so; no hint needed).
 			hinted = hinted || st.Pending
-			if st.Status == strategies.StatusActive && st.Type == strategies.TypeRecurringBuy && st.NextEvaluationAt != nil &&
-				!st.NextEvaluationAt.After(workflow.Now(ctx)) {
+			if st.Status == strategies.StatusActive && (st.Type == strategies.TypeRecurringBuy && st.NextEvaluationAt != nil &&
+				!st.NextEvaluationAt.After(workflow.Now(ctx)) || marketDue(workflow.Now(ctx))) {
 				// Nothing was recorded (the database disagrees with this
 				// run): look again after a pause rather than spin.
 				_ = workflow.Sleep(ctx, time.Minute)

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/intent/intenttest"
+	"github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/strategies/strategiestest"
@@ -80,6 +81,67 @@ func TestStrategyOnDevServer(t *testing.T) {
 			t.Fatalf("the visibility query finds %d workflows", len(resp.Executions))
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+	if p := os.Getenv("ATS_RECORD_HISTORY"); p != "" {
+		replaytest.WriteHistory(t, p, replaytest.History(t, ctx, c, st.ID, ""))
+	}
+}
+
+// TestStrategyMarketCheckOnDevServer runs a PRICE_ALERT on a marketQuery
+// whose window ends a few seconds after creation on a real Temporal
+// server (version 1 of "market-check"): at the end date the workflow wakes
+// with no price event, the market no longer trades and the query names
+// the next window, so the strategy moves there; a price hint then fires
+// it in the new window and it completes. With ATS_RECORD_HISTORY=<path>
+// it writes the history for the replay tests:
+//
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy_market.json \
+//	  go test -run TestStrategyMarketCheckOnDevServer ./workflows/
+func TestStrategyMarketCheckOnDevServer(t *testing.T) {
+	keys := intenttest.Keys(t)
+	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
+	ctx, c := onDevServer(t, &activities.Strategies{Engine: fx.Engine, Intents: keys})
+	const next = "3003"
+	end, after := time.Now().Add(3*time.Second).UTC(), time.Now().Add(time.Hour).UTC()
+	fx.Markets.Set(markets.TokenMarket{TokenID: strategiestest.Token, Question: "BTC window 1", Outcome: "Up", EndDate: &end, AcceptingOrders: true})
+	fx.Markets.Set(markets.TokenMarket{TokenID: next, Question: "BTC window 2", Outcome: "Up", EndDate: &after, AcceptingOrders: true})
+	fx.Book.Set(next, "0.45", "0.47")
+
+	sc := workflows.StrategyClient{Client: c, Intents: keys}
+	svc := fx.Service(sc, nil)
+	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "PRICE_ALERT",
+		Config:    json.RawMessage(`{"marketQuery":"btc 15m up","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.3,"size":10}`),
+		MaxBudget: strategies.D(decimal.RequireFromString("20"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.Markets.Close(strategiestest.Token)
+	fx.Resolver.Set("btc 15m up", next)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		row, err := fx.Store.StrategyByID(ctx, st.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if row.TokenID == next {
+			if time.Now().Before(end) {
+				t.Fatal("moved before the window's end")
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the strategy never moved to the next window: %+v", row)
+		}
+	}
+	fx.Book.Set(next, "0.25", "0.28")
+	if err := sc.Hint(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	var res strategies.State
+	if err := c.GetWorkflow(ctx, st.ID, "").Get(ctx, &res); err != nil || res.Status != strategies.StatusCompleted {
+		t.Fatalf("result %+v %v", res, err)
+	}
+	if r := fx.Placer.Requests; len(r) != 1 || r[0].TokenID != next {
+		t.Fatalf("placed %+v", r)
 	}
 	if p := os.Getenv("ATS_RECORD_HISTORY"); p != "" {
 		replaytest.WriteHistory(t, p, replaytest.History(t, ctx, c, st.ID, ""))

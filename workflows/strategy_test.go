@@ -16,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/intent/intenttest"
+	"github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/strategies/strategiestest"
@@ -175,16 +176,17 @@ func TestPriceAlertFiresOnceAndCompletes(t *testing.T) {
 		t.Fatalf("place calls %d, placed %d", calls, placed)
 	}
 	req := r.fx.Placer.Requests[0]
-	if req.Side != "BUY" || req.Type != "MARKET" || req.Price.String() != "0.35" || req.Size.String() != "10" ||
+	// A market order walks the book up to triggerPrice + 0.02, fill-and-kill.
+	if req.Side != "BUY" || req.Type != "FAK" || req.Price.String() != "0.37" || req.Size.String() != "10" ||
 		req.IdempotencyKey != strategies.IdempotencyKey(r.id, 1) || req.StrategyID != r.id {
 		t.Fatalf("placed %+v", req)
 	}
 	row := r.stored()
-	if row.BudgetUsedMicro != 3_500_000 || row.Triggers != "" || row.Executions != 1 {
+	if row.BudgetUsedMicro != 3_400_000 || row.Triggers != "" || row.Executions != 1 {
 		t.Fatalf("stored budget %d, triggers %q, executions %d", row.BudgetUsedMicro, row.Triggers, row.Executions)
 	}
 	ex := r.executions()
-	if len(ex) != 1 || ex[0].Kind != strategies.KindAction || ex[0].OrderID == nil || ex[0].AmountMicro != 3_500_000 {
+	if len(ex) != 1 || ex[0].Kind != strategies.KindAction || ex[0].OrderID == nil || ex[0].AmountMicro != 3_400_000 {
 		t.Fatalf("executions %+v", ex)
 	}
 	if ev := r.events(); !sameList(ev, "STRATEGY_EXECUTED/system", "STRATEGY_COMPLETED/system") {
@@ -220,8 +222,9 @@ func TestRecurringBuyBuysEachIntervalSkipsAboveLimitAndCompletesOnBudget(t *test
 	if row.BudgetUsedMicro != spent || row.BudgetUsedMicro > row.MaxBudgetMicro {
 		t.Fatalf("budget used %d, executions add up to %d, max %d", row.BudgetUsedMicro, spent, row.MaxBudgetMicro)
 	}
-	// 5/0.42 → 11.90 shares = 4.998; twice; then 2.004/0.42 → 4.77 shares = 2.0034.
-	if want := int64(4_998_000 + 4_998_000 + 2_003_400); spent != want {
+	// 5/0.42 → 11.90 shares = 4.998; twice; then what the 2.004 left pays
+	// at the bound (priceLimit 0.5), 4 shares, filled at 0.42 = 1.68.
+	if want := int64(4_998_000 + 4_998_000 + 1_680_000); spent != want {
 		t.Fatalf("spent %d, want %d", spent, want)
 	}
 }
@@ -235,7 +238,10 @@ func TestRecurringBuyStopsAtMaxTotalAmount(t *testing.T) {
 	if _, placed := r.fx.Placer.Counts(); placed != 2 {
 		t.Fatalf("placed %d, want 2", placed)
 	}
-	if used := r.stored().BudgetUsedMicro; used != 4_200_000 {
+	// 2.1 buys 5 shares at 0.42; then the 2.1 left pays 4.77 shares at
+	// the bound (0.44): 2.0034 at 0.42, which leaves less than the $1
+	// minimum of maxTotalAmount.
+	if used := r.stored().BudgetUsedMicro; used != 4_103_400 {
 		t.Fatalf("used %d", used)
 	}
 }
@@ -273,7 +279,7 @@ func TestBuyLowSellHighCycles(t *testing.T) {
 	if r.fx.Placer.Requests[1].Size.String() != "10" || r.fx.Placer.Requests[1].Price.String() != "0.6" {
 		t.Fatalf("sell %+v: sells exactly what it bought, at sellAbove or better", r.fx.Placer.Requests[1])
 	}
-	if row := r.stored(); row.OpenSizeMicro != 10_000_000 || row.BudgetUsedMicro != 4_000_000+4_000_000 {
+	if row := r.stored(); row.OpenSizeMicro != 10_000_000 || row.BudgetUsedMicro != 3_900_000+3_900_000 {
 		t.Fatalf("open %d, used %d", row.OpenSizeMicro, row.BudgetUsedMicro)
 	}
 }
@@ -577,6 +583,7 @@ func TestPausedAndErroredStrategiesCancelAndExpire(t *testing.T) {
 // of a budget of 8) it ends budget_exhausted with its last sell.
 func TestBuyLowSellHighCompletesWhenItsBudgetIsSpent(t *testing.T) {
 	r := newStrategyRig(t, "BUY_LOW_SELL_HIGH", `{"tokenId":"1001","buyBelow":0.40,"sellAbove":0.60,"sizePerTrade":10}`, "8")
+	r.fx.Placer.Book = nil // each lot fills at its worst price, 0.40: two spend the budget exactly
 	for i, top := range [][2]string{{"0.37", "0.39"}, {"0.61", "0.63"}, {"0.37", "0.39"}, {"0.61", "0.63"}} {
 		r.at(time.Duration(i+1)*time.Minute, func() { r.fx.Book.Set(strategiestest.Token, top[0], top[1]); r.hint() })
 	}
@@ -591,4 +598,84 @@ func TestBuyLowSellHighCompletesWhenItsBudgetIsSpent(t *testing.T) {
 	if row := r.stored(); sides != "BSBS" || row.OpenSizeMicro != 0 || row.BudgetUsedMicro != 8_000_000 {
 		t.Fatalf("orders %q, open %d, budget used %d", sides, row.OpenSizeMicro, row.BudgetUsedMicro)
 	}
+}
+
+// newMarketRig is newStrategyRig for a strategy whose market ends: the
+// service and the engine read the fake venue's markets.
+func newMarketRig(t *testing.T, typ, config, budget string, setup func(fx *strategiestest.Env, now time.Time)) *strategyRig {
+	t.Helper()
+	var ts testsuite.WorkflowTestSuite
+	env := ts.NewTestWorkflowEnvironment()
+	fx := strategiestest.New(t, storetest.NewSQLite(t), env.Now)
+	setup(fx, env.Now())
+	r := &strategyRig{t: t, env: env, fx: fx, keys: intenttest.Keys(t)}
+	r.svc = fx.Service(noStart{}, env.Now)
+	env.RegisterWorkflow(workflows.Strategy)
+	env.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: r.keys})
+	b := &strategies.Dec{}
+	if err := b.UnmarshalJSON([]byte(budget)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.svc.Create(context.Background(), fx.Actor(), strategies.CreateRequest{Type: typ, Config: json.RawMessage(config), MaxBudget: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.id = st.ID
+	return r
+}
+
+// A strategy wakes at its market's end date with no price event: a
+// marketQuery moves to the window it names then, and a tokenId strategy
+// whose market no longer trades ends (market_closed).
+func TestMarketEndWakesTheStrategy(t *testing.T) {
+	const next = "3003"
+	t.Run("marketQuery moves on", func(t *testing.T) {
+		r := newMarketRig(t, "PRICE_ALERT", `{"marketQuery":"btc 15m up","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.3,"size":10}`, "20",
+			func(fx *strategiestest.Env, now time.Time) {
+				end, after := now.Add(15*time.Minute), now.Add(30*time.Minute)
+				fx.Markets.Set(markets.TokenMarket{TokenID: strategiestest.Token, Question: "BTC 12:00-12:15", Outcome: "Up", EndDate: &end, AcceptingOrders: true})
+				fx.Markets.Set(markets.TokenMarket{TokenID: next, Question: "BTC 12:15-12:30", Outcome: "Up", EndDate: &after, AcceptingOrders: true})
+				fx.Book.Set(next, "0.45", "0.47")
+			})
+		// The venue closes the window at its end; the query names the next.
+		r.at(15*time.Minute-time.Second, func() {
+			r.fx.Markets.Close(strategiestest.Token)
+			r.fx.Resolver.Set("btc 15m up", next)
+		})
+		var at time.Time
+		r.at(20*time.Minute, func() {
+			row := r.stored()
+			if row.TokenID != next || row.MarketQuestion != "BTC 12:15-12:30" || row.Status != strategies.StatusActive {
+				t.Errorf("after the window's end: token %s (%s), %s", row.TokenID, row.MarketQuestion, row.Status)
+			}
+			ex := r.executions()
+			if len(ex) == 1 {
+				at = ex[0].Time
+			}
+			r.change(strategies.ActionCancel, strategies.ByAgent, strategies.Change{})
+		})
+		start := r.env.Now()
+		r.run()
+		if d := at.Sub(start); d < 15*time.Minute-time.Second || d > 15*time.Minute+time.Second {
+			t.Fatalf("moved %s after the start, want at the window's end (15m)", d)
+		}
+		if _, placed := r.fx.Placer.Counts(); placed != 0 {
+			t.Fatal("placed an order")
+		}
+	})
+	t.Run("tokenId ends", func(t *testing.T) {
+		r := newMarketRig(t, "BUY_LOW_SELL_HIGH", `{"tokenId":"1001","buyBelow":0.3,"sellAbove":0.6,"sizePerTrade":10}`, "20",
+			func(fx *strategiestest.Env, now time.Time) {
+				end := now.Add(time.Hour)
+				fx.Markets.Set(markets.TokenMarket{TokenID: strategiestest.Token, Question: "Will it?", Outcome: "Yes", EndDate: &end, AcceptingOrders: true})
+			})
+		r.at(59*time.Minute, func() { r.fx.Markets.Close(strategiestest.Token) })
+		st := r.run()
+		if st.Status != strategies.StatusCancelled || st.EndedReason != strategies.EndMarketClosed {
+			t.Fatalf("ended %s (%s)", st.Status, st.EndedReason)
+		}
+		if ev := r.events(); !sameList(ev, "STRATEGY_CANCELLED/system") {
+			t.Fatalf("events %v", ev)
+		}
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
@@ -110,7 +111,9 @@ type strategyData struct {
 	TokenInConfig bool
 }
 
-type configField struct{ Name, Value string }
+// configField is one setting of a strategy: its config key (what the
+// agent sent), a label in words and its value in words.
+type configField struct{ Name, Label, Value string }
 
 type extendOption struct {
 	Hours int
@@ -149,7 +152,7 @@ func (h *handler) renderStrategy(c *gin.Context, status int, msg string) {
 		h.fail(c, err)
 		return
 	}
-	d := strategyData{S: s, AgentName: names[s.AgentID], Config: configFields(s.Config), Extend: extendOptions}
+	d := strategyData{S: s, AgentName: names[s.AgentID], Config: configFields(s.Type, s.Config), Extend: extendOptions}
 	d.TokenInConfig = slices.ContainsFunc(d.Config, func(f configField) bool { return f.Name == "tokenId" })
 	d.Chart, d.Narrow, d.PriceNote = h.strategyCharts(c, s)
 	if h.operator(c) {
@@ -158,16 +161,83 @@ func (h *handler) renderStrategy(c *gin.Context, status int, msg string) {
 	h.render(c, status, "strategy", view{Title: "Strategy " + s.ID, Nav: "strategies", Error: msg, Data: d})
 }
 
-// configFields lists a strategy's stored configuration as name/value
-// pairs, by name.
-func configFields(raw json.RawMessage) []configField {
+// settingLabels name a strategy's config keys in words.
+var settingLabels = map[string]string{
+	"tokenId": "Token", "marketQuery": "Market search", "outcome": "Outcome",
+	"side": "Side", "triggerCondition": "Trigger", "triggerPrice": "Trigger price", "size": "Shares",
+	"orderType": "Order type", "priceLimit": "Price limit",
+	"amountPerInterval": "Amount each interval", "intervalMs": "Every", "interval": "Every", "maxTotalAmount": "Total spending cap",
+	"buyBelow": "Buy at or below", "sellAbove": "Sell at or above", "sizePerTrade": "Shares per trade", "maxOpenSize": "Most shares held",
+	"targetAddress": "Wallet copied", "sizingMode": "Copy size", "fixedAmount": "Amount per copy", "proportionPct": "Share of the target's size",
+	"copySells": "Copy sells", "maxPositionSize": "Most shares per token", "tokenFilter": "Only tokens",
+}
+
+// settingValue says a config value in words: conditions and order types
+// as a trader says them, USDC amounts in dollars, intervals as durations.
+func settingValue(key string, raw json.RawMessage) string {
+	v := strings.Trim(string(raw), `"`)
+	switch key {
+	case "triggerCondition":
+		switch v {
+		case strategies.PriceLTE:
+			return "price at or below the trigger price"
+		case strategies.PriceGTE:
+			return "price at or above the trigger price"
+		}
+	case "orderType":
+		switch v {
+		case strategies.OrderMarket:
+			return "market (takes what the book holds within the price limit)"
+		case strategies.OrderLimit:
+			return "limit (rests at the trigger price)"
+		case strategies.OrderFOK:
+			return "fill or kill (all or nothing within the price limit)"
+		}
+	case "amountPerInterval", "maxTotalAmount", "fixedAmount":
+		if d, err := decimal.NewFromString(v); err == nil {
+			return usd(d)
+		}
+	case "intervalMs":
+		if ms, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return (time.Duration(ms) * time.Millisecond).String()
+		}
+	case "proportionPct":
+		return v + "%"
+	case "copySells":
+		if v == "true" {
+			return "yes"
+		}
+		return "no, buys only"
+	case "side":
+		return strings.ToLower(v)
+	}
+	return v
+}
+
+// configFields lists a strategy's stored configuration as labelled
+// settings, in the order of its type's fields.
+func configFields(typ string, raw json.RawMessage) []configField {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(raw, &m) != nil {
 		return nil
 	}
-	out := make([]configField, 0, len(m))
+	order := strategies.ConfigFields(typ)
 	for _, k := range slices.Sorted(maps.Keys(m)) {
-		out = append(out, configField{Name: k, Value: strings.Trim(string(m[k]), `"`)})
+		if !slices.Contains(order, k) {
+			order = append(order, k)
+		}
+	}
+	out := make([]configField, 0, len(m))
+	for _, k := range order {
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		label := settingLabels[k]
+		if label == "" {
+			label = k
+		}
+		out = append(out, configField{Name: k, Label: label, Value: settingValue(k, v)})
 	}
 	return out
 }

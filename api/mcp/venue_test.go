@@ -24,6 +24,13 @@ func TestSeparateMovesVenueText(t *testing.T) {
 			in:      `{"data":{"actions":[{"type":"POSITION_EXPIRING","details":{"positions":[{"title":"T","size":1}]}}]}}`,
 			service: `{"data":{"actions":[{"details":{"positions":[{"size":1}]},"type":"POSITION_EXPIRING"}]}}`,
 			venue:   map[string]any{"/data/actions/0/details/positions/0/title": "T"}},
+		{name: "strategy and its executions name their market",
+			in: `{"data":{"strategy":{"id":"str_1","market":{"question":"Q","outcome":"Up","slug":"btc-updown-15m-1","endDate":null},` +
+				`"executions":[{"seq":1,"market":{"question":"Q0","outcome":"Up","slug":"s0","endDate":null}}]}}}`,
+			service: `{"data":{"strategy":{"executions":[{"market":{"endDate":null},"seq":1}],"id":"str_1","market":{"endDate":null}}}}`,
+			venue: map[string]any{"/data/strategy/market/question": "Q", "/data/strategy/market/outcome": "Up",
+				"/data/strategy/market/slug": "btc-updown-15m-1", "/data/strategy/executions/0/market/question": "Q0",
+				"/data/strategy/executions/0/market/outcome": "Up", "/data/strategy/executions/0/market/slug": "s0"}},
 		{name: "nothing from the venue", in: `{"data":{"usdc":10}}`, service: `{"data":{"usdc":10}}`, venue: map[string]any{}},
 		{name: "keys that need escaping", in: `{"a/b":{"title":"x"},"m~n":[{"description":"d"}]}`, service: `{"a/b":{},"m~n":[{}]}`,
 			venue: map[string]any{"/a~1b/title": "x", "/m~0n/0/description": "d"}},

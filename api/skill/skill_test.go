@@ -27,6 +27,7 @@ var versions = map[int]string{
 	1: "fc08fe09fd1289f9ab50a175d9617f36db423e628352a4f48dffbb46907843a3",
 	2: "e6fc484fd523c547998011ce1d333131b9494da8778f47bde9e398e11e7bb4a4",
 	3: "ddb89a16cfe08aad4541ab4e63877d17bf7343f28484b345e387e19e2d4d78f8",
+	4: "08473b989f584b2401d732da4027ee5ecac9f95f93c1b40b26d51280ad12f0fa",
 }
 
 func TestVersionMatchesContent(t *testing.T) {

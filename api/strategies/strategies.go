@@ -65,6 +65,7 @@ type Strategy struct {
 	BudgetUsed        json.Number     `json:"budgetUsed"`
 	BudgetRemaining   json.Number     `json:"budgetRemaining"`
 	TokenID           string          `json:"tokenId"`
+	Market            *Market         `json:"market"`
 	OpenSize          json.Number     `json:"openSize"`
 	CreatedBy         string          `json:"createdBy"`
 	CreatedAt         time.Time       `json:"createdAt"`
@@ -96,6 +97,26 @@ type Execution struct {
 	Price       json.Number `json:"price,omitempty"`
 	Size        json.Number `json:"size,omitempty"`
 	Amount      json.Number `json:"amount"`
+	// FilledSize and AvgFillPrice: what the order filled (with an order).
+	FilledSize   json.Number `json:"filledSize,omitempty"`
+	AvgFillPrice json.Number `json:"avgFillPrice,omitempty"`
+	Market       *Market     `json:"market"`
+}
+
+// Market names the market a strategy or an execution trades, as the
+// venue does.
+type Market struct {
+	Question string     `json:"question"`
+	Outcome  string     `json:"outcome"`
+	Slug     string     `json:"slug"`
+	EndDate  *time.Time `json:"endDate"`
+}
+
+func marketDTO(m *strategies.Market) *Market {
+	if m == nil {
+		return nil
+	}
+	return &Market{Question: m.Question, Outcome: m.Outcome, Slug: m.Slug, EndDate: utc(m.EndDate)}
 }
 
 func num(d decimal.Decimal) json.Number { return json.Number(d.String()) }
@@ -115,16 +136,18 @@ func DTO(s strategies.Strategy) Strategy {
 		CreatedBy: s.CreatedBy, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(), ExpiresAt: utc(s.ExpiresAt),
 		PausedBy: opt(s.PausedBy), EndedReason: opt(s.EndedReason), LastError: opt(s.LastError),
 		ConsecutiveErrors: s.ConsecutiveErrors, ExecutionCount: s.ExecutionCount,
-		LastEvaluatedAt: utc(s.LastEvaluatedAt), NextEvaluationAt: utc(s.NextEvaluationAt),
+		LastEvaluatedAt: utc(s.LastEvaluatedAt), NextEvaluationAt: utc(s.NextEvaluationAt), Market: marketDTO(s.Market),
 	}
 	if s.Executions != nil {
 		ex := make([]Execution, len(s.Executions))
 		out.Executions = &ex
 		for i, e := range s.Executions {
 			x := Execution{ID: e.ID, Seq: e.Seq, Time: e.Time.UTC(), Kind: e.Kind, Action: e.Action, Reason: e.Reason,
-				OrderID: opt(e.OrderID), OrderStatus: opt(e.OrderStatus), TokenID: opt(e.TokenID), Side: opt(e.Side), Amount: num(e.Amount)}
+				OrderID: opt(e.OrderID), OrderStatus: opt(e.OrderStatus), TokenID: opt(e.TokenID), Side: opt(e.Side), Amount: num(e.Amount),
+				Market: marketDTO(e.Market)}
 			if e.OrderID != "" {
 				x.Price, x.Size = num(e.Price), num(e.Size)
+				x.FilledSize, x.AvgFillPrice = num(e.FilledSize), num(e.AvgFillPrice)
 			}
 			ex[i] = x
 		}

@@ -238,8 +238,8 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	// reports the user's pause; resumes it; cancels it (confirmed): the
 	// heartbeat reports that too. An operator account also gets the link
 	// to the strategy's run in the Temporal Web UI.
-	st := e.createStrategy(t, trader{key: apiKey}, map[string]any{"type": "PRICE_ALERT", "maxBudget": 1, "config": map[string]any{
-		"tokenId": m.TokenIDs[0], "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 5}})
+	st := e.createStrategy(t, trader{key: apiKey}, map[string]any{"type": "PRICE_ALERT", "maxBudget": 2, "config": map[string]any{
+		"tokenId": m.TokenIDs[0], "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 20}})
 	b.Open("/strategies")
 	b.See(st.ID, "research-agent", "Price alert", "active")
 	b.FitsPhone()
@@ -248,7 +248,7 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	b.See("No strategies match")
 	b.Open("/strategies")
 	b.Click(`a[href="/strategies/`+st.ID+`"]`, "/strategies/"+st.ID)
-	b.See("Price and executions", "triggerPrice", "research-agent")
+	b.See("Price and executions", "Trigger price", "Will the dashboard ship this week", "research-agent")
 	if n := dashboardtest.Run(b, chromedp.Evaluate[int](`document.querySelectorAll('svg.chart-wide path.line').length`)); n != 1 {
 		t.Fatalf("the strategy chart has %d price lines", n)
 	}

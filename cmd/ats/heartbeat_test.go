@@ -246,7 +246,7 @@ func TestHeartbeatAgainstTheSandbox(t *testing.T) {
 	assert.Equal(t, 1, d.Portfolio.OpenPositions, "the closing market's position")
 
 	// Strategy events through the events API; the agent's own pause and
-	// cancel, and the system's expiry, are not actions.
+	// cancel are not actions, the system's expiry is (the agent is told).
 	appendEvent := func(typ events.Type, by events.Actor, summary string) {
 		t.Helper()
 		_, err := events.Append(ctx, e.store, events.Event{AgentID: a.agentID, UserID: a.userID, Type: typ,
@@ -277,9 +277,15 @@ func TestHeartbeatAgainstTheSandbox(t *testing.T) {
 			continue
 		}
 		require.NoError(t, json.Unmarshal(act.Details, &det))
+		if act.Type == "STRATEGY_CANCELLED" {
+			require.Equal(t, 2, det.Count, "the user's cancel and the expiry: %s", act.Details)
+			assert.Equal(t, "user", det.Events[0].By)
+			assert.Equal(t, "system", det.Events[1].By)
+			continue
+		}
 		require.Equal(t, 1, det.Count, "%s: %s", act.Type, act.Details)
 		assert.Equal(t, "str_"+strings.ToLower(act.Type), det.Events[0].StrategyID)
-		if act.Type == "STRATEGY_PAUSED" || act.Type == "STRATEGY_CANCELLED" {
+		if act.Type == "STRATEGY_PAUSED" {
 			assert.Equal(t, "user", det.Events[0].By)
 		}
 	}

@@ -196,12 +196,12 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 			resolver := strategies.MarketResolver{Markets: svc.markets}
 			svc.strategyClient = workflows.StrategyClient{Client: tc, Intents: intents}
 			n := v.net
-			svc.strategies = &strategies.Service{Store: s, Runner: svc.strategyClient, Resolver: resolver, Network: &n}
+			svc.strategies = &strategies.Service{Store: s, Runner: svc.strategyClient, Resolver: resolver, Markets: svc.markets, Network: &n}
 			if v.chain != nil {
 				svc.strategies.Head = v.chain.Backend().BlockNumber
 			}
 			svc.strategyEngine = &strategies.Engine{Store: s, Orders: svc.orderDesk, Quotes: svc.markets, Resolver: resolver,
-				Network: &n, Logger: log.With("component", "strategies")}
+				Network: &n, Markets: svc.markets, Logger: log.With("component", "strategies")}
 		}
 		svc.wallets.Imported = svc.stopOwnCopies
 		svc.controls.Orders, svc.controls.Positions, svc.controls.Strategies = svc.orderDesk, svc.positions, svc.strategies

@@ -132,7 +132,7 @@ func BenchmarkStrategiesWaiting(b *testing.B) {
 	// Agents hold at most 10 non-final strategies: n/10 agents of the
 	// trader's user (ids only; nothing executes for them).
 	cfg := func(token string) json.RawMessage {
-		return json.RawMessage(`{"tokenId":"` + token + `","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.02,"size":5}`)
+		return json.RawMessage(`{"tokenId":"` + token + `","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.02,"size":30}`)
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup

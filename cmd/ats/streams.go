@@ -36,6 +36,9 @@ func runPriceFeed(url string, books *clob.Client, svc *services, log *slog.Logge
 	ms := ws.NewMarketStream(ws.MarketConfig{
 		Options: ws.Options{URL: url, Logger: log.With("component", "venue-stream")},
 		Books:   books,
+		// market_resolved (a custom feature) tells the feed a market
+		// trades no more: the strategies waiting on it move on.
+		CustomFeatures: true,
 	})
 	feed := pricefeed.New(pricefeed.Config{Source: ms, Poller: books, Logger: log.With("component", "price-feed")})
 	ctx, cancel := context.WithCancel(context.Background())

@@ -108,6 +108,11 @@ type tradingOpts struct {
 	// noResponseCheck serves the API without checking every answer
 	// against the OpenAPI document (benchmarks: production does not).
 	noResponseCheck bool
+	// upDown lists these crypto up/down series in the sandbox ("btc 15m";
+	// none by default), each window trading upDownWindow when set (short
+	// windows one after another: sandbox.Config.UpDownWindow).
+	upDown       []string
+	upDownWindow time.Duration
 }
 
 // newTradingTest skips t in -short mode (it starts the sandbox and
@@ -132,7 +137,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	e := &tradingEnv{dataDir: t.TempDir(), log: log}
 	var err error
 	e.sb, err = sandbox.Start(ctx, sandbox.Config{Addr: "127.0.0.1:0", Seed: 7, BlockInterval: 100 * time.Millisecond,
-		Logger: log, DisableUpDown: true, Ordinary: 4})
+		Logger: log, DisableUpDown: len(o.upDown) == 0, UpDownSeries: o.upDown, UpDownWindow: o.upDownWindow, Ordinary: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,6 +131,8 @@ const (
 	CodeInvalidProportion       = "invalid_proportion_pct"
 	CodeInvalidCopySells        = "invalid_copy_sells"
 	CodeInvalidTokenFilter      = "invalid_token_filter"
+	CodeStrategyInfeasible      = "strategy_infeasible"
+	CodeStrategyMarketClosed    = "strategy_market_closed"
 
 	// Wallet approvals and redemptions.
 	CodeInvalidToken         = "invalid_token"
@@ -365,6 +367,8 @@ var catalogue = []Group{
 		{Code: CodeInvalidSizingMode, Kind: Invalid, Meaning: "`sizingMode` is not fixed or proportional, or the field its mode needs is missing, or the other mode's field is given.", Remedy: "fixed with `fixedAmount`, or proportional with `proportionPct`."},
 		{Code: CodeInvalidProportion, Kind: Invalid, Meaning: "`proportionPct` is not between 1 and 100 (at most 6 decimals).", Remedy: "Give a percentage from 1 to 100."},
 		{Code: CodeInvalidCopySells, Kind: Invalid, Meaning: "COPY_TRADE's `copySells` is missing or not a boolean.", Remedy: "Send true to mirror sells too, false for buys only."},
+		{Code: CodeStrategyInfeasible, Kind: Invalid, Meaning: "The strategy could never place its order: one order costs more than `maxBudget` (for example `size` × the alert's worst price, `sizePerTrade` × `buyBelow`), or is below the venue's $1 minimum for a market buy or the market's minimum order size. The message names the numbers and what would fit.", Remedy: "Raise `maxBudget`, or change the size or amount as the message says."},
+		{Code: CodeStrategyMarketClosed, Kind: Conflict, Meaning: "The strategy's `tokenId` belongs to a market that no longer accepts orders (closed or resolved).", Remedy: "Choose a market that trades (GET /markets/search), or give a `marketQuery`."},
 		{Code: CodeInvalidTokenFilter, Kind: Invalid, Meaning: "`tokenFilter` holds something that is not a token id, a duplicate, or more than 100 ids.", Remedy: "Give up to 100 distinct decimal token ids, or leave it out to copy every token."},
 	}},
 	{Title: "Wallet approvals and redemptions", Entries: []Entry{

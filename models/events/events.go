@@ -40,9 +40,10 @@
 //   - StrategyCompleted: a strategy finished, its budget exhausted or its
 //     trigger fired (Details: reason, budgetUsed).
 //   - StrategyPaused, StrategyCancelled: By says who did it. The heartbeat
-//     raises its STRATEGY_PAUSED / STRATEGY_CANCELLED actions only for
-//     ByUser; the agent knows what it did itself, and an expiry is ByUser
-//     only if a user caused it (use BySystem for the 24-hour expiry).
+//     raises STRATEGY_PAUSED for ByUser only, and STRATEGY_CANCELLED for
+//     ByUser and BySystem (the 24-hour expiry, Details reason "expired";
+//     a market that closed under the strategy, "market_closed"): never
+//     for ByAgent, since the agent knows what it did itself.
 //
 // Every strategy event needs StrategyID, StrategyType (PRICE_ALERT,
 // RECURRING_BUY, BUY_LOW_SELL_HIGH, COPY_TRADE) and a one-line Summary an

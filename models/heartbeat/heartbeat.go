@@ -519,7 +519,8 @@ var strategyRules = []struct {
 	event    events.Type
 	action   string
 	priority string
-	userOnly bool
+	// notAgent leaves out what the agent itself did (it knows).
+	notAgent bool
 	verb     string
 	next     string
 }{
@@ -528,19 +529,23 @@ var strategyRules = []struct {
 		"Each entry's lastError says why: fix the cause, then POST /api/agent/v1/strategies/{id}/resume (a COPY_TRADE copying the user's own wallet can only be cancelled)"},
 	{events.StrategyCompleted, ActionStrategyCompleted, PriorityLow, false, "completed", "Create a new strategy if the goal is not met: POST /api/agent/v1/strategies"},
 	{events.StrategyPaused, ActionStrategyPaused, PriorityHigh, true, "were paused by the user", "POST /api/agent/v1/strategies/{id}/resume restarts one, if the user agrees"},
-	{events.StrategyCancelled, ActionStrategyCancelled, PriorityHigh, true, "were cancelled by the user", "Cancelled strategies cannot resume; create a new one with POST /api/agent/v1/strategies if the user wants"},
+	{events.StrategyCancelled, ActionStrategyCancelled, PriorityHigh, true,
+		"were cancelled by the user, or ended by the service (details.reason: expired, market_closed)",
+		"Cancelled strategies cannot resume; create a new one with POST /api/agent/v1/strategies if the user wants"},
 }
 
 // strategyActions groups the claimed strategy events, one action per type
-// listing each event. Pauses and cancels by the agent itself (or by the
-// system) are left out: the agent knows what it did.
+// listing each event. Pauses and cancels by the agent itself are left
+// out: the agent knows what it did. The service's own cancels (an expiry,
+// a market that closed under a strategy) are reported: nobody told the
+// agent.
 func strategyActions(evs []events.Event) []Action {
 	var out []Action
 	for _, rule := range strategyRules {
 		var entries []map[string]any
 		ids := map[string]bool{}
 		for _, e := range evs {
-			if e.Type != rule.event || rule.userOnly && e.By != events.ByUser {
+			if e.Type != rule.event || rule.notAgent && e.By == events.ByAgent {
 				continue
 			}
 			ids[e.StrategyID] = true

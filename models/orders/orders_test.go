@@ -49,6 +49,27 @@ func TestNormalize(t *testing.T) {
 			}
 		}},
 		{"sell of dust only", func(r *PlaceRequest) { r.Side, r.Size = "SELL", d("0.004") }, "invalid_size", nil},
+		{"float-noise size is the size", func(r *PlaceRequest) { r.Size = d("10.000000000000002") }, "", func(t *testing.T, r PlaceRequest) {
+			if !r.Size.Equal(d("10")) || r.Size.Exponent() < -2 {
+				t.Fatalf("size %s", r.Size)
+			}
+		}},
+		{"float-noise size below the hundredth", func(r *PlaceRequest) { r.Size = d("2.9999999999999996") }, "", func(t *testing.T, r PlaceRequest) {
+			if !r.Size.Equal(d("3")) {
+				t.Fatalf("size %s", r.Size)
+			}
+		}},
+		{"float-noise sell is not floored a cent", func(r *PlaceRequest) { r.Side, r.Size = "SELL", d("2.9999999999999996") }, "", func(t *testing.T, r PlaceRequest) {
+			if !r.Size.Equal(d("3")) {
+				t.Fatalf("size %s", r.Size)
+			}
+		}},
+		{"float-noise price bound", func(r *PlaceRequest) { r.Price = d("0.9900000000000001") }, "", func(t *testing.T, r PlaceRequest) {
+			if !r.Price.Equal(d("0.99")) {
+				t.Fatalf("price %s", r.Price)
+			}
+		}},
+		{"size a millionth off is refused", func(r *PlaceRequest) { r.Size = d("10.000001") }, "invalid_size", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -145,5 +166,31 @@ func TestVenueType(t *testing.T) {
 		if got := venueType(in); got != want {
 			t.Errorf("venueType(%s) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+func TestSnap(t *testing.T) {
+	for _, tc := range []struct {
+		in, step, want string
+		ok             bool
+	}{
+		{"0.30000000000000004", "0.01", "0.3", true},        // 0.1 + 0.2
+		{"0.026000000000000002", "0.000001", "0.026", true}, // 0.02 + 6 × 0.001
+		{"0.29999999999999993", "0.001", "0.3", true},
+		{"0.3", "0.01", "0.3", true},
+		{"0.305", "0.01", "0.305", false},
+		{"0.3000001", "0.01", "0.3000001", false},
+		{"0.300000001", "0.01", "0.3", true}, // exactly 1e-9 away
+		{"0.3000000011", "0.01", "0.3000000011", false},
+		{"0.0261234567", "0.000001", "0.0261234567", false},
+		{"7", "0.01", "7", true},
+	} {
+		got, ok := Snap(d(tc.in), d(tc.step))
+		if ok != tc.ok || !got.Equal(d(tc.want)) {
+			t.Errorf("Snap(%s, %s) = %s %v, want %s %v", tc.in, tc.step, got, ok, tc.want, tc.ok)
+		}
+	}
+	if got := Nearest(d("0.305"), d("0.01")); got != "the nearest valid values are 0.3 and 0.31" {
+		t.Errorf("Nearest: %q", got)
 	}
 }

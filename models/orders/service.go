@@ -200,8 +200,18 @@ func normalize(r *PlaceRequest) (clob.Side, error) {
 	default:
 		return 0, errs.Ef(errs.Invalid, "type must be LIMIT, MARKET, FOK or FAK, not %q", r.Type).WithCode(errs.CodeInvalidOrderType)
 	}
+	// A bound given with float noise (0.9900000000000001) is the bound.
+	for _, b := range []decimal.Decimal{MinPrice, MaxPrice} {
+		if r.Price.Sub(b).Abs().LessThanOrEqual(FloatNoise) {
+			r.Price = b
+		}
+	}
 	if r.Price.LessThan(MinPrice) || r.Price.GreaterThan(MaxPrice) {
 		return 0, errs.Ef(errs.Invalid, "price must be between 0.01 and 0.99, got %s", r.Price.String()).WithCode(errs.CodeInvalidPrice)
+	}
+	// A size within FloatNoise of whole hundredths is that size.
+	if s, ok := SnapPlaces(r.Size, 2); ok {
+		r.Size = s
 	}
 	if r.Size.Sign() <= 0 {
 		return 0, errs.E(errs.Invalid, "size must be a positive number of shares").WithCode(errs.CodeInvalidSize)
@@ -218,7 +228,7 @@ func normalize(r *PlaceRequest) (clob.Side, error) {
 				return 0, errs.E(errs.Invalid, "size rounds to zero: the venue trades at least 0.01 shares").WithCode(errs.CodeInvalidSize)
 			}
 		} else {
-			return 0, errs.Ef(errs.Invalid, "size %s has more than 2 decimals", r.Size.String()).WithCode(errs.CodeInvalidSize)
+			return 0, errs.Ef(errs.Invalid, "size %s has more than 2 decimals: %s", r.Size.String(), Nearest(r.Size, cent)).WithCode(errs.CodeInvalidSize)
 		}
 	}
 	return side, nil
@@ -240,9 +250,14 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 	if c.meta, err = s.tokenMeta(ctx, r.TokenID); err != nil {
 		return nil, err
 	}
+	// A price within FloatNoise of a tick (0.1 + 0.2 on a 0.01 tick) is
+	// that tick; anything further is refused naming the ticks around it.
+	if p, ok := Snap(r.Price, c.info.TickSize.Decimal()); ok {
+		r.Price, c.req.Price = p, p
+	}
 	if !clob.OnTick(r.Price, c.info.TickSize) {
-		return nil, errs.Ef(errs.Invalid, "price %s is not a multiple of the market's tick size %s", r.Price.String(), string(c.info.TickSize)).
-			WithCode(errs.CodeInvalidTickSize)
+		return nil, errs.Ef(errs.Invalid, "price %s is not a multiple of the market's tick size %s: %s", r.Price.String(), string(c.info.TickSize),
+			Nearest(r.Price, c.info.TickSize.Decimal())).WithCode(errs.CodeInvalidTickSize)
 	}
 	if err := clob.ValidatePrice(r.Price, c.info.TickSize); err != nil {
 		return nil, err

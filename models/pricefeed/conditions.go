@@ -84,6 +84,10 @@ type Fire struct {
 	// top of book at that moment.
 	Value decimal.Decimal
 	Quote Quote
+	// Resolved is true when the condition fired because the venue
+	// announced that its market resolved (no price met it: the market no
+	// longer trades, which every watcher of the token must learn).
+	Resolved bool
 }
 
 // Trigger is a registered condition; Stop unregisters it.

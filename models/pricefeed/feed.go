@@ -378,9 +378,10 @@ func (f *Feed) pollStale(ctx context.Context) {
 func (f *Feed) Apply(ev ws.Event) { f.apply(ev, true) }
 
 type fired struct {
-	t *Trigger
-	v decimal.Decimal
-	q int // index into the event's quotes
+	t        *Trigger
+	v        decimal.Decimal
+	q        int // index into the event's quotes (-1: none)
+	resolved bool
 }
 
 // delivery is a quote for the consumers of one token.
@@ -478,6 +479,22 @@ func (f *Feed) apply(ev ws.Event, live bool) {
 		if ts := f.tokens[e.AssetID]; ts != nil {
 			ts.q.TickSize = e.NewTickSize
 		}
+	case *ws.MarketResolvedEvent:
+		// A resolved market trades no more and its books empty: no price
+		// will ever meet a condition on its tokens again. Every condition
+		// on them fires (Resolved), so whoever waits on one (a strategy)
+		// looks at the market and moves on.
+		for _, id := range e.AssetIDs {
+			ts := f.tokens[id]
+			if ts == nil {
+				continue
+			}
+			for fl := Field(0); fl < numFields; fl++ {
+				for _, t := range append(append([]*Trigger(nil), ts.conds[fl].up...), ts.conds[fl].down...) {
+					fires = append(fires, fired{t: t, q: -1, resolved: true})
+				}
+			}
+		}
 	}
 	var stop []*Trigger
 	for _, fr := range fires {
@@ -495,7 +512,11 @@ func (f *Feed) apply(ev ws.Event, live bool) {
 		}
 	}
 	for _, fr := range fires {
-		fr.t.fn(Fire{Condition: fr.t.cond, Value: fr.v, Quote: quotes[fr.q]})
+		fire := Fire{Condition: fr.t.cond, Value: fr.v, Resolved: fr.resolved}
+		if fr.q >= 0 {
+			fire.Quote = quotes[fr.q]
+		}
+		fr.t.fn(fire)
 	}
 	for _, t := range stop {
 		t.sub.Close()

@@ -208,6 +208,39 @@ func TestConditionsFireOncePerSatisfyingEvent(t *testing.T) {
 	assert.Error(t, err)
 }
 
+// TestResolvedMarketFiresItsConditions: a resolved market trades no more,
+// so no price will meet a condition on its tokens again; the venue's
+// market_resolved fires every condition on them once (Resolved), and
+// none of another market's.
+func TestResolvedMarketFiresItsConditions(t *testing.T) {
+	f := New(Config{Source: newFakeSource()})
+	var mu sync.Mutex
+	var got []Fire
+	for _, c := range []Condition{
+		{TokenID: "up", Field: BestAsk, Op: AtOrBelow, Threshold: d("0.30"), Once: true},
+		{TokenID: "up", Field: BestBid, Op: AtOrAbove, Threshold: d("0.70"), Once: true},
+		{TokenID: "down", Field: BestAsk, Op: AtOrBelow, Threshold: d("0.20"), Once: true},
+		{TokenID: "other", Field: BestAsk, Op: AtOrBelow, Threshold: d("0.20"), Once: true},
+	} {
+		_, err := f.When(c, func(fr Fire) {
+			mu.Lock()
+			got = append(got, fr)
+			mu.Unlock()
+		})
+		require.NoError(t, err)
+	}
+	f.Apply(book("up", []ws.Level{lv("0.50", "1")}, []ws.Level{lv("0.52", "1")}))
+	require.Empty(t, got)
+	ev := &ws.MarketResolvedEvent{Market: "0xm", AssetIDs: []string{"up", "down"}, WinningAssetID: "up"}
+	f.Apply(ev)
+	f.Apply(ev) // Once conditions fired already
+	require.Len(t, got, 3)
+	for _, fr := range got {
+		assert.True(t, fr.Resolved)
+		assert.NotEqual(t, "other", fr.Condition.TokenID)
+	}
+}
+
 // TestFanOutUnderRace: many consumers and conditions on a few tokens while
 // events stream in and consumers come and go; run with -race.
 func TestFanOutUnderRace(t *testing.T) {

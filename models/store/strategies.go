@@ -22,6 +22,7 @@ func (s *Store) CreateStrategy(ctx context.Context, st *models.Strategy) error {
 	now := s.now()
 	st.CreatedAt, st.UpdatedAt = now, now
 	st.ExpiresAt = utcPtr(st.ExpiresAt)
+	st.MarketEndDate, st.MarketCheckAt = utcPtr(st.MarketEndDate), utcPtr(st.MarketCheckAt)
 	return mapErr(s.db.WithContext(ctx).Create(st).Error, "strategy")
 }
 
@@ -91,6 +92,13 @@ type StrategyUpdate struct {
 	TokenID             *string
 	OpenSizeMicro       *int64
 	Triggers            *string
+	// The market of the token (MarketEndDate and MarketCheckAt: a pointer
+	// to the zero time sets NULL).
+	MarketQuestion *string
+	MarketOutcome  *string
+	MarketSlug     *string
+	MarketEndDate  *time.Time
+	MarketCheckAt  *time.Time
 	// IfVersion, when set, applies the update only to the strategy at
 	// that version (a change bound to the version it was made for).
 	IfVersion *int64
@@ -141,7 +149,8 @@ func (s *Store) UpdateStrategy(ctx context.Context, id string, from []string, u 
 		set["expires_at"] = nullableTime(*u.ExpiresAt)
 	}
 	for col, v := range map[string]*string{"config": u.Config, "paused_by": u.PausedBy, "ended_reason": u.EndedReason,
-		"last_error": u.LastError, "token_id": u.TokenID, "triggers": u.Triggers} {
+		"last_error": u.LastError, "token_id": u.TokenID, "triggers": u.Triggers,
+		"market_question": u.MarketQuestion, "market_outcome": u.MarketOutcome, "market_slug": u.MarketSlug} {
 		if v != nil {
 			set[col] = *v
 		}
@@ -159,6 +168,12 @@ func (s *Store) UpdateStrategy(ctx context.Context, id string, from []string, u 
 	}
 	if u.NextEvaluationAt != nil {
 		set["next_evaluation_at"] = nullableTime(*u.NextEvaluationAt)
+	}
+	if u.MarketEndDate != nil {
+		set["market_end_date"] = nullableTime(*u.MarketEndDate)
+	}
+	if u.MarketCheckAt != nil {
+		set["market_check_at"] = nullableTime(*u.MarketCheckAt)
 	}
 	q := s.db.WithContext(ctx).Model(&models.Strategy{}).Where("id = ?", id)
 	if len(from) > 0 {
@@ -198,6 +213,7 @@ func (s *Store) AddStrategyExecution(ctx context.Context, e *models.StrategyExec
 	} else {
 		e.Time = utc(e.Time)
 	}
+	e.MarketEndDate = utcPtr(e.MarketEndDate)
 	return mapErr(s.db.WithContext(ctx).Create(e).Error, "strategy execution")
 }
 
@@ -212,7 +228,7 @@ func (s *Store) ListStrategyExecutions(ctx context.Context, strategyID string, l
 	}
 	var out []models.StrategyExecution
 	err := s.db.WithContext(ctx).Where("strategy_id = ?", strategyID).
-		Order("time DESC").Order("id DESC").Limit(limit).Find(&out).Error
+		Order("time DESC").Order("seq DESC").Order("id DESC").Limit(limit).Find(&out).Error
 	if err != nil {
 		return nil, mapErr(err, "strategy execution")
 	}
@@ -322,11 +338,42 @@ func (s *Store) DeleteStrategy(ctx context.Context, id string) error {
 	})
 }
 
+// ExecutionOrders returns the orders of ids (the fields an execution shows:
+// status, fills, size and price), by id; ids not found are left out.
+func (s *Store) ExecutionOrders(ctx context.Context, ids []string) (map[string]models.Order, error) {
+	out := make(map[string]models.Order, len(ids))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var rows []models.Order
+	err := s.db.WithContext(ctx).Select("id", "side", "status", "price_micro", "size_micro", "filled_size_micro", "avg_fill_price_micro").
+		Where("id IN ?", ids).Find(&rows).Error
+	if err != nil {
+		return nil, mapErr(err, "order")
+	}
+	for _, o := range rows {
+		out[o.ID] = o
+	}
+	return out, nil
+}
+
+// LastStrategyExecution returns strategyID's most recent execution of
+// kind (NotFound when none).
+func (s *Store) LastStrategyExecution(ctx context.Context, strategyID, kind string) (*models.StrategyExecution, error) {
+	var e models.StrategyExecution
+	err := s.db.WithContext(ctx).Where("strategy_id = ? AND kind = ?", strategyID, kind).
+		Order("time DESC").Order("id DESC").Take(&e).Error
+	if err != nil {
+		return nil, mapErr(err, "strategy execution")
+	}
+	return &e, nil
+}
+
 // StrategyOrders returns every order strategyID placed (the fields its
 // accounting reads), oldest first.
 func (s *Store) StrategyOrders(ctx context.Context, strategyID string) ([]models.Order, error) {
 	var out []models.Order
-	err := s.db.WithContext(ctx).Select("id", "side", "status", "price_micro", "size_micro", "filled_size_micro", "avg_fill_price_micro").
+	err := s.db.WithContext(ctx).Select("id", "token_id", "side", "status", "price_micro", "size_micro", "filled_size_micro", "avg_fill_price_micro").
 		Where("strategy_id = ?", strategyID).Order("created_at").Order("id").Find(&out).Error
 	if err != nil {
 		return nil, mapErr(err, "order")

@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/orders"
 )
 
 // Dec is a decimal that reads a JSON number or decimal string and writes a
@@ -46,7 +47,8 @@ type Config struct {
 	MarketQuery string `json:"marketQuery,omitempty"`
 	Outcome     string `json:"outcome,omitempty"`
 
-	// PRICE_ALERT.
+	// PRICE_ALERT (and PriceLimit below: the worst price of its MARKET or
+	// FOK order).
 	Side             string `json:"side,omitempty"`
 	TriggerCondition string `json:"triggerCondition,omitempty"`
 	TriggerPrice     *Dec   `json:"triggerPrice,omitempty"`
@@ -87,11 +89,18 @@ const (
 )
 
 var fieldsOf = map[string][]string{
-	TypePriceAlert:     {"tokenId", "marketQuery", "outcome", "side", "triggerCondition", "triggerPrice", "size", "orderType"},
+	TypePriceAlert:     {"tokenId", "marketQuery", "outcome", "side", "triggerCondition", "triggerPrice", "size", "orderType", "priceLimit"},
 	TypeRecurringBuy:   {"tokenId", "marketQuery", "outcome", "amountPerInterval", "intervalMs", "interval", "maxTotalAmount", "priceLimit"},
 	TypeBuyLowSellHigh: {"tokenId", "marketQuery", "outcome", "buyBelow", "sellAbove", "sizePerTrade", "maxOpenSize"},
 	TypeCopyTrade:      copyTradeFields,
 }
+
+// Types lists the strategy types.
+var Types = []string{TypePriceAlert, TypeRecurringBuy, TypeBuyLowSellHigh, TypeCopyTrade}
+
+// ConfigFields returns the config fields of type typ (nil for an unknown
+// type): the API accepts these and no others.
+func ConfigFields(typ string) []string { return slices.Clone(fieldsOf[typ]) }
 
 // CheckType validates a strategy type.
 func CheckType(t string) error {
@@ -178,21 +187,46 @@ func amountErr(field, msg string) error {
 	return errs.Ef(errs.Invalid, "config.%s %s", field, msg).WithCode(errs.CodeInvalidStrategyAmount)
 }
 
+// Decimal places: USDC amounts and prices have 6 (micro-units), sizes in
+// shares 2 (the venue trades whole hundredths of a share).
+const (
+	AmountPlaces = 6
+	SizePlaces   = 2
+)
+
+// precise normalises d to places decimals: a number within
+// orders.FloatNoise of such a value (0.026000000000000002 for 0.026) is
+// that value, used as such and stored so; one further away is refused,
+// naming the valid values on either side.
+func precise(d *Dec, places int32) (msg string, ok bool) {
+	if v, ok := orders.SnapPlaces(d.Decimal, places); ok {
+		d.Decimal = v
+		return "", true
+	}
+	return fmt.Sprintf("has more than %d decimals: %s", places, orders.Nearest(d.Decimal, decimal.New(1, -places))), false
+}
+
 func positive(field string, d *Dec, required bool) error {
+	return positiveIn(field, d, required, AmountPlaces)
+}
+
+// positiveIn checks a positive number of at most places decimals (after
+// float noise is taken away).
+func positiveIn(field string, d *Dec, required bool, places int32) error {
 	if d == nil {
 		if required {
 			return amountErr(field, "is required")
 		}
 		return nil
 	}
+	if msg, ok := precise(d, places); !ok {
+		return amountErr(field, msg)
+	}
 	if d.Sign() <= 0 {
 		return amountErr(field, "must be positive")
 	}
 	if d.GreaterThan(maxAmount) {
 		return amountErr(field, "must be at most 1000000000")
-	}
-	if d.Exponent() < -6 {
-		return amountErr(field, "has more than 6 decimals")
 	}
 	return nil
 }
@@ -205,11 +239,11 @@ func price(field string, d *Dec, required bool, code string) error {
 		}
 		return nil
 	}
+	if msg, ok := precise(d, AmountPlaces); !ok {
+		return errs.Ef(errs.Invalid, "config.%s %s", field, msg).WithCode(code)
+	}
 	if d.Sign() <= 0 || d.GreaterThanOrEqual(one) {
 		return errs.Ef(errs.Invalid, "config.%s must be between 0 and 1 (exclusive), got %s", field, d.String()).WithCode(code)
-	}
-	if d.Exponent() < -6 {
-		return errs.Ef(errs.Invalid, "config.%s has more than 6 decimals", field).WithCode(code)
 	}
 	return nil
 }
@@ -265,7 +299,7 @@ func (c *Config) validatePriceAlert() error {
 	if err := price("triggerPrice", c.TriggerPrice, true, errs.CodeInvalidTriggerPrice); err != nil {
 		return err
 	}
-	if err := positive("size", c.Size, true); err != nil {
+	if err := positiveIn("size", c.Size, true, SizePlaces); err != nil {
 		return err
 	}
 	c.OrderType = strings.ToUpper(strings.TrimSpace(c.OrderType))
@@ -275,6 +309,21 @@ func (c *Config) validatePriceAlert() error {
 	case OrderMarket, OrderLimit, OrderFOK:
 	default:
 		return errs.Ef(errs.Invalid, "config.orderType must be MARKET, LIMIT or FOK, not %q", c.OrderType).WithCode(errs.CodeInvalidOrderType)
+	}
+	if err := price("priceLimit", c.PriceLimit, false, errs.CodeInvalidPriceBand); err != nil || c.PriceLimit == nil {
+		return err
+	}
+	// priceLimit bounds the market order the trigger places: the most a
+	// BUY pays, the least a SELL takes. On the wrong side of the trigger
+	// the alert could never trade when it fires.
+	band := func(msg string) error { return errs.E(errs.Invalid, msg).WithCode(errs.CodeInvalidPriceBand) }
+	switch {
+	case c.OrderType == OrderLimit:
+		return band("config.priceLimit bounds a MARKET or FOK order; a LIMIT order rests at triggerPrice")
+	case c.Side == "BUY" && c.PriceLimit.LessThan(c.TriggerPrice.Decimal):
+		return band(fmt.Sprintf("config.priceLimit (%s), the most the BUY pays, must be at least triggerPrice (%s)", c.PriceLimit.String(), c.TriggerPrice.String()))
+	case c.Side == "SELL" && c.PriceLimit.GreaterThan(c.TriggerPrice.Decimal):
+		return band(fmt.Sprintf("config.priceLimit (%s), the least the SELL takes, must be at most triggerPrice (%s)", c.PriceLimit.String(), c.TriggerPrice.String()))
 	}
 	return nil
 }
@@ -303,7 +352,7 @@ func (c *Config) validateBuyLowSellHigh() error {
 		return errs.Ef(errs.Invalid, "config.sellAbove (%s) must be greater than config.buyBelow (%s)", c.SellAbove.String(), c.BuyBelow.String()).
 			WithCode(errs.CodeInvalidPriceBand)
 	}
-	if err := positive("sizePerTrade", c.SizePerTrade, true); err != nil {
+	if err := positiveIn("sizePerTrade", c.SizePerTrade, true, SizePlaces); err != nil {
 		return err
 	}
 	if err := positive("maxOpenSize", c.MaxOpenSize, false); err != nil {
@@ -386,7 +435,10 @@ func CheckMaxBudget(d *Dec) error {
 	if d == nil {
 		return errs.E(errs.Invalid, "maxBudget is required: every strategy has a budget").WithCode(errs.CodeInvalidMaxBudget)
 	}
-	if d.Sign() <= 0 || d.GreaterThan(maxAmount) || d.Exponent() < -6 {
+	if msg, ok := precise(d, AmountPlaces); !ok {
+		return errs.E(errs.Invalid, "maxBudget "+msg).WithCode(errs.CodeInvalidMaxBudget)
+	}
+	if d.Sign() <= 0 || d.GreaterThan(maxAmount) {
 		return errs.E(errs.Invalid, "maxBudget must be a positive USDC amount up to 1000000000 with at most 6 decimals").WithCode(errs.CodeInvalidMaxBudget)
 	}
 	return nil

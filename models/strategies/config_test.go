@@ -2,7 +2,10 @@ package strategies_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/strategies"
@@ -109,5 +112,52 @@ func TestCopyConfigNormalised(t *testing.T) {
 	want := `{"targetAddress":"0x00000000000000000000000000000000000000AB","sizingMode":"proportional","proportionPct":50,"copySells":false,"tokenFilter":["20","3"]}`
 	if string(norm) != want {
 		t.Fatalf("stored %s, want %s", norm, want)
+	}
+}
+
+// TestFloatNoiseNormalised: numbers an agent computed in binary floating
+// point (0.02 + 6 × 0.001 = 0.026000000000000002) are taken as the valid
+// value next to them and stored so; numbers really too precise are
+// refused, naming the valid values around them.
+func TestFloatNoiseNormalised(t *testing.T) {
+	c, norm, err := strategies.ParseConfig("PRICE_ALERT", json.RawMessage(
+		`{"tokenId":"1","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.026000000000000002,"size":10.000000000000002}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.TriggerPrice.String() != "0.026" || c.Size.String() != "10" {
+		t.Fatalf("triggerPrice %s size %s", c.TriggerPrice, c.Size)
+	}
+	want := `{"tokenId":"1","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.026,"size":10,"orderType":"MARKET"}`
+	if string(norm) != want {
+		t.Fatalf("stored %s, want %s", norm, want)
+	}
+	rc, _, err := strategies.ParseConfig("RECURRING_BUY", json.RawMessage(
+		`{"tokenId":"1","amountPerInterval":5.300000000000001,"interval":"1h","priceLimit":0.30000000000000004,"maxTotalAmount":"20.0000000"}`))
+	if err != nil || rc.AmountPerInterval.String() != "5.3" || rc.PriceLimit.String() != "0.3" || rc.MaxTotalAmount.String() != "20" {
+		t.Fatalf("%+v %v", rc, err)
+	}
+	budget := strategies.D(decimal.RequireFromString("19.999999999999996"))
+	if err := strategies.CheckMaxBudget(budget); err != nil || budget.String() != "20" {
+		t.Fatalf("maxBudget %s %v", budget, err)
+	}
+
+	for _, tc := range []struct{ typ, config, code, names string }{
+		{"PRICE_ALERT", `{"tokenId":"1","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.0261234567,"size":10}`,
+			errs.CodeInvalidTriggerPrice, "0.026123 and 0.026124"},
+		{"PRICE_ALERT", `{"tokenId":"1","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.3,"size":10.005}`,
+			errs.CodeInvalidStrategyAmount, "10 and 10.01"},
+		{"BUY_LOW_SELL_HIGH", `{"tokenId":"1","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":5.125}`,
+			errs.CodeInvalidStrategyAmount, "5.12 and 5.13"},
+		{"RECURRING_BUY", `{"tokenId":"1","amountPerInterval":5.0000001,"interval":"1h"}`,
+			errs.CodeInvalidStrategyAmount, "5 and 5.000001"},
+	} {
+		_, _, err := strategies.ParseConfig(tc.typ, json.RawMessage(tc.config))
+		if errs.CodeOf(err) != tc.code || !strings.Contains(errs.PublicMessage(err), tc.names) {
+			t.Errorf("%s %s: %v (code %s), want %s naming %s", tc.typ, tc.config, err, errs.CodeOf(err), tc.code, tc.names)
+		}
+	}
+	if err := strategies.CheckMaxBudget(strategies.D(decimal.RequireFromString("20.0000004"))); errs.CodeOf(err) != errs.CodeInvalidMaxBudget {
+		t.Errorf("maxBudget 20.0000004: %v", err)
 	}
 }

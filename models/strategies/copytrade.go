@@ -42,8 +42,10 @@ var (
 	// down, for longer) is skipped as stale rather than copied late.
 	CopyMaxAge = 5 * time.Minute
 
-	minPct, maxPct = decimal.NewFromInt(1), decimal.NewFromInt(100)
-	cent           = decimal.RequireFromString("0.01")
+	// MinProportionPct and MaxProportionPct bound proportionPct.
+	MinProportionPct, MaxProportionPct = decimal.NewFromInt(1), decimal.NewFromInt(100)
+
+	cent = decimal.RequireFromString("0.01")
 )
 
 var copyTradeFields = []string{"targetAddress", "sizingMode", "fixedAmount", "proportionPct", "copySells", "maxPositionSize", "tokenFilter"}
@@ -81,7 +83,10 @@ func (c *Config) validateCopyTrade() error {
 		if c.FixedAmount != nil {
 			return mode("config.fixedAmount is for sizingMode fixed, not proportional")
 		}
-		if p := c.ProportionPct.Decimal; p.LessThan(minPct) || p.GreaterThan(maxPct) || p.Exponent() < -6 {
+		if msg, ok := precise(c.ProportionPct, AmountPlaces); !ok {
+			return errs.Ef(errs.Invalid, "config.proportionPct %s", msg).WithCode(errs.CodeInvalidProportion)
+		}
+		if p := c.ProportionPct.Decimal; p.LessThan(MinProportionPct) || p.GreaterThan(MaxProportionPct) {
 			return errs.Ef(errs.Invalid, "config.proportionPct must be between 1 and 100, got %s", p.String()).WithCode(errs.CodeInvalidProportion)
 		}
 	default:
@@ -414,7 +419,7 @@ func (e *Engine) decideCopy(ctx context.Context, st *models.Strategy, c Config, 
 	if price.Sign() <= 0 || price.GreaterThanOrEqual(one) || shares.Sign() <= 0 {
 		return skip("the fill has no usable price or size")
 	}
-	size := shares.Mul(c.ProportionPct.val()).Div(maxPct)
+	size := shares.Mul(c.ProportionPct.val()).Div(MaxProportionPct)
 	if c.SizingMode == SizingFixed {
 		size = c.FixedAmount.val().Div(price)
 	}

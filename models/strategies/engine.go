@@ -17,14 +17,25 @@ import (
 	"github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
 )
 
-// Quoter reads a token's top of book; *markets.Service implements it (from
-// the process's price feed for tokens it holds, else from the venue).
+// Quoter reads a token's top of book and its whole book;
+// *markets.Service implements it (from the process's price feed for
+// tokens it holds, else from the venue).
 type Quoter interface {
 	Quotes(ctx context.Context, tokens []string) ([]markets.Quote, error)
+	// Book is the token's book, best level first: a market buy sized in
+	// USDC walks it to find what its amount buys within its bound.
+	Book(ctx context.Context, token string) (*clob.OrderBook, error)
+}
+
+// MarketReader reads the market a token trades in from the venue (its
+// name, and whether it still trades); *markets.Service implements it.
+type MarketReader interface {
+	TokenMarket(ctx context.Context, tokenID string) (*markets.TokenMarket, error)
 }
 
 // Resolver finds the token a marketQuery names now (MarketResolver).
@@ -46,6 +57,9 @@ type Engine struct {
 	Orders   orders.Placer
 	Quotes   Quoter
 	Resolver Resolver
+	// Markets reads the market of a strategy's token: its name for the
+	// answers, and whether it still trades (nil: neither is looked at).
+	Markets  MarketReader
 	Triggers Arming // nil: no price feed in this process
 	// Copies watches the wallets COPY_TRADE strategies copy (*CopyHub);
 	// nil in a process without a chain watcher.
@@ -97,16 +111,26 @@ type State struct {
 	// Version is the strategy's version (models.Strategy.Version): a
 	// change made for an earlier one is stale.
 	Version int64 `json:"version,omitempty"`
+	// MarketCheckAt is when a PRICE_ALERT or BUY_LOW_SELL_HIGH next looks
+	// at its market (its end date): the workflow runs an execution then,
+	// which moves a marketQuery to the market it names now or ends a
+	// tokenId strategy whose market no longer trades.
+	MarketCheckAt *time.Time `json:"market_check_at,omitempty"`
 }
 
 func stateOf(st *models.Strategy) State {
-	return State{
+	out := State{
 		ID: st.ID, Type: st.Type, Status: st.Status, AgentID: st.AgentID, UserID: st.UserID, TokenID: st.TokenID,
 		PausedBy: st.PausedBy, EndedReason: st.EndedReason, LastError: st.LastError,
 		ConsecutiveErrors: st.ConsecutiveFailures, Executions: st.Executions,
 		ExpiresAt: st.ExpiresAt, NextEvaluationAt: st.NextEvaluationAt, Armed: st.Triggers != "",
 		Summary: Summary(st), Version: st.Version,
 	}
+	if st.Type == TypePriceAlert || st.Type == TypeBuyLowSellHigh {
+		// RECURRING_BUY looks at its market every interval anyway.
+		out.MarketCheckAt = st.MarketCheckAt
+	}
+	return out
 }
 
 // Summary is a one-line description of a strategy for operators (the
@@ -119,6 +143,9 @@ func Summary(st *models.Strategy) string {
 	market := "token " + c.TokenID
 	if c.MarketQuery != "" {
 		market = fmt.Sprintf("%q", c.MarketQuery)
+	}
+	if st.MarketQuestion != "" {
+		market += fmt.Sprintf(" (%s: %s)", st.MarketQuestion, st.MarketOutcome)
 	}
 	var terms string
 	switch st.Type {
@@ -404,7 +431,16 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 		next.Status, next.ConsecutiveFailures = StatusActive, 0
 		u = store.StrategyUpdate{Status: ptr(StatusActive), PausedBy: ptr(""), ConsecutiveFailures: ptr(0), LastError: ptr("")}
 		if st.Type == TypeRecurringBuy {
-			u.NextEvaluationAt = ptr(now)
+			due, err := e.resumeAt(ctx, st, now)
+			if err != nil {
+				return State{}, err
+			}
+			u.NextEvaluationAt = ptr(due)
+		}
+		if st.MarketEndDate != nil && !now.Before(*st.MarketEndDate) {
+			// Its market may have closed while it was paused: look at
+			// once.
+			u.MarketCheckAt = ptr(now)
 		}
 	case ActionCancel:
 		next.Status = StatusCancelled
@@ -422,6 +458,14 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 		}
 		next.Config, next.MaxBudgetMicro, next.TokenID = ch.Config, ch.MaxBudgetMicro, ch.TokenID
 		u = store.StrategyUpdate{Config: ptr(ch.Config), MaxBudgetMicro: ptr(ch.MaxBudgetMicro), TokenID: ptr(ch.TokenID)}
+		if ch.TokenID != st.TokenID && ch.TokenID != "" && e.Markets != nil {
+			m, err := e.Markets.TokenMarket(ctx, ch.TokenID)
+			if err != nil {
+				return stateOf(st), err
+			}
+			follow(&next, m, now)
+			setMarket(&u, &next)
+		}
 	case ActionExtend:
 		if ch.ExpiresAt == nil {
 			return stateOf(st), errs.E(errs.Invalid, "expiresAt is required").WithCode(errs.CodeInvalidExpiry)

@@ -48,6 +48,10 @@ type plan struct {
 	// stop puts the strategy in ERROR at once (a KindError that no retry
 	// can cure: a COPY_TRADE whose target is the user's own wallet).
 	stop bool
+	// conds, when set, are the conditions armed after this execution
+	// instead of the type's own (a PRICE_ALERT waiting for the price to
+	// come back within its bound).
+	conds []Cond
 }
 
 // Execute runs execution number seq of strategy id: it re-checks the
@@ -106,6 +110,27 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		return Outcome{}, err
 	}
 
+	// The market first: it may have moved on (a new window) or closed.
+	v, err := e.watchMarket(ctx, st, cfg)
+	if err != nil {
+		if retryable(err) {
+			return Outcome{}, err
+		}
+		return e.record(ctx, st, cfg, seq, plan{kind: KindError, reason: errs.PublicMessage(err)}, nil, err)
+	}
+	switch {
+	case v.end != "":
+		return e.endOnMarket(ctx, st, seq, v)
+	case v.moveTo != nil && st.Type != TypeRecurringBuy:
+		return e.moveMarket(ctx, st, cfg, seq, v)
+	case v.moveTo != nil:
+		// A recurring buy follows its query: this interval buys in the
+		// market it names now.
+		follow(st, v.moveTo, e.now())
+	case v.cur != nil:
+		follow(st, v.cur, e.now()) // its name and end date as the venue says now
+	}
+
 	buying, err := e.refresh(ctx, st)
 	if err != nil {
 		return Outcome{}, err
@@ -122,9 +147,13 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		// arrived since the last execution, whose order's hint ran this
 		// check) and re-arm for them: a BUY's late fill arms its sell.
 		now := e.now()
-		out, err := e.commit(ctx, id, []string{StatusActive}, store.StrategyUpdate{LastEvaluatedAt: &now,
+		u := store.StrategyUpdate{LastEvaluatedAt: &now,
 			BudgetUsedMicro: &st.BudgetUsedMicro, OpenSizeMicro: &st.OpenSizeMicro,
-			Triggers: ptr(encodeConds(conditionsFor(st, cfg, buying)))}, nil, nil)
+			Triggers: ptr(encodeConds(conditionsFor(st, cfg, buying)))}
+		if v.cur != nil {
+			setMarket(&u, st)
+		}
+		out, err := e.commit(ctx, id, []string{StatusActive}, u, nil, nil)
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -197,15 +226,9 @@ func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config, buyi
 	if !e.due(st) {
 		return nil, nil
 	}
+	// A marketQuery was resolved by watchMarket: st.TokenID is the token
+	// it names now.
 	token := st.TokenID
-	if st.Type == TypeRecurringBuy && c.MarketQuery != "" {
-		// "btc 15m up" names the current window: re-resolved every time.
-		t, err := e.Resolver.Resolve(ctx, c.MarketQuery, c.Outcome)
-		if err != nil {
-			return nil, err
-		}
-		token = t
-	}
 	bid, ask, tick, err := e.top(ctx, token)
 	if err != nil {
 		return nil, err
@@ -226,15 +249,33 @@ func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config, buyi
 		if !met {
 			return nil, nil
 		}
-		req := orders.PlaceRequest{TokenID: token, Side: c.Side, Type: c.OrderType, Price: px, Size: c.Size.Decimal}
-		// The worst price accepted: the trigger where it bounds the trade
-		// (a buy at or below, a sell at or above it), so a fill is not
-		// lost to a level another order took first; else the price read.
-		if c.OrderType == OrderLimit || (c.Side == "BUY") == (c.TriggerCondition == PriceLTE) {
-			req.Price = onTick(c.TriggerPrice.Decimal, tick, c.Side == "BUY")
+		buy := c.Side == "BUY"
+		why := fmt.Sprintf("%s price %s met %s %s", fieldName(c.Side), px.String(), c.TriggerCondition, c.TriggerPrice.String())
+		req := orders.PlaceRequest{TokenID: token, Side: c.Side, Size: c.Size.Decimal}
+		switch c.OrderType {
+		case OrderLimit:
+			// Rests at the trigger (on the tick, in the trader's favour).
+			req.Type, req.Price = orders.TypeLimit, onTick(c.TriggerPrice.Decimal, tick, buy)
+		default:
+			// Walks the book up to the alert's bound: priceLimit, else the
+			// trigger ± MarketSlippage. MARKET takes what is there within
+			// it (fill-and-kill), FOK all of size or nothing.
+			worst, how := alertBound(c)
+			req.Price = onTick(worst, tick, buy)
+			req.Type = orders.TypeFAK
+			if c.OrderType == OrderFOK {
+				req.Type = orders.TypeFOK
+			}
+			if buy && px.GreaterThan(req.Price) || !buy && px.LessThan(req.Price) {
+				// Already beyond the bound (a breakout that gapped): not an
+				// order that could fill. Wait for the price to come back
+				// within it, then look again.
+				return &plan{kind: KindSkip, conds: []Cond{{TokenID: token, Field: condField(c.Side), Op: backWithin(buy), Threshold: req.Price}},
+					reason: fmt.Sprintf("%s, but it is beyond %s, the %s the alert accepts (%s): waiting for the price to come back within it",
+						why, req.Price.String(), worstWord(buy), how)}, nil
+			}
 		}
-		pl := &plan{kind: KindAction, reason: fmt.Sprintf("%s price %s met %s %s", fieldName(c.Side), px.String(), c.TriggerCondition, c.TriggerPrice.String()),
-			req: req, complete: EndFired}
+		pl := &plan{kind: KindAction, reason: why, req: req, complete: EndFired}
 		if c.Side == "BUY" {
 			if cost := req.Size.Mul(req.Price); cost.GreaterThan(left) {
 				return &plan{kind: KindSkip, complete: EndBudget,
@@ -250,27 +291,7 @@ func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config, buyi
 		if c.PriceLimit != nil && ask.GreaterThan(c.PriceLimit.Decimal) {
 			return &plan{kind: KindSkip, reason: fmt.Sprintf("best ask %s is above priceLimit %s", ask.String(), c.PriceLimit.String())}, nil
 		}
-		amount := decimal.Min(c.AmountPerInterval.Decimal, left)
-		complete := ""
-		if c.MaxTotalAmount != nil {
-			total := c.MaxTotalAmount.Sub(micro.Decimal(st.BudgetUsedMicro))
-			if total.LessThanOrEqual(amount) {
-				amount, complete = total, EndTotal
-			}
-		}
-		if amount.Equal(left) {
-			complete = EndBudget
-		}
-		size := amount.Div(ask).RoundFloor(2)
-		if size.Mul(ask).RoundFloor(2).LessThan(minMarketBuy) {
-			reason := fmt.Sprintf("$%s buys less than the venue's $1 minimum at %s", amount.StringFixed(2), ask.String())
-			if complete == "" {
-				return nil, errs.E(errs.Invalid, "amountPerInterval "+reason).WithCode(errs.CodeBelowMinSize)
-			}
-			return &plan{kind: KindSkip, reason: reason + ": the strategy's budget is spent", complete: complete}, nil
-		}
-		return &plan{kind: KindAction, reason: fmt.Sprintf("interval buy of $%s at best ask %s", amount.StringFixed(2), ask.String()),
-			req: orders.PlaceRequest{TokenID: token, Side: "BUY", Type: orders.TypeMarket, Price: ask, Size: size}, complete: complete}, nil
+		return e.intervalBuy(ctx, st, c, token, ask, tick, left)
 
 	case TypeBuyLowSellHigh:
 		open := sellable(st)
@@ -380,22 +401,39 @@ func tallyOf(os []models.Order) tally {
 	return t
 }
 
-// derive tallies all the strategy's orders: budgetUsed is their used,
-// openSize their open, and buying what its live buys may still fill.
-func (e *Engine) derive(ctx context.Context, id string) (used, open, buying int64, err error) {
-	os, err := e.Store.StrategyOrders(ctx, id)
+// sizeStepMicro is the venue's size step, 0.01 share, in micro-units.
+const sizeStepMicro = 10_000
+
+// derive tallies the strategy's orders: budgetUsed is what all of them
+// used; openSize and buying (what its live buys may still fill) are those
+// of the token it trades now for the types that trade one token
+// (PRICE_ALERT, BUY_LOW_SELL_HIGH: after a marketQuery moved it to a new
+// window, the old window's shares are no longer its to sell), of all its
+// orders otherwise.
+func (e *Engine) derive(ctx context.Context, st *models.Strategy) (used, open, buying int64, err error) {
+	os, err := e.Store.StrategyOrders(ctx, st.ID)
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	t := tallyOf(os)
-	return t.used, t.open, t.buying, nil
+	all := tallyOf(os)
+	if (st.Type != TypePriceAlert && st.Type != TypeBuyLowSellHigh) || st.TokenID == "" {
+		return all.used, all.open, all.buying, nil
+	}
+	mine := os[:0:0]
+	for _, o := range os {
+		if o.TokenID == st.TokenID {
+			mine = append(mine, o)
+		}
+	}
+	t := tallyOf(mine)
+	return all.used, t.open, t.buying, nil
 }
 
 // refresh brings st's budgetUsed and openSize up to date with its orders
 // (in memory; the next commit stores them) and returns what its live
 // buys may still fill.
 func (e *Engine) refresh(ctx context.Context, st *models.Strategy) (buying int64, err error) {
-	used, open, buying, err := e.derive(ctx, st.ID)
+	used, open, buying, err := e.derive(ctx, st)
 	if err != nil {
 		return 0, err
 	}
@@ -412,13 +450,33 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 	next := *st
 	next.Executions = seq
 	next.LastError = ""
+	if o != nil && o.TokenID != next.TokenID && next.Type == TypeRecurringBuy && e.Markets != nil {
+		// An order an earlier attempt placed in the market its query
+		// named then: the strategy follows it there.
+		if m, err := e.Markets.TokenMarket(ctx, o.TokenID); err == nil {
+			follow(&next, m, now)
+		}
+	}
+	if next.Type != TypeCopyTrade {
+		rec.TokenID = next.TokenID
+		marketOnExecution(rec, &next)
+	}
 	if o != nil {
 		oid := o.ID
 		rec.OrderID = &oid
 		rec.Action, rec.Side, rec.TokenID = o.Side, o.Side, o.TokenID
 		rec.PriceMicro, rec.SizeMicro, rec.OrderStatus = o.PriceMicro, o.SizeMicro, o.Status
+		rec.FilledSizeMicro, rec.AvgFillPriceMicro = o.FilledSizeMicro, o.AvgFillPriceMicro
 		rec.AmountMicro = spent(o)
 		switch {
+		case st.Type == TypeRecurringBuy && o.FilledSizeMicro == 0 &&
+			(o.Status == models.OrderFailed && marketMovedAway(o.FailureCode) || o.Status != models.OrderFailed && orders.TerminalStatus(o.Status)):
+			// Fill-and-kill within the bound: the book moved between the
+			// read and the match and nothing was left within it. The
+			// interval buys nothing; a skip, not a failure.
+			rec.Kind = KindSkip
+			rec.Reason = truncate(fmt.Sprintf("bought nothing: no ask was left at %s or better when the order reached the book (%s)",
+				micro.Decimal(o.PriceMicro).String(), pl.reason), 500)
 		case st.Type == TypeCopyTrade && o.FilledSizeMicro == 0 &&
 			(o.Status == models.OrderFailed && marketMovedAway(o.FailureCode) || o.Status != models.OrderFailed && orders.TerminalStatus(o.Status)):
 			// A copy is a marketable order at the target's price within
@@ -441,8 +499,18 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 			// thin to trade ends in ERROR instead of looping.
 			rec.Kind = KindError
 			rec.Reason = truncate(fmt.Sprintf("the order did not fill (%s): %s", o.Status, pl.reason), 500)
+		case o.RequestType == orders.TypeFAK && orders.TerminalStatus(o.Status) && o.SizeMicro-o.FilledSizeMicro >= sizeStepMicro:
+			// Fill-and-kill: what the book held within the bound was
+			// bought; the rest is a skip, not an error. (Less than a
+			// hundredth short is no partial fill: a marketable BUY's
+			// amounts are the venue's collateral floored to the cent and
+			// shares floored to 4 decimals, so a whole fill of 194.23
+			// shares at 0.53 is 194.2264.)
+			rec.Reason = truncate(fmt.Sprintf("%s; partial fill: %s of %s shares at an average of %s, the rest was not on the book at %s or better and was not bought",
+				pl.reason, micro.Decimal(o.FilledSizeMicro).String(), micro.Decimal(o.SizeMicro).String(),
+				micro.Decimal(o.AvgFillPriceMicro).String(), micro.Decimal(o.PriceMicro).String()), 500)
 		}
-		if rec.Kind == KindError {
+		if rec.Kind == KindError || rec.Kind == KindSkip && st.Type == TypeRecurringBuy {
 			pl.complete = ""
 		}
 	} else if pl.kind == KindAction {
@@ -486,13 +554,20 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 			map[string]any{"side": rec.Side, "size": micro.Decimal(rec.SizeMicro).String(), "price": micro.Decimal(rec.PriceMicro).String(),
 				"tokenId": rec.TokenID, "amount": micro.Decimal(rec.AmountMicro).String(), "execution": seq})
 	}
+	if pl.complete == EndBudget && next.BudgetUsedMicro == 0 {
+		// A budget that bought nothing is not exhausted: the strategy
+		// waits (a lower price may fit it) rather than end having spent
+		// nothing. Create and PATCH refuse budgets that can never buy.
+		pl.complete = ""
+	}
 	if next.Status == StatusActive {
 		left := micro.Decimal(next.MaxBudgetMicro - next.BudgetUsedMicro)
 		switch {
 		case pl.complete != "":
 		case next.BudgetUsedMicro >= next.MaxBudgetMicro:
 			pl.complete = EndBudget
-		case st.Type == TypeRecurringBuy && c.MaxTotalAmount != nil && micro.Decimal(next.BudgetUsedMicro).GreaterThanOrEqual(c.MaxTotalAmount.Decimal):
+		case st.Type == TypeRecurringBuy && c.MaxTotalAmount != nil && c.MaxTotalAmount.Sub(micro.Decimal(next.BudgetUsedMicro)).LessThan(minMarketBuy):
+			// What maxTotalAmount leaves cannot buy the venue's minimum.
 			pl.complete = EndTotal
 		case st.Type == TypeRecurringBuy && left.LessThan(minMarketBuy):
 			// What is left cannot buy the venue's minimum ever again.
@@ -516,7 +591,14 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 	} else if next.Status != StatusActive {
 		u.NextEvaluationAt = &time.Time{}
 	}
-	u.Triggers = ptr(encodeConds(conditionsFor(&next, c, buying)))
+	conds := conditionsFor(&next, c, buying)
+	if pl.conds != nil && next.Status == StatusActive {
+		conds = pl.conds
+	}
+	u.Triggers = ptr(encodeConds(conds))
+	if next.Type != TypeCopyTrade && next.TokenID != "" {
+		setMarket(&u, &next)
+	}
 	out, err := e.commit(ctx, st.ID, []string{StatusActive}, u, rec, evs)
 	if err != nil {
 		return Outcome{}, err

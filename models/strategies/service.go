@@ -9,6 +9,7 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/micro"
 	"github.com/agent-trading/ats/venue/network"
@@ -41,6 +42,10 @@ type Service struct {
 	Store    *store.Store
 	Runner   Runner
 	Resolver Resolver
+	// Markets reads the market of the token a strategy trades: its name
+	// for the answers, its minimum order size for the feasibility check,
+	// and whether it still trades (nil: none of these).
+	Markets MarketReader
 	// Network derives the proxy and Safe of a user's EOA, which a
 	// COPY_TRADE may not copy either (nil: only the stored addresses).
 	Network *network.Network
@@ -82,10 +87,20 @@ func (s *Service) Create(ctx context.Context, a Actor, r CreateRequest) (Strateg
 	if err != nil {
 		return Strategy{}, err
 	}
+	m, err := s.market(ctx, token)
+	if err != nil {
+		return Strategy{}, err
+	}
+	if err := feasible(r.Type, cfg, r.MaxBudget.Decimal, m); err != nil {
+		return Strategy{}, err
+	}
 	now := s.now()
 	st := &models.Strategy{
 		ID: models.NewID(models.PrefixStrategy), AgentID: a.AgentID, UserID: a.UserID, Type: r.Type, Config: string(norm),
 		MaxBudgetMicro: micro.Truncate(r.MaxBudget.Decimal), Status: StatusActive, CreatedBy: a.By, TokenID: token,
+	}
+	if m != nil {
+		follow(st, m, now)
 	}
 	st.WorkflowID = st.ID
 	if a.By == ByAgent {
@@ -134,6 +149,23 @@ func (s *Service) resolve(ctx context.Context, c Config) (string, error) {
 		return "", errs.E(errs.Internal, "market search is not configured in this process")
 	}
 	return s.Resolver.Resolve(ctx, c.MarketQuery, c.Outcome)
+}
+
+// market reads the market of token (nil without a token or a reader) and
+// refuses one that no longer trades: a strategy there could never trade.
+func (s *Service) market(ctx context.Context, token string) (*markets.TokenMarket, error) {
+	if token == "" || s.Markets == nil {
+		return nil, nil
+	}
+	m, err := s.Markets.TokenMarket(ctx, token)
+	if err != nil {
+		return nil, err
+	}
+	if !m.Trading() {
+		return nil, errs.Ef(errs.Conflict, "the market of token %s (%s: %s) no longer accepts orders", token, m.Question, m.Outcome).
+			WithCode(errs.CodeStrategyMarketClosed).WithHint("choose a market that trades (GET /markets/search), or give a marketQuery")
+	}
+	return m, nil
 }
 
 // find loads a strategy the actor may see: an agent's own, or any of the
@@ -204,7 +236,7 @@ func (s *Service) view(ctx context.Context, st *models.Strategy, withExecutions 
 		PausedBy: st.PausedBy, EndedReason: st.EndedReason, LastError: st.LastError, ConsecutiveErrors: st.ConsecutiveFailures,
 		TokenID: st.TokenID, OpenSize: micro.Decimal(st.OpenSizeMicro), ExecutionCount: st.Executions,
 		CreatedAt: st.CreatedAt, UpdatedAt: st.UpdatedAt, ExpiresAt: st.ExpiresAt,
-		LastEvaluatedAt: st.LastEvaluatedAt, NextEvaluationAt: st.NextEvaluationAt,
+		LastEvaluatedAt: st.LastEvaluatedAt, NextEvaluationAt: st.NextEvaluationAt, Market: marketOf(st),
 	}
 	if !withExecutions {
 		return v, nil
@@ -213,12 +245,34 @@ func (s *Service) view(ctx context.Context, st *models.Strategy, withExecutions 
 	if err != nil {
 		return Strategy{}, err
 	}
+	// An execution shows its order as it stands now: a fill that came
+	// after the execution was recorded is in its filled size, its amount
+	// and its status.
+	var ids []string
+	for _, r := range recs {
+		if r.OrderID != nil {
+			ids = append(ids, *r.OrderID)
+		}
+	}
+	live, err := s.Store.ExecutionOrders(ctx, ids)
+	if err != nil {
+		return Strategy{}, err
+	}
 	v.Executions = make([]Execution, 0, len(recs))
 	for _, r := range recs {
 		e := Execution{ID: r.ID, Seq: r.Seq, Time: r.Time, Kind: r.Kind, Action: r.Action, Reason: r.Reason, OrderStatus: r.OrderStatus,
-			TokenID: r.TokenID, Side: r.Side, Price: micro.Decimal(r.PriceMicro), Size: micro.Decimal(r.SizeMicro), Amount: micro.Decimal(r.AmountMicro)}
+			TokenID: r.TokenID, Side: r.Side, Price: micro.Decimal(r.PriceMicro), Size: micro.Decimal(r.SizeMicro), Amount: micro.Decimal(r.AmountMicro),
+			FilledSize: micro.Decimal(r.FilledSizeMicro), AvgFillPrice: micro.Decimal(r.AvgFillPriceMicro)}
+		if r.MarketQuestion != "" || r.MarketSlug != "" {
+			e.Market = &Market{Question: r.MarketQuestion, Outcome: r.MarketOutcome, Slug: r.MarketSlug, EndDate: r.MarketEndDate}
+		}
 		if r.OrderID != nil {
 			e.OrderID = *r.OrderID
+			if o, ok := live[*r.OrderID]; ok {
+				e.OrderStatus = o.Status
+				e.FilledSize, e.AvgFillPrice = micro.Decimal(o.FilledSizeMicro), micro.Decimal(o.AvgFillPriceMicro)
+				e.Amount = micro.Decimal(spent(&o))
+			}
 		}
 		v.Executions = append(v.Executions, e)
 	}
@@ -377,6 +431,20 @@ func (s *Service) Patch(ctx context.Context, a Actor, id string, r PatchRequest)
 			if token, err = s.resolve(ctx, cfg); err != nil {
 				return Strategy{}, err
 			}
+		}
+		var m *markets.TokenMarket
+		if token != st.TokenID {
+			// Moving to another market: it must trade.
+			if m, err = s.market(ctx, token); err != nil {
+				return Strategy{}, err
+			}
+		} else if token != "" && s.Markets != nil {
+			if m, err = s.Markets.TokenMarket(ctx, token); err != nil {
+				return Strategy{}, err
+			}
+		}
+		if err := feasible(st.Type, cfg, micro.Decimal(budget), m); err != nil {
+			return Strategy{}, err
 		}
 		if _, err := s.change(ctx, a, id, Change{Action: ActionPatch, Config: string(norm), MaxBudgetMicro: budget, TokenID: token}); err != nil {
 			return Strategy{}, err

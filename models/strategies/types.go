@@ -60,6 +60,10 @@ const (
 	EndFired     = "trigger_fired"
 	EndCancelled = "cancelled"
 	EndExpired   = "expired"
+	// EndMarketClosed: the market of a strategy's tokenId closed or
+	// resolved (or a marketQuery names no market that trades any more);
+	// the strategy is CANCELLED by the system.
+	EndMarketClosed = "market_closed"
 )
 
 // Limits (spec "Limits").
@@ -114,8 +118,21 @@ type Strategy struct {
 	ExpiresAt         *time.Time
 	LastEvaluatedAt   *time.Time
 	NextEvaluationAt  *time.Time
+	// Market is the market of TokenID (nil for COPY_TRADE, or when the
+	// venue has not named it yet).
+	Market *Market
 	// Executions are the most recent first (detail only).
 	Executions []Execution
+}
+
+// Market is what a strategy or an execution trades, as the venue names
+// it: the market's question, the outcome of the token, the market's slug
+// and its announced end.
+type Market struct {
+	Question string
+	Outcome  string
+	Slug     string
+	EndDate  *time.Time
 }
 
 // Execution is one entry of a strategy's execution log: an action (an
@@ -134,4 +151,10 @@ type Execution struct {
 	Price       decimal.Decimal
 	Size        decimal.Decimal
 	Amount      decimal.Decimal
+	// FilledSize and AvgFillPrice are what the order filled (a
+	// fill-and-kill market order may fill part of Size).
+	FilledSize   decimal.Decimal
+	AvgFillPrice decimal.Decimal
+	// Market is the market the execution acted on.
+	Market *Market
 }

@@ -177,6 +177,51 @@ func TestUpDownRollsAndResolvesFromThePricePath(t *testing.T) {
 	assert.True(t, ok, "a new window was listed")
 }
 
+// TestShortUpDownWindows: a test sandbox lists only the series it asks
+// for, and with UpDownWindow each window trades only that long, one after
+// another from the listing: its end date says so, it resolves then, and
+// the next window — same slugs as the live venue's — still accepts orders.
+func TestShortUpDownWindows(t *testing.T) {
+	ch := NewMemChain(5)
+	clk := &clock{now: time.Date(2026, 11, 22, 4, 2, 30, 0, time.UTC)}
+	v, err := New(Config{Chain: ch, Network: network.Sandbox("http://127.0.0.1:1"), Seed: 5, Ordinary: 1,
+		UpDownAhead: 2, UpDownSeries: []string{"btc 15m"}, UpDownWindow: 20 * time.Second, Clock: clk.Now})
+	require.NoError(t, err)
+	require.NoError(t, v.Start(context.Background()))
+	btc, _ := updown.ParseAsset("btc")
+	ws, err := updown.Windows(btc, updown.TF15m, clk.Now(), 2)
+	require.NoError(t, err)
+	n := 0
+	for _, m := range v.Markets() {
+		if m.UpDown != nil {
+			n++
+			assert.Equal(t, "btc", m.UpDown.Asset)
+			assert.Equal(t, "15m", m.UpDown.Timeframe)
+		}
+	}
+	assert.Equal(t, 3, n, "the current window and the next two, of one series")
+	cur, ok := v.BySlug(ws[0].Slug)
+	require.True(t, ok)
+	assert.Equal(t, clk.Now().Add(20*time.Second), cur.End, "the current window trades 20 s from its listing")
+	next, ok := v.BySlug(ws[1].Slug)
+	require.True(t, ok)
+	assert.Equal(t, clk.Now().Add(40*time.Second), next.End, "the next one the 20 s after it")
+
+	// A price set with the control API stays: the path no longer moves
+	// that window.
+	_, err = v.SetPrice(context.Background(), next.TokenIDs[0], 30_000)
+	require.NoError(t, err)
+
+	clk.Add(21 * time.Second)
+	require.NoError(t, v.Tick(context.Background()))
+	done, _ := v.BySlug(ws[0].Slug)
+	assert.True(t, done.Resolved, "the short window resolved at its end")
+	_, accepting, _ := v.Engine().Market(next.ConditionID)
+	assert.True(t, accepting, "the next window still takes orders")
+	f, _ := v.Fair(next.TokenIDs[0])
+	assert.Equal(t, uint64(30_000), f, "the control price held through the tick")
+}
+
 func TestResolveAndCreate(t *testing.T) {
 	v, _, _ := newVenue(t, false)
 	m := v.Markets()[1]

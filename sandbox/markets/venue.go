@@ -46,8 +46,21 @@ type Config struct {
 	ConfirmAfter time.Duration
 	// DisableUpDown skips the crypto up/down series (tests of ordinary markets).
 	DisableUpDown bool
-	Clock         exchange.Clock
-	Logger        *slog.Logger
+	// UpDownSeries, when set, lists only these series ("btc 15m": asset
+	// symbol and timeframe) instead of every asset × timeframe (smaller
+	// test sandboxes).
+	UpDownSeries []string
+	// UpDownWindow, when set (tests), makes each up/down window trade for
+	// this long instead of its whole timeframe, one after another: the
+	// first from its listing, each next one from the end of the one before
+	// it (or its own listing, if later). A window then stops trading and
+	// resolves, and its end date says so. Its slug and question stay its
+	// timeframe's, so clients find it as on the live venue, and the next
+	// window, listed ahead and accepting orders, takes its place: a window
+	// roll in seconds rather than minutes.
+	UpDownWindow time.Duration
+	Clock        exchange.Clock
+	Logger       *slog.Logger
 	// Journal, when set, keeps the venue on disk (persist.go): Start
 	// reopens the markets, books and trades it holds.
 	Journal Journal
@@ -69,8 +82,11 @@ type Venue struct {
 	byCond  map[string]*Info
 	byToken map[string]*Info
 	bySlug  map[string]*Info
-	fair    map[string]uint64       // condition → fair price of outcome 0, micro
-	dirty   map[string]bool         // condition → re-quote on next tick
+	fair    map[string]uint64 // condition → fair price of outcome 0, micro
+	dirty   map[string]bool   // condition → re-quote on next tick
+	// pinned are the up/down windows whose price the control API set: the
+	// price path no longer moves them (until they end).
+	pinned  map[string]bool
 	history map[string][]PricePoint // condition → fair price of outcome 0 over time
 	nextID  int
 	salt    uint64
@@ -109,6 +125,7 @@ func New(cfg Config) (*Venue, error) {
 		bySlug:  map[string]*Info{},
 		fair:    map[string]uint64{},
 		dirty:   map[string]bool{},
+		pinned:  map[string]bool{},
 		history: map[string][]PricePoint{},
 		nextID:  500_000,
 		salt:    uint64(cfg.Seed)&0xffffffff<<16 + 1,
@@ -268,9 +285,12 @@ func (v *Venue) Tick(ctx context.Context) error {
 		}
 		old := v.fair[m.ConditionID]
 		var nf uint64
-		if m.UpDown != nil {
+		switch {
+		case m.UpDown != nil && v.pinned[m.ConditionID]:
+			nf = old // set with the control API: it stays where it was put
+		case m.UpDown != nil:
 			nf = v.path.Fair(*m.UpDown, now)
-		} else {
+		default:
 			nf = v.walk(old, m.TickMicro)
 		}
 		if nf != old || v.dirty[m.ConditionID] {
@@ -597,6 +617,9 @@ func (v *Venue) SetPrice(ctx context.Context, tokenID string, price uint64) (Inf
 		price = exchange.One - price
 	}
 	v.fair[m.ConditionID] = price
+	if m.UpDown != nil {
+		v.pinned[m.ConditionID] = true
+	}
 	seq := v.saveFairLocked(m)
 	cp := *m
 	v.mu.Unlock()
@@ -722,9 +745,21 @@ func (v *Venue) rollUpDown(ctx context.Context) error {
 	if first != nil {
 		return first
 	}
+	// With UpDownWindow, the latest end of each series' listed windows: a
+	// new window trades after it.
+	last := map[string]time.Time{}
+	for _, m := range v.Markets() {
+		if ud := m.UpDown; ud != nil && ud.End.After(last[ud.Asset+" "+ud.Timeframe]) {
+			last[ud.Asset+" "+ud.Timeframe] = ud.End
+		}
+	}
 	var ls []listing
 	for _, a := range updown.Assets() {
 		for _, tf := range Timeframes {
+			if !v.listsSeries(a.Symbol, tf) {
+				continue
+			}
+			series := a.Symbol + " " + string(tf)
 			ws, err := updown.Windows(a, tf, now, v.cfg.UpDownAhead)
 			if err != nil {
 				return err
@@ -733,11 +768,24 @@ func (v *Venue) rollUpDown(ctx context.Context) error {
 				if _, ok := v.BySlug(w.Slug); ok {
 					continue
 				}
-				ud := &UpDown{Asset: a.Symbol, Timeframe: string(tf), Start: w.Start, End: w.End}
+				end := w.End
+				if d := v.cfg.UpDownWindow; d > 0 {
+					// It trades d from its listing, or from the end of the
+					// window before it: short windows one after another.
+					opens := now
+					if p := last[series]; p.After(opens) {
+						opens = p
+					}
+					if short := opens.Add(d); short.Before(end) {
+						end = short
+					}
+					last[series] = end
+				}
+				ud := &UpDown{Asset: a.Symbol, Timeframe: string(tf), Start: w.Start, End: end}
 				ls = append(ls, listing{id: v.newID(), ud: ud, seed: Seed{
 					Question: Title(a.Symbol, string(tf), w.Start, w.End), Slug: w.Slug,
 					Tags:     []string{"crypto", "up-or-down", string(tf)},
-					Outcomes: [2]string{"Up", "Down"}, FairMicro: v.path.Fair(*ud, now), End: w.End,
+					Outcomes: [2]string{"Up", "Down"}, FairMicro: v.path.Fair(*ud, now), End: end,
 					VolumeMicro: 1_000 * exchange.One,
 				}})
 			}
@@ -747,6 +795,24 @@ func (v *Venue) rollUpDown(ctx context.Context) error {
 		return err
 	}
 	return nil
+}
+
+// listsSeries reports whether the venue lists the series of asset and tf
+// (Config.UpDownSeries).
+func (v *Venue) listsSeries(asset string, tf updown.Timeframe) bool {
+	if len(v.cfg.UpDownSeries) == 0 {
+		return true
+	}
+	for _, s := range v.cfg.UpDownSeries {
+		a, t, _ := strings.Cut(strings.ToLower(strings.TrimSpace(s)), " ")
+		if a != asset {
+			continue
+		}
+		if parsed, err := updown.ParseTimeframe(t); err == nil && parsed == tf {
+			return true
+		}
+	}
+	return false
 }
 
 // PricePoint is one sample of a market's fair price.

@@ -221,8 +221,10 @@ const LookAhead = 2
 
 // FindAccepting returns the first market accepting orders among the window
 // containing now and the next LookAhead windows, trying each window's
-// slugs in order. Unknown slugs are skipped; other lookup errors abort. No
-// accepting market is NotFound with code no_accepting_market.
+// slugs in order. Unknown slugs are skipped; other lookup errors abort. A
+// market past its end date counts as not accepting (it may not have been
+// closed yet). No accepting market is NotFound with code
+// no_accepting_market.
 func FindAccepting(ctx context.Context, g MarketFinder, a Asset, tf Timeframe, now time.Time) (*gamma.Market, Window, error) {
 	ws, err := Windows(a, tf, now, LookAhead)
 	if err != nil {
@@ -237,7 +239,7 @@ func FindAccepting(ctx context.Context, g MarketFinder, a Asset, tf Timeframe, n
 			if err != nil {
 				return nil, Window{}, err
 			}
-			if m.AcceptingOrders && !m.Closed && !m.Archived {
+			if m.AcceptingOrders && !m.Closed && !m.Archived && (m.EndDate.IsZero() || m.EndDate.After(now)) {
 				return m, w, nil
 			}
 			break // the window exists but is not open; try the next one

@@ -149,6 +149,16 @@ func TestFindAccepting(t *testing.T) {
 	require.Equal(t, "btc-updown-5m-1778583900", m.Slug)
 	require.Equal(t, utc("2026-05-12T11:05:00Z"), w.Start)
 
+	// The current window is past its end date, not yet closed by the
+	// venue: the next one is the window that trades.
+	f = &fakeGamma{markets: map[string]*gamma.Market{
+		"btc-updown-5m-1778583600": {Slug: "btc-updown-5m-1778583600", AcceptingOrders: true, EndDate: utc("2026-05-12T11:03:00Z")},
+		"btc-updown-5m-1778583900": {Slug: "btc-updown-5m-1778583900", AcceptingOrders: true, EndDate: utc("2026-05-12T11:10:00Z")},
+	}}
+	m, _, err = FindAccepting(context.Background(), f, btc, TF5m, now)
+	require.NoError(t, err)
+	require.Equal(t, "btc-updown-5m-1778583900", m.Slug)
+
 	// Only the third window (the last one looked at) exists.
 	f = &fakeGamma{markets: map[string]*gamma.Market{"btc-updown-5m-1778584200": {Slug: "x", AcceptingOrders: true}}}
 	_, _, err = FindAccepting(context.Background(), f, btc, TF5m, now)

@@ -18,6 +18,7 @@ import (
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/micro"
 )
 
@@ -37,6 +38,14 @@ type Placer struct {
 	FailureCode string
 	// Block, when set, holds every placement until it is closed.
 	Block chan struct{}
+	// Fill, when set, says what a FILLED order filled: its size and
+	// average price (a size below the request's is a partial fill of a
+	// fill-and-kill order). Unset: all of it, a marketable order at the
+	// top of Book when that is within its price (as the venue matches),
+	// else at the request's price.
+	Fill func(r orders.PlaceRequest) (size, price decimal.Decimal)
+	// Book, when set, is the book marketable orders fill against.
+	Book *Book
 	// Calls counts Place calls; Placed the orders created.
 	Calls, Placed int
 	Requests      []orders.PlaceRequest
@@ -46,7 +55,7 @@ type Placer struct {
 func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceRequest) (orders.PlaceResult, error) {
 	p.mu.Lock()
 	p.Calls++
-	fail, status, code, block := p.Fail, p.Status, p.FailureCode, p.Block
+	fail, status, code, block, fill, book := p.Fail, p.Status, p.FailureCode, p.Block, p.Fill, p.Book
 	p.mu.Unlock()
 	if block != nil {
 		<-block
@@ -73,6 +82,20 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 		IdempotencyKey: &key, StrategyID: &sid}
 	if status == models.OrderFilled {
 		o.FilledSizeMicro, o.AvgFillPriceMicro = o.SizeMicro, o.PriceMicro
+		switch {
+		case fill != nil:
+			size, price := fill(r)
+			o.FilledSizeMicro, o.AvgFillPriceMicro = micro.Truncate(size), micro.Truncate(price)
+		case book != nil && r.Type != orders.TypeLimit:
+			if top, ok := book.top1(r.TokenID); ok {
+				if r.Side == "BUY" && top[1].Sign() > 0 && top[1].LessThanOrEqual(r.Price) {
+					o.AvgFillPriceMicro = micro.Truncate(top[1])
+				}
+				if r.Side == "SELL" && top[0].GreaterThanOrEqual(r.Price) {
+					o.AvgFillPriceMicro = micro.Truncate(top[0])
+				}
+			}
+		}
 	}
 	if status == models.OrderFailed {
 		o.FailureReason, o.FailureCode = "the venue refused the order", code
@@ -101,10 +124,68 @@ func (p *Placer) Counts() (calls, placed int) {
 	return p.Calls, p.Placed
 }
 
-// Book is a settable top of book per token.
+// Book is a settable top of book per token, with the depth behind it:
+// by default each side is one level of DefaultDepth shares at the top;
+// SetAsks gives a token's asks level by level.
 type Book struct {
-	mu  sync.Mutex
-	top map[string][2]decimal.Decimal
+	mu   sync.Mutex
+	top  map[string][2]decimal.Decimal
+	asks map[string][]clob.PriceLevel
+}
+
+// top1 is token's best bid and ask.
+func (b *Book) top1(token string) ([2]decimal.Decimal, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, ok := b.top[token]
+	return t, ok
+}
+
+// DefaultDepth is the size of the one level behind a top set with Set.
+var DefaultDepth = decimal.NewFromInt(100_000)
+
+// SetAsks sets token's asks, best first ("price", "size" pairs); the best
+// ask becomes the first price.
+func (b *Book) SetAsks(token string, levels ...string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.asks == nil {
+		b.asks = map[string][]clob.PriceLevel{}
+	}
+	var ls []clob.PriceLevel
+	for i := 0; i+1 < len(levels); i += 2 {
+		ls = append(ls, clob.PriceLevel{Price: decimal.RequireFromString(levels[i]), Size: decimal.RequireFromString(levels[i+1])})
+	}
+	b.asks[token] = ls
+	t := b.top[token]
+	if len(ls) > 0 {
+		t[1] = ls[0].Price
+	}
+	if b.top == nil {
+		b.top = map[string][2]decimal.Decimal{}
+	}
+	b.top[token] = t
+}
+
+// Book implements strategies.Quoter: the asks set with SetAsks, else one
+// level of DefaultDepth at each side's top.
+func (b *Book) Book(_ context.Context, token string) (*clob.OrderBook, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, ok := b.top[token]
+	if !ok {
+		return nil, errs.Ef(errs.NotFound, "no order book for token %s", token).WithCode(errs.CodeTokenNotFound)
+	}
+	out := &clob.OrderBook{AssetID: token, TickSize: "0.01"}
+	if t[0].Sign() > 0 {
+		out.Bids = []clob.PriceLevel{{Price: t[0], Size: DefaultDepth}}
+	}
+	if ls, ok := b.asks[token]; ok {
+		out.Asks = append(out.Asks, ls...)
+	} else if t[1].Sign() > 0 {
+		out.Asks = []clob.PriceLevel{{Price: t[1], Size: DefaultDepth}}
+	}
+	return out, nil
 }
 
 // Set sets a token's best bid and ask ("" for an empty side).
@@ -122,6 +203,42 @@ func (b *Book) Set(token, bid, ask string) {
 		t[1] = decimal.RequireFromString(ask)
 	}
 	b.top[token] = t
+	delete(b.asks, token)
+}
+
+// Markets is a settable venue of markets (strategies.MarketReader): a
+// token not set is a market that trades, named after the token.
+type Markets struct {
+	mu sync.Mutex
+	m  map[string]markets.TokenMarket
+}
+
+// Set sets the market of m.TokenID.
+func (ms *Markets) Set(m markets.TokenMarket) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if ms.m == nil {
+		ms.m = map[string]markets.TokenMarket{}
+	}
+	ms.m[m.TokenID] = m
+}
+
+// Close makes token's market closed (resolved): it takes no orders.
+func (ms *Markets) Close(token string) {
+	m, _ := ms.TokenMarket(context.Background(), token)
+	m.Closed, m.AcceptingOrders = true, false
+	ms.Set(*m)
+}
+
+// TokenMarket implements strategies.MarketReader.
+func (ms *Markets) TokenMarket(_ context.Context, token string) (*markets.TokenMarket, error) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	if m, ok := ms.m[token]; ok {
+		return &m, nil
+	}
+	return &markets.TokenMarket{TokenID: token, ConditionID: "0xc" + token, Question: "Will market " + token + " resolve Yes?", Outcome: "Yes",
+		Slug: "market-" + token, AcceptingOrders: true, TickSize: decimal.RequireFromString("0.01"), MinOrderSize: decimal.NewFromInt(5)}, nil
 }
 
 // Quotes implements strategies.Quoter.
@@ -145,11 +262,38 @@ func (b *Book) Quotes(_ context.Context, tokens []string) ([]markets.Quote, erro
 	return out, nil
 }
 
-// Resolver resolves every query to Token (or to Tokens[query]).
-type Resolver struct{ Tokens map[string]string }
+// Resolver resolves every query to Token (or to Tokens[query]; Set
+// changes it while strategies run).
+type Resolver struct {
+	Tokens map[string]string
+	live   *liveTokens
+}
+
+type liveTokens struct {
+	mu sync.Mutex
+	m  map[string]string
+}
+
+// Set makes query resolve to token from now on (Live resolvers only).
+func (r Resolver) Set(query, token string) {
+	r.live.mu.Lock()
+	defer r.live.mu.Unlock()
+	r.live.m[query] = token
+}
+
+// Live returns a resolver whose answers Set changes.
+func Live() Resolver { return Resolver{live: &liveTokens{m: map[string]string{}}} }
 
 // Resolve implements strategies.Resolver.
 func (r Resolver) Resolve(_ context.Context, query, _ string) (string, error) {
+	if r.live != nil {
+		r.live.mu.Lock()
+		t, ok := r.live.m[query]
+		r.live.mu.Unlock()
+		if ok {
+			return t, nil
+		}
+	}
 	if t, ok := r.Tokens[query]; ok {
 		return t, nil
 	}
@@ -159,12 +303,14 @@ func (r Resolver) Resolve(_ context.Context, query, _ string) (string, error) {
 // Env is a store with one user and agent, the fakes and an engine and
 // service over them.
 type Env struct {
-	Store   *store.Store
-	Placer  *Placer
-	Book    *Book
-	Engine  *strategies.Engine
-	UserID  string
-	AgentID string
+	Store    *store.Store
+	Placer   *Placer
+	Book     *Book
+	Markets  *Markets
+	Resolver Resolver
+	Engine   *strategies.Engine
+	UserID   string
+	AgentID  string
 }
 
 // New builds an Env over s (a migrated store). now, when set, is the
@@ -179,10 +325,17 @@ func New(t testing.TB, s *store.Store, now func() time.Time) *Env {
 	if err := s.CreateAgent(context.Background(), a); err != nil {
 		t.Fatal(err)
 	}
-	e := &Env{Store: s, Placer: &Placer{Store: s}, Book: &Book{}, UserID: u.ID, AgentID: a.ID}
+	e := &Env{Store: s, Placer: &Placer{Store: s}, Book: &Book{}, Markets: &Markets{}, Resolver: Live(), UserID: u.ID, AgentID: a.ID}
 	e.Book.Set(Token, "0.40", "0.42")
-	e.Engine = &strategies.Engine{Store: s, Orders: e.Placer, Quotes: e.Book, Resolver: Resolver{}, Now: now}
+	e.Placer.Book = e.Book
+	e.Engine = &strategies.Engine{Store: s, Orders: e.Placer, Quotes: e.Book, Resolver: e.Resolver, Markets: e.Markets, Now: now}
 	return e
+}
+
+// Service is a strategy service over the env's store, resolver and
+// markets, starting workflows with runner.
+func (e *Env) Service(runner strategies.Runner, now func() time.Time) *strategies.Service {
+	return &strategies.Service{Store: e.Store, Runner: runner, Resolver: e.Resolver, Markets: e.Markets, Now: now}
 }
 
 // Actor is the env's agent.
