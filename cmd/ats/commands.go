@@ -361,6 +361,18 @@ func apiCommand() *cli.Command {
 					return err
 				}
 				startPriceFeed(c, st, vc, svc, st.log)
+				// The orders this process places start eagerly: its own
+				// worker for the order task queue runs their first
+				// workflow task, which places the order, here, and the
+				// answer comes from that attempt (docs/benchmarks.md,
+				// "The split deployment").
+				if err := svc.pacePosts(c, st); err != nil {
+					return err
+				}
+				svc.startOrdersEagerly()
+				if err := startPlacer(st, tc, svc, st.log); err != nil {
+					return err
+				}
 				cfg, err := apiConfig(c, st.tracing)
 				if err != nil {
 					return err

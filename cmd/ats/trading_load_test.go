@@ -307,8 +307,9 @@ func (e *tradingEnv) startWorkerProcess(t testing.TB, bin string) *workerProcess
 	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(e.master)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	wp := &workerProcess{args: []string{"worker", "--data-dir", e.dataDir, "--temporal", e.dev.FrontendAddr(), "--venue", "sandbox", "--ops-listen", "127.0.0.1:0",
+	wp := &workerProcess{args: []string{"worker", "--data-dir", e.dataDir, "--venue", "sandbox", "--ops-listen", "127.0.0.1:0",
 		"--sandbox-addr", strings.TrimPrefix(e.sb.URL(), "http://"), "--master-key-file", keyFile, "--log-level", "warn"}}
+	wp.args = append(wp.args, e.temporalFlags()...)
 	wp.args = append([]string{bin}, wp.args...)
 	if err := wp.start(); err != nil {
 		t.Fatal(err)
