@@ -55,10 +55,10 @@ type tradingEnv struct {
 	dev *devserver.Server
 	// cluster is the Temporal cluster instead of dev (tradingOpts.temporal).
 	cluster *clustertest.Cluster
-	store *store.Store
-	tc    client.Client
-	svc   *services
-	api   *httptest.Server
+	store   *store.Store
+	tc      client.Client
+	svc     *services
+	api     *httptest.Server
 	// publicURL is the {base_url}: the API's address named localhost.
 	publicURL string
 	master    []byte
