@@ -283,6 +283,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err != nil {
 		return err
 	}
+	svc.cacheReads(st)
 	cfg, err := apiConfig(c, st.tracing)
 	if err != nil {
 		return err
@@ -360,6 +361,7 @@ func apiCommand() *cli.Command {
 				if err := svc.dashboardFromFlags(c, publicURL, "", "", ""); err != nil {
 					return err
 				}
+				svc.cacheReads(st)
 				startPriceFeed(c, st, vc, svc, st.log)
 				// The orders this process places start eagerly: its own
 				// worker for the order task queue runs their first
