@@ -55,10 +55,13 @@ type tradingEnv struct {
 	dev *devserver.Server
 	// cluster is the Temporal cluster instead of dev (tradingOpts.temporal).
 	cluster *clustertest.Cluster
-	store   *store.Store
-	tc      client.Client
-	svc     *services
-	api     *httptest.Server
+	// databaseURL is the PostgreSQL database of store ("" for SQLite in
+	// dataDir).
+	databaseURL string
+	store       *store.Store
+	tc          client.Client
+	svc         *services
+	api         *httptest.Server
 	// publicURL is the {base_url}: the API's address named localhost.
 	publicURL string
 	master    []byte
@@ -132,7 +135,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	if os.Getenv("ATS_TEST_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	e := &tradingEnv{dataDir: t.TempDir(), log: log}
+	e := &tradingEnv{dataDir: t.TempDir(), log: log, databaseURL: o.databaseURL}
 	var err error
 	e.sb, err = sandbox.Start(ctx, sandbox.Config{Addr: "127.0.0.1:0", Seed: 7, BlockInterval: 100 * time.Millisecond,
 		Logger: log, DisableUpDown: true, Ordinary: 4})

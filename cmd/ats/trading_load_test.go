@@ -300,8 +300,9 @@ type workerProcess struct {
 }
 
 // startWorkerProcess writes e's master key to a file and starts an
-// `ats worker` (the binary bin) on e's database, Temporal and sandbox.
-func (e *tradingEnv) startWorkerProcess(t testing.TB, bin string) *workerProcess {
+// `ats worker` (the binary bin) on e's database, Temporal and sandbox,
+// with extra flags.
+func (e *tradingEnv) startWorkerProcess(t testing.TB, bin string, extra ...string) *workerProcess {
 	t.Helper()
 	keyFile := filepath.Join(e.dataDir, "master.key")
 	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(e.master)), 0o600); err != nil {
@@ -309,7 +310,10 @@ func (e *tradingEnv) startWorkerProcess(t testing.TB, bin string) *workerProcess
 	}
 	wp := &workerProcess{args: []string{"worker", "--data-dir", e.dataDir, "--venue", "sandbox", "--ops-listen", "127.0.0.1:0",
 		"--sandbox-addr", strings.TrimPrefix(e.sb.URL(), "http://"), "--master-key-file", keyFile, "--log-level", "warn"}}
-	wp.args = append(wp.args, e.temporalFlags()...)
+	if e.databaseURL != "" {
+		wp.args = append(wp.args, "--database-url", e.databaseURL)
+	}
+	wp.args = append(append(wp.args, e.temporalFlags()...), extra...)
 	wp.args = append([]string{bin}, wp.args...)
 	if err := wp.start(); err != nil {
 		t.Fatal(err)
