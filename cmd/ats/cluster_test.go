@@ -23,6 +23,7 @@ import (
 
 	"github.com/agent-trading/ats/api/ratelimit/redistest"
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/sandbox/exchange"
@@ -276,6 +277,58 @@ func TestTwoAPIsAndTwoWorkers(t *testing.T) {
 		if ok != 20 || limited != 10 {
 			t.Fatalf("20 a minute across two APIs: %d answered, %d limited", ok, limited)
 		}
+	})
+
+	t.Run("a revoked key is refused by every API", func(t *testing.T) {
+		// Another agent of the trader's user, its key read (and so
+		// cached) by both APIs; then paused, resumed and revoked as the
+		// dashboard does, in this process: each instance learns of it
+		// from the database's notification alone.
+		key, agentID := e.secondAgent(t, tr)
+		refusedBy := func(code string) time.Duration {
+			t.Helper()
+			t0 := time.Now()
+			for i := range c.apis {
+				for {
+					status, b, err := c.try(i, key, "GET", "/me", nil)
+					if err == nil && status == http.StatusUnauthorized && strings.Contains(string(b["error"]), code) {
+						break
+					}
+					if time.Since(t0) > time.Second {
+						t.Fatalf("api %d still answers %d %s %v a second after the change, want %s", i, status, b, err, code)
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
+			return time.Since(t0)
+		}
+		answeredBy := func() {
+			t.Helper()
+			for i := range c.apis {
+				for t0 := time.Now(); ; time.Sleep(5 * time.Millisecond) {
+					if status, _, err := c.try(i, key, "GET", "/me", nil); err == nil && status == http.StatusOK {
+						break
+					}
+					if time.Since(t0) > time.Second {
+						t.Fatalf("api %d still refuses the resumed agent a second later", i)
+					}
+				}
+			}
+		}
+		answeredBy()
+		answeredBy() // served from both caches now
+		if _, err := e.svc.agents.Pause(ctx, tr.userID, agentID, "127.0.0.1"); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("pause refused by both APIs after %v", refusedBy("agent_paused"))
+		if _, err := e.svc.agents.Resume(ctx, tr.userID, agentID, "127.0.0.1"); err != nil {
+			t.Fatal(err)
+		}
+		answeredBy()
+		if _, err := e.svc.agents.Revoke(ctx, tr.userID, agentID, "127.0.0.1"); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("revocation refused by both APIs after %v", refusedBy("key_revoked"))
 	})
 
 	// Orders and strategies through both APIs, before the kill.
@@ -566,4 +619,16 @@ func BenchmarkClusterThroughput(b *testing.B) {
 			}
 		})
 	}
+}
+
+// secondAgent links another agent (scope read) to tr's user and returns its
+// key and id.
+func (e *tradingEnv) secondAgent(t testing.TB, tr trader) (key, agentID string) {
+	t.Helper()
+	plain, hash, prefix := secret.NewAPIKey()
+	a := &models.Agent{UserID: tr.userID, Name: "second-" + models.NewID("a"), Scopes: "read", RateLimitPerMinute: 100_000}
+	if err := e.store.CreateAgentWithKey(context.Background(), a, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
+		t.Fatal(err)
+	}
+	return plain, a.ID
 }

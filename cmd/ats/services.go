@@ -258,8 +258,12 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	budgetReads := svc.budget
 	if svc.reads != nil {
 		keys = svc.reads
-		if budgetReads != nil {
-			budgetReads = budgetReads.ReadingFrom(svc.reads)
+		// GET /budget as the heartbeat shows it: reads through the cache,
+		// the wallet balance at most 10 s old (placements check it live).
+		if svc.heartbeat != nil {
+			if b, ok := svc.heartbeat.Budget.(*budget.Service); ok {
+				budgetReads = b
+			}
 		}
 	}
 	keyAuth := agentauth.MiddlewareWith(keys, agentauth.Options{Failures: agentauth.KeyFailures(l.Scope("keys").Failures())})
