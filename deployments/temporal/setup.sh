@@ -76,7 +76,17 @@ namespace() {
 		"$CLI" operator namespace create "$@" --namespace "$NAMESPACE" --retention "$RETENTION" >/dev/null
 		say "created namespace $NAMESPACE (retention $RETENTION)"
 	fi
-	have=$("$CLI" operator search-attribute list "$@" --namespace "$NAMESPACE" --output json)
+	# A new namespace reaches the frontends' caches within their refresh
+	# interval (10 s by default).
+	tries=0
+	until have=$("$CLI" operator search-attribute list "$@" --namespace "$NAMESPACE" --output json 2>/dev/null); do
+		tries=$((tries + 1))
+		if [ "$tries" -ge 60 ]; then
+			say "the namespace $NAMESPACE does not show up"
+			exit 1
+		fi
+		sleep 1
+	done
 	for sa in $SEARCH_ATTRIBUTES; do
 		name=${sa%=*}
 		case $have in

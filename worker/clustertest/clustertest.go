@@ -26,6 +26,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/url"
 	"os"
@@ -101,9 +102,11 @@ type Cluster struct {
 	env      []string
 	frontend string
 	certs    Certs
-	mu       sync.Mutex
-	procs    map[string]*proc
-	names    []string // process names in start order
+	// dbURL is the persistence database.
+	dbURL string
+	mu    sync.Mutex
+	procs map[string]*proc
+	names []string // process names in start order
 }
 
 // Certs are the files of the frontend's mutual TLS: the CA, the client
@@ -180,6 +183,9 @@ func Start(t testing.TB, o Options) *Cluster {
 		"TEMPORAL_LOG_LEVEL=" + o.LogLevel,
 	}
 	t.Cleanup(func() { dropDatabases(t, o.DatabaseURL, db, vis) })
+	du := *u
+	du.Path = "/" + db
+	c.dbURL = du.String()
 	c.setup("schema")
 
 	for _, svc := range Services {
@@ -352,15 +358,39 @@ func (c *Cluster) Kill(name string) {
 }
 
 // StartAll starts every process, history first, and returns once the
-// frontend answers.
+// frontend answers. The first process alone writes the cluster's metadata
+// into a new database (processes starting together on an empty one race
+// for it, and the losers exit): the others start once it is there.
 func (c *Cluster) StartAll() {
 	c.t.Helper()
-	for _, name := range c.names {
+	for i, name := range c.names {
 		if err := c.spawn(c.procs[name]); err != nil {
 			c.t.Fatal(err)
 		}
+		if i == 0 {
+			c.awaitMetadata(name)
+		}
 	}
 	c.awaitFrontend()
+}
+
+// awaitMetadata waits until the cluster's metadata is in the database.
+func (c *Cluster) awaitMetadata(first string) {
+	c.t.Helper()
+	db, err := sql.Open("pgx", c.dbURL)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer db.Close()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		var n int
+		if err := db.QueryRow("SELECT count(*) FROM cluster_metadata_info").Scan(&n); err == nil && n > 0 {
+			return
+		}
+		if dead := c.exited(); dead != "" || time.Now().After(deadline) {
+			c.t.Fatalf("clustertest: %s never wrote the cluster metadata (%s exited?)\n%s", first, dead, c.Logs())
+		}
+	}
 }
 
 // KillAll sends SIGKILL to every process, as a machine's crash would.
@@ -376,6 +406,9 @@ func (c *Cluster) awaitFrontend() {
 	deadline := time.Now().Add(2 * time.Minute)
 	var last error
 	for time.Now().Before(deadline) {
+		if dead := c.exited(); dead != "" {
+			c.t.Fatalf("clustertest: %s exited\n%s", dead, c.Logs())
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		cl, err := client.DialContext(ctx, client.Options{HostPort: c.frontend, Namespace: "default",
 			ConnectionOptions: client.ConnectionOptions{TLS: c.TLS()}, Logger: quiet{}})
@@ -391,6 +424,24 @@ func (c *Cluster) awaitFrontend() {
 		time.Sleep(250 * time.Millisecond)
 	}
 	c.t.Fatalf("clustertest: the frontend never answered: %v\n%s", last, c.Logs())
+}
+
+// exited names a process that should run and has exited, "" when none.
+func (c *Cluster) exited() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, name := range c.names {
+		p := c.procs[name]
+		if p.cmd == nil {
+			continue
+		}
+		select {
+		case <-p.done:
+			return name
+		default:
+		}
+	}
+	return ""
 }
 
 func (c *Cluster) spawn(p *proc) error {
@@ -466,8 +517,10 @@ func dropDatabases(t testing.TB, base string, names ...string) {
 	}
 }
 
-// freePorts reserves n distinct free loopback ports (closed again before
-// the servers bind them; on loopback nothing takes them in between).
+// freePorts reserves n distinct free loopback ports below 32768 (closed
+// again before the servers bind them; on loopback nothing takes them in
+// between). The server stores membership ports as a PostgreSQL smallint,
+// so the kernel's ephemeral ports (32768 and up) do not fit.
 func freePorts(n int) ([]int, error) {
 	var ls []net.Listener
 	defer func() {
@@ -476,10 +529,13 @@ func freePorts(n int) ([]int, error) {
 		}
 	}()
 	out := make([]int, 0, n)
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+	for tries := 0; len(out) < n; tries++ {
+		if tries > 1000 {
+			return nil, errors.New("clustertest: no free loopback ports between 20000 and 32767")
+		}
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(20000+rand.IntN(12768)))
 		if err != nil {
-			return nil, err
+			continue
 		}
 		ls = append(ls, l)
 		out = append(out, l.Addr().(*net.TCPAddr).Port)
