@@ -17,7 +17,6 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"github.com/agent-trading/ats/models"
-	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/sandbox/exchange"
 	"github.com/agent-trading/ats/workflows"
 )
@@ -38,7 +37,13 @@ func faultsWhileTrading(t *testing.T, c *cluster) {
 	tr := e.newTrader(t, 0)
 	m := e.newMarket(t, "Will the cluster outlive its faults", "0.5")
 	yes := m.TokenIDs[0]
+	// The strategies belong to four agents of the user (an agent runs at
+	// most 10 at a time).
 	ld := &tradingLoad{c: c, key: tr.key, token: yes}
+	for range 4 {
+		k, _ := e.secondAgent(t, tr, "read trade")
+		ld.strategyKeys = append(ld.strategyKeys, k)
+	}
 	stop := ld.run()
 
 	pause := func(d time.Duration) {
@@ -134,8 +139,10 @@ func faultsWhileTrading(t *testing.T, c *cluster) {
 	}
 
 	t.Run("every order where it must be, once", func(t *testing.T) {
-		rows, err := e.store.ListOrders(ctx, store.OrderFilter{AgentID: tr.agentID, Limit: 1000})
-		if err != nil {
+		// Every order of the user: the trader's and its strategies' (the
+		// other agents of the user, on the same wallet).
+		var rows []models.Order
+		if err := e.store.DB().WithContext(ctx).Where("user_id = ?", tr.userID).Find(&rows).Error; err != nil {
 			t.Fatal(err)
 		}
 		venue := map[string]exchange.OrderView{}
@@ -187,7 +194,7 @@ func faultsWhileTrading(t *testing.T, c *cluster) {
 			}
 		}
 		if want := len(orders) + len(after) + strategyOrders; len(rows) != want {
-			t.Errorf("%d orders of the agent, want %d placed by hand and %d by its strategies", len(rows), len(orders)+len(after), strategyOrders)
+			t.Errorf("%d orders of the user, want %d placed by hand and %d by the strategies", len(rows), len(orders)+len(after), strategyOrders)
 		}
 		if len(venue) != len(rows)-failedOrders(rows) {
 			t.Errorf("the venue holds %d orders of the wallet, the service %d (%d failed)", len(venue), len(rows), failedOrders(rows))
@@ -231,7 +238,7 @@ func faultsWhileTrading(t *testing.T, c *cluster) {
 	})
 
 	t.Run("the Web UI's search attributes find the strategies", func(t *testing.T) {
-		q := fmt.Sprintf("WorkflowKind = 'strategy' AND AgentId = '%s' AND StrategyType = 'PRICE_ALERT' AND StrategyStatus = 'COMPLETED'", tr.agentID)
+		q := fmt.Sprintf("WorkflowKind = 'strategy' AND UserId = '%s' AND StrategyType = 'PRICE_ALERT' AND StrategyStatus = 'COMPLETED'", tr.userID)
 		var found []string
 		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(500 * time.Millisecond) {
 			found = listWorkflows(t, c, q)
@@ -297,6 +304,8 @@ type tradingLoad struct {
 	c     *cluster
 	key   string
 	token string
+	// strategyKeys create the strategies, in turn.
+	strategyKeys []string
 
 	mu     sync.Mutex
 	orders []string
@@ -340,7 +349,7 @@ func (l *tradingLoad) run() (stop func()) {
 	loop(1500*time.Millisecond, func(i int) error {
 		body := map[string]any{"type": "PRICE_ALERT", "maxBudget": 5, "config": map[string]any{
 			"tokenId": l.token, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.35, "size": 5}}
-		b, err := l.until(i, "POST", "/strategies", body, "strategy-"+fmt.Sprint(i), http.StatusOK)
+		b, err := l.until(i, l.strategyKeys[i%len(l.strategyKeys)], "POST", "/strategies", body, "strategy-"+fmt.Sprint(i), http.StatusOK)
 		if err != nil {
 			return err
 		}
@@ -364,7 +373,7 @@ func (l *tradingLoad) run() (stop func()) {
 // idempotency key k through API i (mod their number), retrying until it
 // is answered 200 or 202, and returns the order's id.
 func (l *tradingLoad) placeOrder(i int, k string) (string, error) {
-	b, err := l.until(i, "POST", "/orders", map[string]any{"tokenId": l.token, "side": "BUY", "price": 0.2, "size": 5}, k,
+	b, err := l.until(i, l.key, "POST", "/orders", map[string]any{"tokenId": l.token, "side": "BUY", "price": 0.2, "size": 5}, k,
 		http.StatusOK, http.StatusAccepted)
 	if err != nil {
 		return "", err
@@ -380,17 +389,19 @@ func (l *tradingLoad) placeOrder(i int, k string) (string, error) {
 	return d.Order.ID, nil
 }
 
-// until sends the request with idempotency key k until it is answered
-// with one of ok; a 5xx, a 409 in flight, a 429 or a transport error is
-// tried again (for up to two minutes), anything else is the load's error.
-func (l *tradingLoad) until(i int, method, path string, body any, k string, ok ...int) (map[string]json.RawMessage, error) {
+// until sends the request with the agent key and idempotency key k until
+// it is answered with one of ok; a 5xx, a 409 in flight, a 429 or a
+// transport error is tried again (for up to two minutes), anything else is
+// the load's error.
+func (l *tradingLoad) until(i int, key, method, path string, body any, k string, ok ...int) (map[string]json.RawMessage, error) {
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
-		status, b, err := l.c.try(i, l.key, method, path, body, "Idempotency-Key", k)
+		status, b, err := l.c.try(i, key, method, path, body, "Idempotency-Key", k)
+		inFlight := status == http.StatusConflict && string(b["code"]) == `"idempotency_in_flight"`
 		switch {
 		case err == nil && slices.Contains(ok, status):
 			return b, nil
-		case err == nil && status < 500 && status != http.StatusConflict && status != http.StatusTooManyRequests:
+		case err == nil && status < 500 && !inFlight && status != http.StatusTooManyRequests:
 			return nil, fmt.Errorf("%s %s (%s): %d %s", method, path, k, status, b)
 		case time.Now().After(deadline):
 			return nil, fmt.Errorf("%s %s (%s): not answered within two minutes: %d %s %v", method, path, k, status, b, err)

@@ -284,14 +284,14 @@ func TestTwoAPIsAndTwoWorkers(t *testing.T) {
 		// cached) by both APIs; then paused, resumed and revoked as the
 		// dashboard does, in this process: each instance learns of it
 		// from the database's notification alone.
-		key, agentID := e.secondAgent(t, tr)
+		key, agentID := e.secondAgent(t, tr, "read")
 		refusedBy := func(code string) time.Duration {
 			t.Helper()
 			t0 := time.Now()
 			for i := range c.apis {
 				for {
 					status, b, err := c.try(i, key, "GET", "/me", nil)
-					if err == nil && status == http.StatusUnauthorized && strings.Contains(string(b["error"]), code) {
+					if err == nil && status == http.StatusUnauthorized && string(b["code"]) == `"`+code+`"` {
 						break
 					}
 					if time.Since(t0) > time.Second {
@@ -621,12 +621,12 @@ func BenchmarkClusterThroughput(b *testing.B) {
 	}
 }
 
-// secondAgent links another agent (scope read) to tr's user and returns its
-// key and id.
-func (e *tradingEnv) secondAgent(t testing.TB, tr trader) (key, agentID string) {
+// secondAgent links another agent with scopes to tr's user (its wallet)
+// and returns its key and id.
+func (e *tradingEnv) secondAgent(t testing.TB, tr trader, scopes string) (key, agentID string) {
 	t.Helper()
 	plain, hash, prefix := secret.NewAPIKey()
-	a := &models.Agent{UserID: tr.userID, Name: "second-" + models.NewID("a"), Scopes: "read", RateLimitPerMinute: 100_000}
+	a := &models.Agent{UserID: tr.userID, Name: "second-" + models.NewID("a"), Scopes: scopes, RateLimitPerMinute: 100_000}
 	if err := e.store.CreateAgentWithKey(context.Background(), a, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
 		t.Fatal(err)
 	}
