@@ -198,8 +198,16 @@ func TestWorkerKilledWhilePlacingOrders(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 
-	// Every order matches the venue; no venue order exists twice or
-	// without a service order.
+	checkOrdersAgainstTheVenue(t, e, tr, rows, n)
+}
+
+// checkOrdersAgainstTheVenue checks that every order of rows (all of tr's)
+// matches the venue, that no venue order exists twice or without a service
+// order, that few of n failed otherwise than by the market's answer, and
+// that the budget adds up.
+func checkOrdersAgainstTheVenue(t *testing.T, e *tradingEnv, tr trader, rows []models.Order, n int) {
+	t.Helper()
+	ctx := context.Background()
 	engine := e.sb.Venue().Engine()
 	venueOrders := engine.Orders(exchange.OrderFilter{Maker: common.HexToAddress(tr.wallet.Address)})
 	byHash := map[string]exchange.OrderView{}
