@@ -64,6 +64,9 @@ func chainRPCFlag() cli.Flag {
 type venueClients struct {
 	net   network.Network
 	chain *chain.Client
+	// inProcess: chain is the in-process sandbox node itself (`ats dev`),
+	// not a JSON-RPC connection.
+	inProcess bool
 	clob  *clob.Client
 	gamma *gamma.Client
 }
@@ -77,6 +80,7 @@ func connectVenue(ctx context.Context, n network.Network, sb *sandbox.Sandbox, r
 	v := &venueClients{net: n, clob: clob.NewClient(cc), gamma: gamma.New(gc)}
 	if sb != nil {
 		v.chain = chain.New(n, sb.EVM().Client(), chainOptions())
+		v.inProcess = true
 		return v, nil
 	}
 	c, err := chain.Dial(ctx, n, rpcURL, chainOptions())
