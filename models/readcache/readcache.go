@@ -6,7 +6,7 @@
 //
 // The database says so itself: on PostgreSQL a trigger on each table
 // notifies the channel store.ChangesChannel when a change commits
-// (migration 00015), whoever made it — this API instance, another one, a
+// (migration 00018), whoever made it — this API instance, another one, a
 // worker, `ats admin`, an operator's UPDATE — and every instance listens
 // (store.ListenChanges). A revoked key or a paused agent is therefore
 // refused by every instance within the notification's delivery, a few

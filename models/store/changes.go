@@ -11,7 +11,7 @@ import (
 )
 
 // ChangesChannel is the PostgreSQL channel the database notifies of every
-// committed change the read caches depend on (migration 00015): the
+// committed change the read caches depend on (migration 00018): the
 // payload is "<kind>:<id>", one of the Change kinds below.
 const ChangesChannel = "ats_changes"
 
