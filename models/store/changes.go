@@ -10,6 +10,15 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 )
 
+// The change feed's whole API is ChangesChannel, the Change* kinds,
+// CanListenChanges and ListenChanges: the database announces a commit as
+// "<kind>:<id>", and a listener learns which agent's (or user's) data to
+// read again — never the data itself, so a repeated or forged notification
+// costs a re-read and nothing more. models/readcache is the consumer today; any other
+// (a live page, a second cache) reuses the same triggers and channel, and
+// within one process should share one ListenChanges (each call holds a
+// database connection of its own) by fanning its callback out.
+
 // ChangesChannel is the PostgreSQL channel the database notifies of every
 // committed change the read caches depend on (migration 00018): the
 // payload is "<kind>:<id>", one of the Change kinds below.
