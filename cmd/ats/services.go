@@ -67,8 +67,8 @@ type venueClients struct {
 	// inProcess: chain is the in-process sandbox node itself (`ats dev`),
 	// not a JSON-RPC connection.
 	inProcess bool
-	clob  *clob.Client
-	gamma *gamma.Client
+	clob      *clob.Client
+	gamma     *gamma.Client
 }
 
 // connectVenue builds the venue clients. An in-process sandbox is reached
