@@ -146,3 +146,13 @@ func Register(r Registry, deps Deps) error {
 	}
 	return nil
 }
+
+// RegisterOrders registers the order workflow's activities on r: a worker
+// of the order task queue runs nothing else.
+func RegisterOrders(r Registry, deps Deps) error {
+	if deps.Orders == nil {
+		return errs.E(errs.Internal, "activities: Deps.Orders is required")
+	}
+	r.RegisterActivity(&Orders{Steps: deps.Orders, Intents: deps.Intents})
+	return nil
+}

@@ -129,7 +129,7 @@ func TestCompose(t *testing.T) {
 	for _, p := range composeProblems(f) {
 		t.Error(p)
 	}
-	for _, want := range []string{"postgres", "temporal", "temporal-ui", "redis", "migrate", "api", "worker", "prometheus", "grafana"} {
+	for _, want := range []string{"postgres", "temporal-frontend", "temporal-ui", "redis", "migrate", "api", "worker", "prometheus", "grafana"} {
 		if _, ok := f.Services[want]; !ok {
 			t.Errorf("compose: no %s service", want)
 		}
@@ -166,7 +166,7 @@ func TestCompose(t *testing.T) {
 	if o := api.Environment["ATS_TEMPORAL_UI_ORIGIN"]; o != "http://localhost:"+portTemporalUI {
 		t.Errorf("compose: ATS_TEMPORAL_UI_ORIGIN = %q", o)
 	}
-	for _, name := range []string{"postgres", "temporal", "redis"} {
+	for _, name := range []string{"postgres", "redis"} {
 		if f.Services[name].Healthcheck == nil {
 			t.Errorf("compose %s: no healthcheck (the ats services wait for it)", name)
 		}
@@ -312,7 +312,7 @@ func k8sProblems(objs []k8sObject) []string {
 
 func TestKubernetes(t *testing.T) {
 	var objs []k8sObject
-	for _, f := range []string{"kubernetes/ats.yaml", "kubernetes/networkpolicy.yaml"} {
+	for _, f := range []string{"kubernetes/ats.yaml", "kubernetes/networkpolicy.yaml", "kubernetes/temporal.yaml"} {
 		raw, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -369,7 +369,7 @@ type Strategy struct {
 	// config, budget, token, expiry): store.UpdateStrategy moves it. A
 	// change's proof is bound to the version it was made for, so a change
 	// recorded in the workflow's history is refused once it moved on.
-	Version   int64     `gorm:"column:version"`
+	Version int64 `gorm:"column:version"`
 	// The market of TokenID: question, outcome, slug and end date, as the
 	// venue named them when the strategy moved to it.
 	MarketQuestion string     `gorm:"column:market_question"`

@@ -207,9 +207,10 @@ func WorkflowCacheSize() int {
 	return workflowCacheSize
 }
 
-// New returns a worker on workflows.TaskQueue with every workflow and
-// activity of the service registered. Start it with Run(worker.InterruptCh())
-// or Start/Stop.
+// New returns the process's workers: one on workflows.TaskQueue with every
+// workflow and activity of the service registered, and one on
+// workflows.OrderTaskQueue with the order workflow and its activities.
+// Start it with Run(worker.InterruptCh()) or Start/Stop.
 func New(c client.Client, deps Deps) (worker.Worker, error) {
 	return NewWithLogger(c, deps, slog.Default())
 }
@@ -224,7 +225,71 @@ func NewWithLogger(c client.Client, deps Deps, logger *slog.Logger) (worker.Work
 	if err := activities.Register(w, deps); err != nil {
 		return nil, err
 	}
+	if deps.Orders == nil {
+		return w, nil
+	}
+	o := worker.New(c, workflows.OrderTaskQueue, Options(logger))
+	o.RegisterWorkflow(workflows.Order)
+	if err := activities.RegisterOrders(o, deps); err != nil {
+		return nil, err
+	}
+	return &pair{Worker: w, orders: o}, nil
+}
+
+// NewPlacer returns the worker of a process that places orders and runs
+// no other workflow (`ats api`): on workflows.OrderTaskQueue, the order
+// workflow and, as a local activity, its placement, no activity task
+// poller. The server hands it the first workflow task of each order this
+// process starts (eager start), which places the order; the order's
+// activities (syncs, cancels) and the tasks of any process that died go
+// to whichever worker polls the queue. deps.Orders is required.
+func NewPlacer(c client.Client, deps Deps, logger *slog.Logger) (worker.Worker, error) {
+	cacheMu.Lock()
+	worker.SetStickyWorkflowCacheSize(workflowCacheSize)
+	cacheMu.Unlock()
+	opts := Options(logger)
+	opts.LocalActivityWorkerOnly = true
+	// The placements this process starts come back eagerly; the pollers
+	// only take over the workflow tasks of others, so a few do.
+	opts.MaxConcurrentWorkflowTaskPollers = 2
+	w := worker.New(c, workflows.OrderTaskQueue, opts)
+	w.RegisterWorkflow(workflows.Order)
+	if err := activities.RegisterOrders(w, deps); err != nil {
+		return nil, err
+	}
 	return w, nil
+}
+
+// pair is a process's two workers, started and stopped together;
+// registrations go to the main one.
+type pair struct {
+	worker.Worker
+	orders worker.Worker
+}
+
+func (p *pair) Start() error {
+	if err := p.Worker.Start(); err != nil {
+		return err
+	}
+	if err := p.orders.Start(); err != nil {
+		p.Worker.Stop()
+		return err
+	}
+	return nil
+}
+
+func (p *pair) Run(interruptCh <-chan any) error {
+	if err := p.Start(); err != nil {
+		return err
+	}
+	<-interruptCh
+	p.Stop()
+	return nil
+}
+
+func (p *pair) Stop() {
+	p.orders.Stop()
+	p.Worker.Stop()
 }
 
 // PollerFreshness is how recently a poller must have been seen for

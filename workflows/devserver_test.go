@@ -19,7 +19,7 @@ import (
 )
 
 // onDevServer starts a Temporal dev server (the test is skipped in -short
-// mode) and a worker on it running every workflow and acts, and returns a
+// mode) and workers on it running every workflow and acts, and returns a
 // client whose payloads are encrypted with the replay tests' key — so a
 // history recorded from it replays in replay_test.go — and a context
 // bounding the test. Worker, client and server stop when t ends, in that
@@ -43,14 +43,18 @@ func onDevServer(t *testing.T, acts ...any) (context.Context, client.Client) {
 		t.Fatal(err)
 	}
 	t.Cleanup(c.Close)
-	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
-	workflows.Register(w)
-	for _, a := range acts {
-		w.RegisterActivity(a)
+	// Orders run on their own task queue (workflows.OrderTaskQueue), as
+	// in production's workers.
+	for _, q := range []string{workflows.TaskQueue, workflows.OrderTaskQueue} {
+		w := sdkworker.New(c, q, sdkworker.Options{})
+		workflows.Register(w)
+		for _, a := range acts {
+			w.RegisterActivity(a)
+		}
+		if err := w.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(w.Stop)
 	}
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.Stop)
 	return ctx, c
 }

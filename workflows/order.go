@@ -649,6 +649,7 @@ func (c OrderClient) startOptions(orderID, userID, agentID, tokenID string) (cli
 	if err != nil {
 		return opts, err
 	}
+	opts.TaskQueue = OrderTaskQueue
 	// Update-with-start attaches to the running workflow of the order (a
 	// retried API call) and never starts a second one for the same order.
 	opts.WorkflowExecutionErrorWhenAlreadyStarted = false

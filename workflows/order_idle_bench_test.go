@@ -100,7 +100,7 @@ func BenchmarkIdleOrders(b *testing.B) {
 	}
 	defer c.Close()
 	v := &restingVenue{}
-	w := sdkworker.New(c, workflows.TaskQueue, sdkworker.Options{})
+	w := sdkworker.New(c, workflows.OrderTaskQueue, sdkworker.Options{})
 	workflows.Register(w)
 	w.RegisterActivity(&activities.Orders{Steps: v, Intents: intenttest.Keys(b)})
 	if err := w.Start(); err != nil {

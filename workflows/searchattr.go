@@ -19,6 +19,16 @@ import (
 // concurrency limits or hosts.
 const TaskQueue = "ats-main"
 
+// OrderTaskQueue is the task queue of the order workflows (and of their
+// activities) started since it exists; those started before stay on
+// TaskQueue, where every worker still runs them. Orders have a queue of
+// their own so that a process that places orders and runs no other
+// workflow (`ats api`) can run a worker for them alone, whose first
+// workflow task the server hands back with the start (eager start:
+// docs/benchmarks.md, "The split deployment"), and so that placements
+// never queue behind the strategies' activities for a worker's slots.
+const OrderTaskQueue = "ats-orders"
+
 // Custom search attributes. All are Keyword (exact match; the SQLite dev
 // server has 10 Keyword slots per namespace, 7 are used here). They are
 // stored and indexed in plain text: ids and states only, never secrets or

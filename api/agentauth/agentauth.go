@@ -2,10 +2,13 @@
 // "Authorization: Bearer ll_…" keys, checked against the database on every
 // request, and per-route scopes.
 //
-// There is no cache: each request reads the key and its agent, so a pause
-// or revoke takes effect on the very next request. The lookup is one
-// indexed read by key hash; last-used times are written at most once a
-// minute per key.
+// Each request reads the key and its agent through Keys: the database, or
+// in a process that serves the API the read cache (models/readcache),
+// which drops a key as soon as the database notifies a change of it or of
+// its agent, so a pause or revoke is refused by every API instance within
+// the notification's delivery (and within a second while the
+// notifications are down). The lookup is one indexed read by key hash;
+// last-used times are written at most once a minute per key.
 package agentauth
 
 import (

@@ -21,6 +21,7 @@ import (
 	"github.com/agent-trading/ats/models/heartbeat"
 	"github.com/agent-trading/ats/models/positions"
 	"github.com/agent-trading/ats/models/positions/positionstest"
+	"github.com/agent-trading/ats/models/readcache"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -47,7 +48,10 @@ func (w fixedWallet) WalletBalance(context.Context, string) (int64, error) { ret
 // every key heartbeats once before the timer starts, then the requests
 // cycle through the agents (the steady state: a heartbeat with nothing new
 // since the key's last). Next to it a bare gin handler in
-// the same run. Venue, chain and wallet are in-memory fakes (prices,
+// the same run; 16 concurrent requests (parallelism 8 on 2 cores), as a
+// server sees. The PostgreSQL run is wired as `ats api` serves it (key,
+// budget, positions and counts through the read cache, models/readcache);
+// "_uncached" reads the database every time, as SQLite does. Venue, chain and wallet are in-memory fakes (prices,
 // resolutions, end dates: the production caches in front of them are in
 // place).
 //
@@ -57,16 +61,18 @@ func BenchmarkHeartbeat(b *testing.B) {
 		gin.SetMode(gin.ReleaseMode)
 		e := gin.New()
 		e.GET("/ping", func(c *gin.Context) { api.OK(c, gin.H{"ok": true}) })
+		b.SetParallelism(8)
 		apitest.Load(b, e, func(int) *http.Request { return apitest.Get("/ping", "") })
 	})
 	for _, db := range []struct {
-		name string
-		open func(testing.TB) *store.Store
-	}{{"sqlite", storetest.NewSQLite}, {"postgres", storetest.NewPostgres}} {
+		name   string
+		open   func(testing.TB) *store.Store
+		cached bool
+	}{{"sqlite", storetest.NewSQLite, false}, {"postgres", storetest.NewPostgres, true}, {"postgres_uncached", storetest.NewPostgres, false}} {
 		b.Run("heartbeat_"+db.name, func(b *testing.B) {
 			st := db.open(b)
 			keys := seedPopulation(b, st)
-			srv := benchServer(st)
+			srv := benchServer(b, st, db.cached)
 			// Steady state: every key has heartbeated once (its cursor
 			// exists, the seeded fills are reported).
 			for _, k := range keys {
@@ -74,6 +80,7 @@ func BenchmarkHeartbeat(b *testing.B) {
 				srv.ServeHTTP(rec, apitest.Get("/api/agent/v1/heartbeat", k))
 				require.Equal(b, http.StatusOK, rec.Code, rec.Body.String())
 			}
+			b.SetParallelism(8)
 			apitest.Load(b, srv, func(i int) *http.Request {
 				return apitest.Get("/api/agent/v1/heartbeat", keys[i%len(keys)])
 			})
@@ -81,7 +88,10 @@ func BenchmarkHeartbeat(b *testing.B) {
 	}
 }
 
-func benchServer(st *store.Store) http.Handler {
+// benchServer serves the heartbeat as `ats api` does: with cached, the key
+// check, the budget, the positions and the counts read through the read
+// cache (models/readcache) and its change feed.
+func benchServer(b *testing.B, st *store.Store, cached bool) http.Handler {
 	prices := map[string]string{}
 	venue := positionstest.NewVenue()
 	for m := range benchMarkets {
@@ -94,9 +104,30 @@ func benchServer(st *store.Store) http.Handler {
 	svc := &heartbeat.Service{Store: st, Positions: pos, SkillVersion: 1,
 		Budget:  budget.New(st, heartbeat.NewCachedBalances(fixedWallet(500*models.MicroPerUnit), 100_000, 10*time.Second), nil),
 		Markets: heartbeat.NewEndDates(venue, 10*time.Minute)}
+	var keys agentauth.Keys = st
+	if cached {
+		reads := liveReads(b, st)
+		keys, pos.Reads, svc.Counts = reads, reads, reads
+		svc.Budget = svc.Budget.(*budget.Service).ReadingFrom(reads)
+	}
 	return api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
-		Routes: []api.Routes{heartbeatapi.Routes(svc, agentauth.Middleware(st, nil))},
+		Routes: []api.Routes{heartbeatapi.Routes(svc, agentauth.Middleware(keys, nil))},
 	})
+}
+
+// liveReads is a read cache on st whose change feed listens until b ends.
+func liveReads(b *testing.B, st *store.Store) *readcache.Reads {
+	r := readcache.New(st, readcache.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); r.Run(ctx) }()
+	b.Cleanup(func() { cancel(); <-done })
+	for deadline := time.Now().Add(10 * time.Second); !r.Live(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.Fatal("the read cache's change feed never listened")
+		}
+	}
+	return r
 }
 
 // seedPopulation inserts the population in batches and returns the agents'

@@ -8,6 +8,8 @@
 package markets
 
 import (
+	"encoding/json"
+	"net/http"
 	"strings"
 	"time"
 
@@ -37,7 +39,7 @@ const (
 // Routes mounts the market-data endpoints on /api/agent/v1 behind auth,
 // each requiring scope read.
 func Routes(svc *markets.Service, auth ...gin.HandlerFunc) api.Routes {
-	h := &handler{svc: svc}
+	h := &handler{svc: svc, bodies: newRendered()}
 	return func(s *api.Server) {
 		g := s.Group("/api/agent/v1", auth...)
 		read := agentauth.Require("read")
@@ -52,7 +54,11 @@ func Routes(svc *markets.Service, auth ...gin.HandlerFunc) api.Routes {
 	}
 }
 
-type handler struct{ svc *markets.Service }
+type handler struct {
+	svc *markets.Service
+	// bodies are the market detail answers already encoded.
+	bodies *rendered
+}
 
 // ---- DTOs ----
 
@@ -424,7 +430,23 @@ func (h *handler) byID(c *gin.Context) {
 		api.Fail(c, err)
 		return
 	}
-	api.OK(c, detailOf(d))
+	h.detail(c, d)
+}
+
+// detail answers with d's detail, encoded once for as long as the
+// service's caches hand out the same market and books (rendered).
+func (h *handler) detail(c *gin.Context, d *markets.Detail) {
+	if body, ok := h.bodies.get(d); ok {
+		c.Data(http.StatusOK, jsonContentType, body)
+		return
+	}
+	body, err := json.Marshal(api.Envelope{Success: true, Data: detailOf(d)})
+	if err != nil {
+		api.Fail(c, err)
+		return
+	}
+	h.bodies.put(d, body)
+	c.Data(http.StatusOK, jsonContentType, body)
 }
 
 func (h *handler) bySlug(c *gin.Context) {
@@ -438,7 +460,7 @@ func (h *handler) bySlug(c *gin.Context) {
 		api.Fail(c, err)
 		return
 	}
-	api.OK(c, detailOf(d))
+	h.detail(c, d)
 }
 
 func (h *handler) crypto(c *gin.Context) {

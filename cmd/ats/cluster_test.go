@@ -23,9 +23,11 @@ import (
 
 	"github.com/agent-trading/ats/api/ratelimit/redistest"
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/sandbox/exchange"
+	"github.com/agent-trading/ats/worker/clustertest"
 	"github.com/agent-trading/ats/worker/replaytest"
 	"github.com/agent-trading/ats/workflows"
 )
@@ -36,6 +38,8 @@ type cluster struct {
 	e       *tradingEnv
 	apis    []*atsProcess
 	workers []*atsProcess
+	// start starts another process of a kind ("api", "worker").
+	start func(kind string) *atsProcess
 }
 
 // atsProcess is one `ats` process with the URLs it announced.
@@ -58,24 +62,45 @@ func pgBaseURL(t testing.TB) string {
 	return base
 }
 
+// clusterTemporal picks the Temporal of newCluster.
+type clusterTemporal int
+
+const (
+	// onCluster: a Temporal cluster as production runs it (clustertest:
+	// PostgreSQL, one process per service, mutual TLS).
+	onCluster clusterTemporal = iota
+	// onDevServer: the Temporal dev server `ats dev` embeds.
+	onDevServer
+)
+
 // newCluster starts a sandbox, Temporal, a fresh PostgreSQL database, a
 // Redis, and apis `ats api` and workers `ats worker` processes on them.
-func newCluster(t testing.TB, apis, workers int) *cluster {
+func newCluster(t testing.TB, apis, workers int, on clusterTemporal) *cluster {
 	t.Helper()
 	base := pgBaseURL(t)
+	// The dev server as `ats dev` runs it (WAL), for comparisons.
+	o := tradingOpts{noWorker: true, devPragmas: devTemporalPragmas, noResponseCheck: true}
+	if on == onCluster {
+		o.temporal = clustertest.Start(t, clustertest.Options{DatabaseURL: base})
+	}
 	rd := redistest.Start(t)
 	bin := buildATS(t)
-	dbURL := storetest.CreateDatabase(t, base)
-	e := newTradingEnv(t, tradingOpts{noWorker: true, databaseURL: dbURL})
+	o.databaseURL = storetest.CreateDatabase(t, base)
+	e := newTradingEnv(t, o)
 	keyFile := filepath.Join(e.dataDir, "master.key")
 	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(e.master)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	common := []string{"--data-dir", e.dataDir, "--database-url", dbURL, "--temporal", e.dev.FrontendAddr(), "--venue", "sandbox",
+	common := []string{"--data-dir", e.dataDir, "--database-url", o.databaseURL, "--venue", "sandbox",
 		"--sandbox-addr", strings.TrimPrefix(e.sb.URL(), "http://"), "--master-key-file", keyFile,
 		"--ratelimit-redis-url", rd.URL, "--ops-listen", "127.0.0.1:0", "--log-level", "warn"}
+	common = append(common, e.temporalFlags()...)
 	c := &cluster{e: e}
-	start := func(kind string, names []string, extra ...string) *atsProcess {
+	c.start = func(kind string) *atsProcess {
+		names, extra := []string{"ops"}, []string(nil)
+		if kind == "api" {
+			names, extra = []string{"api", "ops"}, []string{"--http", "127.0.0.1:0"}
+		}
 		p := &atsProcess{workerProcess: &workerProcess{args: append(append([]string{bin, kind}, common...), extra...)}}
 		if err := p.start(); err != nil {
 			t.Fatal(err)
@@ -90,10 +115,10 @@ func newCluster(t testing.TB, apis, workers int) *cluster {
 		return p
 	}
 	for range workers {
-		c.workers = append(c.workers, start("worker", []string{"ops"}))
+		c.workers = append(c.workers, c.start("worker"))
 	}
 	for range apis {
-		c.apis = append(c.apis, start("api", []string{"api", "ops"}, "--http", "127.0.0.1:0"))
+		c.apis = append(c.apis, c.start("api"))
 	}
 	for _, a := range c.apis {
 		awaitReady(t, a.urls["api"])
@@ -203,28 +228,38 @@ func (c *cluster) workerOf(identity string, pids []int) int {
 }
 
 // TestTwoAPIsAndTwoWorkers runs two `ats api` and two `ats worker`
-// processes on one Temporal, one PostgreSQL and one Redis:
+// processes on a Temporal cluster as production runs it (clustertest:
+// PostgreSQL persistence and visibility, frontend, internal-frontend, two
+// history, matching and worker processes, mutual TLS), one PostgreSQL
+// database and one Redis:
 //
 //   - one key's rate limit is one budget across both APIs;
-//   - orders and strategies spread over both workers (by the worker
-//     identities in their workflow histories);
+//   - each API places the orders it accepts itself (their first workflow
+//     task, started eagerly, ran in that API's process), and strategies
+//     spread over both workers (by the worker identities in their workflow
+//     histories);
 //   - after one worker is killed with SIGKILL, the other carries every
 //     order and strategy on: new orders are placed, the resting ones
 //     cancelled, every strategy fires and completes;
 //   - nothing was done twice: one venue order per service order and per
 //     idempotency key, one execution and one order per strategy;
-//   - each process's operator listener serves the metrics of that traffic.
+//   - each process's operator listener serves the metrics of that traffic;
+//
+// then, with orders and strategies arriving all along, SIGKILLs one
+// history process, the matching process and a worker, and finally the whole
+// Temporal cluster with orders resting (faultsWhileTrading).
 func TestTwoAPIsAndTwoWorkers(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts PostgreSQL databases, Redis, the sandbox, Temporal and four ats processes")
+		t.Skip("starts a Temporal cluster, PostgreSQL databases, Redis, the sandbox and four ats processes")
 	}
-	c := newCluster(t, 2, 2)
+	c := newCluster(t, 2, 2, onCluster)
 	e := c.e
 	ctx := context.Background()
 	tr := e.newTrader(t, 0)
 	m := e.newMarket(t, "Will two of everything hold", "0.5")
 	yes := m.TokenIDs[0]
 	pids := []int{c.workers[0].pid(), c.workers[1].pid()}
+	apiPids := []int{c.apis[0].pid(), c.apis[1].pid()}
 
 	t.Run("one rate limit across both APIs", func(t *testing.T) {
 		key := e.agentWithLimit(t, tr, 20)
@@ -242,6 +277,58 @@ func TestTwoAPIsAndTwoWorkers(t *testing.T) {
 		if ok != 20 || limited != 10 {
 			t.Fatalf("20 a minute across two APIs: %d answered, %d limited", ok, limited)
 		}
+	})
+
+	t.Run("a revoked key is refused by every API", func(t *testing.T) {
+		// Another agent of the trader's user, its key read (and so
+		// cached) by both APIs; then paused, resumed and revoked as the
+		// dashboard does, in this process: each instance learns of it
+		// from the database's notification alone.
+		key, agentID := e.secondAgent(t, tr, "read")
+		refusedBy := func(code string) time.Duration {
+			t.Helper()
+			t0 := time.Now()
+			for i := range c.apis {
+				for {
+					status, b, err := c.try(i, key, "GET", "/me", nil)
+					if err == nil && status == http.StatusUnauthorized && string(b["code"]) == `"`+code+`"` {
+						break
+					}
+					if time.Since(t0) > time.Second {
+						t.Fatalf("api %d still answers %d %s %v a second after the change, want %s", i, status, b, err, code)
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
+			return time.Since(t0)
+		}
+		answeredBy := func() {
+			t.Helper()
+			for i := range c.apis {
+				for t0 := time.Now(); ; time.Sleep(5 * time.Millisecond) {
+					if status, _, err := c.try(i, key, "GET", "/me", nil); err == nil && status == http.StatusOK {
+						break
+					}
+					if time.Since(t0) > time.Second {
+						t.Fatalf("api %d still refuses the resumed agent a second later", i)
+					}
+				}
+			}
+		}
+		answeredBy()
+		answeredBy() // served from both caches now
+		if _, err := e.svc.agents.Pause(ctx, tr.userID, agentID, "127.0.0.1"); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("pause refused by both APIs after %v", refusedBy("agent_paused"))
+		if _, err := e.svc.agents.Resume(ctx, tr.userID, agentID, "127.0.0.1"); err != nil {
+			t.Fatal(err)
+		}
+		answeredBy()
+		if _, err := e.svc.agents.Revoke(ctx, tr.userID, agentID, "127.0.0.1"); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("revocation refused by both APIs after %v", refusedBy("key_revoked"))
 	})
 
 	// Orders and strategies through both APIs, before the kill.
@@ -270,17 +357,26 @@ func TestTwoAPIsAndTwoWorkers(t *testing.T) {
 	awaitOrders(t, e, before)
 
 	t.Run("work spreads over both workers", func(t *testing.T) {
-		for what, ids := range map[string][]string{"orders": workflowIDs(workflows.KindOrder, before), "strategies": workflowIDs(workflows.KindStrategy, alerts)} {
-			seen := map[int]int{}
-			for _, id := range ids {
-				for ident := range c.identities(t, id) {
-					seen[c.workerOf(ident, pids)]++
-				}
+		seen := map[int]int{}
+		for _, id := range workflowIDs(workflows.KindStrategy, alerts) {
+			for ident := range c.identities(t, id) {
+				seen[c.workerOf(ident, pids)]++
 			}
-			if seen[0] == 0 || seen[1] == 0 {
-				t.Errorf("%s: tasks per worker %v; want both workers busy", what, seen)
+		}
+		if seen[0] == 0 || seen[1] == 0 {
+			t.Errorf("strategies: tasks per worker %v; want both workers busy", seen)
+		}
+		t.Logf("strategies: tasks per worker %v", seen)
+	})
+
+	t.Run("each API places its orders itself", func(t *testing.T) {
+		// Order i went to API i%2, which started its workflow eagerly:
+		// the first workflow task, which placed the order, ran there.
+		for i, id := range before {
+			first := c.firstTaskIdentity(t, workflows.WorkflowID(workflows.KindOrder, id))
+			if got := c.workerOf(first, apiPids); got != i%2 {
+				t.Errorf("order %d (%s): first workflow task by %q, want api %d (pid %d)", i, id, first, i%2, apiPids[i%2])
 			}
-			t.Logf("%s: tasks per worker %v", what, seen)
 		}
 	})
 
@@ -417,6 +513,23 @@ func TestTwoAPIsAndTwoWorkers(t *testing.T) {
 			}
 		}
 	})
+
+	// A new worker in place of the killed one, for the faults.
+	c.workers[0] = c.start("worker")
+	t.Run("faults while trading", func(t *testing.T) { faultsWhileTrading(t, c) })
+}
+
+// firstTaskIdentity is the identity of the worker that completed the first
+// workflow task of workflow id.
+func (c *cluster) firstTaskIdentity(t testing.TB, id string) string {
+	t.Helper()
+	for _, ev := range replaytest.History(t, context.Background(), c.e.tc, id, "").GetEvents() {
+		if ev.GetEventType() == enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED {
+			return ev.GetWorkflowTaskCompletedEventAttributes().GetIdentity()
+		}
+	}
+	t.Fatalf("workflow %s completed no workflow task", id)
+	return ""
 }
 
 // workflowIDs are the workflow ids of kind for the business ids.
@@ -463,7 +576,7 @@ func awaitOrders(t testing.TB, e *tradingEnv, ids []string) {
 func BenchmarkClusterThroughput(b *testing.B) {
 	for _, n := range []int{1, 2} {
 		b.Run(fmt.Sprintf("instances=%d", n), func(b *testing.B) {
-			c := newCluster(b, n, n)
+			c := newCluster(b, n, n, benchTemporal(b))
 			m := c.e.newMarket(b, "Will the pair be faster", "0.5")
 			traders := make([]trader, 8)
 			for i := range traders {
@@ -506,4 +619,16 @@ func BenchmarkClusterThroughput(b *testing.B) {
 			}
 		})
 	}
+}
+
+// secondAgent links another agent with scopes to tr's user (its wallet)
+// and returns its key and id.
+func (e *tradingEnv) secondAgent(t testing.TB, tr trader, scopes string) (key, agentID string) {
+	t.Helper()
+	plain, hash, prefix := secret.NewAPIKey()
+	a := &models.Agent{UserID: tr.userID, Name: "second-" + models.NewID("a"), Scopes: scopes, RateLimitPerMinute: 100_000}
+	if err := e.store.CreateAgentWithKey(context.Background(), a, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
+		t.Fatal(err)
+	}
+	return plain, a.ID
 }

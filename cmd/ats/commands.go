@@ -283,6 +283,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err != nil {
 		return err
 	}
+	svc.cacheReads(st)
 	cfg, err := apiConfig(c, st.tracing)
 	if err != nil {
 		return err
@@ -360,7 +361,20 @@ func apiCommand() *cli.Command {
 				if err := svc.dashboardFromFlags(c, publicURL, "", "", ""); err != nil {
 					return err
 				}
+				svc.cacheReads(st)
 				startPriceFeed(c, st, vc, svc, st.log)
+				// The orders this process places start eagerly: its own
+				// worker for the order task queue runs their first
+				// workflow task, which places the order, here, and the
+				// answer comes from that attempt (docs/benchmarks.md,
+				// "The split deployment").
+				if err := svc.pacePosts(c, st); err != nil {
+					return err
+				}
+				svc.startOrdersEagerly()
+				if err := startPlacer(st, tc, svc, st.log); err != nil {
+					return err
+				}
 				cfg, err := apiConfig(c, st.tracing)
 				if err != nil {
 					return err

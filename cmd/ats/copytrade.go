@@ -33,9 +33,18 @@ func newCopyHub(ctx context.Context, s *store.Store, vc *venueClients, svc *serv
 	if svc.strategyEngine == nil || vc.chain == nil {
 		return nil, nil
 	}
+	// The watchers are woken by the node's log subscription, which needs a
+	// WebSocket (ws:// or wss://): --chain-rpc when given, else the
+	// network's WebSocket endpoint (the sandbox's /rpc/ws), else the
+	// process's chain connection — in `ats dev` the in-process node
+	// itself; over an HTTP-only endpoint the watchers poll instead (every
+	// 2 s: docs/benchmarks.md, "COPY_TRADE over the node's JSON-RPC").
 	dial := chain.Static(vc.chain.Backend())
-	if rpcURL != "" {
+	switch {
+	case rpcURL != "":
 		dial = chain.DialURL(rpcURL)
+	case !vc.inProcess && vc.net.WSURL != "":
+		dial = chain.DialURL(vc.net.WSURL)
 	}
 	hub := &strategies.CopyHub{
 		Store: s, Dial: dial, Venue: targetVenue(vc), Confirmations: confirmations,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -36,6 +37,15 @@ import (
 // of 10 users (an agent holds 10 strategies; each user's wallet funds 100
 // copies). Copies not answered within 5 minutes are reported as
 // answered-pct below 100 and left out of the quantiles.
+//
+// ATS_BENCH_COPY_RPC=ws (or http) runs the worker as production does, as
+// its own `ats worker` process reading the chain through the node's
+// JSON-RPC endpoint — the sandbox's /rpc/ws (a node's wss://: the copy
+// watcher is woken by the node's log subscription), or its HTTP /rpc (no
+// subscriptions: the watcher polls) — instead of in process on the node
+// itself; the first trade warms it up and is not counted.
+//
+//	ATS_BENCH_COPY_RPC=ws go test -run '^$' -bench 'BenchmarkCopyTradeLatency/copiers=1$' -benchtime 20x ./cmd/ats/
 func BenchmarkCopyTradeLatency(b *testing.B) {
 	many := 1000
 	if v, err := strconv.Atoi(os.Getenv("ATS_BENCH_COPIERS")); err == nil && v > 0 {
@@ -50,7 +60,16 @@ func benchCopy(b *testing.B, n int) {
 	// As `ats dev` and `ats worker` run: the placements a strategy's
 	// execution makes start their order workflows eagerly, and the dev
 	// server's SQLite is in WAL mode (devTemporalPragmas).
-	e := newTradingEnv(b, tradingOpts{eager: true, devPragmas: devTemporalPragmas, databaseURL: benchDatabaseURL(b)})
+	o := tradingOpts{eager: true, devPragmas: devTemporalPragmas, databaseURL: benchDatabaseURL(b)}
+	rpc := os.Getenv("ATS_BENCH_COPY_RPC")
+	switch rpc {
+	case "":
+	case "ws", "http":
+		o.noWorker = true
+	default:
+		b.Fatalf("ATS_BENCH_COPY_RPC=%s: want ws or http", rpc)
+	}
+	e := newTradingEnv(b, o)
 	ctx := context.Background()
 	m := e.newMarket(b, fmt.Sprintf("Will %d copies be fast", n), "0.5")
 	yes := m.TokenIDs[0]
@@ -97,13 +116,26 @@ func benchCopy(b *testing.B, n int) {
 	if b.Failed() {
 		b.FailNow()
 	}
-	// Every copier's workflow has loaded (and so followed the target).
-	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
-		if _, c := e.copies.Watching(); c >= n {
-			break
+	warm := 0
+	var worker *workerProcess
+	if rpc != "" {
+		// The worker follows every ACTIVE copier as it starts; the first
+		// trade's copies show it is listening.
+		url := e.sb.URL() + "/rpc"
+		if rpc == "ws" {
+			url = "ws" + strings.TrimPrefix(e.sb.URL(), "http") + "/rpc/ws"
 		}
-		if time.Now().After(deadline) {
-			b.Fatal("the copiers never all followed the target")
+		worker = e.startWorkerProcess(b, buildATS(b), "--chain-rpc", url)
+		warm = 1
+	} else {
+		// Every copier's workflow has loaded (and so followed the target).
+		for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+			if _, c := e.copies.Watching(); c >= n {
+				break
+			}
+			if time.Now().After(deadline) {
+				b.Fatal("the copiers never all followed the target")
+			}
 		}
 	}
 
@@ -131,10 +163,17 @@ func benchCopy(b *testing.B, n int) {
 	// sandbox venue and chain) and by the Temporal dev server: what one
 	// copy costs the machine, whatever the wait.
 	self, dev := os.Getpid(), e.dev.Pid()
-	selfCPU0, _ := procStat(b, self)
-	devCPU0, _ := procStat(b, dev)
+	var selfCPU0, devCPU0, workerCPU0 time.Duration
 	b.ResetTimer()
-	for i := range b.N {
+	for i := range b.N + warm {
+		if i == warm {
+			b.ResetTimer()
+			selfCPU0, _ = procStat(b, self)
+			devCPU0, _ = procStat(b, dev)
+			if worker != nil {
+				workerCPU0, _ = procStat(b, worker.pid())
+			}
+		}
 		e.outsideTrade(b, yes, "BUY", "10", "0.6")
 		// Wait until every copier's copy i+1 was answered by the venue.
 		var block int64
@@ -163,10 +202,13 @@ func benchCopy(b *testing.B, n int) {
 				break
 			}
 		}
-		total += n
 		if len(answered) == 0 {
 			b.Fatalf("trade %d: no copy answered", i+1)
 		}
+		if i < warm {
+			continue
+		}
+		total += n
 		amu.Lock()
 		t0, ok := arrived[uint64(block)]
 		amu.Unlock()
@@ -182,6 +224,13 @@ func benchCopy(b *testing.B, n int) {
 	b.StopTimer()
 	selfCPU1, _ := procStat(b, self)
 	devCPU1, _ := procStat(b, dev)
+	if worker != nil {
+		workerCPU1, _ := procStat(b, worker.pid())
+		b.ReportMetric(float64((workerCPU1-workerCPU0).Microseconds())/1000/float64(total), "worker-cpu-ms/copy")
+	}
+	if avg, err := loadAverage(); err == nil {
+		b.ReportMetric(avg, "loadavg")
+	}
 	b.ReportMetric(float64((selfCPU1-selfCPU0).Microseconds())/1000/float64(total), "service-cpu-ms/copy")
 	b.ReportMetric(float64((devCPU1-devCPU0).Microseconds())/1000/float64(total), "temporal-cpu-ms/copy")
 	// How much of it is the watcher's: block available → trade recorded.

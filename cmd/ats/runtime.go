@@ -125,6 +125,20 @@ func startWorker(ctx context.Context, st *stack, tc client.Client, svc *services
 	return workflows.EnsureHousekeepingSchedule(schedCtx, tc)
 }
 
+// startPlacer runs the worker of a process that places orders but runs
+// no other workflow (`ats api`: worker.NewPlacer) until the stack stops.
+func startPlacer(st *stack, tc client.Client, svc *services, log *slog.Logger) error {
+	w, err := worker.NewPlacer(tc, workerDeps(svc.store, svc), log)
+	if err != nil {
+		return err
+	}
+	if err := w.Start(); err != nil {
+		return fmt.Errorf("start the order placement worker: %w", err)
+	}
+	st.onStop("placer", func(context.Context) error { w.Stop(); return nil })
+	return nil
+}
+
 // triggerSyncInterval is how often a worker adopts the conditions of
 // strategies armed in other workers (see strategies.Triggers.Sync): the
 // longest a strategy waits for its conditions after its worker died.
@@ -167,7 +181,14 @@ func readinessChecks(s *store.Store, tc client.Client, venue func(context.Contex
 			}
 			return nil
 		}},
-		{Name: "worker", Fn: func(ctx context.Context) error { return worker.WorkerAlive(ctx, tc, workflows.TaskQueue) }},
+		{Name: "worker", Fn: func(ctx context.Context) error {
+			// Both queues need a worker polling workflow and activity
+			// tasks (an API's own placement worker polls no activities).
+			if err := worker.WorkerAlive(ctx, tc, workflows.TaskQueue); err != nil {
+				return err
+			}
+			return worker.WorkerAlive(ctx, tc, workflows.OrderTaskQueue)
+		}},
 	}
 	if venue != nil {
 		checks = append(checks, api.Check{Name: "venue", Fn: venue})

@@ -34,6 +34,7 @@ import (
 	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/positions"
+	"github.com/agent-trading/ats/models/readcache"
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/stats"
 	"github.com/agent-trading/ats/models/store"
@@ -63,8 +64,11 @@ func chainRPCFlag() cli.Flag {
 type venueClients struct {
 	net   network.Network
 	chain *chain.Client
-	clob  *clob.Client
-	gamma *gamma.Client
+	// inProcess: chain is the in-process sandbox node itself (`ats dev`),
+	// not a JSON-RPC connection.
+	inProcess bool
+	clob      *clob.Client
+	gamma     *gamma.Client
 }
 
 // connectVenue builds the venue clients. An in-process sandbox is reached
@@ -76,6 +80,7 @@ func connectVenue(ctx context.Context, n network.Network, sb *sandbox.Sandbox, r
 	v := &venueClients{net: n, clob: clob.NewClient(cc), gamma: gamma.New(gc)}
 	if sb != nil {
 		v.chain = chain.New(n, sb.EVM().Client(), chainOptions())
+		v.inProcess = true
 		return v, nil
 	}
 	c, err := chain.Dial(ctx, n, rpcURL, chainOptions())
@@ -136,6 +141,31 @@ type services struct {
 	// linkLimit limits the device endpoints and /link per client address;
 	// routes sets it, before anything is served.
 	linkLimit gin.HandlerFunc
+	// reads serve the key check and the read endpoints from memory once
+	// cacheReads ran (processes that serve the API).
+	reads *readcache.Reads
+}
+
+// cacheReads serves the key check of every agent request, GET /budget,
+// GET /heartbeat and the positions listings through a read cache that the
+// database's change notifications keep current (models/readcache), and
+// runs its listener until the stack stops. Reads that decide (placements,
+// reservations) still read the database. Call it before routes.
+func (svc *services) cacheReads(st *stack) {
+	svc.reads = readcache.New(svc.store, readcache.Options{Logger: svc.log})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); svc.reads.Run(ctx) }()
+	st.onStop("read-cache", func(context.Context) error { cancel(); <-done; return nil })
+	if svc.positions != nil {
+		svc.positions.Reads = svc.reads
+	}
+	if svc.heartbeat != nil {
+		svc.heartbeat.Counts = svc.reads
+		if b, ok := svc.heartbeat.Budget.(*budget.Service); ok {
+			svc.heartbeat.Budget = b.ReadingFrom(svc.reads)
+		}
+	}
 }
 
 func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterKeys, baseURL string, log *slog.Logger) (*services, error) {
@@ -253,7 +283,19 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	// The device endpoints and /link (the dashboard's page, or the plain
 	// one) share one per-address budget.
 	svc.linkLimit = ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)
-	keyAuth := agentauth.MiddlewareWith(svc.store, agentauth.Options{Failures: agentauth.KeyFailures(l.Scope("keys").Failures())})
+	var keys agentauth.Keys = svc.store
+	budgetReads := svc.budget
+	if svc.reads != nil {
+		keys = svc.reads
+		// GET /budget as the heartbeat shows it: reads through the cache,
+		// the wallet balance at most 10 s old (placements check it live).
+		if svc.heartbeat != nil {
+			if b, ok := svc.heartbeat.Budget.(*budget.Service); ok {
+				budgetReads = b
+			}
+		}
+	}
+	keyAuth := agentauth.MiddlewareWith(keys, agentauth.Options{Failures: agentauth.KeyFailures(l.Scope("keys").Failures())})
 	perKey := ratelimit.PerKey(l, nil)
 	auth := []gin.HandlerFunc{keyAuth, perKey}
 	idem := idempotency.Middleware(svc.store, idempotency.Options{})
@@ -266,7 +308,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	if svc.markets != nil {
 		rs = append(rs,
 			markets.Routes(svc.markets, auth...),
-			account.Routes(account.Deps{Wallets: svc.balance, Budget: svc.budget, Stats: svc.stats}, auth...),
+			account.Routes(account.Deps{Wallets: svc.balance, Budget: budgetReads, Stats: svc.stats}, auth...),
 			orderapi.Routes(svc.orders, svc.orderDesk, idem, auth...),
 			positionapi.Routes(positionapi.Deps{Positions: svc.positions}, idem, auth...),
 			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlementDesk}, idem, auth...),

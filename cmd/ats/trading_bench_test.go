@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"maps"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -21,6 +19,8 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/worker"
+	"github.com/agent-trading/ats/workflows"
 )
 
 // BenchmarkOrderPath measures placing a resting limit order end to end —
@@ -44,7 +44,10 @@ func BenchmarkOrderPath(b *testing.B) {
 	tr := e.newTrader(b, 0)
 	m := e.newMarket(b, "Will the benchmark be fast", "0.5")
 	direct := e.directTrader(b, tr)
-	b.Run(name, func(b *testing.B) { benchOrderPath(b, e, tr, m.TokenIDs[0], direct) })
+	call := func(b testing.TB, key, method, path string, body any) (int, map[string]json.RawMessage) {
+		return e.call(b, key, method, path, body)
+	}
+	b.Run(name, func(b *testing.B) { benchOrderPath(b, call, tr, m.TokenIDs[0], direct) })
 }
 
 // benchVariants are the wirings BenchmarkOrderPath compares: how the
@@ -103,7 +106,8 @@ func (e *tradingEnv) directTrader(b testing.TB, tr trader) *clob.Trader {
 
 // benchOrderPath places the resting orders, then b.N times: an order
 // through the API, the same order posted directly, a dry run.
-func benchOrderPath(b *testing.B, e *tradingEnv, tr trader, token string, direct *clob.Trader) {
+func benchOrderPath(b *testing.B, call func(testing.TB, string, string, string, any) (int, map[string]json.RawMessage),
+	tr trader, token string, direct *clob.Trader) {
 	ctx := context.Background()
 	// Orders at 0.01 rest far below the book and hold 0.05 pUSD each, so
 	// thousands fit in the demo wallet.
@@ -118,7 +122,7 @@ func benchOrderPath(b *testing.B, e *tradingEnv, tr trader, token string, direct
 		b.Fatal(err)
 	}
 	for range resting {
-		if status, resp := e.call(b, tr.key, "POST", "/orders", body); status != http.StatusOK {
+		if status, resp := call(b, tr.key, "POST", "/orders", body); status != http.StatusOK {
 			b.Fatalf("resting order: %d %s", status, resp)
 		}
 	}
@@ -129,7 +133,7 @@ func benchOrderPath(b *testing.B, e *tradingEnv, tr trader, token string, direct
 	b.ResetTimer()
 	for range b.N {
 		t0 := time.Now()
-		status, resp := e.call(b, tr.key, "POST", "/orders", body)
+		status, resp := call(b, tr.key, "POST", "/orders", body)
 		api = append(api, time.Since(t0))
 		switch status {
 		case http.StatusOK:
@@ -145,7 +149,7 @@ func benchOrderPath(b *testing.B, e *tradingEnv, tr trader, token string, direct
 			b.Fatal(err)
 		}
 		t0 = time.Now()
-		status, resp = e.call(b, tr.key, "POST", "/orders", dry)
+		status, resp = call(b, tr.key, "POST", "/orders", dry)
 		checks = append(checks, time.Since(t0))
 		if status != http.StatusOK {
 			b.Fatalf("POST /orders dry run: %d %s", status, resp)
@@ -191,33 +195,100 @@ func loadAverage() (float64, error) {
 	return strconv.ParseFloat(f[0], 64)
 }
 
-// BenchmarkOrderPathSplit is BenchmarkOrderPath with the worker in its
-// own process (`ats worker`, as production deploys it next to `ats api`):
-// the placement runs there, so the start cannot be eager (no worker on
-// the API's client) and uses update-with-start. ATS_BENCH_VARIANT picks
-// the dev server's settings as for BenchmarkOrderPath (its eager flag
-// does not apply).
+// BenchmarkOrderPathSplit is BenchmarkOrderPath on the production split:
+// `ats api` and `ats worker` as separate processes, on PostgreSQL and a
+// Redis, on a Temporal cluster as production runs it (clustertest:
+// PostgreSQL persistence, one process per service, mutual TLS) or, with
+// ATS_BENCH_TEMPORAL=dev, on the dev server `ats dev` embeds (WAL, as
+// `ats dev` runs it). ATS_BENCH_SPLIT picks the design (splitVariants):
+// "api" (the default) is what `ats api` runs — its own worker for the order
+// task queue takes the first workflow task of the orders it starts
+// (eager start) and answers from the placement attempt; the others are the
+// alternatives measured against it, with the API served from the test
+// process and the same `ats worker`.
 //
 //	go test -run '^$' -bench BenchmarkOrderPathSplit -benchtime 200x ./cmd/ats/
 func BenchmarkOrderPathSplit(b *testing.B) {
-	name, o := benchVariant(b)
-	o.noWorker, o.eager = true, false
-	bin := buildATS(b)
-	e := newTradingEnv(b, o)
+	variant := os.Getenv("ATS_BENCH_SPLIT")
+	if variant == "" {
+		variant = "api"
+	}
+	if _, ok := splitVariants[variant]; !ok && variant != "api" {
+		b.Fatalf("ATS_BENCH_SPLIT=%s: not api or one of %v", variant, slices.Sorted(maps.Keys(splitVariants)))
+	}
+	on := benchTemporal(b)
+	apis := 1
+	if variant != "api" {
+		apis = 0
+	}
+	c := newCluster(b, apis, 1, on)
+	e := c.e
 	tr := e.newTrader(b, 0)
 	m := e.newMarket(b, "Will the split benchmark be fast", "0.5")
-	keyFile := filepath.Join(e.dataDir, "master.key")
-	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(e.master)), 0o600); err != nil {
-		b.Fatal(err)
-	}
-	cmd := exec.Command(bin, "worker", "--ops-listen", "127.0.0.1:0", "--data-dir", e.dataDir, "--temporal", e.dev.FrontendAddr(),
-		"--venue", "sandbox", "--sandbox-addr", strings.TrimPrefix(e.sb.URL(), "http://"), "--master-key-file", keyFile, "--log-level", "warn")
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
 	direct := e.directTrader(b, tr)
-	b.Run(name, func(b *testing.B) { benchOrderPath(b, e, tr, m.TokenIDs[0], direct) })
+	call := func(b testing.TB, key, method, path string, body any) (int, map[string]json.RawMessage) {
+		return c.call(b, 0, key, method, path, body)
+	}
+	if variant != "api" {
+		splitVariants[variant](b, e)
+		call = func(b testing.TB, key, method, path string, body any) (int, map[string]json.RawMessage) {
+			return e.call(b, key, method, path, body)
+		}
+	}
+	name := variant + "/" + map[clusterTemporal]string{onCluster: "cluster", onDevServer: "dev-server"}[on]
+	b.Run(name, func(b *testing.B) { benchOrderPath(b, call, tr, m.TokenIDs[0], direct) })
+}
+
+// splitVariants wire the test process's API (e's services, no worker of
+// their own yet) for the alternatives BenchmarkOrderPathSplit measures
+// beside `ats api`.
+var splitVariants = map[string]func(testing.TB, *tradingEnv){
+	// Update-with-start, no worker in the API: the placement's first
+	// workflow task goes through the server's task queue to `ats worker`
+	// (what `ats api` did before it ran a placement worker).
+	"uws": func(testing.TB, *tradingEnv) {},
+	// Eager start with the API's own placement worker, the answer from
+	// the placement update (a second round trip) instead of the attempt.
+	"eager-update": func(t testing.TB, e *tradingEnv) {
+		e.svc.startOrdersEagerly()
+		oc := e.svc.orderDesk.Runs.(workflows.OrderClient)
+		oc.Attempts = nil
+		e.svc.orderDesk.Runs = oc
+		e.startPlacer(t)
+	},
+	// What `ats api` runs, served from the test process.
+	"eager": func(t testing.TB, e *tradingEnv) {
+		e.svc.startOrdersEagerly()
+		e.startPlacer(t)
+	},
+}
+
+// startPlacer runs e's placement worker (worker.NewPlacer), as `ats api`
+// does.
+func (e *tradingEnv) startPlacer(t testing.TB) {
+	t.Helper()
+	w, err := worker.NewPlacer(e.tc, workerDeps(e.store, e.svc), e.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+}
+
+// benchTemporal is the Temporal ATS_BENCH_TEMPORAL names for the
+// benchmarks of several processes: "cluster" (the default) or "dev".
+func benchTemporal(b testing.TB) clusterTemporal {
+	switch v := os.Getenv("ATS_BENCH_TEMPORAL"); v {
+	case "", "cluster":
+		return onCluster
+	case "dev":
+		return onDevServer
+	default:
+		b.Fatalf("ATS_BENCH_TEMPORAL=%s: want cluster or dev", v)
+		return 0
+	}
 }
 
 // BenchmarkFillVisible measures how long a fill takes to be recorded: a

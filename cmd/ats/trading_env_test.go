@@ -35,6 +35,7 @@ import (
 	"github.com/agent-trading/ats/sandbox"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
 	"github.com/agent-trading/ats/worker"
+	"github.com/agent-trading/ats/worker/clustertest"
 	"github.com/agent-trading/ats/worker/devserver"
 	"github.com/agent-trading/ats/worker/replaytest"
 )
@@ -50,12 +51,17 @@ const envRecordOrderHistory = "ATS_RECORD_ORDER_HISTORY"
 // worker (optional: the kill test runs it as a separate process) and the
 // API on an httptest server.
 type tradingEnv struct {
-	sb    *sandbox.Sandbox
-	dev   *devserver.Server
-	store *store.Store
-	tc    client.Client
-	svc   *services
-	api   *httptest.Server
+	sb  *sandbox.Sandbox
+	dev *devserver.Server
+	// cluster is the Temporal cluster instead of dev (tradingOpts.temporal).
+	cluster *clustertest.Cluster
+	// databaseURL is the PostgreSQL database of store ("" for SQLite in
+	// dataDir).
+	databaseURL string
+	store       *store.Store
+	tc          client.Client
+	svc         *services
+	api         *httptest.Server
 	// publicURL is the {base_url}: the API's address named localhost.
 	publicURL string
 	master    []byte
@@ -113,6 +119,9 @@ type tradingOpts struct {
 	// windows one after another: sandbox.Config.UpDownWindow).
 	upDown       []string
 	upDownWindow time.Duration
+	// temporal, when set, is the Temporal cluster (clustertest) the env
+	// runs on, over its mutual TLS, instead of a dev server of its own.
+	temporal *clustertest.Cluster
 }
 
 // newTradingTest skips t in -short mode (it starts the sandbox and
@@ -134,7 +143,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	if os.Getenv("ATS_TEST_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	e := &tradingEnv{dataDir: t.TempDir(), log: log}
+	e := &tradingEnv{dataDir: t.TempDir(), log: log, databaseURL: o.databaseURL}
 	var err error
 	e.sb, err = sandbox.Start(ctx, sandbox.Config{Addr: "127.0.0.1:0", Seed: 7, BlockInterval: 100 * time.Millisecond,
 		Logger: log, DisableUpDown: len(o.upDown) == 0, UpDownSeries: o.upDown, UpDownWindow: o.upDownWindow, Ordinary: 4})
@@ -142,16 +151,22 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.sb.Close() })
-	dbFile := filepath.Join(e.dataDir, "temporal.db")
-	if o.devInMemory {
-		dbFile = ""
+	conn := temporalConn{namespace: "default", tracing: o.tracing}
+	if e.cluster = o.temporal; e.cluster != nil {
+		conn.hostPort, conn.tls = e.cluster.Address(), e.cluster.TLS()
+	} else {
+		dbFile := filepath.Join(e.dataDir, "temporal.db")
+		if o.devInMemory {
+			dbFile = ""
+		}
+		e.dev, err = devserver.Start(ctx, devserver.Options{Binary: temporalCLI(t), UIPort: -1,
+			DBFile: dbFile, SQLitePragmas: o.devPragmas})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = e.dev.Stop() })
+		conn.hostPort = e.dev.FrontendAddr()
 	}
-	e.dev, err = devserver.Start(ctx, devserver.Options{Binary: temporalCLI(t), UIPort: -1,
-		DBFile: dbFile, SQLitePragmas: o.devPragmas})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.dev.Stop() })
 	e.store, err = store.Open(ctx, store.Config{URL: o.databaseURL, DataDir: e.dataDir, Logger: log})
 	if err != nil {
 		t.Fatal(err)
@@ -167,10 +182,10 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	if os.Getenv(envRecordOrderHistory) != "" {
 		// Recorded histories are encrypted with the public replay key so
 		// the replay tests can read them.
-		e.tc, err = worker.Dial(ctx, worker.ClientConfig{HostPort: e.dev.FrontendAddr(), Namespace: "default",
+		e.tc, err = worker.Dial(ctx, worker.ClientConfig{HostPort: conn.hostPort, TLS: conn.tls, Namespace: "default",
 			CodecKey: replaytest.HistoryCodecKey, Logger: log})
 	} else {
-		e.tc, err = dialTemporal(ctx, temporalConn{hostPort: e.dev.FrontendAddr(), namespace: "default", tracing: o.tracing}, masterKeys{current: e.master}, log)
+		e.tc, err = dialTemporal(ctx, conn, masterKeys{current: e.master}, log)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -228,6 +243,17 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	e.api.Start()
 	t.Cleanup(e.api.Close)
 	return e
+}
+
+// temporalFlags are the flags an `ats` process of e reaches Temporal
+// with: the dev server's address, or the cluster's with its mutual TLS.
+func (e *tradingEnv) temporalFlags() []string {
+	if e.cluster == nil {
+		return []string{"--temporal", e.dev.FrontendAddr()}
+	}
+	c := e.cluster.Certs()
+	return []string{"--temporal", e.cluster.Address(), "--temporal-tls-cert", c.ClientCert, "--temporal-tls-key", c.ClientKey,
+		"--temporal-tls-ca", c.CA, "--temporal-tls-server-name", c.ServerName}
 }
 
 func (e *tradingEnv) startWorker(t testing.TB) {

@@ -198,8 +198,16 @@ func TestWorkerKilledWhilePlacingOrders(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 
-	// Every order matches the venue; no venue order exists twice or
-	// without a service order.
+	checkOrdersAgainstTheVenue(t, e, tr, rows, n)
+}
+
+// checkOrdersAgainstTheVenue checks that every order of rows (all of tr's)
+// matches the venue, that no venue order exists twice or without a service
+// order, that few of n failed otherwise than by the market's answer, and
+// that the budget adds up.
+func checkOrdersAgainstTheVenue(t *testing.T, e *tradingEnv, tr trader, rows []models.Order, n int) {
+	t.Helper()
+	ctx := context.Background()
 	engine := e.sb.Venue().Engine()
 	venueOrders := engine.Orders(exchange.OrderFilter{Maker: common.HexToAddress(tr.wallet.Address)})
 	byHash := map[string]exchange.OrderView{}
@@ -300,15 +308,20 @@ type workerProcess struct {
 }
 
 // startWorkerProcess writes e's master key to a file and starts an
-// `ats worker` (the binary bin) on e's database, Temporal and sandbox.
-func (e *tradingEnv) startWorkerProcess(t testing.TB, bin string) *workerProcess {
+// `ats worker` (the binary bin) on e's database, Temporal and sandbox,
+// with extra flags.
+func (e *tradingEnv) startWorkerProcess(t testing.TB, bin string, extra ...string) *workerProcess {
 	t.Helper()
 	keyFile := filepath.Join(e.dataDir, "master.key")
 	if err := os.WriteFile(keyFile, []byte(base64.StdEncoding.EncodeToString(e.master)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	wp := &workerProcess{args: []string{"worker", "--data-dir", e.dataDir, "--temporal", e.dev.FrontendAddr(), "--venue", "sandbox", "--ops-listen", "127.0.0.1:0",
+	wp := &workerProcess{args: []string{"worker", "--data-dir", e.dataDir, "--venue", "sandbox", "--ops-listen", "127.0.0.1:0",
 		"--sandbox-addr", strings.TrimPrefix(e.sb.URL(), "http://"), "--master-key-file", keyFile, "--log-level", "warn"}}
+	if e.databaseURL != "" {
+		wp.args = append(wp.args, "--database-url", e.databaseURL)
+	}
+	wp.args = append(append(wp.args, e.temporalFlags()...), extra...)
 	wp.args = append([]string{bin}, wp.args...)
 	if err := wp.start(); err != nil {
 		t.Fatal(err)

@@ -92,26 +92,46 @@ type Service struct {
 	st     *store.Store
 	wallet WalletBalancer
 	prices PriceSource
+	// reads serve Snapshot (the store unless ReadingFrom); reservations
+	// always read the store, under the budget lock.
+	reads Reads
+}
+
+// Reads are what Snapshot reads from the database: *store.Store, or a
+// cache of it (models/readcache) for the read endpoints.
+type Reads interface {
+	AgentByID(ctx context.Context, id string) (*models.Agent, error)
+	BudgetTotals(ctx context.Context, userID, agentID string) (store.BudgetTotals, error)
+	ListPositions(ctx context.Context, agentID string, statuses ...string) ([]models.Position, error)
 }
 
 // New returns the engine over st. prices may be nil: open positions are
 // then valued at cost.
 func New(st *store.Store, wallet WalletBalancer, prices PriceSource) *Service {
-	return &Service{st: st, wallet: wallet, prices: prices}
+	return &Service{st: st, wallet: wallet, prices: prices, reads: st}
+}
+
+// ReadingFrom returns the engine with Snapshot reading through r (a read
+// cache, for GET /budget and the heartbeat); Reserve still reads the
+// store under the budget lock.
+func (s *Service) ReadingFrom(r Reads) *Service {
+	c := *s
+	c.reads = r
+	return &c
 }
 
 // Snapshot returns the agent's current budget. An unknown agent is
 // NotFound.
 func (s *Service) Snapshot(ctx context.Context, agentID string) (Budget, error) {
-	a, err := s.st.AgentByID(ctx, agentID)
+	a, err := s.reads.AgentByID(ctx, agentID)
 	if err != nil {
 		return Budget{}, err
 	}
-	in, err := s.external(ctx, a)
+	in, err := s.external(ctx, a, s.reads)
 	if err != nil {
 		return Budget{}, err
 	}
-	totals, err := s.st.BudgetTotals(ctx, a.UserID, a.ID)
+	totals, err := s.reads.BudgetTotals(ctx, a.UserID, a.ID)
 	if err != nil {
 		return Budget{}, err
 	}
@@ -132,7 +152,7 @@ type inputs struct {
 
 // external reads the inputs that live outside the database: the wallet
 // balance and, when a position limit is set, the open position value.
-func (s *Service) external(ctx context.Context, a *models.Agent) (inputs, error) {
+func (s *Service) external(ctx context.Context, a *models.Agent, reads Reads) (inputs, error) {
 	var in inputs
 	bal, err := s.wallet.WalletBalance(ctx, a.UserID)
 	switch {
@@ -143,7 +163,7 @@ func (s *Service) external(ctx context.Context, a *models.Agent) (inputs, error)
 	}
 	in.walletMicro = max(bal, 0)
 	if a.MaxPositionValueMicro != nil {
-		if in.positionMicro, err = s.positionValue(ctx, a.ID); err != nil {
+		if in.positionMicro, err = s.positionValue(ctx, reads, a.ID); err != nil {
 			return in, err
 		}
 		in.positionKnown = true
@@ -153,8 +173,8 @@ func (s *Service) external(ctx context.Context, a *models.Agent) (inputs, error)
 
 // positionValue is Σ size × price over the agent's open positions, at the
 // average entry price when no current price is known.
-func (s *Service) positionValue(ctx context.Context, agentID string) (int64, error) {
-	ps, err := s.st.ListPositions(ctx, agentID, models.PositionOpen)
+func (s *Service) positionValue(ctx context.Context, reads Reads, agentID string) (int64, error) {
+	ps, err := reads.ListPositions(ctx, agentID, models.PositionOpen)
 	if err != nil || len(ps) == 0 {
 		return 0, err
 	}
@@ -257,7 +277,7 @@ func (s *Service) ReserveWith(ctx context.Context, agentID, userID string, amoun
 	} else if !errs.Is(err, errs.NotFound) {
 		return models.BudgetReservation{}, err
 	}
-	in, err := s.external(ctx, pre)
+	in, err := s.external(ctx, pre, s.st)
 	if err != nil {
 		return models.BudgetReservation{}, err
 	}
@@ -280,7 +300,7 @@ func (s *Service) ReserveWith(ctx context.Context, agentID, userID string, amoun
 			return errs.Ef(errs.Conflict, "the agent is %s", a.Status).WithCode(errs.CodeAgentInactive)
 		}
 		if a.MaxPositionValueMicro != nil && !in.positionKnown {
-			if in.positionMicro, err = s.positionValue(ctx, a.ID); err != nil {
+			if in.positionMicro, err = s.positionValue(ctx, s.st, a.ID); err != nil {
 				return err
 			}
 		}

@@ -111,6 +111,13 @@ type MarketCloses interface {
 	ClosesAt(ctx context.Context, conditionID string) (time.Time, error)
 }
 
+// Counts are the counts a heartbeat reads: *store.Store, or a cache of
+// it (models/readcache).
+type Counts interface {
+	CountOrders(ctx context.Context, f store.OrderFilter) (int64, error)
+	CountStrategies(ctx context.Context, agentID string, statuses ...string) (int64, error)
+}
+
 // Service builds heartbeats. Store, Budget and Positions are required;
 // Markets may be nil (then no POSITION_EXPIRING).
 type Service struct {
@@ -118,6 +125,9 @@ type Service struct {
 	Budget    BudgetSource
 	Positions PositionLister
 	Markets   MarketCloses
+	// Counts, when set, serves the live-order and active-strategy counts
+	// (else Store).
+	Counts Counts
 	// SkillVersion is the current agent skill's version (api/skill).
 	SkillVersion int
 	Now          func() time.Time
@@ -247,7 +257,11 @@ func (s *Service) Beat(ctx context.Context, key Key, skillVersion *int) (Report,
 	if err != nil {
 		return Report{}, err
 	}
-	open, err := s.Store.CountOrders(ctx, store.OrderFilter{AgentID: key.AgentID,
+	counts := s.Counts
+	if counts == nil {
+		counts = s.Store
+	}
+	open, err := counts.CountOrders(ctx, store.OrderFilter{AgentID: key.AgentID,
 		Statuses: []string{models.OrderPending, models.OrderOpen, models.OrderPartiallyFilled}})
 	if err != nil {
 		return Report{}, err
@@ -259,7 +273,7 @@ func (s *Service) Beat(ctx context.Context, key Key, skillVersion *int) (Report,
 	seek := false
 	low, limit := budgetLow(b)
 	if !low && b.Available.GreaterThanOrEqual(BudgetLowFloor) && open == 0 && pf.OpenPositions == 0 {
-		active, err := s.Store.CountStrategies(ctx, key.AgentID, "ACTIVE")
+		active, err := counts.CountStrategies(ctx, key.AgentID, "ACTIVE")
 		if err != nil {
 			return Report{}, err
 		}

@@ -337,6 +337,10 @@ func matchScore(m gamma.Market, terms []string, query string) int {
 // Detail is a market with the current books of its outcome tokens.
 type Detail struct {
 	Market gamma.Market
+	// Source is the cached market Market was copied from: the same
+	// pointer for as long as the cache holds that answer, so a caller may
+	// key what it derives from a Detail by Source and Books.
+	Source *gamma.Market
 	// Books is parallel to Market.ClobTokenIDs; an entry is nil when the
 	// venue has no book for that token (e.g. a resolved market).
 	Books []*clob.OrderBook
@@ -434,7 +438,7 @@ func marketErr(err error) error {
 }
 
 func (s *Service) detail(ctx context.Context, m *gamma.Market) (*Detail, error) {
-	d := &Detail{Market: *m, Books: make([]*clob.OrderBook, len(m.ClobTokenIDs))}
+	d := &Detail{Market: *m, Source: m, Books: make([]*clob.OrderBook, len(m.ClobTokenIDs))}
 	if len(m.ClobTokenIDs) == 0 || !m.EnableOrderBook {
 		return d, nil
 	}

@@ -98,7 +98,11 @@ func (s *Service) List(ctx context.Context, agentID, status string, fresh bool) 
 	if len(read) > 0 && !slices.Contains(read, models.PositionOpen) {
 		read = append(slices.Clone(read), models.PositionOpen)
 	}
-	ps, err := s.Store.ListPositions(ctx, agentID, read...)
+	reads := s.Reads
+	if reads == nil || fresh {
+		reads = s.Store
+	}
+	ps, err := reads.ListPositions(ctx, agentID, read...)
 	if err != nil {
 		return List{}, err
 	}

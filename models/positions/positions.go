@@ -64,6 +64,13 @@ type Service struct {
 	Books       BookSource
 	Markets     MarketSource
 	Placer      orders.Placer
+	// Reads, when set, serves List's read of the stored positions (a read
+	// cache: models/readcache) unless the listing asks for fresh data; the
+	// re-read after a resolution moved positions, and every other read,
+	// goes to Store.
+	Reads interface {
+		ListPositions(ctx context.Context, agentID string, statuses ...string) ([]models.Position, error)
+	}
 	// Now is the clock of the resolution cache (time.Now when nil).
 	Now func() time.Time
 	// ResolutionTTL is how long "not resolved yet" is believed without

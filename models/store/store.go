@@ -74,6 +74,8 @@ type Store struct {
 	// orderStatus is told of each committed change of an order's status
 	// (OnOrderStatus); shared with Tx-bound copies.
 	orderStatus *atomic.Pointer[func(status string)]
+	// url is the PostgreSQL URL (ListenChanges opens its own connection).
+	url string
 }
 
 // clock is a swappable time source.
@@ -160,7 +162,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	}
 	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, clock: clk, heartbeatWrites: &sync.Mutex{},
-		orderStatus: &atomic.Pointer[func(string)]{}}
+		orderStatus: &atomic.Pointer[func(string)]{}, url: cfg.URL}
 	if err := s.Ping(ctx); err != nil {
 		_ = sqlDB.Close()
 		return nil, err
