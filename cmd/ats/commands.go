@@ -294,7 +294,19 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	})
 	serveOps(st, c, opsLn, opsSetup{token: token, origins: uiOrigins, codec: cd, namespace: c.String(flagTemporalNS)})
 	serveListener(st, "api", apiLn, srv, api.APITimeouts)
+	st.listening("dashboard", dashboardURL(apiLn.Addr(), publicURL))
 	return nil
+}
+
+// dashboardURL is the address `ats dev` names for browsers: the API
+// listener as http://localhost:PORT when it listens on loopback or every
+// interface (passkeys and cookies need a host name, and localhost reaches
+// both), else the public URL, which names the host it was bound to.
+func dashboardURL(bound net.Addr, publicURL string) string {
+	if tcp, ok := bound.(*net.TCPAddr); ok && (tcp.IP.IsLoopback() || tcp.IP.IsUnspecified()) {
+		return "http://" + net.JoinHostPort("localhost", strconv.Itoa(tcp.Port))
+	}
+	return publicURL
 }
 
 // devTemporalPragmas are the embedded Temporal server's SQLite settings:
