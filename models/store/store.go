@@ -74,6 +74,12 @@ type Store struct {
 	// orderStatus is told of each committed change of an order's status
 	// (OnOrderStatus); shared with Tx-bound copies.
 	orderStatus *atomic.Pointer[func(status string)]
+	// changes is told of each committed change a user may watch
+	// (OnChange); shared with Tx-bound copies.
+	changes *atomic.Pointer[func(Change)]
+	// onEvent runs in the transaction of every appended agent event
+	// (OnEvent); shared with Tx-bound copies.
+	onEvent *atomic.Pointer[EventHook]
 }
 
 // clock is a swappable time source.
@@ -160,7 +166,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	}
 	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, clock: clk, heartbeatWrites: &sync.Mutex{},
-		orderStatus: &atomic.Pointer[func(string)]{}}
+		orderStatus: &atomic.Pointer[func(string)]{}, changes: &atomic.Pointer[func(Change)]{},
+		onEvent: &atomic.Pointer[EventHook]{}}
 	if err := s.Ping(ctx); err != nil {
 		_ = sqlDB.Close()
 		return nil, err

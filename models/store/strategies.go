@@ -19,7 +19,11 @@ func (s *Store) CreateStrategy(ctx context.Context, st *models.Strategy) error {
 	now := s.now()
 	st.CreatedAt, st.UpdatedAt = now, now
 	st.ExpiresAt = utcPtr(st.ExpiresAt)
-	return mapErr(s.db.WithContext(ctx).Create(st).Error, "strategy")
+	if err := s.db.WithContext(ctx).Create(st).Error; err != nil {
+		return mapErr(err, "strategy")
+	}
+	s.changed(Change{UserID: st.UserID, Topic: TopicStrategies})
+	return nil
 }
 
 // StrategyByID finds a strategy by ID, whoever owns it (for workers).
@@ -146,6 +150,7 @@ func (s *Store) UpdateStrategy(ctx context.Context, id string, from []string, u 
 		return mapErr(res.Error, "strategy")
 	}
 	if res.RowsAffected == 1 {
+		s.changed(Change{Topic: TopicStrategies, StrategyID: id})
 		return nil
 	}
 	st, err := s.StrategyByID(ctx, id)
@@ -169,7 +174,11 @@ func (s *Store) AddStrategyExecution(ctx context.Context, e *models.StrategyExec
 	} else {
 		e.Time = utc(e.Time)
 	}
-	return mapErr(s.db.WithContext(ctx).Create(e).Error, "strategy execution")
+	if err := s.db.WithContext(ctx).Create(e).Error; err != nil {
+		return mapErr(err, "strategy execution")
+	}
+	s.changed(Change{Topic: TopicStrategies, StrategyID: e.StrategyID})
+	return nil
 }
 
 // ListStrategyExecutions returns a strategy's most recent executions,
