@@ -105,6 +105,9 @@ type Deps struct {
 	// Intents verifies the proofs of the requests that act for a user
 	// (cancels, approvals, redemptions); without it those are refused.
 	Intents *intent.Keys
+	// Webhooks backs the notification webhook deliveries
+	// (*notify.Service); nil in processes that deliver none.
+	Webhooks WebhookSender
 }
 
 // Registry is the part of a Temporal worker (or test environment) that
@@ -135,6 +138,9 @@ func Register(r Registry, deps Deps) error {
 	}
 	if deps.Strategies != nil {
 		r.RegisterActivity(&Strategies{Engine: deps.Strategies, Intents: deps.Intents})
+	}
+	if deps.Webhooks != nil {
+		r.RegisterActivity(&Webhooks{Sender: deps.Webhooks})
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ func All() []any {
 		Redeem,
 		Order,
 		Strategy,
+		WebhookDelivery,
 	}
 }
 

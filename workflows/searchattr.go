@@ -65,6 +65,7 @@ const (
 	KindHousekeeping Kind = "housekeeping"
 	KindApprove      Kind = "approve"
 	KindRedeem       Kind = "redeem"
+	KindWebhook      Kind = "webhook"
 )
 
 // MemoSummary is the memo key holding a one-line human-readable summary of
@@ -130,7 +131,7 @@ func StartOptions(spec StartSpec) (client.StartWorkflowOptions, error) {
 
 func validateKind(k Kind) error {
 	switch k {
-	case KindOrder, KindDeviceLink, KindStrategy, KindHousekeeping, KindApprove, KindRedeem:
+	case KindOrder, KindDeviceLink, KindStrategy, KindHousekeeping, KindApprove, KindRedeem, KindWebhook:
 		return nil
 	}
 	return errs.E(errs.Internal, fmt.Sprintf("unknown workflow kind %q", string(k)))
