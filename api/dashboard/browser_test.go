@@ -95,5 +95,5 @@ func TestRefusalsInTheBrowser(t *testing.T) {
 	b.Fill("email", "bob@example.com")
 	b.Fill("password", "correct horse battery")
 	b.Do(chromedp.Click(chromedp.ID("signin-submit")), chromedp.WaitVisible(chromedp.ID("form-error")))
-	b.See("too many failed attempts")
+	b.See("Too many failed attempts. Try again in")
 }

@@ -191,9 +191,11 @@ func TestSignUpSignInSignOut(t *testing.T) {
 		}
 		assert.Equal(t, http.StatusOK, r.Status, p)
 	}
+	// The activity is in words, not the log's keys.
 	a := c.Get("/audit")
-	assert.Contains(t, a.Body, "user.login")
-	assert.Contains(t, a.Body, "wrong_password")
+	assert.Contains(t, a.Body, "Sign-in")
+	assert.Contains(t, a.Body, "With a password · wrong password")
+	assert.NotContains(t, a.Body, "wrong_password")
 }
 
 func TestSecurityHeaders(t *testing.T) {
@@ -283,7 +285,7 @@ func TestLockoutEngages(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, r.Status, "the failure that locks")
 	r = signIn(t, c, "alice@example.com", "correct horse battery")
 	assert.Equal(t, http.StatusTooManyRequests, r.Status, "locked even with the right password")
-	assert.Contains(t, r.Body, "too many failed attempts")
+	assert.Contains(t, r.Body, "Too many failed attempts. Try again in 30 seconds.", "the lockout says how long to wait")
 	denied, err := (&audit.Service{Store: e.store}).List(context.Background(), audit.Filter{Action: audit.ActionUserLogin, Result: audit.Denied})
 	require.NoError(t, err)
 	require.Len(t, denied.Entries, 1, "the refused attempt is audited")
@@ -539,9 +541,18 @@ func TestAgentSettings(t *testing.T) {
 	assert.EqualValues(t, 2500, *got.Budget.PercentBps)
 	assert.Nil(t, got.Budget.MaxPositionValueMicro)
 
-	r = c.Submit(page, page+"/budget", url.Values{"fixed_limit": {"-1"}})
+	// A form error keeps what was typed, marks the field and says it in
+	// the form's words.
+	r = c.Submit(page, page+"/budget", url.Values{"fixed_limit": {"-1"}, "budget_percent": {"25"}, "max_position_value": {"abc"}})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
-	assert.Contains(t, r.Body, "The fixed limit must be a positive USDC amount")
+	assert.Contains(t, r.Body, `<p class="field-err" id="fixed_limit-err">The fixed limit must be an amount in USDC above 0`)
+	assert.Contains(t, r.Body, `<p class="field-err" id="max_position_value-err">The max position value must be an amount in USDC`)
+	assert.Contains(t, r.Body, `value="-1" placeholder="no limit" aria-invalid="true" aria-describedby="fixed_limit-err"`)
+	assert.Contains(t, r.Body, `value="abc" placeholder="no limit" aria-invalid="true"`)
+	assert.Contains(t, r.Body, `id="budget_percent" name="budget_percent" type="text" inputmode="decimal" value="25"`)
+	assert.NotContains(t, r.Body, "position_limit")
+	got, _ = ag.Get(ctx, u.ID, a.ID)
+	assert.EqualValues(t, 12_500_000, *got.Budget.FixedLimitMicro, "nothing saved")
 
 	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_seconds": {"900"}, "start": {"09:00"}, "end": {"17:00"}, "timezone": {"Europe/Berlin"}})
 	require.Equal(t, page+"?done=heartbeat", r.Location, r.Body)
@@ -551,6 +562,14 @@ func TestAgentSettings(t *testing.T) {
 	assert.Equal(t, "Europe/Berlin", got.Heartbeat.ActiveHours.Timezone)
 	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_seconds": {"900"}, "start": {"09:00"}, "end": {"17:00"}, "timezone": {"Mars/Olympus"}})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Contains(t, r.Body, `value="Mars/Olympus" aria-invalid="true" aria-describedby="timezone-err"`)
+	assert.Contains(t, r.Body, "Give a time zone name such as Europe/Berlin")
+	// Seconds where the form asks for seconds.
+	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_seconds": {"5"}, "always": {"yes"}})
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Contains(t, r.Body, "The interval must be a whole number of seconds from 10 to 86400")
+	assert.Contains(t, r.Body, `value="5" aria-invalid="true"`)
+	assert.NotContains(t, r.Body, "interval_ms")
 
 	r = c.Submit(page, page+"/rate-limit", url.Values{"per_minute": {"30"}})
 	require.Equal(t, page+"?done=rate-limit", r.Location)

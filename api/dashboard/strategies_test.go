@@ -124,7 +124,7 @@ func TestStrategyPages(t *testing.T) {
 	// and the buy on it.
 	d := c.Get("/strategies/" + band.ID)
 	require.Equal(t, http.StatusOK, d.Status, d.Body)
-	for _, want := range []string{"buyBelow", "0.45", "scalper", `id="executions"`, `class="mark buy"`, `class="line"`, "BUY 5 at 0.45, filled"} {
+	for _, want := range []string{"buyBelow", "0.45", "scalper", `id="executions"`, `class="mark buy"`, `class="line"`, "BUY 5", "45¢"} {
 		assert.Contains(t, html.UnescapeString(d.Body), want)
 	}
 	assert.NotContains(t, d.Body, "temporal-link", "only operators see the Web UI link")
@@ -173,7 +173,7 @@ func TestStrategyPages(t *testing.T) {
 
 	// The user's activity shows each change, with who made it.
 	act := c.Get("/audit")
-	for _, want := range []string{"strategy.create", "strategy.pause", "strategy.resume", "strategy.extend", "strategy.cancel", "Strategy paused", alert.ID, "by: user"} {
+	for _, want := range []string{"Strategy created", "Strategy paused", "Strategy resumed", "Strategy extended", "Strategy cancelled", alert.ID, "By user · Price alert"} {
 		assert.Contains(t, act.Body, want)
 	}
 
