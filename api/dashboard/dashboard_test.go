@@ -379,6 +379,10 @@ func TestTOTPAndBackupCodes(t *testing.T) {
 	secondStep()
 	r = send(codes[0])
 	assert.Equal(t, http.StatusUnauthorized, r.Status, "a backup code works once")
+	assert.Contains(t, r.Body, "that backup code was already used", "a reused backup code says it was used")
+	r = send("aaaaa-aaaaa")
+	assert.Equal(t, http.StatusUnauthorized, r.Status)
+	assert.Contains(t, r.Body, "that code is not right", "an unknown code is not said to be used")
 	r = send(strings.ToUpper(strings.ReplaceAll(codes[1], "-", " ")))
 	assert.Equal(t, http.StatusSeeOther, r.Status, "backup codes as people type them")
 

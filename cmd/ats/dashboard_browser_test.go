@@ -99,7 +99,7 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	signOut()
 	passwordStep()
 	refused(codes[0])
-	b.See("that code is not right")
+	b.See("that backup code was already used")
 	second(codes[1], "/")
 
 	// Register a passkey on a virtual platform authenticator, name it,
