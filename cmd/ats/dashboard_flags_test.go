@@ -39,7 +39,7 @@ func TestDashboardOperatorFlags(t *testing.T) {
 			app := &cli.App{
 				Flags: append([]cli.Flag{signupFlag(), oidcFlag(), temporalNamespaceFlag()}, operatorFlags()...),
 				Action: func(c *cli.Context) error {
-					got, gotErr = dashboardOptionsFrom(c, "http://localhost:8080", "", tc.devUI, tc.devOp)
+					got, gotErr = dashboardOptionsFrom(c, "http://localhost:8080", "", "", tc.devUI, tc.devOp)
 					return nil
 				},
 			}

@@ -523,18 +523,26 @@ func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]s
 	}
 	getJSON(t, me, tok.Data.APIKey, http.StatusUnauthorized, nil)
 
-	// A second user imports a plain EOA wallet from the command line.
+	// A second user imports a plain EOA wallet from the command line. The
+	// account has no two-step verification: the import is refused, saying
+	// why, unless the operator relaxes it.
 	cmd := exec.Command(bin, "admin", "user", "create", "--email", "eoa@example.com", "--password-stdin", "--data-dir", dataDir)
 	cmd.Stdin = strings.NewReader("another good password\n")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("user create: %v %s", err, out)
 	}
 	sandboxHost := strings.TrimPrefix(urls["sandbox"], "http://")
-	imp := exec.Command(bin, "admin", "wallet", "import", "--email", "eoa@example.com", "--private-key-stdin",
-		"--data-dir", dataDir, "--sandbox-addr", sandboxHost, "--log-level", "error")
 	const testKey = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
-	imp.Stdin = strings.NewReader(testKey + "\n")
-	out, err = imp.CombinedOutput()
+	importWallet := func(extra ...string) ([]byte, error) {
+		imp := exec.Command(bin, append([]string{"admin", "wallet", "import", "--email", "eoa@example.com", "--private-key-stdin",
+			"--data-dir", dataDir, "--sandbox-addr", sandboxHost, "--log-level", "error"}, extra...)...)
+		imp.Stdin = strings.NewReader(testKey + "\n")
+		return imp.CombinedOutput()
+	}
+	if out, err := importWallet(); err == nil || !strings.Contains(string(out), "two-step verification") {
+		t.Fatalf("a wallet import without two-step verification: %v %s", err, out)
+	}
+	out, err = importWallet("--wallet-import-without-2fa")
 	if err != nil || !strings.Contains(string(out), "imported eoa wallet") {
 		t.Fatalf("wallet import: %v %s", err, out)
 	}

@@ -28,12 +28,15 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/budget"
+	"github.com/agent-trading/ats/models/changes"
 	"github.com/agent-trading/ats/models/heartbeat"
 	"github.com/agent-trading/ats/models/intent"
 	marketsvc "github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/metrics"
+	"github.com/agent-trading/ats/models/notify"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/positions"
+	"github.com/agent-trading/ats/models/pricefeed"
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/stats"
 	"github.com/agent-trading/ats/models/store"
@@ -133,6 +136,18 @@ type services struct {
 	// linkLimit limits the device endpoints and /link per client address;
 	// routes sets it, before anything is served.
 	linkLimit gin.HandlerFunc
+	// notify writes and delivers the users' notifications (every process:
+	// a fill, an agent linked or a sign-in may happen in any).
+	notify *notify.Service
+	// changes is this process's hub of the users' changes (the live
+	// pages, the webhook dispatcher); nil until started.
+	changes *changes.Hub
+	// feed is this process's price feed, once started; positionPrices
+	// prices positions from it where it holds them.
+	feed           *pricefeed.Feed
+	positionPrices *positions.FeedPrices
+	// explorer is the network's block explorer.
+	explorer string
 }
 
 func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterKeys, baseURL string, log *slog.Logger) (*services, error) {
@@ -151,8 +166,16 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 	ag.Intents = intents
 	au := &audit.Service{Store: s}
 	svc := &services{intents: intents, store: s, audit: au, agents: ag, links: deviceLinks(ag, tc, intents), baseURL: baseURL, log: log}
+	// Notifications are written in the transaction of what they tell of:
+	// every agent event (fills, strategy errors) passes the hook.
+	svc.notify = &notify.Service{Store: s, Vault: vlt, Audit: au, PublicURL: baseURL}
+	s.OnEvent(svc.notify.Event)
 	if v != nil {
-		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log}
+		svc.explorer = v.net.ExplorerURL
+		// A key import needs two-step verification unless the operator
+		// relaxes it (--wallet-import-without-2fa).
+		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log,
+			RequireTwoFactor: true}
 		svc.markets = &marketsvc.Service{Gamma: v.gamma, CLOB: v.clob}
 		svc.balance = budget.ChainWallets{Wallets: svc.wallets, Chain: v.chain}
 		prices := budget.MidpointPrices{Source: v.clob}
@@ -166,8 +189,9 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 		if tc != nil {
 			svc.orderDesk.Runs = workflows.OrderClient{Client: tc, Intents: intents}
 		}
+		svc.positionPrices = &positions.FeedPrices{Fallback: &positions.MidpointPrices{Source: v.clob}}
 		svc.positions = &positions.Service{
-			Store: s, Prices: &positions.MidpointPrices{Source: v.clob}, Resolutions: v.chain,
+			Store: s, Prices: svc.positionPrices, Resolutions: v.chain,
 			Books: v.clob, Markets: v.clob, Placer: svc.orderDesk,
 		}
 		svc.orders.Positions = svc.positions
@@ -214,6 +238,15 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 // their orders), so an order's first workflow task, which places it,
 // runs here without a trip through the server's task queue. Call it
 // before the worker starts.
+// policyFromFlags applies the operator's relaxations: a key import
+// without two-step verification, webhooks to private addresses.
+func (svc *services) policyFromFlags(c *cli.Context) {
+	if svc.wallets != nil && c.Bool(flagWalletImportWithout2FA) {
+		svc.wallets.RequireTwoFactor = false
+	}
+	svc.notify.Delivery.AllowPrivate = c.Bool(flagWebhookAllowPrivate)
+}
+
 func (svc *services) startOrdersEagerly() {
 	if oc, ok := svc.orderDesk.Runs.(workflows.OrderClient); ok {
 		svc.orders.Attempts = &orders.Attempts{}
