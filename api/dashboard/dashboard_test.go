@@ -38,6 +38,7 @@ import (
 	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/users"
 	"github.com/agent-trading/ats/models/vault"
+	"github.com/agent-trading/ats/sandbox/githubprovider"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
 	"github.com/agent-trading/ats/workflows"
 )
@@ -108,6 +109,8 @@ func newEnvWith(t *testing.T, mode users.SignupMode, change func(*dashboard.Deps
 	require.NoError(t, err)
 	mux := http.NewServeMux()
 	mux.Handle("/oidc/", http.StripPrefix("/oidc", idp.Handler()))
+	// And the sandbox's GitHub.
+	mux.Handle("/github/", http.StripPrefix("/github", githubprovider.New(githubprovider.Config{}).Handler()))
 	idpSrv.Config.Handler = mux
 	idpSrv.Start()
 	t.Cleanup(idpSrv.Close)
@@ -118,7 +121,8 @@ func newEnvWith(t *testing.T, mode users.SignupMode, change func(*dashboard.Deps
 	pk, err := passkeys.New(st, au, passkeys.Config{RPID: "localhost", Origins: []string{base}})
 	require.NoError(t, err)
 	ids, err := identities.New(st, au, base, []identities.ProviderConfig{{Name: "sandbox", Issuer: idp.Issuer(),
-		ClientID: oidcprovider.DefaultClientID, ClientSecret: oidcprovider.DefaultClientSecret}})
+		ClientID: oidcprovider.DefaultClientID, ClientSecret: oidcprovider.DefaultClientSecret},
+		identities.GitHubProvider(strings.TrimSuffix(idp.Issuer(), "/oidc")+"/github", githubprovider.DefaultClientID, githubprovider.DefaultClientSecret)})
 	require.NoError(t, err)
 	ag := &agents.Service{Store: st, Users: us}
 	links := &workflows.DeviceLinks{Agents: ag, Runs: agentstest.RecorderRuns{Rec: &agents.Recorder{Store: st, Intents: intenttest.Keys(t)}}}
@@ -462,7 +466,14 @@ var pickRE = regexp.MustCompile(`<form method="post" action="\?([^"]+)" class="c
 // callback.
 func viaSandbox(t *testing.T, c *dashboardtest.Client, page string, form url.Values, email string, verified bool) dashboardtest.Response {
 	t.Helper()
-	r := c.Submit(page, "/auth/oidc/sandbox", form)
+	return via(t, c, "sandbox", page, form, email, verified)
+}
+
+// via is viaSandbox through provider (the sandbox's OpenID provider or
+// its GitHub, whose pages pick an identity alike).
+func via(t *testing.T, c *dashboardtest.Client, provider, page string, form url.Values, email string, verified bool) dashboardtest.Response {
+	t.Helper()
+	r := c.Submit(page, "/auth/oidc/"+provider, form)
 	require.Equal(t, http.StatusSeeOther, r.Status, r.Body)
 	authz := c.Get(r.Location)
 	require.Equal(t, http.StatusOK, authz.Status, authz.Body)
@@ -521,6 +532,51 @@ func TestOpenIDSignIn(t *testing.T) {
 
 	// A forged callback (state not from this session) is refused.
 	r = c.Get("/auth/oidc/sandbox/callback?state=forged&code=x")
+	assert.Equal(t, http.StatusUnauthorized, r.Status)
+}
+
+// TestGitHubSignIn: GitHub's plain OAuth2 (the sandbox's GitHub) signs in
+// under the same rules as an OpenID provider: GitHub's verified primary
+// email creates an account after confirming, links to an existing account
+// only after signing in to it, an unverified one is refused, and a
+// forged callback too.
+func TestGitHubSignIn(t *testing.T) {
+	e := newEnv(t, users.SignupOpen)
+	c := e.client()
+	signin := c.Get("/signin")
+	assert.Contains(t, signin.Body, "Continue with GitHub")
+
+	r := via(t, c, "github", "/signin", nil, "octo@sandbox.test", true)
+	require.Equal(t, http.StatusSeeOther, r.Status, r.Body)
+	require.Equal(t, "/auth/identity", r.Location)
+	page := c.Get("/auth/identity")
+	assert.Contains(t, page.Body, "No account uses this email")
+	r = c.Post("/auth/identity", url.Values{"csrf_token": {dashboardtest.CSRF(t, page.Body)}, "action": {"create"}})
+	require.Equal(t, "/?done=welcome", r.Location)
+	sec := c.Get("/security")
+	assert.Contains(t, sec.Body, "GitHub")
+	assert.Contains(t, sec.Body, "octo@sandbox.test")
+	signOut(t, c)
+	r = via(t, c, "github", "/signin", nil, "octo@sandbox.test", true)
+	assert.Equal(t, "/", r.Location, "the GitHub account (its id) signs straight in")
+	signOut(t, c)
+
+	r = via(t, c, "github", "/signin", nil, "mallory@sandbox.test", false)
+	assert.Equal(t, http.StatusForbidden, r.Status, "an unverified primary email is refused")
+
+	e.signUp("alice@sandbox.test", "correct horse battery")
+	r = via(t, c, "github", "/signin", nil, "alice@sandbox.test", true)
+	require.Equal(t, "/auth/identity", r.Location)
+	page = c.Get("/auth/identity")
+	assert.Contains(t, page.Body, "An account for")
+	assert.Equal(t, http.StatusSeeOther, c.Get("/").Status, "not signed in by GitHub alone")
+	r = c.Post("/signin", url.Values{"csrf_token": {dashboardtest.CSRF(t, page.Body)}, "email": {"alice@sandbox.test"}, "password": {"correct horse battery"}})
+	require.Equal(t, "/security?done=linked", r.Location)
+	signOut(t, c)
+	r = via(t, c, "github", "/signin", nil, "alice@sandbox.test", true)
+	assert.Equal(t, "/", r.Location, "linked: signs in directly")
+
+	r = c.Get("/auth/oidc/github/callback?state=forged&code=x")
 	assert.Equal(t, http.StatusUnauthorized, r.Status)
 }
 

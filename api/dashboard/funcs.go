@@ -53,6 +53,7 @@ var funcs = template.FuncMap{
 	"txURL":         txURL,
 	"fieldErr":      fieldErr,
 	"formValue":     formValue,
+	"posted":        posted,
 	"kindLabel":     notify.KindLabel,
 	"methodLabel":   notify.MethodLabel,
 	"withQuery":     withQuery,
@@ -306,6 +307,13 @@ func formValue(v view, name, def string) string {
 		}
 	}
 	return def
+}
+
+// posted reports whether the form that came back with an error had field
+// name (which of a page's forms it was).
+func posted(v view, name string) bool {
+	_, ok := v.Form[name]
+	return ok
 }
 
 // withQuery is base with query key set to value (others kept, value ""

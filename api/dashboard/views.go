@@ -114,6 +114,7 @@ func (h *handler) ordersPage(c *gin.Context) {
 	d := ordersData{Filter: f}
 	v := view{Title: "Orders", Nav: "orders", Live: "orders fills", Data: &d}
 	if ferr != nil {
+		v.Form = c.Request.URL.Query()
 		h.formError(c, "orders", v, ferr)
 		return
 	}
@@ -149,6 +150,7 @@ func (h *handler) fillsPage(c *gin.Context) {
 	d := fillsData{Filter: f}
 	v := view{Title: "Fills", Nav: "fills", Live: "fills", Data: &d}
 	if ferr != nil {
+		v.Form = c.Request.URL.Query()
 		h.formError(c, "fills", v, ferr)
 		return
 	}
@@ -189,6 +191,7 @@ func (h *handler) positionsPage(c *gin.Context) {
 	d := positionsData{Filter: f}
 	v := view{Title: "Positions", Nav: "positions", Live: "positions fills prices", Data: &d}
 	if ferr != nil {
+		v.Form = c.Request.URL.Query()
 		h.formError(c, "positions", v, ferr)
 		return
 	}

@@ -144,11 +144,13 @@
       var regions = document.querySelectorAll('[data-live-region][id]');
       for (var i = 0; i < regions.length; i++) {
         var old = regions[i], fresh = doc.getElementById(old.id);
-        if (!fresh || fresh.innerHTML === old.innerHTML) continue;
+        if (!fresh) continue;
+        // Compare as shown: the page's times are already local.
+        localTimes(fresh);
+        if (fresh.innerHTML === old.innerHTML) continue;
         if (old.contains(document.activeElement) && document.activeElement !== document.body) continue;
         var node = document.importNode(fresh, true);
         old.replaceWith(node);
-        localTimes(node);
         node.classList.add('refreshed');
       }
       var stamp = doc.getElementById('live-updated'), here = document.getElementById('live-updated');
@@ -169,7 +171,10 @@
     if (!topics || !window.EventSource) return;
     var timer = null;
     var es = new EventSource('/live?topics=' + encodeURIComponent(topics));
-    es.addEventListener('ready', function () { setState('live', 'Live · updated'); });
+    // Once subscribed, read the page once: what changed between the page's
+    // own read and the subscription would otherwise wait for the next
+    // change. (A reconnect is a new subscription: the same.)
+    es.addEventListener('ready', function () { setState('live', 'Live · updated'); refresh(); });
     es.addEventListener('change', function () {
       // Changes come in bursts (an order, its fill and its position): one
       // read for the burst.
@@ -180,11 +185,6 @@
       if (es.readyState === EventSource.CLOSED) { setState('', 'Updated'); return; }
       setState('reconnecting', 'Reconnecting · updated');
     };
-    es.onopen = function () { setState('live', 'Live · updated'); };
-    // A stream that was down may have missed changes: read once on return.
-    var wasDown = false;
-    es.addEventListener('error', function () { wasDown = true; });
-    es.addEventListener('ready', function () { if (wasDown) { wasDown = false; refresh(); } });
     window.addEventListener('pagehide', function () { es.close(); });
   }
 
