@@ -157,7 +157,7 @@ func (b *Browser) Text(sel string) string {
 	ctx, cancel := context.WithTimeout(b.Ctx, 30*time.Second)
 	defer cancel()
 	q, _ := json.Marshal(sel)
-	s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(function (s) { var e = document.querySelector(s); return e ? e.innerText : ''; })(` + string(q) + `)`))
+	s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(function (s) { var e = document.querySelector(s); return e ? e.innerText : ''; })(`+string(q)+`)`))
 	return s
 }
 
@@ -305,7 +305,7 @@ func (b *Browser) VisibleAtPhone(sels ...string) {
 			});
 		});
 		return out;
-	})(` + string(list) + `)`))
+	})(`+string(list)+`)`))
 	if len(bad) > 0 {
 		b.T.Fatalf("%s at a phone's width: %s", b.Path(), strings.Join(bad, "; "))
 	}
