@@ -140,6 +140,9 @@ func newEnvWith(t *testing.T, mode users.SignupMode, change func(*dashboard.Deps
 	routes, err := dashboard.Routes(dashboard.Config{PublicURL: base, Signup: mode, Operators: []string{operatorEmail}, TemporalUI: temporalUI}, deps)
 	require.NoError(t, err)
 	srv.Config.Handler = api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{routes}})
+	// The service's deadlines, short: answers must fit in them, the live
+	// stream lifts its own.
+	srv.Config.WriteTimeout, srv.Config.ReadHeaderTimeout = 5*time.Second, 5*time.Second
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &env{t: t, url: base, store: st, users: us, clock: clk, idp: idp, agents: ag, links: links, strategies: strat, engine: engine, prices: prices}

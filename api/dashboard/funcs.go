@@ -26,6 +26,7 @@ var funcs = template.FuncMap{
 	"signedUSD":     signedUSD,
 	"dec":           func(d decimal.Decimal) string { return d.Round(4).String() },
 	"cents":         cents,
+	"exact":         exact,
 	"shares":        shares,
 	"pct":           func(d decimal.Decimal) string { return d.Round(2).StringFixed(2) + "%" },
 	"sign":          sign,
@@ -156,6 +157,15 @@ func when(v any) template.HTML {
 		return "—"
 	}
 	return timeTag(t, t.UTC().Format("2006-01-02 15:04 UTC"), "datetime")
+}
+
+// exact is when to the second (an order's lifecycle).
+func exact(v any) template.HTML {
+	t, ok := asTime(v)
+	if !ok {
+		return "—"
+	}
+	return timeTag(t, t.UTC().Format("2006-01-02 15:04:05 UTC"), "seconds")
 }
 
 func timeTag(t time.Time, text, format string) template.HTML {

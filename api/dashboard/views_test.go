@@ -210,6 +210,13 @@ func TestLiveStream(t *testing.T) {
 	ev := next()
 	assert.True(t, strings.HasPrefix(ev, `change {"at":`), ev)
 	assert.Contains(t, ev, `"topics":["orders"]`)
+
+	// The stream outlives the listener's write deadline (the API's is a
+	// minute; the test server's 5 s): it lifts it for itself.
+	time.Sleep(6 * time.Second)
+	require.NoError(t, e.store.CreateOrder(ctx, &models.Order{AgentID: "agt_x", UserID: u.ID, WalletID: "w", TokenID: "2",
+		Side: "BUY", Type: "GTC", PriceMicro: 1, SizeMicro: 1}))
+	assert.Contains(t, next(), `"topics":["orders"]`)
 }
 
 // TestErrorPages: a browser gets HTML pages for a path nothing serves and

@@ -359,6 +359,8 @@ func MethodLabel(method string) string {
 		return "a password"
 	case method == "passkey":
 		return "a passkey"
+	case method == "oidc:github":
+		return "GitHub"
 	case strings.HasPrefix(method, "oidc:"):
 		return strings.TrimPrefix(method, "oidc:")
 	}

@@ -107,6 +107,7 @@
   var fmt = {
     datetime: { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' },
     time: { hour: '2-digit', minute: '2-digit', second: '2-digit' },
+    seconds: { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' },
     date: { year: 'numeric', month: 'short', day: 'numeric' }
   };
   function localTimes(root) {
