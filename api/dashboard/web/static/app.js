@@ -132,8 +132,9 @@
 
   var refreshing = false, again = false;
   // refresh reads the page again and swaps each live region that changed,
-  // except one the user is working in (focus inside it).
-  function refresh() {
+  // except one the user is working in (focus inside it). quiet: do not
+  // highlight what changed (the read on connecting, which only catches up).
+  function refresh(quiet) {
     if (refreshing) { again = true; return; }
     refreshing = true;
     fetch(window.location.href, { credentials: 'same-origin', headers: { 'X-Live-Refresh': '1' } }).then(function (r) {
@@ -152,7 +153,7 @@
         if (old.contains(document.activeElement) && document.activeElement !== document.body) continue;
         var node = document.importNode(fresh, true);
         old.replaceWith(node);
-        node.classList.add('refreshed');
+        if (!quiet) node.classList.add('refreshed');
       }
       var stamp = doc.getElementById('live-updated'), here = document.getElementById('live-updated');
       if (stamp && here) { here.replaceWith(document.importNode(stamp, true)); localTimes(document.getElementById('live-status')); }
@@ -175,12 +176,12 @@
     // Once subscribed, read the page once: what changed between the page's
     // own read and the subscription would otherwise wait for the next
     // change. (A reconnect is a new subscription: the same.)
-    es.addEventListener('ready', function () { setState('live', 'Live · updated'); refresh(); });
+    es.addEventListener('ready', function () { setState('live', 'Live · updated'); refresh(true); });
     es.addEventListener('change', function () {
       // Changes come in bursts (an order, its fill and its position): one
       // read for the burst.
       clearTimeout(timer);
-      timer = setTimeout(refresh, 150);
+      timer = setTimeout(function () { refresh(false); }, 150);
     });
     es.onerror = function () {
       if (es.readyState === EventSource.CLOSED) { setState('', 'Updated'); return; }
