@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/heartbeat"
 	"github.com/agent-trading/ats/models/notify"
 	"github.com/agent-trading/ats/models/sessions"
 	"github.com/agent-trading/ats/models/strategies"
@@ -226,15 +227,18 @@ func expiry(status string, at *time.Time) string {
 }
 
 // heartbeatInfo is how an agent's heartbeat reads: Warn when it never
-// came or is late (more than twice its interval, and a minute, ago) for an
-// agent that is meant to be running.
+// came, or is late, for an agent that is meant to be running.
 type heartbeatInfo struct {
 	Text template.HTML
 	Warn bool
 	Note string
 }
 
-func heartbeatOf(last *time.Time, intervalMs int64, status string) heartbeatInfo {
+// heartbeatOf says whether an agent's last heartbeat is a worry. Late is
+// more than an interval (and a minute) after the check it was due for —
+// the interval after the last one, or, outside the agent's active hours,
+// the hours' next opening — so a sleeping agent is not late.
+func heartbeatOf(last *time.Time, hb agents.Heartbeat, status string) heartbeatInfo {
 	running := status == "active"
 	if last == nil || last.IsZero() {
 		h := heartbeatInfo{Text: "never", Warn: running}
@@ -244,9 +248,14 @@ func heartbeatOf(last *time.Time, intervalMs int64, status string) heartbeatInfo
 		return h
 	}
 	h := heartbeatInfo{Text: ago(last)}
-	late := 2*time.Duration(intervalMs)*time.Millisecond + time.Minute
-	if running && time.Since(*last) > late {
-		h.Warn, h.Note = true, "late: expected every "+interval(intervalMs)
+	var hours *heartbeat.Hours
+	if ah := hb.ActiveHours; ah != nil {
+		hours, _ = heartbeat.ParseHours(ah.Start, ah.End, ah.Timezone)
+	}
+	every := time.Duration(hb.IntervalMs) * time.Millisecond
+	due := heartbeat.NextCheck(*last, every, hours)
+	if running && time.Since(due) > every+time.Minute {
+		h.Warn, h.Note = true, "late: expected every "+interval(hb.IntervalMs)
 	}
 	return h
 }

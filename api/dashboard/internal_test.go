@@ -2,12 +2,14 @@ package dashboard
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/stats"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/venue/clob"
@@ -192,5 +194,33 @@ func TestStrategyChartLayout(t *testing.T) {
 	empty := layoutStrategyChart(nil, nil, nil, nil, t0, t1, &strategyChart{chartBox: wideBox})
 	if empty.Line != "" || len(empty.Ticks) != 5 {
 		t.Errorf("no data: line %q ticks %v", empty.Line, empty.Ticks)
+	}
+}
+
+// TestHeartbeatWarnings: never is a warning for an active agent, and a
+// heartbeat more than an interval (and a minute) past its due check is
+// late; an agent outside its active hours is not, nor a paused one.
+func TestHeartbeatWarnings(t *testing.T) {
+	at := func(d time.Duration) *time.Time { v := time.Now().Add(-d); return &v }
+	minute := agents.Heartbeat{IntervalMs: 60_000}
+	if h := heartbeatOf(nil, minute, "active"); !h.Warn || h.Text != "never" {
+		t.Errorf("never: %+v", h)
+	}
+	if h := heartbeatOf(nil, minute, "paused"); h.Warn {
+		t.Errorf("a paused agent never checked in: %+v", h)
+	}
+	if h := heartbeatOf(at(90*time.Second), minute, "active"); h.Warn {
+		t.Errorf("on time: %+v", h)
+	}
+	if h := heartbeatOf(at(4*time.Minute), minute, "active"); !h.Warn || !strings.Contains(h.Note, "every 1 min") {
+		t.Errorf("late: %+v", h)
+	}
+	// Active only in an hour that is not now: the next check is the
+	// window's next opening, which is ahead.
+	hour := (time.Now().UTC().Hour() + 2) % 24
+	asleep := agents.Heartbeat{IntervalMs: 60_000, ActiveHours: &agents.ActiveHours{
+		Start: fmt.Sprintf("%02d:00", hour), End: fmt.Sprintf("%02d:30", hour), Timezone: "UTC"}}
+	if h := heartbeatOf(at(4*time.Minute), asleep, "active"); h.Warn {
+		t.Errorf("outside its active hours: %+v", h)
 	}
 }

@@ -90,7 +90,7 @@ const dispatchSweep = time.Minute
 // dispatchSweep. It returns when ctx ends.
 func runWebhookDispatch(ctx context.Context, hub *changes.Hub, w *workflows.Webhooks, log *slog.Logger) <-chan struct{} {
 	done := make(chan struct{})
-	sub := hub.Subscribe("")
+	sub := hub.Subscribe("", changes.Notifications)
 	go func() {
 		defer close(done)
 		defer sub.Close()

@@ -67,6 +67,8 @@ type Sub struct {
 	C    chan Change
 	hub  *Hub
 	user string
+	// topics, when set, are the only topics sent.
+	topics map[string]bool
 
 	mu   sync.Mutex
 	lost bool
@@ -74,9 +76,15 @@ type Sub struct {
 }
 
 // Subscribe subscribes to userID's changes, or to every user's when
-// userID is "".
-func (h *Hub) Subscribe(userID string) *Sub {
+// userID is "", of the given topics (every topic when none is given).
+func (h *Hub) Subscribe(userID string, topics ...string) *Sub {
 	s := &Sub{C: make(chan Change, subBuffer), hub: h, user: userID}
+	if len(topics) > 0 {
+		s.topics = map[string]bool{}
+		for _, t := range topics {
+			s.topics[t] = true
+		}
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if userID == "" {
@@ -123,6 +131,9 @@ func (s *Sub) Lost() bool {
 }
 
 func (s *Sub) send(c Change) {
+	if s.topics != nil && !s.topics[c.Topic] {
+		return
+	}
 	select {
 	case s.C <- c:
 	default:

@@ -47,6 +47,14 @@ func TestHub(t *testing.T) {
 	if !all.Lost() {
 		t.Fatal("a change without a user marks every subscriber lost")
 	}
+	// A subscription to some topics gets only those.
+	notes := h.Subscribe("", changes.Notifications)
+	h.Publish(changes.Change{UserID: "usr_c", Topic: changes.Orders})
+	h.Publish(changes.Change{UserID: "usr_c", Topic: changes.Notifications})
+	if got := <-notes.C; got.Topic != changes.Notifications || len(notes.C) != 0 {
+		t.Fatalf("a notifications subscriber got %+v", got)
+	}
+	notes.Close()
 	a.Close()
 	a.Close()
 	all.Close()
