@@ -3,7 +3,7 @@ package models
 import "time"
 
 // OrderTransition is one status an order entered, written by the database
-// (migration 00015's triggers) when the order is created (From "") and
+// (migration 00019's triggers) when the order is created (From "") and
 // whenever its status changes: the order page's lifecycle.
 type OrderTransition struct {
 	ID      int64     `gorm:"column:id;primaryKey"`
