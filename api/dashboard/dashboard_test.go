@@ -595,6 +595,7 @@ func TestAgentSettings(t *testing.T) {
 	ag := &agents.Service{Store: e.store}
 
 	assert.Contains(t, c.Get("/agents").Body, "bot")
+	assert.Contains(t, c.Get("/").Body, `<small id="agents-linked">1 agent linked</small>`)
 	r := c.Submit(page, page+"/budget", url.Values{"fixed_limit": {"12.5"}, "budget_percent": {"25"}, "max_position_value": {""}})
 	require.Equal(t, page+"?done=budget", r.Location, r.Body)
 	got, err := ag.Get(ctx, u.ID, a.ID)
@@ -657,6 +658,9 @@ func TestAgentSettings(t *testing.T) {
 	require.Equal(t, page+"?done=revoked", r.Location)
 	got, _ = ag.Get(ctx, u.ID, a.ID)
 	assert.Equal(t, models.AgentRevoked, got.Status)
+	// A revoked agent is listed, but not counted as linked.
+	assert.Contains(t, c.Get("/agents").Body, "bot")
+	assert.Contains(t, c.Get("/").Body, `<small id="agents-linked">0 agents linked</small>`)
 
 	// Another user's agent is not found.
 	other := e.signUp("mallory@example.com", "correct horse battery")

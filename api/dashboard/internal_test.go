@@ -224,3 +224,24 @@ func TestHeartbeatWarnings(t *testing.T) {
 		t.Errorf("outside its active hours: %+v", h)
 	}
 }
+
+// TestExpiry: an ended strategy says it ended, whatever its expiry was
+// set to; a running one counts down, or never expires.
+func TestExpiry(t *testing.T) {
+	soon := time.Now().Add(23*time.Hour + 30*time.Minute)
+	for _, tc := range []struct {
+		status string
+		at     *time.Time
+		want   string
+	}{
+		{strategies.StatusActive, &soon, "in 23 h"},
+		{strategies.StatusPaused, nil, "never"},
+		{strategies.StatusCancelled, &soon, "ended"},
+		{strategies.StatusCompleted, &soon, "ended"},
+		{strategies.StatusCompleted, nil, "ended"},
+	} {
+		if got := expiry(tc.status, tc.at); got != tc.want {
+			t.Errorf("expiry(%s, %v) = %q, want %q", tc.status, tc.at, got, tc.want)
+		}
+	}
+}

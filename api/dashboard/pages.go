@@ -59,7 +59,7 @@ func (h *handler) overview(c *gin.Context) {
 		}
 	}
 	h.render(c, http.StatusOK, "overview", view{Title: "Overview", Nav: "overview",
-		Live: "orders fills positions prices strategies agents", Data: d})
+		Live: "orders fills positions prices strategies agents wallet", Data: d})
 }
 
 // ---- wallet ----
@@ -105,7 +105,9 @@ func (h *handler) walletPage(c *gin.Context) {
 		h.fail(c, err)
 		return
 	}
-	h.render(c, http.StatusOK, "wallet", view{Title: "Wallet", Nav: "wallet", Data: d})
+	// The balance moves with fills and redemptions (positions); the
+	// wallet itself when it is imported or replaced, here or elsewhere.
+	h.render(c, http.StatusOK, "wallet", view{Title: "Wallet", Nav: "wallet", Live: "wallet fills positions", Data: d})
 }
 
 // walletImport imports or replaces the wallet. The key is never echoed,

@@ -170,6 +170,14 @@ func TestStrategyPages(t *testing.T) {
 	assert.NotContains(t, final.Body, `id="strategy-resume"`)
 	assert.NotContains(t, final.Body, `id="extend-form"`)
 	assert.Contains(t, e.strategyEvents(research), string(events.StrategyCancelled)+"/"+string(events.ByUser))
+	// An ended strategy says so; it does not count down to an expiry
+	// (it was extended by a week just before).
+	assert.Contains(t, final.Body, `<div class="stat-label">Ended</div>`)
+	assert.NotContains(t, final.Body, `id="strategy-expiry">in `)
+	assert.NotContains(t, final.Body, "<div class=\"stat-label\">Expires</div>")
+	row := c.Get("/strategies?status=CANCELLED").Body
+	assert.Contains(t, row, alert.ID)
+	assert.Contains(t, row, `<td data-label="Expires"><span class="muted">ended</span></td>`)
 
 	// The user's activity shows each change, with who made it.
 	act := c.Get("/audit")

@@ -169,7 +169,7 @@ func TestLiveStream(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.url+"/live?topics="+url.QueryEscape("orders fills"), nil)
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, e.url+"/live?topics="+url.QueryEscape("orders fills wallet"), nil)
 	resp, err := c.HTTP.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -217,6 +217,12 @@ func TestLiveStream(t *testing.T) {
 	require.NoError(t, e.store.CreateOrder(ctx, &models.Order{AgentID: "agt_x", UserID: u.ID, WalletID: "w", TokenID: "2",
 		Side: "BUY", Type: "GTC", PriceMicro: 1, SizeMicro: 1}))
 	assert.Contains(t, next(), `"topics":["orders"]`)
+
+	// A wallet imported (here, or by another process) is told to the
+	// wallet page, whose balance region follows it.
+	require.NoError(t, e.store.UpsertWallet(ctx, &models.Wallet{ID: models.NewID(models.PrefixWallet), UserID: u.ID,
+		KeyCiphertext: []byte{1}, KeyNonce: []byte{2}}))
+	assert.Contains(t, next(), `"topics":["wallet"]`)
 }
 
 // TestErrorPages: a browser gets HTML pages for a path nothing serves and

@@ -172,6 +172,10 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	b.Fill("private_key", keyHex)
 	b.Click("#wallet-submit", "/wallet?done=wallet")
 	b.See("Wallet saved", addr, "eoa", "$1,000.00")
+	// The balance follows fills, redemptions and the wallet's own changes.
+	if topics := dashboardtest.Run(b, chromedp.Evaluate[string](`document.getElementById('main').dataset.live + ' ' + !!document.querySelector('#wallet-region #wallet-balance')`)); topics != "wallet fills positions true" {
+		t.Fatalf("the wallet page does not follow its balance live: %q", topics)
+	}
 	if html := dashboardtest.Run(b, chromedp.OuterHTML(chromedp.CSS("html"))); strings.Contains(strings.ToLower(html), keyHex) {
 		t.Fatal("the wallet page shows the private key")
 	}

@@ -160,5 +160,16 @@ func TestChangesReported(t *testing.T) {
 		assert.Contains(t, take(), store.Change{UserID: "usr_1", Topic: store.TopicFills})
 		require.NoError(t, s.CreateNotification(ctx, &models.Notification{UserID: "usr_1", Kind: models.NotifyFill, Title: "x"}))
 		assert.Equal(t, []store.Change{{UserID: "usr_1", Topic: store.TopicNotifications}}, take())
+		// The wallet: imported, replaced and deleted; a delete that finds
+		// nothing says nothing.
+		u := &models.User{Email: "changes@example.com"}
+		require.NoError(t, s.CreateUser(ctx, u))
+		w := &models.Wallet{ID: models.NewID(models.PrefixWallet), UserID: u.ID, KeyCiphertext: []byte{1}, KeyNonce: []byte{2}}
+		require.NoError(t, s.UpsertWallet(ctx, w))
+		assert.Equal(t, []store.Change{{UserID: u.ID, Topic: store.TopicWallet}}, take())
+		require.NoError(t, s.DeleteWallet(ctx, u.ID, w.ID))
+		assert.Equal(t, []store.Change{{UserID: u.ID, Topic: store.TopicWallet}}, take())
+		require.Error(t, s.DeleteWallet(ctx, u.ID, w.ID))
+		assert.Empty(t, take())
 	})
 }
