@@ -16,6 +16,15 @@
 // subscriber reads the database again. Hints may be coalesced or, under
 // overload, dropped: a subscriber that missed some is told so (Sub.Lost)
 // and reads everything again. Nothing in a change decides anything.
+//
+// The API is small on purpose, so that another source of changes can feed
+// the same subscribers: consumers (the /live stream, the webhook
+// dispatcher) know only Hub.Subscribe, Sub.C, Sub.Lost and Sub.Close;
+// producers only Hub.Publish(Change{UserID, Topic}) (a Change without a
+// user meaning "anything may have changed"). Feed is one producer (the
+// store's after-commit hints, through NOTIFY on PostgreSQL); a producer
+// fed by database triggers instead would replace it, and no consumer
+// would change.
 package changes
 
 import (
@@ -177,14 +186,6 @@ func (s *Sub) markLost() {
 	case s.C <- Change{}:
 	default:
 	}
-}
-
-// Watching reports whether anyone in the process subscribed to userID
-// (or to every user).
-func (h *Hub) Watching(userID string) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return len(h.all) > 0 || len(h.users[userID]) > 0
 }
 
 // channel is the PostgreSQL notification channel of the changes.
