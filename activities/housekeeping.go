@@ -110,6 +110,9 @@ type Deps struct {
 	// Intents verifies the proofs of the requests that act for a user
 	// (cancels, approvals, redemptions); without it those are refused.
 	Intents *intent.Keys
+	// Webhooks backs the notification webhook deliveries
+	// (*notify.Service); nil in processes that deliver none.
+	Webhooks WebhookSender
 }
 
 // Registry is the part of a Temporal worker (or test environment) that
@@ -143,6 +146,9 @@ func Register(r Registry, deps Deps) error {
 	}
 	if deps.AgentControl != nil {
 		r.RegisterActivity(&AgentControls{Steps: deps.AgentControl, Orders: deps.RevokedOrders})
+	}
+	if deps.Webhooks != nil {
+		r.RegisterActivity(&Webhooks{Sender: deps.Webhooks})
 	}
 	return nil
 }

@@ -184,13 +184,8 @@ func NewServer(cfg Config, deps Deps) *Server {
 		recoveryMiddleware(log),
 		bodyLimitMiddleware(cfg.MaxBodyBytes),
 	)
-	e.NoRoute(func(c *gin.Context) {
-		failStatus(c, http.StatusNotFound, "Not Found", "no such endpoint: "+c.Request.Method+" "+safePath(c.Request.URL.Path))
-	})
-	e.NoMethod(func(c *gin.Context) {
-		failStatus(c, http.StatusMethodNotAllowed, "Method Not Allowed",
-			"method "+c.Request.Method+" is not allowed here; allowed: "+c.Writer.Header().Get("Allow"))
-	})
+	e.NoRoute(NotFound)
+	e.NoMethod(MethodNotAllowed)
 	s.engine = e
 
 	e.GET("/healthz", s.healthz)
@@ -202,6 +197,20 @@ func NewServer(cfg Config, deps Deps) *Server {
 		}
 	}
 	return s
+}
+
+// NotFound answers a request for a path nothing serves with the JSON
+// envelope (404). A route registrar that serves pages (the dashboard) may
+// answer browsers with a page instead and API clients with this.
+func NotFound(c *gin.Context) {
+	failStatus(c, http.StatusNotFound, "Not Found", "no such endpoint: "+c.Request.Method+" "+safePath(c.Request.URL.Path))
+}
+
+// MethodNotAllowed answers a method a path does not take with the JSON
+// envelope (405, the Allow header set by the router); see NotFound.
+func MethodNotAllowed(c *gin.Context) {
+	failStatus(c, http.StatusMethodNotAllowed, "Method Not Allowed",
+		"method "+c.Request.Method+" is not allowed here; allowed: "+c.Writer.Header().Get("Allow"))
 }
 
 // Engine returns the gin engine, an http.Handler.

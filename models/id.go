@@ -30,6 +30,8 @@ const (
 	PrefixStrategyExecution = "sxe"
 	PrefixHeartbeat         = "hb"
 	PrefixAudit             = "aud"
+	PrefixNotification      = "ntf"
+	PrefixWebhookDelivery   = "whd"
 )
 
 // idEncoding is unpadded lowercase base32: URL-safe, case-insensitive and

@@ -20,6 +20,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	schain "github.com/agent-trading/ats/sandbox/chain"
+	"github.com/agent-trading/ats/sandbox/githubprovider"
 	"github.com/agent-trading/ats/sandbox/markets"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
 	"github.com/agent-trading/ats/sandbox/persist"
@@ -56,6 +57,10 @@ type Config struct {
 	// /oidc accepts; empty means the default client
 	// (oidcprovider.DefaultClientID / DefaultClientSecret, any redirect).
 	OIDCClients []oidcprovider.Client
+	// GitHubClients are the OAuth apps the sandbox GitHub at /github
+	// accepts; empty means the default app
+	// (githubprovider.DefaultClientID / DefaultClientSecret, any redirect).
+	GitHubClients []githubprovider.Client
 
 	// PaperChain runs the venue on an in-memory ledger instead of the EVM
 	// chain: no /rpc, no signatures checked at settlement. For fast tests
@@ -81,6 +86,7 @@ type Sandbox struct {
 	venue  *markets.Venue
 	api    *server.Server
 	oidc   *oidcprovider.Provider
+	github *githubprovider.Provider
 	state  *persist.Store // nil in memory
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -178,8 +184,13 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		return fail(venue.Wrap(venue.Internal, err, "could not start the sandbox OpenID provider"))
 	}
 	sb.oidc = op
+	sb.github = githubprovider.New(githubprovider.Config{Clients: cfg.GitHubClients})
 	mux := http.NewServeMux()
 	mux.Handle("/oidc/", http.StripPrefix("/oidc", op.Handler()))
+	mux.Handle("/github/", http.StripPrefix("/github", sb.github.Handler()))
+	if sb.evm != nil {
+		mux.Handle("GET /explorer/tx/{hash}", explorer{sb.evm.Client()})
+	}
 	mux.Handle("/", sb.api.Handler())
 	// Headers capped at 64 KiB like every listener of the service; no
 	// read or write deadline, because the WebSocket channels (/ws/…,
@@ -218,6 +229,10 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 
 // URL is the sandbox's base URL ("http://127.0.0.1:port").
 func (s *Sandbox) URL() string { return s.url }
+
+// GitHubURL is the base URL of the sandbox GitHub ({sandbox}/github): the
+// service's --github-oauth.
+func (s *Sandbox) GitHubURL() string { return s.url + "/github" }
 
 // OIDCIssuer is the issuer URL of the sandbox OpenID provider
 // ({sandbox}/oidc).

@@ -19,6 +19,7 @@ func All() []any {
 		Order,
 		Strategy,
 		AgentControl,
+		WebhookDelivery,
 	}
 }
 

@@ -117,3 +117,28 @@ func TestStrategyReplayDetectsChanges(t *testing.T) {
 		t.Fatal("replay of a changed strategy workflow succeeded")
 	}
 }
+
+// webhookHistory is a webhook delivery whose first attempt the receiver
+// answered 503 and whose second it took, recorded on the Temporal dev
+// server through the whole stack:
+//
+//	TEMPORAL_CLI=$PWD/.bin/temporal ATS_RECORD_ORDER_HISTORY=$PWD/workflows/testdata/webhook.json \
+//	  go test -run TestWebhookDeliveryOnTheStack ./cmd/ats/
+const webhookHistory = "testdata/webhook.json"
+
+func TestWebhookReplays(t *testing.T) {
+	replaytest.ReplayFileWithOptions(t, webhookHistory, replayOptions(t), workflows.All()...)
+}
+
+// The webhook replay can fail: a delivery that gave up after one attempt
+// is not the recorded one.
+func TestWebhookReplayDetectsChanges(t *testing.T) {
+	impatient := func(ctx workflow.Context, id string) error {
+		var w *activities.Webhooks
+		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+		return workflow.ExecuteActivity(ctx, w.GiveUpWebhook, id).Get(ctx, nil)
+	}
+	if err := replaytest.Replay(webhookHistory, replayOptions(t), replaytest.Named{Name: "WebhookDelivery", Func: impatient}); err == nil {
+		t.Fatal("replay of a changed delivery succeeded")
+	}
+}

@@ -78,6 +78,7 @@ const (
 	// KindAgentControl applies an agent's status to what acts in its
 	// name (AgentControl).
 	KindAgentControl Kind = "agent-control"
+	KindWebhook      Kind = "webhook"
 )
 
 // MemoSummary is the memo key holding a one-line human-readable summary of
@@ -143,7 +144,7 @@ func StartOptions(spec StartSpec) (client.StartWorkflowOptions, error) {
 
 func validateKind(k Kind) error {
 	switch k {
-	case KindOrder, KindDeviceLink, KindStrategy, KindHousekeeping, KindApprove, KindRedeem, KindAgentControl:
+	case KindOrder, KindDeviceLink, KindStrategy, KindHousekeeping, KindApprove, KindRedeem, KindAgentControl, KindWebhook:
 		return nil
 	}
 	return errs.E(errs.Internal, fmt.Sprintf("unknown workflow kind %q", string(k)))

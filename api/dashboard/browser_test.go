@@ -1,6 +1,7 @@
 package dashboard_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,6 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agent-trading/ats/api/dashboard/dashboardtest"
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/users"
 )
 
@@ -95,5 +98,34 @@ func TestRefusalsInTheBrowser(t *testing.T) {
 	b.Fill("email", "bob@example.com")
 	b.Fill("password", "correct horse battery")
 	b.Do(chromedp.Click(chromedp.ID("signin-submit")), chromedp.WaitVisible(chromedp.ID("form-error")))
-	b.See("too many failed attempts")
+	b.See("Too many failed attempts. Try again in")
+}
+
+// TestLivePagesInTheBrowser: the orders page, left open in Chromium,
+// shows an order committed meanwhile, and its cancellation, without a
+// reload; it says it is live; a region the user is typing in is left
+// alone.
+func TestLivePagesInTheBrowser(t *testing.T) {
+	dashboardtest.ChromiumPath(t)
+	e, _ := newTradingViews(t)
+	e.signUp("alice@example.com", "correct horse battery")
+	u, err := e.store.UserByEmail(context.Background(), "alice@example.com")
+	require.NoError(t, err)
+	b := dashboardtest.NewBrowser(t, e.url)
+	b.Open("/signin")
+	b.Fill("email", "alice@example.com")
+	b.Fill("password", "correct horse battery")
+	b.Click("#signin-submit", "/")
+	b.Open("/orders")
+	b.Do(chromedp.WaitVisible(chromedp.CSS(`#live-status[data-state="live"]`)))
+	b.Do(chromedp.Evaluate[chromedp.Void](`window.__page = 42`))
+	_, _, open, _ := seedTrades(t, e.store, u.ID)
+	b.Do(chromedp.WaitVisible(chromedp.ID("row-" + open.ID)))
+	cancelled := models.OrderCancelled
+	require.NoError(t, e.store.UpdateOrder(context.Background(), open.ID, nil, store.OrderUpdate{Status: &cancelled}))
+	b.Do(chromedp.WaitVisible(chromedp.CSS("#row-" + open.ID + " .badge.CANCELLED")))
+	if p := dashboardtest.Run(b, chromedp.Evaluate[int](`window.__page || 0`)); p != 42 {
+		t.Fatal("the page was reloaded")
+	}
+	b.See("Live · updated", "bot", "65¢")
 }

@@ -24,8 +24,10 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/changes"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/identities"
+	"github.com/agent-trading/ats/models/notify"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/passkeys"
 	"github.com/agent-trading/ats/models/portfolio"
@@ -55,6 +57,9 @@ type Config struct {
 	Operators         []string
 	TemporalUI        string
 	TemporalNamespace string
+	// ExplorerURL is the network's block explorer: a fill's transaction
+	// links to {ExplorerURL}/tx/{hash} ("" shows the hash without a link).
+	ExplorerURL string
 }
 
 // Deps are the services behind the pages. Wallets, Positions and Orders
@@ -87,6 +92,14 @@ type Deps struct {
 	// (applied to its strategies and orders), cancels, closes and stop
 	// everything. Nil: the agents' status alone, over Agents.
 	Controls *workflows.Controls
+	// Notify keeps the notification settings and lists notifications;
+	// nil hides notifications.
+	Notify *notify.Service
+	// Changes tells the live pages what changed for their user (nil: the
+	// pages do not update live); Quotes, when set, lets them follow the
+	// prices of the user's open positions (the process's price feed).
+	Changes *changes.Hub
+	Quotes  LiveQuotes
 }
 
 // NavItem is one entry of the main navigation. Features add theirs to
@@ -100,6 +113,7 @@ var Nav = []NavItem{
 	{"agents", "Agents", "/agents"},
 	{"strategies", "Strategies", "/strategies"},
 	{"orders", "Orders", "/orders"},
+	{"fills", "Fills", "/fills"},
 	{"positions", "Positions", "/positions"},
 	{"audit", "Activity", "/audit"},
 	{"security", "Security", "/security"},
@@ -224,6 +238,7 @@ func (h *handler) routes(s *api.Server) {
 	g.GET("/auth/identity", h.identityPage)
 	g.POST("/auth/identity", h.csrf, h.identityDecide)
 	g.POST("/signout", h.csrf, h.signout)
+	g.GET("/live", h.live)
 	if d.Links != nil {
 		link := []gin.HandlerFunc{}
 		if d.LinkLimit != nil {
@@ -269,10 +284,16 @@ func (h *handler) routes(s *api.Server) {
 
 	in.GET("/orders", h.ordersPage)
 	in.POST("/orders/:id/cancel", h.csrf, h.orderCancel)
+	in.GET("/orders/:id", h.orderPage)
+	in.GET("/fills", h.fillsPage)
 	in.GET("/positions", h.positionsPage)
 	in.GET("/positions/:id/confirm/close", h.positionConfirm)
 	in.POST("/positions/:id/close", h.csrf, h.positionClose)
 	in.GET("/audit", h.auditPage)
+
+	in.GET("/notifications", h.notificationsPage)
+	in.POST("/notifications/settings", h.csrf, h.notificationSettings)
+	in.POST("/notifications/read", h.csrf, h.notificationsRead)
 
 	in.GET("/security", h.securityPage)
 	in.POST("/security/password", h.csrf, h.changePassword)
@@ -288,6 +309,11 @@ func (h *handler) routes(s *api.Server) {
 	in.POST("/security/passkeys/:id/delete", h.csrf, h.passkeyDelete)
 	in.POST("/security/identities/:id/unlink", h.csrf, h.identityUnlink)
 	in.POST("/security/sessions/:id/revoke", h.csrf, h.sessionRevoke)
+
+	// Pages that do not exist, and methods a path does not take, get an
+	// HTML page in a browser; API clients keep the JSON envelope.
+	e.NoRoute(pageOr(api.NotFound), h.headers, h.loadSession, h.notFound)
+	e.NoMethod(pageOr(api.MethodNotAllowed), h.headers, h.loadSession, h.methodNotAllowed)
 }
 
 func (h *handler) serveStatic(c *gin.Context) {

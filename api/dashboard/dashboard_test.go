@@ -38,6 +38,7 @@ import (
 	"github.com/agent-trading/ats/models/throttle"
 	"github.com/agent-trading/ats/models/users"
 	"github.com/agent-trading/ats/models/vault"
+	"github.com/agent-trading/ats/sandbox/githubprovider"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
 	"github.com/agent-trading/ats/workflows"
 )
@@ -108,6 +109,8 @@ func newEnvWith(t *testing.T, mode users.SignupMode, change func(*dashboard.Deps
 	require.NoError(t, err)
 	mux := http.NewServeMux()
 	mux.Handle("/oidc/", http.StripPrefix("/oidc", idp.Handler()))
+	// And the sandbox's GitHub.
+	mux.Handle("/github/", http.StripPrefix("/github", githubprovider.New(githubprovider.Config{}).Handler()))
 	idpSrv.Config.Handler = mux
 	idpSrv.Start()
 	t.Cleanup(idpSrv.Close)
@@ -118,7 +121,8 @@ func newEnvWith(t *testing.T, mode users.SignupMode, change func(*dashboard.Deps
 	pk, err := passkeys.New(st, au, passkeys.Config{RPID: "localhost", Origins: []string{base}})
 	require.NoError(t, err)
 	ids, err := identities.New(st, au, base, []identities.ProviderConfig{{Name: "sandbox", Issuer: idp.Issuer(),
-		ClientID: oidcprovider.DefaultClientID, ClientSecret: oidcprovider.DefaultClientSecret}})
+		ClientID: oidcprovider.DefaultClientID, ClientSecret: oidcprovider.DefaultClientSecret},
+		identities.GitHubProvider(strings.TrimSuffix(idp.Issuer(), "/oidc")+"/github", githubprovider.DefaultClientID, githubprovider.DefaultClientSecret)})
 	require.NoError(t, err)
 	ag := &agents.Service{Store: st, Users: us}
 	links := &workflows.DeviceLinks{Agents: ag, Runs: agentstest.RecorderRuns{Rec: &agents.Recorder{Store: st, Intents: intenttest.Keys(t)}}}
@@ -136,6 +140,9 @@ func newEnvWith(t *testing.T, mode users.SignupMode, change func(*dashboard.Deps
 	routes, err := dashboard.Routes(dashboard.Config{PublicURL: base, Signup: mode, Operators: []string{operatorEmail}, TemporalUI: temporalUI}, deps)
 	require.NoError(t, err)
 	srv.Config.Handler = api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{routes}})
+	// The service's deadlines, short: answers must fit in them, the live
+	// stream lifts its own.
+	srv.Config.WriteTimeout, srv.Config.ReadHeaderTimeout = 5*time.Second, 5*time.Second
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &env{t: t, url: base, store: st, users: us, clock: clk, idp: idp, agents: ag, links: links, strategies: strat, engine: engine, prices: prices}
@@ -191,9 +198,11 @@ func TestSignUpSignInSignOut(t *testing.T) {
 		}
 		assert.Equal(t, http.StatusOK, r.Status, p)
 	}
+	// The activity is in words, not the log's keys.
 	a := c.Get("/audit")
-	assert.Contains(t, a.Body, "user.login")
-	assert.Contains(t, a.Body, "wrong_password")
+	assert.Contains(t, a.Body, "Sign-in")
+	assert.Contains(t, a.Body, "With a password · wrong password")
+	assert.NotContains(t, a.Body, "wrong_password")
 }
 
 func TestSecurityHeaders(t *testing.T) {
@@ -284,7 +293,7 @@ func TestLockoutEngages(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, r.Status, "the failure that locks")
 	r = signIn(t, c, "alice@example.com", "correct horse battery")
 	assert.Equal(t, http.StatusTooManyRequests, r.Status, "locked even with the right password")
-	assert.Contains(t, r.Body, "too many failed attempts")
+	assert.Contains(t, r.Body, "Too many failed attempts. Try again in 30 seconds.", "the lockout says how long to wait")
 	denied, err := (&audit.Service{Store: e.store}).List(context.Background(), audit.Filter{Action: audit.ActionUserLogin, Result: audit.Denied})
 	require.NoError(t, err)
 	require.Len(t, denied.Entries, 1, "the refused attempt is audited")
@@ -378,6 +387,10 @@ func TestTOTPAndBackupCodes(t *testing.T) {
 	secondStep()
 	r = send(codes[0])
 	assert.Equal(t, http.StatusUnauthorized, r.Status, "a backup code works once")
+	assert.Contains(t, r.Body, "that backup code was already used", "a reused backup code says it was used")
+	r = send("aaaaa-aaaaa")
+	assert.Equal(t, http.StatusUnauthorized, r.Status)
+	assert.Contains(t, r.Body, "that code is not right", "an unknown code is not said to be used")
 	r = send(strings.ToUpper(strings.ReplaceAll(codes[1], "-", " ")))
 	assert.Equal(t, http.StatusSeeOther, r.Status, "backup codes as people type them")
 
@@ -457,7 +470,14 @@ var pickRE = regexp.MustCompile(`<form method="post" action="\?([^"]+)" class="c
 // callback.
 func viaSandbox(t *testing.T, c *dashboardtest.Client, page string, form url.Values, email string, verified bool) dashboardtest.Response {
 	t.Helper()
-	r := c.Submit(page, "/auth/oidc/sandbox", form)
+	return via(t, c, "sandbox", page, form, email, verified)
+}
+
+// via is viaSandbox through provider (the sandbox's OpenID provider or
+// its GitHub, whose pages pick an identity alike).
+func via(t *testing.T, c *dashboardtest.Client, provider, page string, form url.Values, email string, verified bool) dashboardtest.Response {
+	t.Helper()
+	r := c.Submit(page, "/auth/oidc/"+provider, form)
 	require.Equal(t, http.StatusSeeOther, r.Status, r.Body)
 	authz := c.Get(r.Location)
 	require.Equal(t, http.StatusOK, authz.Status, authz.Body)
@@ -519,6 +539,51 @@ func TestOpenIDSignIn(t *testing.T) {
 	assert.Equal(t, http.StatusUnauthorized, r.Status)
 }
 
+// TestGitHubSignIn: GitHub's plain OAuth2 (the sandbox's GitHub) signs in
+// under the same rules as an OpenID provider: GitHub's verified primary
+// email creates an account after confirming, links to an existing account
+// only after signing in to it, an unverified one is refused, and a
+// forged callback too.
+func TestGitHubSignIn(t *testing.T) {
+	e := newEnv(t, users.SignupOpen)
+	c := e.client()
+	signin := c.Get("/signin")
+	assert.Contains(t, signin.Body, "Continue with GitHub")
+
+	r := via(t, c, "github", "/signin", nil, "octo@sandbox.test", true)
+	require.Equal(t, http.StatusSeeOther, r.Status, r.Body)
+	require.Equal(t, "/auth/identity", r.Location)
+	page := c.Get("/auth/identity")
+	assert.Contains(t, page.Body, "No account uses this email")
+	r = c.Post("/auth/identity", url.Values{"csrf_token": {dashboardtest.CSRF(t, page.Body)}, "action": {"create"}})
+	require.Equal(t, "/?done=welcome", r.Location)
+	sec := c.Get("/security")
+	assert.Contains(t, sec.Body, "GitHub")
+	assert.Contains(t, sec.Body, "octo@sandbox.test")
+	signOut(t, c)
+	r = via(t, c, "github", "/signin", nil, "octo@sandbox.test", true)
+	assert.Equal(t, "/", r.Location, "the GitHub account (its id) signs straight in")
+	signOut(t, c)
+
+	r = via(t, c, "github", "/signin", nil, "mallory@sandbox.test", false)
+	assert.Equal(t, http.StatusForbidden, r.Status, "an unverified primary email is refused")
+
+	e.signUp("alice@sandbox.test", "correct horse battery")
+	r = via(t, c, "github", "/signin", nil, "alice@sandbox.test", true)
+	require.Equal(t, "/auth/identity", r.Location)
+	page = c.Get("/auth/identity")
+	assert.Contains(t, page.Body, "An account for")
+	assert.Equal(t, http.StatusSeeOther, c.Get("/").Status, "not signed in by GitHub alone")
+	r = c.Post("/signin", url.Values{"csrf_token": {dashboardtest.CSRF(t, page.Body)}, "email": {"alice@sandbox.test"}, "password": {"correct horse battery"}})
+	require.Equal(t, "/security?done=linked", r.Location)
+	signOut(t, c)
+	r = via(t, c, "github", "/signin", nil, "alice@sandbox.test", true)
+	assert.Equal(t, "/", r.Location, "linked: signs in directly")
+
+	r = c.Get("/auth/oidc/github/callback?state=forged&code=x")
+	assert.Equal(t, http.StatusUnauthorized, r.Status)
+}
+
 func TestAgentSettings(t *testing.T) {
 	e := newEnv(t, users.SignupOpen)
 	c := e.signUp("alice@example.com", "correct horse battery")
@@ -531,6 +596,7 @@ func TestAgentSettings(t *testing.T) {
 	ag := &agents.Service{Store: e.store}
 
 	assert.Contains(t, c.Get("/agents").Body, "bot")
+	assert.Contains(t, c.Get("/").Body, `<small id="agents-linked">1 agent linked</small>`)
 	r := c.Submit(page, page+"/budget", url.Values{"fixed_limit": {"12.5"}, "budget_percent": {"25"}, "max_position_value": {""}})
 	require.Equal(t, page+"?done=budget", r.Location, r.Body)
 	got, err := ag.Get(ctx, u.ID, a.ID)
@@ -540,9 +606,18 @@ func TestAgentSettings(t *testing.T) {
 	assert.EqualValues(t, 2500, *got.Budget.PercentBps)
 	assert.Nil(t, got.Budget.MaxPositionValueMicro)
 
-	r = c.Submit(page, page+"/budget", url.Values{"fixed_limit": {"-1"}})
+	// A form error keeps what was typed, marks the field and says it in
+	// the form's words.
+	r = c.Submit(page, page+"/budget", url.Values{"fixed_limit": {"-1"}, "budget_percent": {"25"}, "max_position_value": {"abc"}})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
-	assert.Contains(t, r.Body, "The fixed limit must be a positive USDC amount")
+	assert.Contains(t, r.Body, `<p class="field-err" id="fixed_limit-err">The fixed limit must be an amount in USDC above 0`)
+	assert.Contains(t, r.Body, `<p class="field-err" id="max_position_value-err">The max position value must be an amount in USDC`)
+	assert.Contains(t, r.Body, `value="-1" placeholder="no limit" aria-invalid="true" aria-describedby="fixed_limit-err"`)
+	assert.Contains(t, r.Body, `value="abc" placeholder="no limit" aria-invalid="true"`)
+	assert.Contains(t, r.Body, `id="budget_percent" name="budget_percent" type="text" inputmode="decimal" value="25"`)
+	assert.NotContains(t, r.Body, "position_limit")
+	got, _ = ag.Get(ctx, u.ID, a.ID)
+	assert.EqualValues(t, 12_500_000, *got.Budget.FixedLimitMicro, "nothing saved")
 
 	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_seconds": {"900"}, "start": {"09:00"}, "end": {"17:00"}, "timezone": {"Europe/Berlin"}})
 	require.Equal(t, page+"?done=heartbeat", r.Location, r.Body)
@@ -552,6 +627,14 @@ func TestAgentSettings(t *testing.T) {
 	assert.Equal(t, "Europe/Berlin", got.Heartbeat.ActiveHours.Timezone)
 	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_seconds": {"900"}, "start": {"09:00"}, "end": {"17:00"}, "timezone": {"Mars/Olympus"}})
 	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Contains(t, r.Body, `value="Mars/Olympus" aria-invalid="true" aria-describedby="timezone-err"`)
+	assert.Contains(t, r.Body, "Give a time zone name such as Europe/Berlin")
+	// Seconds where the form asks for seconds.
+	r = c.Submit(page, page+"/heartbeat", url.Values{"interval_seconds": {"5"}, "always": {"yes"}})
+	assert.Equal(t, http.StatusBadRequest, r.Status)
+	assert.Contains(t, r.Body, "The interval must be a whole number of seconds from 10 to 86400")
+	assert.Contains(t, r.Body, `value="5" aria-invalid="true"`)
+	assert.NotContains(t, r.Body, "interval_ms")
 
 	r = c.Submit(page, page+"/rate-limit", url.Values{"per_minute": {"30"}})
 	require.Equal(t, page+"?done=rate-limit", r.Location)
@@ -576,6 +659,9 @@ func TestAgentSettings(t *testing.T) {
 	require.Equal(t, page+"?done=revoked", r.Location)
 	got, _ = ag.Get(ctx, u.ID, a.ID)
 	assert.Equal(t, models.AgentRevoked, got.Status)
+	// A revoked agent is listed, but not counted as linked.
+	assert.Contains(t, c.Get("/agents").Body, "bot")
+	assert.Contains(t, c.Get("/").Body, `<small id="agents-linked">0 agents linked</small>`)
 
 	// Another user's agent is not found.
 	other := e.signUp("mallory@example.com", "correct horse battery")

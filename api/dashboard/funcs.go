@@ -1,17 +1,18 @@
 package dashboard
 
 import (
-	"encoding/json"
 	"fmt"
 	"html/template"
-	"maps"
-	"slices"
+	"net/url"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/heartbeat"
+	"github.com/agent-trading/ats/models/notify"
+	"github.com/agent-trading/ats/models/sessions"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/venue/micro"
 )
@@ -25,6 +26,9 @@ var funcs = template.FuncMap{
 	"usdMicro":      func(m int64) string { return usd(micro.Decimal(m)) },
 	"signedUSD":     signedUSD,
 	"dec":           func(d decimal.Decimal) string { return d.Round(4).String() },
+	"cents":         cents,
+	"exact":         exact,
+	"shares":        shares,
 	"pct":           func(d decimal.Decimal) string { return d.Round(2).StringFixed(2) + "%" },
 	"sign":          sign,
 	"when":          when,
@@ -36,13 +40,34 @@ var funcs = template.FuncMap{
 	"budgetSummary": budgetSummary,
 	"kindHelp":      kindHelp,
 	"actionLabel":   actionLabel,
-	"detail":        detail,
 	"browser":       browser,
 	"until":         until,
 	"final":         strategies.Final,
 	"typeLabel":     typeLabel,
 	"statusLabel":   func(s string) string { return strings.ToLower(s) },
 	"endedLabel":    func(s string) string { return strings.ReplaceAll(s, "_", " ") },
+	"orderStatus":   orderStatus,
+	"expiry":        expiry,
+	"heartbeat":     heartbeatOf,
+	"auditText":     auditText,
+	"providerLabel": providerLabel,
+	"shortHash":     shortHash,
+	"txURL":         txURL,
+	"fieldErr":      fieldErr,
+	"formValue":     formValue,
+	"posted":        posted,
+	"kindLabel":     notify.KindLabel,
+	"methodLabel":   notify.MethodLabel,
+	"withQuery":     withQuery,
+	"invalid":       invalid,
+	"dict":          dict,
+	"isoTime":       func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"deref": func(t *time.Time) time.Time {
+		if t == nil {
+			return time.Time{}
+		}
+		return *t
+	},
 }
 
 // until says how far ahead a time is, in words.
@@ -124,19 +149,42 @@ func asTime(v any) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func when(v any) string {
+// when writes a time for people: in UTC on the server (and without
+// script), in the viewer's own time zone once the page's script ran
+// (data-local), with the UTC time on hover.
+func when(v any) template.HTML {
 	t, ok := asTime(v)
 	if !ok {
 		return "—"
 	}
-	return t.UTC().Format("2006-01-02 15:04 UTC")
+	return timeTag(t, t.UTC().Format("2006-01-02 15:04 UTC"), "datetime")
 }
 
-func ago(v any) string {
+// exact is when to the second (an order's lifecycle).
+func exact(v any) template.HTML {
+	t, ok := asTime(v)
+	if !ok {
+		return "—"
+	}
+	return timeTag(t, t.UTC().Format("2006-01-02 15:04:05 UTC"), "seconds")
+}
+
+func timeTag(t time.Time, text, format string) template.HTML {
+	u := t.UTC()
+	return template.HTML(`<time datetime="` + u.Format(time.RFC3339) + `" title="` + u.Format("2006-01-02 15:04:05 UTC") +
+		`" data-local="` + format + `">` + template.HTMLEscapeString(text) + `</time>`)
+}
+
+// ago says how long ago a time was, with the time itself on hover.
+func ago(v any) template.HTML {
 	t, ok := asTime(v)
 	if !ok {
 		return "never"
 	}
+	return timeTag(t, agoText(t), "ago")
+}
+
+func agoText(t time.Time) string {
 	d := time.Since(t)
 	switch {
 	case d < time.Minute:
@@ -147,6 +195,164 @@ func ago(v any) string {
 		return fmt.Sprintf("%d h ago", int(d.Hours()))
 	}
 	return t.UTC().Format("2006-01-02")
+}
+
+// cents writes a price as traders read it on Polymarket (0.65 → 65¢,
+// 0.655 → 65.5¢), with the decimal price on hover.
+func cents(d decimal.Decimal) template.HTML {
+	return template.HTML(`<span class="px" title="` + d.Round(6).String() + `">` + notify.Cents(d) + `</span>`)
+}
+
+// shares writes a number of shares without trailing zeros.
+func shares(d decimal.Decimal) string { return d.Round(4).String() }
+
+// orderStatus writes an order status in words.
+func orderStatus(s string) string {
+	if s == "PARTIALLY_FILLED" {
+		return "partly filled"
+	}
+	return strings.ToLower(s)
+}
+
+// expiry says when a strategy expires: an ended one says it ended (not
+// "expires in 23 h"); a running one how far ahead.
+func expiry(status string, at *time.Time) string {
+	if strategies.Final(status) {
+		return "ended"
+	}
+	if at == nil {
+		return "never"
+	}
+	return until(at)
+}
+
+// heartbeatInfo is how an agent's heartbeat reads: Warn when it never
+// came, or is late, for an agent that is meant to be running.
+type heartbeatInfo struct {
+	Text template.HTML
+	Warn bool
+	Note string
+}
+
+// heartbeatOf says whether an agent's last heartbeat is a worry. Late is
+// more than an interval (and a minute) after the check it was due for —
+// the interval after the last one, or, outside the agent's active hours,
+// the hours' next opening — so a sleeping agent is not late.
+func heartbeatOf(last *time.Time, hb agents.Heartbeat, status string) heartbeatInfo {
+	running := status == "active"
+	if last == nil || last.IsZero() {
+		h := heartbeatInfo{Text: "never", Warn: running}
+		if running {
+			h.Note = "the agent has not checked in yet"
+		}
+		return h
+	}
+	h := heartbeatInfo{Text: ago(last)}
+	var hours *heartbeat.Hours
+	if ah := hb.ActiveHours; ah != nil {
+		hours, _ = heartbeat.ParseHours(ah.Start, ah.End, ah.Timezone)
+	}
+	every := time.Duration(hb.IntervalMs) * time.Millisecond
+	due := heartbeat.NextCheck(*last, every, hours)
+	if running && time.Since(due) > every+time.Minute {
+		h.Warn, h.Note = true, "late: expected every "+interval(hb.IntervalMs)
+	}
+	return h
+}
+
+// providerLabel names a sign-in provider on its button.
+func providerLabel(name string) string {
+	switch name {
+	case "github":
+		return "GitHub"
+	case "google":
+		return "Google"
+	case "sandbox":
+		return "sandbox"
+	}
+	if name == "" {
+		return name
+	}
+	return strings.ToUpper(name[:1]) + name[1:]
+}
+
+// shortHash shortens a transaction hash for a table: 0x1234…cdef.
+func shortHash(h string) string {
+	if len(h) <= 14 {
+		return h
+	}
+	return h[:6] + "…" + h[len(h)-4:]
+}
+
+// txURL is a transaction's page on the network's explorer ("" without
+// one).
+func txURL(explorer, hash string) string {
+	if explorer == "" || !strings.HasPrefix(hash, "0x") {
+		return ""
+	}
+	return strings.TrimRight(explorer, "/") + "/tx/" + hash
+}
+
+// invalid marks form field name of v invalid when it has an error
+// (aria-invalid, and its message as the field's description).
+func invalid(v view, name string) template.HTMLAttr {
+	if v.Fields[name] == "" {
+		return ""
+	}
+	n := template.HTMLEscapeString(name)
+	return template.HTMLAttr(`aria-invalid="true" aria-describedby="` + n + `-err"`)
+}
+
+// dict builds a map for a template call with several values.
+func dict(kv ...any) map[string]any {
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		if k, ok := kv[i].(string); ok {
+			m[k] = kv[i+1]
+		}
+	}
+	return m
+}
+
+// fieldErr is the error of form field name in v ("" for none).
+func fieldErr(v view, name string) string { return v.Fields[name] }
+
+// formValue is what the user typed in field name when the form came back
+// with an error, else def (the stored value).
+func formValue(v view, name, def string) string {
+	if v.Form != nil {
+		if vs, ok := v.Form[name]; ok {
+			return strings.Join(vs, "")
+		}
+	}
+	return def
+}
+
+// posted reports whether the form that came back with an error had field
+// name (which of a page's forms it was).
+func posted(v view, name string) bool {
+	_, ok := v.Form[name]
+	return ok
+}
+
+// withQuery is base with query key set to value (others kept, value ""
+// removes it): the filter links.
+func withQuery(q url.Values, base string, kv ...string) string {
+	out := url.Values{}
+	for k, v := range q {
+		out[k] = v
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] == "" {
+			out.Del(kv[i])
+		} else {
+			out.Set(kv[i], kv[i+1])
+		}
+	}
+	if len(out) == 0 {
+		return base
+	}
+	return base + "?" + out.Encode()
 }
 
 func interval(ms int64) string {
@@ -209,6 +415,7 @@ var actionLabels = map[string]string{
 	"user.2fa_enable": "Two-step verification on", "user.2fa_disable": "Two-step verification off",
 	"user.second_factor": "Second factor", "user.password_change": "Password changed",
 	"user.backup_codes_regenerate": "New backup codes", "user.passkey_add": "Passkey added",
+	"user.notifications_update": "Notifications", "user.invite_create": "Invite created", "master_key.rotate": "Master key rotated",
 	"user.passkey_rename": "Passkey renamed", "user.passkey_remove": "Passkey removed",
 	"user.identity_link": "Identity linked", "user.identity_unlink": "Identity unlinked",
 	"device.approve": "Link approved", "device.deny": "Link denied", "agent.link": "Agent linked",
@@ -227,44 +434,5 @@ func actionLabel(a string) string {
 	return a
 }
 
-// detail renders an audit entry's detail object as "key: value" pairs.
-func detail(raw json.RawMessage) string {
-	if len(raw) == 0 {
-		return ""
-	}
-	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil {
-		return ""
-	}
-	parts := make([]string, 0, len(m))
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		v := m[k]
-		if v == nil {
-			continue
-		}
-		b, _ := json.Marshal(v)
-		parts = append(parts, k+": "+strings.Trim(string(b), `"`))
-	}
-	out := strings.Join(parts, " · ")
-	if len(out) > 200 {
-		out = out[:200] + "…"
-	}
-	return out
-}
-
 // browser names the browser and platform of a user agent, roughly.
-func browser(ua string) string {
-	name := "Browser"
-	for _, b := range []struct{ key, name string }{{"Edg/", "Edge"}, {"Firefox/", "Firefox"}, {"Chrome/", "Chrome"}, {"Safari/", "Safari"}, {"curl/", "curl"}, {"Go-http-client", "Go client"}} {
-		if strings.Contains(ua, b.key) {
-			name = b.name
-			break
-		}
-	}
-	for _, p := range []struct{ key, name string }{{"Android", "Android"}, {"iPhone", "iPhone"}, {"iPad", "iPad"}, {"Mac OS X", "macOS"}, {"Windows", "Windows"}, {"Linux", "Linux"}} {
-		if strings.Contains(ua, p.key) {
-			return name + " on " + p.name
-		}
-	}
-	return name
-}
+func browser(ua string) string { return sessions.DeviceName(ua) }

@@ -163,7 +163,7 @@ func TestLinkPage(t *testing.T) {
 	assert.Contains(t, gone.Body, `id="code-entry"`)
 
 	// The decisions are in the users' activity.
-	assert.Contains(t, b.Get("/audit").Body, "device.deny")
+	assert.Contains(t, b.Get("/audit").Body, "Link denied")
 }
 
 // TestLinkPageLimitedPerAddress: the per-address limit of the device

@@ -4,16 +4,16 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
-	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/portfolio"
-	"github.com/agent-trading/ats/models/positions"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/wallets"
 )
@@ -37,7 +37,11 @@ func (h *handler) overview(c *gin.Context) {
 		h.fail(c, err)
 		return
 	}
-	d := overviewData{Overview: ov, Chart: newChart(ov.Series), NarrowChart: newNarrowChart(ov.Series)}
+	var now *decimal.Decimal
+	if ov.HasNowPnL {
+		now = &ov.NowPnL
+	}
+	d := overviewData{Overview: ov, Chart: newChart(ov.Series, ov.Now, now), NarrowChart: newNarrowChart(ov.Series, ov.Now, now)}
 	if h.d.Strategies != nil {
 		d.StrategiesOn, d.AgentNames = true, map[string]string{}
 		for _, a := range ov.Agents {
@@ -54,7 +58,8 @@ func (h *handler) overview(c *gin.Context) {
 			}
 		}
 	}
-	h.render(c, http.StatusOK, "overview", view{Title: "Overview", Nav: "overview", Data: d})
+	h.render(c, http.StatusOK, "overview", view{Title: "Overview", Nav: "overview",
+		Live: "orders fills positions prices strategies agents wallet", Data: d})
 }
 
 // ---- wallet ----
@@ -65,11 +70,17 @@ type walletData struct {
 	BalanceMicro int64
 	NeedStepUp   bool
 	Address      string
+	// NeedTwoFactor: importing a key needs two-step verification, which
+	// the user has not turned on (the page says why and links to it).
+	NeedTwoFactor bool
 }
 
 func (h *handler) walletData(c *gin.Context) (walletData, error) {
 	ctx, uid := c.Request.Context(), userOf(c).ID
 	d := walletData{NeedStepUp: h.needStepUp(c)}
+	if h.d.Wallets != nil && h.d.Wallets.RequireTwoFactor && !userOf(c).TwoFactorEnabled {
+		d.NeedTwoFactor = true
+	}
 	if h.d.Wallets == nil {
 		return d, errNoVenue
 	}
@@ -94,7 +105,9 @@ func (h *handler) walletPage(c *gin.Context) {
 		h.fail(c, err)
 		return
 	}
-	h.render(c, http.StatusOK, "wallet", view{Title: "Wallet", Nav: "wallet", Data: d})
+	// The balance moves with fills and redemptions (positions); the
+	// wallet itself when it is imported or replaced, here or elsewhere.
+	h.render(c, http.StatusOK, "wallet", view{Title: "Wallet", Nav: "wallet", Live: "wallet fills positions", Data: d})
 }
 
 // walletImport imports or replaces the wallet. The key is never echoed,
@@ -115,6 +128,17 @@ func (h *handler) walletImport(c *gin.Context) {
 			return
 		}
 		d.Address = c.PostForm("proxy_address")
+		// The message goes next to the field it is about.
+		var fe fieldErrors
+		switch errs.CodeOf(err) {
+		case errs.CodeInvalidPrivateKey:
+			fe.add("private_key", errs.PublicMessage(err))
+		case errs.CodeInvalidAddress, errs.CodeWalletNotOwned, errs.CodeSafeThreshold:
+			fe.add("proxy_address", errs.PublicMessage(err))
+		}
+		if len(fe.order) > 0 {
+			err = errs.Wrap(errs.KindOf(err), &fe, errs.PublicMessage(err))
+		}
 		h.formError(c, "wallet", view{Title: "Wallet", Nav: "wallet", Data: d}, err)
 		return
 	}
@@ -181,92 +205,122 @@ func (h *handler) agentRow(c *gin.Context) (portfolio.AgentRow, error) {
 }
 
 func (h *handler) agentPage(c *gin.Context) {
-	h.renderAgent(c, http.StatusOK, "")
-}
-
-func (h *handler) renderAgent(c *gin.Context, status int, msg string) {
 	r, err := h.agentRow(c)
 	if err != nil {
 		h.fail(c, err)
 		return
 	}
-	h.render(c, status, "agent", view{Title: r.Name, Nav: "agents", Error: msg, Data: agentData{Agent: r.Agent, Row: r, Zones: zones}})
+	h.render(c, http.StatusOK, "agent", view{Title: r.Name, Nav: "agents", Live: "agents orders fills", Data: agentData{Agent: r.Agent, Row: r, Zones: zones}})
 }
 
 // agentSaved answers a settings form: back to the agent page with a
-// notice, or the page again with the error.
+// notice, or the page again with the error next to its field and the
+// form as the user filled it in.
 func (h *handler) agentSaved(c *gin.Context, err error, done string) {
-	if err != nil {
-		status, msg := h.describe(c, err)
-		h.renderAgent(c, status, msg)
+	if err == nil {
+		c.Redirect(http.StatusSeeOther, "/agents/"+c.Param("id")+"?done="+done)
 		return
 	}
-	c.Redirect(http.StatusSeeOther, "/agents/"+c.Param("id")+"?done="+done)
+	r, rerr := h.agentRow(c)
+	if rerr != nil {
+		h.fail(c, rerr)
+		return
+	}
+	h.formError(c, "agent", view{Title: r.Name, Nav: "agents", Data: agentData{Agent: r.Agent, Row: r, Zones: zones}}, err)
 }
 
-// parseMicro reads an optional USDC amount ("" = unset; thousands
-// separators allowed) as micro-USDC, by the rules of the admin command.
-func parseMicro(field, v string) (*int64, error) {
-	v = strings.TrimSpace(strings.ReplaceAll(v, ",", ""))
+// maxBudgetUSDC is the largest budget amount the service accepts.
+var maxBudgetUSDC = decimal.NewFromInt(1_000_000_000)
+
+// amountField reads an optional USDC amount of the budget form ("" =
+// unset; thousands separators and a leading $ allowed) as micro-USDC; a
+// bad one is an error of field, in the form's words.
+func amountField(fe *fieldErrors, field, label, v string) *int64 {
+	v = strings.TrimPrefix(strings.TrimSpace(strings.ReplaceAll(v, ",", "")), "$")
 	if v == "" {
-		return nil, nil
+		return nil
 	}
-	m, err := agents.ParseUSDC(field, v)
+	d, err := decimal.NewFromString(v)
+	if err != nil || !d.IsPositive() || d.GreaterThan(maxBudgetUSDC) || d.Exponent() < -6 {
+		fe.add(field, label+" must be an amount in USDC above 0 and at most 1,000,000,000, such as 25 or 12.50; leave it empty for no limit.")
+		return nil
+	}
+	m, err := agents.ParseUSDC(label, d.String())
 	if err != nil {
-		return nil, err
+		fe.add(field, errs.PublicMessage(err))
+		return nil
 	}
-	return &m, nil
+	return &m
+}
+
+// percentField reads the optional budget percent ("" = unset; a trailing
+// "%" allowed) as basis points.
+func percentField(fe *fieldErrors, v string) *int32 {
+	v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "%"))
+	if v == "" {
+		return nil
+	}
+	bps, err := agents.ParsePercent("The budget percent", v)
+	if err != nil {
+		fe.add("budget_percent", "The budget percent must be a number above 0 and at most 100, such as 25 or 12.5; leave it empty for no limit.")
+		return nil
+	}
+	return &bps
 }
 
 func (h *handler) agentBudget(c *gin.Context) {
-	var b agents.Budget
-	var err error
-	if b.FixedLimitMicro, err = parseMicro("The fixed limit", c.PostForm("fixed_limit")); err == nil {
-		if b.MaxPositionValueMicro, err = parseMicro("The max position value", c.PostForm("max_position_value")); err == nil {
-			b.PercentBps, err = parsePercent(c.PostForm("budget_percent"))
-		}
+	var fe fieldErrors
+	b := agents.Budget{
+		FixedLimitMicro:       amountField(&fe, "fixed_limit", "The fixed limit", c.PostForm("fixed_limit")),
+		PercentBps:            percentField(&fe, c.PostForm("budget_percent")),
+		MaxPositionValueMicro: amountField(&fe, "max_position_value", "The max position value", c.PostForm("max_position_value")),
 	}
+	err := fe.err()
 	if err == nil {
 		_, err = h.d.Agents.SetBudget(c.Request.Context(), userOf(c).ID, c.Param("id"), c.ClientIP(), b)
 	}
 	h.agentSaved(c, err, "budget")
 }
 
-// parsePercent reads an optional percentage ("" = unset; a trailing "%"
-// allowed) as basis points, by the rules of the admin command.
-func parsePercent(v string) (*int32, error) {
-	v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "%"))
-	if v == "" {
-		return nil, nil
-	}
-	bps, err := agents.ParsePercent("The budget percent", v)
-	if err != nil {
-		return nil, err
-	}
-	return &bps, nil
-}
-
 func (h *handler) agentHeartbeat(c *gin.Context) {
+	var fe fieldErrors
 	secs, err := strconv.ParseInt(strings.TrimSpace(c.PostForm("interval_seconds")), 10, 64)
-	if err != nil || secs > agents.MaxHeartbeatIntervalMs/1000 {
-		h.agentSaved(c, errs.E(errs.Invalid, "the interval must be a whole number of seconds, 10 to 86400"), "")
-		return
+	if err != nil || secs < agents.MinHeartbeatIntervalMs/1000 || secs > agents.MaxHeartbeatIntervalMs/1000 {
+		fe.add("interval_seconds", "The interval must be a whole number of seconds from 10 to 86400 (one day).")
 	}
 	hb := agents.Heartbeat{IntervalMs: secs * 1000}
 	if c.PostForm("always") != "yes" {
-		hb.ActiveHours = &agents.ActiveHours{Start: c.PostForm("start"), End: c.PostForm("end"), Timezone: strings.TrimSpace(c.PostForm("timezone"))}
+		start, end, tz := strings.TrimSpace(c.PostForm("start")), strings.TrimSpace(c.PostForm("end")), strings.TrimSpace(c.PostForm("timezone"))
+		if _, err := time.Parse("15:04", start); err != nil {
+			fe.add("start", "Give the time the agent starts checking in as HH:MM, or tick “Always active”.")
+		}
+		if _, err := time.Parse("15:04", end); err != nil {
+			fe.add("end", "Give the time the agent stops checking in as HH:MM, or tick “Always active”.")
+		} else if end == start {
+			fe.add("end", "The end must differ from the start.")
+		}
+		if _, err := time.LoadLocation(tz); err != nil || tz == "" || tz == "Local" {
+			fe.add("timezone", "Give a time zone name such as Europe/Berlin or America/New_York.")
+		}
+		hb.ActiveHours = &agents.ActiveHours{Start: start, End: end, Timezone: tz}
 	}
-	_, err = h.d.Agents.SetHeartbeat(c.Request.Context(), userOf(c).ID, c.Param("id"), c.ClientIP(), hb)
+	err = fe.err()
+	if err == nil {
+		_, err = h.d.Agents.SetHeartbeat(c.Request.Context(), userOf(c).ID, c.Param("id"), c.ClientIP(), hb)
+	}
 	h.agentSaved(c, err, "heartbeat")
 }
 
 func (h *handler) agentRateLimit(c *gin.Context) {
+	var fe fieldErrors
 	n, err := strconv.Atoi(strings.TrimSpace(c.PostForm("per_minute")))
-	if err != nil {
-		h.agentSaved(c, errs.E(errs.Invalid, "the rate limit must be a whole number"), "")
-		return
+	if err != nil || n < agents.MinRateLimitPerMinute || n > agents.MaxRateLimitPerMinute {
+		fe.add("per_minute", "The rate limit must be a whole number of requests per minute from 1 to 10000.")
 	}
-	_, err = h.d.Agents.SetRateLimit(c.Request.Context(), userOf(c).ID, c.Param("id"), c.ClientIP(), n)
+	err = fe.err()
+	if err == nil {
+		_, err = h.d.Agents.SetRateLimit(c.Request.Context(), userOf(c).ID, c.Param("id"), c.ClientIP(), n)
+	}
 	h.agentSaved(c, err, "rate-limit")
 }
 
@@ -323,78 +377,7 @@ func (h *handler) agentRevoke(c *gin.Context) {
 	h.agentSaved(c, err, "revoked")
 }
 
-// ---- orders, positions, audit ----
-
-type listData struct {
-	Agents   []agents.Agent
-	Selected string
-	Orders   []orders.Order
-	// Live counts the listed orders that can still trade.
-	Live int
-	positions.List
-}
-
-// pickAgent returns the user's agents and the one chosen by ?agent= (the
-// first one by default).
-func (h *handler) pickAgent(c *gin.Context) (listData, error) {
-	list, err := h.d.Agents.List(c.Request.Context(), userOf(c).ID)
-	if err != nil {
-		return listData{}, err
-	}
-	d := listData{Agents: list}
-	want := c.Query("agent")
-	for _, a := range list {
-		if a.ID == want {
-			d.Selected = a.ID
-		}
-	}
-	if d.Selected == "" && len(list) > 0 {
-		if want != "" {
-			return d, errs.E(errs.NotFound, "agent not found")
-		}
-		d.Selected = list[len(list)-1].ID // the newest agent
-	}
-	return d, nil
-}
-
-func (h *handler) ordersPage(c *gin.Context) {
-	d, err := h.pickAgent(c)
-	if err == nil && d.Selected != "" {
-		if h.d.Orders == nil {
-			err = errNoVenue
-		} else {
-			var res orders.ListResult
-			res, err = h.d.Orders.List(c.Request.Context(), d.Selected, orders.ListRequest{Limit: 100})
-			d.Orders = res.Orders
-			for _, o := range d.Orders {
-				if !o.Terminal() {
-					d.Live++
-				}
-			}
-		}
-	}
-	if err != nil {
-		h.fail(c, err)
-		return
-	}
-	h.render(c, http.StatusOK, "orders", view{Title: "Orders", Nav: "orders", Data: d})
-}
-
-func (h *handler) positionsPage(c *gin.Context) {
-	d, err := h.pickAgent(c)
-	if err == nil && d.Selected != "" {
-		if h.d.Positions == nil {
-			err = errNoVenue
-		} else {
-			d.List, err = h.d.Positions.List(c.Request.Context(), d.Selected, positions.FilterAll, false)
-		}
-	}
-	if err != nil {
-		h.fail(c, err)
-		return
-	}
-	h.render(c, http.StatusOK, "positions", view{Title: "Positions", Nav: "positions", Data: d})
-}
+// ---- audit ----
 
 func (h *handler) auditPage(c *gin.Context) {
 	f := audit.Filter{UserID: userOf(c).ID, Limit: 50, Cursor: c.Query("cursor")}

@@ -5,9 +5,12 @@ import (
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
+	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -259,11 +262,29 @@ type view struct {
 	User         *users.User
 	CSRF         string
 	Flash, Error string
+	// Fields are a form's errors by field name, shown next to the field
+	// (aria-invalid); Form is what was posted, so the fields keep what
+	// the user typed.
+	Fields       map[string]string
+	Form         url.Values
 	Providers    []string
 	PasskeysOn   bool
 	NavItems     []NavItem
 	AssetVersion string
-	Data         any
+	// Live lists the topics whose changes refresh the page's live regions
+	// without a reload ("" for a page that does not update live); Updated
+	// is when the page's data was read.
+	Live    string
+	Updated time.Time
+	// Unread counts the user's unread notifications (the navigation's
+	// badge).
+	Unread int64
+	// Explorer is the network's block explorer (transaction links).
+	Explorer string
+	// NoSession renders without starting a session for a visitor who has
+	// none (error pages: a crawler's 404 must not create one).
+	NoSession bool
+	Data      any
 }
 
 type errorData struct{ Heading, Message, Back string }
@@ -279,6 +300,14 @@ func (h *handler) render(c *gin.Context, status int, page string, v view) {
 	if v.User == nil {
 		v.User = userOf(c)
 	}
+	if v.User != nil && h.d.Notify != nil {
+		// The badge is a count; a failure to read it only hides it.
+		v.Unread, _ = h.d.Notify.Unread(c.Request.Context(), v.User.ID)
+	}
+	if v.Updated.IsZero() {
+		v.Updated = time.Now().UTC()
+	}
+	v.Explorer = h.cfg.ExplorerURL
 	v.NavItems, v.AssetVersion, v.PasskeysOn = Nav, h.assetVer, h.d.Passkeys != nil
 	if h.d.Identities != nil {
 		v.Providers = h.d.Identities.Providers()
@@ -327,10 +356,13 @@ var notices = map[string]string{
 	"strategy-cancelled": "Strategy cancelled. Its agent is told at its next heartbeat.",
 	"strategy-extended":  "Expiry extended.",
 
-	"order-cancelled":  "Order cancelled.",
-	"orders-cancelled": "The agent's open orders were cancelled.",
-	"position-closed":  "Position closed: its shares were sold.",
-	"position-closing": "Close order placed: what it did not sell yet is still shown.",
+	"order-cancelled":    "Order cancelled.",
+	"orders-cancelled":   "The agent's open orders were cancelled.",
+	"position-closed":    "Position closed: its shares were sold.",
+	"position-closing":   "Close order placed: what it did not sell yet is still shown.",
+	"notifications":      "Notification settings saved.",
+	"notifications-read": "All notifications marked read.",
+	"secret-rotated":     "New signing secret made: update your receiver, deliveries are signed with it from now on.",
 }
 
 // fail renders a classified error as a page (or JSON for script calls):
@@ -360,13 +392,91 @@ func (h *handler) describe(c *gin.Context, err error) (int, string) {
 	status, _ := api.StatusFor(e.Kind)
 	if e.Kind == errs.RateLimited && e.RetryAfterSeconds > 0 {
 		c.Header("Retry-After", strconv.Itoa(e.RetryAfterSeconds))
+		if e.Code == errs.CodeTooManyAttempts {
+			return status, "Too many failed attempts. Try again in " + waitWords(e.RetryAfterSeconds) + "."
+		}
 	}
 	return status, errs.PublicMessage(err)
+}
+
+// waitWords says how long to wait, rounded up: "30 seconds", "2 minutes".
+func waitWords(secs int) string {
+	switch {
+	case secs <= 1:
+		return "a second"
+	case secs < 60:
+		return strconv.Itoa(secs) + " seconds"
+	case secs <= 60:
+		return "a minute"
+	}
+	mins := (secs + 59) / 60
+	if mins < 60 {
+		return strconv.Itoa(mins) + " minutes"
+	}
+	hours := (mins + 59) / 60
+	if hours == 1 {
+		return "an hour"
+	}
+	return strconv.Itoa(hours) + " hours"
 }
 
 // formError re-renders a form page with err's message and status.
 func (h *handler) formError(c *gin.Context, page string, v view, err error) {
 	status, msg := h.describe(c, err)
 	v.Error = msg
+	var fe *fieldErrors
+	if errors.As(err, &fe) {
+		v.Fields = fe.fields
+	}
+	if v.Form == nil {
+		v.Form = postedValues(c)
+	}
 	h.render(c, status, page, v)
+}
+
+// postedValues is what the form posted, without the fields that must
+// never come back into a page (passwords, keys, codes, the CSRF token).
+func postedValues(c *gin.Context) url.Values {
+	_ = c.Request.ParseForm()
+	out := url.Values{}
+	for k, v := range c.Request.PostForm {
+		switch k {
+		case csrfField, "password", "current", "new", "private_key", "code", "confirm":
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// fieldErrors are a form's errors by field, in the form's own words; the
+// message of the whole is the first field's.
+type fieldErrors struct {
+	fields map[string]string
+	order  []string
+}
+
+func (f *fieldErrors) add(field, msg string) {
+	if f.fields == nil {
+		f.fields = map[string]string{}
+	}
+	if _, dup := f.fields[field]; !dup {
+		f.order = append(f.order, field)
+	}
+	f.fields[field] = msg
+}
+
+func (f *fieldErrors) Error() string {
+	if len(f.order) == 1 {
+		return f.fields[f.order[0]]
+	}
+	return "Check the marked fields: " + f.fields[f.order[0]]
+}
+
+// err is nil without errors, else an Invalid error carrying them.
+func (f *fieldErrors) err() error {
+	if len(f.order) == 0 {
+		return nil
+	}
+	return errs.Wrap(errs.Invalid, f, f.Error())
 }

@@ -95,7 +95,7 @@ func (h *handler) strategiesPage(c *gin.Context) {
 		h.fail(c, err)
 		return
 	}
-	h.render(c, http.StatusOK, "strategies", view{Title: "Strategies", Nav: "strategies", Data: d})
+	h.render(c, http.StatusOK, "strategies", view{Title: "Strategies", Nav: "strategies", Live: "strategies", Data: d})
 }
 
 type strategyData struct {
@@ -158,7 +158,7 @@ func (h *handler) renderStrategy(c *gin.Context, status int, msg string) {
 	if h.operator(c) {
 		d.TemporalUI = h.workflowURL(s.ID)
 	}
-	h.render(c, status, "strategy", view{Title: "Strategy " + s.ID, Nav: "strategies", Error: msg, Data: d})
+	h.render(c, status, "strategy", view{Title: "Strategy " + s.ID, Nav: "strategies", Error: msg, Live: "strategies orders fills", Data: d})
 }
 
 // settingLabels name a strategy's config keys in words.
@@ -279,9 +279,22 @@ func (h *handler) strategyCharts(c *gin.Context, s strategies.Strategy) (wide, n
 			prices = nil
 		}
 	}
-	wide = layoutStrategyChart(prices, s.Executions, from, to, &strategyChart{chartBox: wideBox})
-	narrow = layoutStrategyChart(prices, s.Executions, from, to, &strategyChart{chartBox: narrowBox})
-	return wide, narrow, note
+	// Executions that traded are marked at what they paid.
+	var ids []string
+	for _, e := range s.Executions {
+		if e.OrderID != "" {
+			ids = append(ids, e.OrderID)
+		}
+	}
+	fills, err := h.d.Portfolio.FillPrices(c.Request.Context(), userOf(c).ID, s.AgentID, ids)
+	if err != nil {
+		_, msg := h.describe(c, err)
+		note += " The fill prices could not be read: " + msg
+	}
+	ths := thresholds(s.Type, s.Config)
+	wide = layoutStrategyChart(prices, s.Executions, ths, fills, from, to, &strategyChart{chartBox: wideBox})
+	narrow = layoutStrategyChart(prices, s.Executions, ths, fills, from, to, &strategyChart{chartBox: narrowBox})
+	return wide, narrow, strings.TrimSpace(note)
 }
 
 // strategyAct runs a pause, resume, cancel or extension of strategy :id

@@ -124,7 +124,7 @@ func TestStrategyPages(t *testing.T) {
 	// and the buy on it.
 	d := c.Get("/strategies/" + band.ID)
 	require.Equal(t, http.StatusOK, d.Status, d.Body)
-	for _, want := range []string{"buyBelow", "0.45", "scalper", `id="executions"`, `class="mark buy"`, `class="line"`, "BUY 5 at 0.45, filled"} {
+	for _, want := range []string{"buyBelow", "0.45", "scalper", `id="executions"`, `class="mark buy"`, `class="line"`, "BUY 5", "45¢"} {
 		assert.Contains(t, html.UnescapeString(d.Body), want)
 	}
 	assert.NotContains(t, d.Body, "temporal-link", "only operators see the Web UI link")
@@ -170,10 +170,18 @@ func TestStrategyPages(t *testing.T) {
 	assert.NotContains(t, final.Body, `id="strategy-resume"`)
 	assert.NotContains(t, final.Body, `id="extend-form"`)
 	assert.Contains(t, e.strategyEvents(research), string(events.StrategyCancelled)+"/"+string(events.ByUser))
+	// An ended strategy says so; it does not count down to an expiry
+	// (it was extended by a week just before).
+	assert.Contains(t, final.Body, `<div class="stat-label">Ended</div>`)
+	assert.NotContains(t, final.Body, `id="strategy-expiry">in `)
+	assert.NotContains(t, final.Body, "<div class=\"stat-label\">Expires</div>")
+	row := c.Get("/strategies?status=CANCELLED").Body
+	assert.Contains(t, row, alert.ID)
+	assert.Contains(t, row, `<td data-label="Expires"><span class="muted">ended</span></td>`)
 
 	// The user's activity shows each change, with who made it.
 	act := c.Get("/audit")
-	for _, want := range []string{"strategy.create", "strategy.pause", "strategy.resume", "strategy.extend", "strategy.cancel", "Strategy paused", alert.ID, "by: user"} {
+	for _, want := range []string{"Strategy created", "Strategy paused", "Strategy resumed", "Strategy extended", "Strategy cancelled", alert.ID, "By user · Price alert"} {
 		assert.Contains(t, act.Body, want)
 	}
 

@@ -96,7 +96,7 @@ func adminCommand() *cli.Command {
 						&cli.BoolFlag{Name: "private-key-stdin", Usage: "read the hex private key from standard input (required: keys never go on the command line)"},
 						&cli.StringFlag{Name: flagVenue, EnvVars: []string{"ATS_VENUE"},
 							Usage: "sandbox or polymarket; default sandbox with the embedded database (an `ats dev` data dir), polymarket with --database-url"},
-						sandboxAddrFlag(), chainRPCFlag(), masterKeyFlag(),
+						sandboxAddrFlag(), chainRPCFlag(), masterKeyFlag(), walletImportFlag(),
 					),
 					Action: adminWalletImport,
 				}},
@@ -474,6 +474,7 @@ func adminWalletImport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	svc.wallets.RequireTwoFactor = !c.Bool(flagWalletImportWithout2FA)
 	w, err := svc.wallets.Import(c.Context, userID, key, c.String("proxy-address"), agents.ClientAddrCLI)
 	if err != nil {
 		return err

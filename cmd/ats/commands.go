@@ -39,7 +39,7 @@ func devCommand() *cli.Command {
 			Usage: "allow --venue polymarket: trade real funds on the live venue from a development stack"},
 		sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
 		venueWSFlag(), workflowCacheFlag(), copyConfirmationsFlag(),
-		trustedProxiesFlag(), signupFlag(), oidcFlag(),
+		trustedProxiesFlag(), signupFlag(), oidcFlag(), githubFlag(), walletImportFlag(), webhookFlag(true),
 		&cli.BoolFlag{Name: flagDemo, EnvVars: []string{"ATS_DEMO"},
 			Usage: "create demo@example.com (password ATS_DEMO_PASSWORD, default demo-password) with a funded sandbox wallet"},
 		&cli.Int64Flag{Name: flagSeed, EnvVars: []string{"ATS_SANDBOX_SEED"}, Value: 1, Usage: "seed of the sandbox's synthetic markets"},
@@ -244,18 +244,22 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err != nil {
 		return err
 	}
-	sandboxIssuer := ""
+	svc.policyFromFlags(c)
+	sandboxIssuer, sandboxGitHub := "", ""
 	if sb != nil {
-		sandboxIssuer = sb.OIDCIssuer()
+		sandboxIssuer, sandboxGitHub = sb.OIDCIssuer(), sb.GitHubURL()
 	}
 	devOperator := ""
 	if c.Bool(flagDemo) {
 		devOperator = demoEmail
 	}
-	if err := svc.dashboardFromFlags(c, publicURL, sandboxIssuer, devUI, devOperator); err != nil {
+	// The price feed and the changes first: the dashboard's live pages
+	// follow both.
+	startPriceFeed(c, st, vc, svc, log)
+	svc.changes = startChanges(st, s, log)
+	if err := svc.dashboardFromFlags(c, publicURL, sandboxIssuer, sandboxGitHub, devUI, devOperator); err != nil {
 		return err
 	}
-	startPriceFeed(c, st, vc, svc, log)
 	if err := svc.pacePosts(c, st); err != nil {
 		return err
 	}
@@ -272,6 +276,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err := startWorker(ctx, st, tc, svc, workerDeps(s, svc), log); err != nil {
 		return err
 	}
+	startWebhookDispatch(st, svc.changes, tc, svc, log)
 
 	if c.Bool(flagDemo) {
 		if err := seedDemo(ctx, svc, sb, log); err != nil {
@@ -295,7 +300,19 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	})
 	serveOps(st, c, opsLn, opsSetup{token: token, origins: uiOrigins, codec: cd, namespace: c.String(flagTemporalNS)})
 	serveListener(st, "api", apiLn, srv, api.APITimeouts)
+	st.listening("dashboard", dashboardURL(apiLn.Addr(), publicURL))
 	return nil
+}
+
+// dashboardURL is the address `ats dev` names for browsers: the API
+// listener as http://localhost:PORT when it listens on loopback or every
+// interface (passkeys and cookies need a host name, and localhost reaches
+// both), else the public URL, which names the host it was bound to.
+func dashboardURL(bound net.Addr, publicURL string) string {
+	if tcp, ok := bound.(*net.TCPAddr); ok && (tcp.IP.IsLoopback() || tcp.IP.IsUnspecified()) {
+		return "http://" + net.JoinHostPort("localhost", strconv.Itoa(tcp.Port))
+	}
+	return publicURL
 }
 
 // devTemporalPragmas are the embedded Temporal server's SQLite settings:
@@ -311,7 +328,7 @@ var devTemporalPragmas = []string{"journal_mode=wal", "synchronous=normal"}
 func apiCommand() *cli.Command {
 	flags := []cli.Flag{httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
 		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
-		trustedProxiesFlag(), venueWSFlag(), signupFlag(), oidcFlag()}
+		trustedProxiesFlag(), venueWSFlag(), signupFlag(), oidcFlag(), githubFlag(), walletImportFlag(), webhookFlag(false)}
 	flags = append(flags, opsFlags("api")...)
 	flags = append(flags, operatorFlags()...)
 	flags = append(flags, temporalSecurityFlags()...)
@@ -358,11 +375,13 @@ func apiCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				if err := svc.dashboardFromFlags(c, publicURL, "", "", ""); err != nil {
+				svc.policyFromFlags(c)
+				startPriceFeed(c, st, vc, svc, st.log)
+				svc.changes = startChanges(st, s, st.log)
+				if err := svc.dashboardFromFlags(c, publicURL, "", "", "", ""); err != nil {
 					return err
 				}
 				svc.cacheReads(st)
-				startPriceFeed(c, st, vc, svc, st.log)
 				// The orders this process places start eagerly: its own
 				// worker for the order task queue runs their first
 				// workflow task, which places the order, here, and the
@@ -395,7 +414,7 @@ func apiCommand() *cli.Command {
 func workerCommand() *cli.Command {
 	flags := []cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
 		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag(), redisFlag(), venueWSFlag(),
-		workflowCacheFlag(), copyConfirmationsFlag()}
+		workflowCacheFlag(), copyConfirmationsFlag(), webhookFlag(false)}
 	flags = append(flags, opsFlags("worker")...)
 	flags = append(flags, temporalSecurityFlags()...)
 	return &cli.Command{
@@ -424,6 +443,7 @@ func workerCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
+				svc.notify.Delivery.AllowPrivate = c.Bool(flagWebhookAllowPrivate)
 				if err := svc.pacePosts(c, st); err != nil {
 					return err
 				}
@@ -442,7 +462,14 @@ func workerCommand() *cli.Command {
 				// process, whose worker runs on tc: their workflows start
 				// eagerly, as in `ats dev`.
 				svc.startOrdersEagerly()
-				return startWorker(ctx, st, tc, svc, workerDeps(s, svc), st.log)
+				if err := startWorker(ctx, st, tc, svc, workerDeps(s, svc), st.log); err != nil {
+					return err
+				}
+				// The notifications' webhook deliveries start here, on
+				// every change any process reports (PostgreSQL NOTIFY).
+				svc.changes = startChanges(st, s, st.log)
+				startWebhookDispatch(st, svc.changes, tc, svc, st.log)
+				return nil
 			})
 		},
 	}

@@ -103,7 +103,7 @@ func (svc *services) enableDashboard(o dashboardOptions) error {
 		o.signup = users.SignupOpen
 	}
 	au := svc.audit
-	sess := &sessions.Service{Store: svc.store, Audit: au, FreshFor: o.freshFor}
+	sess := &sessions.Service{Store: svc.store, Audit: au, FreshFor: o.freshFor, OnSignIn: svc.notify.SignedIn}
 	// Browsers refuse passkeys for an IP address: without a host name the
 	// dashboard goes without them.
 	var pk *passkeys.Service
@@ -125,6 +125,7 @@ func (svc *services) enableDashboard(o dashboardOptions) error {
 		Users: svc.agents.Users, Sessions: sess, Passkeys: pk,
 		Identities: ids, Agents: svc.agents, Wallets: svc.wallets, Portfolio: pf, Orders: svc.orders,
 		Positions: svc.positions, Audit: au, Strategies: svc.strategies, Links: svc.links, Controls: svc.controls,
+		Notify: svc.notify, Changes: svc.changes,
 		// routes() sets the limit before anything is served.
 		LinkLimit: func(c *gin.Context) {
 			if svc.linkLimit != nil {
@@ -135,8 +136,11 @@ func (svc *services) enableDashboard(o dashboardOptions) error {
 	if svc.markets != nil {
 		deps.Prices = svc.markets
 	}
+	if svc.feed != nil {
+		deps.Quotes = svc.feed
+	}
 	routes, err := dashboard.Routes(dashboard.Config{PublicURL: o.publicURL, Signup: o.signup,
-		Operators: o.operators, TemporalUI: o.temporalUI, TemporalNamespace: o.namespace}, deps)
+		Operators: o.operators, TemporalUI: o.temporalUI, TemporalNamespace: o.namespace, ExplorerURL: svc.explorer}, deps)
 	if err != nil {
 		return err
 	}
@@ -158,8 +162,8 @@ func passkeyRP(publicURL string) passkeys.Config {
 // devUI is the embedded Temporal Web UI's address (`dev`), the default of
 // --temporal-ui-url; devOperator the demo user (`dev --demo`), the default
 // operator.
-func (svc *services) dashboardFromFlags(c *cli.Context, publicURL, sandboxIssuer, devUI, devOperator string) error {
-	o, err := dashboardOptionsFrom(c, publicURL, sandboxIssuer, devUI, devOperator)
+func (svc *services) dashboardFromFlags(c *cli.Context, publicURL, sandboxIssuer, sandboxGitHub, devUI, devOperator string) error {
+	o, err := dashboardOptionsFrom(c, publicURL, sandboxIssuer, sandboxGitHub, devUI, devOperator)
 	if err != nil {
 		return err
 	}
@@ -167,7 +171,7 @@ func (svc *services) dashboardFromFlags(c *cli.Context, publicURL, sandboxIssuer
 }
 
 // dashboardOptionsFrom reads the dashboard's flags; see dashboardFromFlags.
-func dashboardOptionsFrom(c *cli.Context, publicURL, sandboxIssuer, devUI, devOperator string) (dashboardOptions, error) {
+func dashboardOptionsFrom(c *cli.Context, publicURL, sandboxIssuer, sandboxGitHub, devUI, devOperator string) (dashboardOptions, error) {
 	mode, err := users.ParseSignupMode(c.String(flagSignup))
 	if err != nil {
 		return dashboardOptions{}, err
@@ -175,6 +179,9 @@ func dashboardOptionsFrom(c *cli.Context, publicURL, sandboxIssuer, devUI, devOp
 	providers, err := oidcProviders(c, sandboxIssuer)
 	if err != nil {
 		return dashboardOptions{}, err
+	}
+	if gh := githubProvider(c, sandboxGitHub); gh != nil {
+		providers = append(providers, *gh)
 	}
 	o := dashboardOptions{publicURL: publicURL, signup: mode, providers: providers,
 		temporalUI: c.String(flagTemporalUI), namespace: c.String(flagTemporalNS)}

@@ -89,7 +89,7 @@ func TestDashboardBrakesInTheBrowser(t *testing.T) {
 	b.Open("/orders?agent=" + alice.agentID)
 	b.See("3 open orders of this agent", "Cancel all open orders")
 	b.Screenshot("orders-controls")
-	b.Click("#order-"+one+" button", "/orders?")
+	b.Click("#row-"+one+" button", "/orders?")
 	b.See("Order cancelled.")
 	if s := statusOf(one); s != models.OrderCancelled {
 		t.Fatalf("the order cancelled on its row is %s", s)

@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/pquerna/otp/totp"
 
 	"github.com/agent-trading/ats/api/dashboard/dashboardtest"
+	"github.com/agent-trading/ats/models/notify"
 )
 
 // TestDashboardInTheBrowser drives the dashboard in headless Chromium
@@ -47,6 +50,20 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	b.Fill("password", password)
 	b.Click("#signup-submit", "/?done=welcome")
 	b.See("Overview", "Welcome")
+
+	// Without two-step verification a wallet's key cannot go in, and the
+	// page says why.
+	b.Open("/wallet")
+	b.See("Turn on two-step verification before importing a private key", "a stolen password alone")
+	if n := dashboardtest.Run(b, chromedp.Evaluate[int](`document.querySelectorAll('#wallet-form').length`)); n != 0 {
+		t.Fatal("the wallet form is offered to an account without two-step verification")
+	}
+
+	// A page that does not exist is a page, not JSON; API clients keep
+	// their JSON answer.
+	b.Open("/no/such/page")
+	b.See("Page not found", "/no/such/page")
+	notFoundPages(t, e.publicURL)
 
 	// Enrol TOTP: the test is the authenticator app.
 	b.Open("/security")
@@ -99,7 +116,7 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	signOut()
 	passwordStep()
 	refused(codes[0])
-	b.See("that code is not right")
+	b.See("that backup code was already used")
 	second(codes[1], "/")
 
 	// Register a passkey on a virtual platform authenticator, name it,
@@ -155,6 +172,10 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	b.Fill("private_key", keyHex)
 	b.Click("#wallet-submit", "/wallet?done=wallet")
 	b.See("Wallet saved", addr, "eoa", "$1,000.00")
+	// The balance follows fills, redemptions and the wallet's own changes.
+	if topics := dashboardtest.Run(b, chromedp.Evaluate[string](`document.getElementById('main').dataset.live + ' ' + !!document.querySelector('#wallet-region #wallet-balance')`)); topics != "wallet fills positions true" {
+		t.Fatalf("the wallet page does not follow its balance live: %q", topics)
+	}
 	if html := dashboardtest.Run(b, chromedp.OuterHTML(chromedp.CSS("html"))); strings.Contains(strings.ToLower(html), keyHex) {
 		t.Fatal("the wallet page shows the private key")
 	}
@@ -233,6 +254,107 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	}
 	b.Screenshot("agent")
 
+	// A form error keeps what was typed, marks the field and says it in
+	// the form's words.
+	b.Fill("fixed_limit", "12,5 dollars")
+	b.Do(chromedp.Click(chromedp.ID("budget-submit")), chromedp.WaitVisible(chromedp.ID("fixed_limit-err")))
+	b.See("The fixed limit must be an amount in USDC")
+	if v := dashboardtest.Run(b, chromedp.Value(chromedp.ID("fixed_limit"))); v != "12,5 dollars" {
+		t.Fatalf("the form lost the input: %q", v)
+	}
+	if inv := dashboardtest.Run(b, chromedp.Evaluate[string](`document.getElementById('fixed_limit').getAttribute('aria-invalid') + ' ' + document.getElementById('fixed_limit').getAttribute('aria-describedby')`)); inv != "true fixed_limit-err" {
+		t.Fatalf("the field is not marked: %q", inv)
+	}
+	b.Screenshot("form-error")
+
+	// The orders page follows the agent's orders live: an order placed
+	// over the API appears without a reload, and its cancel too.
+	b.Open("/orders")
+	b.Do(chromedp.WaitVisible(chromedp.CSS(`#live-status[data-state="live"]`)))
+	dashboardtest.Run(b, chromedp.Evaluate[int](`window.__page = 42`))
+	var placed struct {
+		Order struct {
+			ID string `json:"id"`
+		} `json:"order"`
+	}
+	e.agentData(t, apiKey, "POST", "/orders", map[string]any{"tokenId": m.TokenIDs[0], "side": "BUY", "price": 0.3, "size": 5}, http.StatusOK, &placed)
+	resting := placed.Order
+	b.Do(chromedp.WaitVisible(chromedp.ID("row-" + resting.ID)))
+	e.agentData(t, apiKey, "DELETE", "/orders/"+resting.ID, nil, http.StatusOK, nil)
+	b.Do(chromedp.WaitVisible(chromedp.CSS("#row-" + resting.ID + ` .badge.CANCELLED`)))
+	if p := dashboardtest.Run(b, chromedp.Evaluate[int](`window.__page || 0`)); p != 42 {
+		t.Fatal("the orders page was reloaded to show the order")
+	}
+	b.See("Live · updated", "cancelled", "research-agent", "30¢")
+	b.VisibleAtPhone(`#orders-table td[data-label="Status"]`, `#orders-table td[data-label="Filled"]`, `#orders-table td[data-label="Price"]`)
+	b.Screenshot("orders")
+	// Filters and the export.
+	b.Open("/orders?status=CANCELLED&agent=" + agentID)
+	b.See("cancelled")
+	if n := dashboardtest.Run(b, chromedp.Evaluate[int](`document.querySelectorAll('#orders-table tbody tr').length`)); n != 1 {
+		t.Fatalf("the cancelled filter shows %d orders", n)
+	}
+	csv := dashboardtest.Run(b, chromedp.Evaluate[string](`document.getElementById('csv-export').getAttribute('href')`))
+	if !strings.Contains(csv, "format=csv") || !strings.Contains(csv, "status=CANCELLED") {
+		t.Fatalf("the export does not keep the filter: %s", csv)
+	}
+
+	// The order's page: its lifecycle, and who placed it.
+	b.Open("/orders/" + resting.ID)
+	b.See("Lifecycle", "pending", "open", "cancelled", "research-agent", "the agent itself", "No fills yet")
+
+	// The fills list: the market order's fill, in cents, with its
+	// transaction on the sandbox's explorer; and its order's page.
+	b.Open("/fills")
+	b.See("Will the dashboard ship this week", "BUY", "¢")
+	tx := dashboardtest.Run(b, chromedp.Evaluate[string](`(document.querySelector('#fills-table td[data-label="Transaction"] a') || {}).href || ''`))
+	if !strings.HasPrefix(tx, e.sb.URL()+"/explorer/tx/0x") {
+		t.Fatalf("the fill's transaction links to %q, not the sandbox's explorer", tx)
+	}
+	if body := httpGetBody(t, tx); !strings.Contains(body, "Sandbox chain explorer") || !strings.Contains(body, "success") {
+		t.Fatalf("the explorer page of %s: %s", tx, body)
+	}
+	b.VisibleAtPhone(`#fills-table td[data-label="Price"]`, `#fills-table td[data-label="Size"]`, `#fills-table td[data-label="Fee"]`, `#fills-table td[data-label="Transaction"]`)
+	b.Screenshot("fills")
+	b.Click(`#fills-table td[data-label="Market"] a`, "/orders/ord_")
+	b.See("Lifecycle", "filled", "Fills", "research-agent")
+	b.Screenshot("order")
+
+	// Positions across agents, at a phone's width: price, value and P&L
+	// on the card.
+	b.Open("/positions")
+	b.See("Will the dashboard ship this week")
+	b.VisibleAtPhone(`#positions-table td[data-label="Price"]`, `#positions-table td[data-label="Value"]`, `#positions-table td[data-label="P&L"]`)
+
+	// Notifications to a webhook: the settings page gives a signing
+	// secret; a fill is posted, signed, to the receiver, and logged.
+	hook := newWebhookReceiver(t)
+	b.Open("/notifications")
+	b.Fill("webhook_url", hook.srv.URL+"/hook")
+	b.Click("#notify-save", "/notifications?done=notifications")
+	b.See("Notification settings saved")
+	hookSecret := b.Text("#webhook-secret")
+	if !strings.HasPrefix(hookSecret, "whsec_") {
+		t.Fatalf("signing secret %q", hookSecret)
+	}
+	e.agentData(t, apiKey, "POST", "/orders", map[string]any{"tokenId": m.TokenIDs[0], "side": "BUY", "price": 0.55, "size": 5, "type": "MARKET"}, http.StatusOK, &placed)
+	filled := placed.Order
+	got := hook.await(t, "fill")
+	if err := notify.Verify(hookSecret, got.header.Get("X-ATS-Signature"), got.body, time.Now(), 5*time.Minute); err != nil {
+		t.Fatalf("the webhook's signature does not verify: %v", err)
+	}
+	if err := notify.Verify("whsec_wrong", got.header.Get("X-ATS-Signature"), got.body, time.Now(), 5*time.Minute); err == nil {
+		t.Fatal("the signature verifies under another secret")
+	}
+	var payload notify.Payload
+	if err := json.Unmarshal(got.body, &payload); err != nil || payload.Type != "fill" || payload.Data["orderId"] != filled.ID ||
+		!strings.HasPrefix(payload.URL, e.publicURL+"/orders/"+filled.ID) {
+		t.Fatalf("the webhook's payload: %v %s", err, got.body)
+	}
+	b.Open("/notifications")
+	b.See("Bought", "Fills", "webhook delivered", "HTTP 200")
+	b.Screenshot("notifications")
+
 	// A strategy the agent creates over the API appears here, with its
 	// agent. The user pauses it (by keyboard): the agent's heartbeat
 	// reports the user's pause; resumes it; cancels it (confirmed): the
@@ -299,17 +421,113 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	b.Screenshot("overview")
 	b.Open("/agents")
 	b.Screenshot("agents")
-	b.Open("/orders?agent=" + agentID)
-	b.See("FILLED")
-	b.Screenshot("orders")
 	b.Open("/positions?agent=" + agentID)
 	b.Screenshot("positions")
 	b.Open("/audit")
-	b.See("agent.pause", "user.login", "wallet.import")
+	b.See("Agent paused", "Sign-in", "Wallet imported", "Budget: Fixed limit $5.00 (was none)")
 	b.ScreenshotTop("activity")
 	b.Open("/security")
 	b.See("sandbox", "7 of 10 backup codes left")
 	b.Screenshot("security")
+
+	// Sign in with GitHub, through the sandbox's GitHub: a new verified
+	// address creates an account once the person confirms.
+	signOut()
+	b.Open("/signin")
+	b.Click("#oidc-github", "/github/login/oauth/authorize")
+	b.Fill("gh-email", "octo@sandbox.test")
+	b.Click("#github-authorize", "/auth/identity")
+	b.See("GitHub", "octo@sandbox.test", "No account uses this email yet")
+	b.Click("#identity-create", "/?done=welcome")
+	if who := b.Text(".who"); !strings.Contains(who, "octo@sandbox.test") {
+		t.Fatalf("signed in with GitHub as %q", who)
+	}
+}
+
+// notFoundPages: a browser asking for a page that does not exist, or with
+// a method a page does not take, gets an HTML page with the status; an
+// API client gets the JSON envelope.
+func notFoundPages(t *testing.T, base string) {
+	t.Helper()
+	for _, tc := range []struct {
+		method, path, accept string
+		status               int
+		want                 string
+	}{
+		{"GET", "/no/such/page", "text/html,application/xhtml+xml", http.StatusNotFound, "Page not found"},
+		{"DELETE", "/orders", "text/html", http.StatusMethodNotAllowed, "This page does not take that request"},
+		{"GET", "/no/such/page", "application/json", http.StatusNotFound, `"success":false`},
+		{"GET", "/api/agent/v1/nothing", "text/html", http.StatusNotFound, `"success":false`},
+	} {
+		req, _ := http.NewRequest(tc.method, base+tc.path, nil)
+		req.Header.Set("Accept", tc.accept)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || !strings.Contains(string(b), tc.want) {
+			t.Errorf("%s %s (Accept %s): %d %s", tc.method, tc.path, tc.accept, resp.StatusCode, b)
+		}
+		if strings.HasPrefix(tc.accept, "text/html") && !strings.HasPrefix(tc.path, "/api/") &&
+			!strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+			t.Errorf("%s %s: content type %s", tc.method, tc.path, resp.Header.Get("Content-Type"))
+		}
+	}
+}
+
+func httpGetBody(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
+// webhookReceiver is a test's webhook endpoint: it records every post.
+type webhookReceiver struct {
+	srv   *httptest.Server
+	posts chan webhookPost
+}
+
+type webhookPost struct {
+	header http.Header
+	body   []byte
+}
+
+func newWebhookReceiver(t *testing.T) *webhookReceiver {
+	t.Helper()
+	w := &webhookReceiver{posts: make(chan webhookPost, 64)}
+	w.srv = httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		select {
+		case w.posts <- webhookPost{header: r.Header.Clone(), body: b}:
+		default:
+		}
+		rw.WriteHeader(http.StatusOK)
+	}))
+	t.Cleanup(w.srv.Close)
+	return w
+}
+
+// await returns the first post of event (others are skipped).
+func (w *webhookReceiver) await(t *testing.T, event string) webhookPost {
+	t.Helper()
+	deadline := time.After(60 * time.Second)
+	for {
+		select {
+		case p := <-w.posts:
+			if p.header.Get("X-ATS-Event") == event {
+				return p
+			}
+		case <-deadline:
+			t.Fatalf("no %s notification reached the webhook", event)
+		}
+	}
 }
 
 // The browser test's account is an operator of its server, whose Temporal

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/agent-trading/ats/models/identities"
 )
 
 // TestDashboardOperatorFlags: who is an operator and which Web UI their
@@ -39,7 +41,7 @@ func TestDashboardOperatorFlags(t *testing.T) {
 			app := &cli.App{
 				Flags: append([]cli.Flag{signupFlag(), oidcFlag(), temporalNamespaceFlag()}, operatorFlags()...),
 				Action: func(c *cli.Context) error {
-					got, gotErr = dashboardOptionsFrom(c, "http://localhost:8080", "", tc.devUI, tc.devOp)
+					got, gotErr = dashboardOptionsFrom(c, "http://localhost:8080", "", "", tc.devUI, tc.devOp)
 					return nil
 				},
 			}
@@ -61,6 +63,67 @@ func TestDashboardOperatorFlags(t *testing.T) {
 			}
 			if !slices.Equal(got.operators, tc.operators) || got.temporalUI != tc.ui || got.namespace != ns {
 				t.Errorf("operators %q, UI %q, namespace %q", got.operators, got.temporalUI, got.namespace)
+			}
+		})
+	}
+}
+
+// TestGitHubFlags: sign in with GitHub is on when an OAuth app is named
+// (ATS_GITHUB_CLIENT_ID / _SECRET), at github.com or the --github-oauth
+// address (GitHub Enterprise Server's API under /api/v3); `dev` offers the
+// sandbox's GitHub with its default app; naming the address without an
+// app is refused at start-up.
+func TestGitHubFlags(t *testing.T) {
+	const sandbox = "http://127.0.0.1:8090/github"
+	for _, tc := range []struct {
+		name              string
+		args              []string
+		id, secret        string
+		sandboxGitHub     string
+		wantBase, wantAPI string
+		wantID            string
+		refused           bool
+	}{
+		{name: "nothing named: off"},
+		{name: "an app: github.com", id: "Iv1.abc", secret: "s3cret", wantBase: "https://github.com", wantAPI: "https://api.github.com", wantID: "Iv1.abc"},
+		{name: "Enterprise Server", args: []string{"--github-oauth", "https://ghe.example.com/"}, id: "Iv1.x", secret: "y",
+			wantBase: "https://ghe.example.com", wantAPI: "https://ghe.example.com/api/v3", wantID: "Iv1.x"},
+		{name: "dev: the sandbox's GitHub", sandboxGitHub: sandbox, wantBase: sandbox, wantAPI: sandbox + "/api/v3", wantID: "ats-dashboard"},
+		{name: "an address without an app", args: []string{"--github-oauth", "https://ghe.example.com"}, wantBase: "https://ghe.example.com",
+			wantAPI: "https://ghe.example.com/api/v3", refused: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("ATS_GITHUB_CLIENT_ID", tc.id)
+			t.Setenv("ATS_GITHUB_CLIENT_SECRET", tc.secret)
+			var got dashboardOptions
+			app := &cli.App{
+				Flags: append([]cli.Flag{signupFlag(), oidcFlag(), githubFlag(), temporalNamespaceFlag()}, operatorFlags()...),
+				Action: func(c *cli.Context) (err error) {
+					got, err = dashboardOptionsFrom(c, "http://localhost:8080", "", tc.sandboxGitHub, "", "")
+					return err
+				},
+			}
+			if err := app.Run(append([]string{"ats"}, tc.args...)); err != nil {
+				t.Fatal(err)
+			}
+			var gh *identities.ProviderConfig
+			for i, p := range got.providers {
+				if p.Name == "github" {
+					gh = &got.providers[i]
+				}
+			}
+			if tc.wantBase == "" {
+				if gh != nil {
+					t.Fatalf("GitHub on: %+v", gh)
+				}
+				return
+			}
+			if gh == nil || gh.Kind != identities.KindGitHub || gh.Issuer != tc.wantBase || gh.APIURL != tc.wantAPI || gh.ClientID != tc.wantID {
+				t.Fatalf("GitHub %+v", gh)
+			}
+			_, err := identities.New(nil, nil, "http://localhost:8080", got.providers)
+			if (err != nil) != tc.refused {
+				t.Fatalf("identities.New: %v, refused %v", err, tc.refused)
 			}
 		})
 	}

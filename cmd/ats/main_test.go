@@ -131,16 +131,21 @@ func TestAPIRefusesToStartWithoutMasterKey(t *testing.T) {
 
 // TestDevStartsEverythingAndStopsCleanly is the README's first command in
 // miniature: every port on :0, /readyz 200, the Web UI answers, bad input
-// gets 4xx envelopes, and SIGINT leaves no process behind.
+// gets 4xx envelopes, and SIGINT leaves no process behind. The binary runs
+// as the README installs it, .bin/ats beside .bin/temporal, started from
+// another directory without naming the Temporal CLI: it finds the CLI
+// beside itself. It names the dashboard's address for browsers.
 func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
 	temporal := temporalCLI(t)
-	bin := buildATS(t)
+	bin := installBeside(t, buildATS(t), temporal)
 	// A data dir that does not exist yet, like ./.ats on a fresh clone.
 	dir := filepath.Join(t.TempDir(), "fresh", ".ats")
 	// Port-only addresses: `ats dev` binds them on loopback.
 	cmd := exec.Command(bin, "dev", "--demo", "--data-dir", dir,
 		"--http", ":0", "--ops-listen", ":0", "--temporal-listen", ":0", "--temporal-ui-listen", ":0",
-		"--sandbox-addr", ":0", "--temporal-cli", temporal, "--log-format", "text")
+		"--sandbox-addr", ":0", "--log-format", "text")
+	cmd.Dir = t.TempDir()
+	cmd.Env = withoutEnv(os.Environ(), "ATS_TEMPORAL_CLI", "TEMPORAL_CLI")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -161,8 +166,14 @@ func TestDevStartsEverythingAndStopsCleanly(t *testing.T) {
 	}()
 
 	var stdoutLog syncBuffer // scanned for secrets with stderr
-	urls := readListening(t, io.TeeReader(stdout, &stdoutLog), []string{"sandbox", "temporal", "temporal-ui", "api", "ops"}, 90*time.Second)
+	urls := readListening(t, io.TeeReader(stdout, &stdoutLog), []string{"sandbox", "temporal", "temporal-ui", "api", "ops", "dashboard"}, 90*time.Second)
 	api := urls["api"]
+	if want := "http://localhost:" + api[strings.LastIndex(api, ":")+1:]; urls["dashboard"] != want {
+		t.Errorf("listening dashboard %s, want %s (the API listener, named for browsers)", urls["dashboard"], want)
+	}
+	dashboard := urls["dashboard"]
+	delete(urls, "dashboard")
+	waitStatus(t, dashboard+"/signin", http.StatusOK, 60*time.Second)
 	for name, u := range urls {
 		if !strings.HasPrefix(strings.TrimPrefix(u, "http://"), "127.0.0.1:") {
 			t.Errorf("listener %s at %s: a port-only address must bind loopback in dev", name, u)
@@ -347,6 +358,47 @@ func dataDirCodec(t *testing.T, dataDir string) *codec.Codec {
 	return cd
 }
 
+// installBeside installs the built binary as the README does, as
+// .bin/ats next to .bin/temporal in a directory of its own, and returns
+// its path.
+func installBeside(t *testing.T, bin, temporal string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), ".bin")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs(temporal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(abs, filepath.Join(dir, "temporal")); err != nil {
+		t.Fatal(err)
+	}
+	// A copy, as the README's `go build -o .bin/ats` makes (a link would
+	// resolve to the build directory, which has no .bin/).
+	b, err := os.ReadFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "ats")
+	if err := os.WriteFile(exe, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// withoutEnv drops the named variables from env.
+func withoutEnv(env []string, names ...string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(names, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
 func readListening(t *testing.T, r io.Reader, names []string, timeout time.Duration) map[string]string {
 	t.Helper()
 	got := map[string]string{}
@@ -486,18 +538,26 @@ func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]s
 	}
 	getJSON(t, me, tok.Data.APIKey, http.StatusUnauthorized, nil)
 
-	// A second user imports a plain EOA wallet from the command line.
+	// A second user imports a plain EOA wallet from the command line. The
+	// account has no two-step verification: the import is refused, saying
+	// why, unless the operator relaxes it.
 	cmd := exec.Command(bin, "admin", "user", "create", "--email", "eoa@example.com", "--password-stdin", "--data-dir", dataDir)
 	cmd.Stdin = strings.NewReader("another good password\n")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("user create: %v %s", err, out)
 	}
 	sandboxHost := strings.TrimPrefix(urls["sandbox"], "http://")
-	imp := exec.Command(bin, "admin", "wallet", "import", "--email", "eoa@example.com", "--private-key-stdin",
-		"--data-dir", dataDir, "--sandbox-addr", sandboxHost, "--log-level", "error")
 	const testKey = "4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318"
-	imp.Stdin = strings.NewReader(testKey + "\n")
-	out, err = imp.CombinedOutput()
+	importWallet := func(extra ...string) ([]byte, error) {
+		imp := exec.Command(bin, append([]string{"admin", "wallet", "import", "--email", "eoa@example.com", "--private-key-stdin",
+			"--data-dir", dataDir, "--sandbox-addr", sandboxHost, "--log-level", "error"}, extra...)...)
+		imp.Stdin = strings.NewReader(testKey + "\n")
+		return imp.CombinedOutput()
+	}
+	if out, err := importWallet(); err == nil || !strings.Contains(string(out), "two-step verification") {
+		t.Fatalf("a wallet import without two-step verification: %v %s", err, out)
+	}
+	out, err = importWallet("--wallet-import-without-2fa")
 	if err != nil || !strings.Contains(string(out), "imported eoa wallet") {
 		t.Fatalf("wallet import: %v %s", err, out)
 	}

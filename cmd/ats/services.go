@@ -28,12 +28,15 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/budget"
+	"github.com/agent-trading/ats/models/changes"
 	"github.com/agent-trading/ats/models/heartbeat"
 	"github.com/agent-trading/ats/models/intent"
 	marketsvc "github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/metrics"
+	"github.com/agent-trading/ats/models/notify"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/positions"
+	"github.com/agent-trading/ats/models/pricefeed"
 	"github.com/agent-trading/ats/models/readcache"
 	"github.com/agent-trading/ats/models/settlements"
 	"github.com/agent-trading/ats/models/stats"
@@ -144,6 +147,18 @@ type services struct {
 	// reads serve the key check and the read endpoints from memory once
 	// cacheReads ran (processes that serve the API).
 	reads *readcache.Reads
+	// notify writes and delivers the users' notifications (every process:
+	// a fill, an agent linked or a sign-in may happen in any).
+	notify *notify.Service
+	// changes is this process's hub of the users' changes (the live
+	// pages, the webhook dispatcher); nil until started.
+	changes *changes.Hub
+	// feed is this process's price feed, once started; positionPrices
+	// prices positions from it where it holds them.
+	feed           *pricefeed.Feed
+	positionPrices *positions.FeedPrices
+	// explorer is the network's block explorer.
+	explorer string
 }
 
 // cacheReads serves the key check of every agent request, GET /budget,
@@ -188,8 +203,16 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 	if tc != nil {
 		svc.controls.Runs = workflows.AgentControlClient{Client: tc}
 	}
+	// Notifications are written in the transaction of what they tell of:
+	// every agent event (fills, strategy errors) passes the hook.
+	svc.notify = &notify.Service{Store: s, Vault: vlt, Audit: au, PublicURL: baseURL}
+	s.OnEvent(svc.notify.Event)
 	if v != nil {
-		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log}
+		svc.explorer = v.net.ExplorerURL
+		// A key import needs two-step verification unless the operator
+		// relaxes it (--wallet-import-without-2fa).
+		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log,
+			RequireTwoFactor: true}
 		svc.markets = &marketsvc.Service{Gamma: v.gamma, CLOB: v.clob}
 		svc.balance = budget.ChainWallets{Wallets: svc.wallets, Chain: v.chain}
 		prices := budget.MidpointPrices{Source: v.clob}
@@ -203,8 +226,9 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 		if tc != nil {
 			svc.orderDesk.Runs = workflows.OrderClient{Client: tc, Intents: intents}
 		}
+		svc.positionPrices = &positions.FeedPrices{Fallback: &positions.MidpointPrices{Source: v.clob}}
 		svc.positions = &positions.Service{
-			Store: s, Prices: &positions.MidpointPrices{Source: v.clob}, Resolutions: v.chain,
+			Store: s, Prices: svc.positionPrices, Resolutions: v.chain,
 			Books: v.clob, Markets: v.clob, Placer: svc.orderDesk,
 		}
 		svc.orders.Positions = svc.positions
@@ -269,6 +293,15 @@ func (svc *services) stopOwnCopies(ctx context.Context, userID, clientAddr strin
 // their orders), so an order's first workflow task, which places it,
 // runs here without a trip through the server's task queue. Call it
 // before the worker starts.
+// policyFromFlags applies the operator's relaxations: a key import
+// without two-step verification, webhooks to private addresses.
+func (svc *services) policyFromFlags(c *cli.Context) {
+	if svc.wallets != nil && c.Bool(flagWalletImportWithout2FA) {
+		svc.wallets.RequireTwoFactor = false
+	}
+	svc.notify.Delivery.AllowPrivate = c.Bool(flagWebhookAllowPrivate)
+}
+
 func (svc *services) startOrdersEagerly() {
 	if oc, ok := svc.orderDesk.Runs.(workflows.OrderClient); ok {
 		svc.orders.Attempts = &orders.Attempts{}

@@ -54,6 +54,12 @@ func runPriceFeed(url string, books *clob.Client, svc *services, log *slog.Logge
 	if svc.markets != nil {
 		svc.markets.Live = feed
 	}
+	// Positions are priced from the feed where it holds their token (a
+	// live dashboard page subscribed it), from the venue otherwise.
+	if svc.positionPrices != nil {
+		svc.positionPrices.SetFeed(feed)
+	}
+	svc.feed = feed
 	if svc.strategyEngine != nil {
 		// Strategy conditions wait in this process's feed; a met one
 		// signals its strategy's workflow.

@@ -27,17 +27,20 @@ import (
 	"github.com/agent-trading/ats/api/openapi/openapitest"
 	"github.com/agent-trading/ats/api/ratelimit"
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/changes"
 	"github.com/agent-trading/ats/models/identities"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/wallets"
 	"github.com/agent-trading/ats/sandbox"
+	"github.com/agent-trading/ats/sandbox/githubprovider"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/clustertest"
 	"github.com/agent-trading/ats/worker/devserver"
 	"github.com/agent-trading/ats/worker/replaytest"
+	"github.com/agent-trading/ats/workflows"
 )
 
 // envRecordOrderHistory names a file to write the history of the first
@@ -214,9 +217,18 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Fatal(err)
 	}
 	if o.dashboard {
+		// The live pages follow the store's changes, as in `ats dev`; the
+		// test's webhook receiver is on loopback.
+		hub := changes.NewHub()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := changes.Feed(ctx, e.store, hub, log)
+		t.Cleanup(func() { cancel(); <-done })
+		e.svc.changes = hub
+		e.svc.notify.Delivery.AllowPrivate = true
 		if err := e.svc.enableDashboard(dashboardOptions{publicURL: e.publicURL, providers: []identities.ProviderConfig{{
 			Name: "sandbox", Issuer: e.sb.OIDCIssuer(), ClientID: oidcprovider.DefaultClientID, ClientSecret: oidcprovider.DefaultClientSecret,
-		}}, operators: []string{browserOperator}, temporalUI: browserTemporalUI, freshFor: o.freshFor}); err != nil {
+		}, identities.GitHubProvider(e.sb.GitHubURL(), githubprovider.DefaultClientID, githubprovider.DefaultClientSecret)},
+			operators: []string{browserOperator}, temporalUI: browserTemporalUI, freshFor: o.freshFor}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -286,6 +298,11 @@ func (e *tradingEnv) startWorker(t testing.TB) {
 			e.copies = hub
 			hubDone := runCopyHub(ctx, hub)
 			t.Cleanup(func() { cancel(); <-hubDone })
+		}
+		// Notifications' webhook deliveries start as in `ats dev`.
+		if e.svc.changes != nil {
+			dispatched := runWebhookDispatch(ctx, e.svc.changes, &workflows.Webhooks{Client: e.tc, Outbox: e.svc.notify, Logger: e.log}, e.log)
+			t.Cleanup(func() { cancel(); <-dispatched })
 		}
 	}
 }

@@ -96,7 +96,8 @@ func redisFlag() cli.Flag {
 
 // workerDeps are the activities' dependencies in every worker process.
 func workerDeps(s *store.Store, svc *services) worker.Deps {
-	d := worker.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s, Intents: svc.intents}, Intents: svc.intents}
+	d := worker.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s, Intents: svc.intents, OnLinked: svc.notify.AgentLinked},
+		Intents: svc.intents, Webhooks: svc.notify}
 	if svc != nil && svc.agents != nil {
 		d.AgentControl = svc.agents
 	}

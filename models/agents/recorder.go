@@ -28,6 +28,9 @@ type Recorder struct {
 	// Now is the clock the expiries are checked against; nil means the
 	// store's.
 	Now func() time.Time
+	// OnLinked, when set, runs in the approval's transaction with the new
+	// agent (models/notify tells the user there).
+	OnLinked func(ctx context.Context, tx *store.Store, a *models.Agent) error
 }
 
 func (r *Recorder) now(tx *store.Store) time.Time {
@@ -120,6 +123,9 @@ func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, client
 			return err
 		}
 		agentID = a.ID
+		if r.OnLinked != nil {
+			return r.OnLinked(ctx, tx, a)
+		}
 		return nil
 	})
 	return agentID, err

@@ -199,6 +199,8 @@ const (
 	CodeWalletInUse        = "wallet_in_use"
 	CodeSafeThreshold      = "safe_threshold"
 	CodeStrategyState      = "strategy_state"
+	CodeTwoFactorRequired  = "two_factor_required"
+	CodeInvalidWebhookURL  = "invalid_webhook_url"
 
 	// Sign-in and account security (the link page and the dashboard).
 	CodeServerBusy         = "server_busy"
@@ -211,6 +213,7 @@ const (
 	CodeTwoFactorDisabled  = "two_factor_disabled"
 	CodeInvalidCode        = "invalid_code"
 	CodeCodeReplayed       = "code_replayed"
+	CodeBackupCodeUsed     = "backup_code_used"
 	CodeTOTPReplayed       = "totp_replayed"
 	CodeStepUpRequired     = "step_up_required"
 	CodeNoCeremony         = "no_ceremony"
@@ -436,6 +439,8 @@ var catalogue = []Group{
 		{Code: CodeWalletInUse, Kind: Conflict, Meaning: "Another account already imported this wallet.", Remedy: "Use another wallet."},
 		{Code: CodeSafeThreshold, Kind: Invalid, Meaning: "Only 1-of-1 Safes can trade.", Remedy: "Use a 1-of-1 Safe or a proxy wallet."},
 		{Code: CodeStrategyState, Kind: Conflict, Meaning: "The strategy's state forbids the operation.", Remedy: "Reload the strategy and decide again."},
+		{Code: CodeTwoFactorRequired, Kind: Forbidden, Meaning: "Importing a wallet's private key needs two-step verification on the account (unless the operator relaxed it with `--wallet-import-without-2fa`).", Remedy: "Turn on two-step verification on the Security page, then import the wallet."},
+		{Code: CodeInvalidWebhookURL, Kind: Invalid, Meaning: "The notification webhook URL is not an absolute https URL of a public host (plain http and private addresses only where the operator allows them).", Remedy: "Give the https address your chat or email tool's incoming webhook shows."},
 	}},
 	{Title: "Sign-in and account security (link page and dashboard)", Entries: []Entry{
 		{Code: CodeServerBusy, Kind: Transient, Meaning: "Too many password checks run at once (each takes 64 MiB); the attempt was not made.", Remedy: "Retry after `Retry-After` seconds."},
@@ -448,6 +453,7 @@ var catalogue = []Group{
 		{Code: CodeTwoFactorDisabled, Kind: Conflict, Meaning: "Two-step verification is not on for this account.", Remedy: "Turn it on first."},
 		{Code: CodeInvalidCode, Kind: Unauthorized, Meaning: "The authenticator or backup code is wrong.", Remedy: "Check the authenticator app's current code and try again."},
 		{Code: CodeCodeReplayed, Kind: Unauthorized, Meaning: "This authenticator code was already used.", Remedy: "Wait for the next code."},
+		{Code: CodeBackupCodeUsed, Kind: Unauthorized, Meaning: "This backup code was already used; each works once.", Remedy: "Use another of your backup codes, or the authenticator app."},
 		{Code: CodeTOTPReplayed, Kind: Conflict, Meaning: "An authenticator code was recorded as used twice at once (the losing attempt of a race).", Remedy: "Wait for the next code."},
 		{Code: CodeStepUpRequired, Kind: Forbidden, Meaning: "The action needs a fresh second factor (within the last 10 minutes).", Remedy: "Confirm it's you with the authenticator, a backup code or a passkey, then repeat the action."},
 		{Code: CodeNoCeremony, Kind: Invalid, Meaning: "A passkey answer came without a passkey request in progress for this session (or after it was used).", Remedy: "Start the passkey step again."},

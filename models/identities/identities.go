@@ -1,7 +1,9 @@
 // Package identities is social login: signing in to the dashboard through
 // any OpenID Connect issuer (authorization code flow with PKCE, state and
-// nonce, via github.com/coreos/go-oidc and golang.org/x/oauth2), and the
-// identities linked to accounts.
+// nonce, via github.com/coreos/go-oidc and golang.org/x/oauth2) or through
+// GitHub, which speaks plain OAuth2 (the same flow without an ID token: its
+// API's /user and /user/emails say who signed in and which addresses are
+// verified), and the identities linked to accounts.
 //
 // Linking is conservative: an identity is linked to an existing account
 // only when the provider vouches for the email (email_verified) and the
@@ -13,6 +15,7 @@ package identities
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -36,10 +39,39 @@ import (
 type ProviderConfig struct {
 	// Name identifies the provider in URLs and records: lowercase letters,
 	// digits and '-'.
-	Name         string
-	Issuer       string
+	Name string
+	// Kind is KindOIDC (the default) or KindGitHub.
+	Kind string
+	// Issuer is an OpenID provider's issuer URL, or GitHub's web address
+	// (https://github.com, a GitHub Enterprise Server's, the sandbox's).
+	Issuer string
+	// APIURL is GitHub's API (https://api.github.com, {Issuer}/api/v3 on
+	// Enterprise Server); GitHubProvider fills it in.
+	APIURL       string
 	ClientID     string
 	ClientSecret string
+}
+
+// Provider kinds.
+const (
+	KindOIDC   = "oidc"
+	KindGitHub = "github"
+)
+
+// GitHubProvider configures sign-in with GitHub at base (the
+// --github-oauth flag; https://github.com by default): the provider
+// "github", whose API is https://api.github.com for github.com and
+// {base}/api/v3 elsewhere (GitHub Enterprise Server, the sandbox).
+func GitHubProvider(base, clientID, clientSecret string) ProviderConfig {
+	base = strings.TrimRight(base, "/")
+	if base == "" {
+		base = "https://github.com"
+	}
+	api := base + "/api/v3"
+	if u, err := url.Parse(base); err == nil && strings.EqualFold(u.Host, "github.com") {
+		api = "https://api.github.com"
+	}
+	return ProviderConfig{Name: "github", Kind: KindGitHub, Issuer: base, APIURL: api, ClientID: clientID, ClientSecret: clientSecret}
 }
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
@@ -69,7 +101,11 @@ type provider struct {
 	oidc     *oidc.Provider
 	verifier *oidc.IDTokenVerifier
 	oauth    oauth2.Config
+	// ready: the OAuth configuration is built (discovered, for OIDC).
+	ready bool
 }
+
+func (p *provider) github() bool { return p.cfg.Kind == KindGitHub }
 
 // New validates cfgs and returns the service.
 func New(st *store.Store, au *audit.Service, redirectBase string, cfgs []ProviderConfig) (*Service, error) {
@@ -84,8 +120,20 @@ func New(st *store.Store, au *audit.Service, redirectBase string, cfgs []Provide
 		if !strings.HasPrefix(c.Issuer, "https://") && !strings.HasPrefix(c.Issuer, "http://") {
 			return nil, errs.Ef(errs.Invalid, "OpenID provider %q: the issuer must be an http(s) URL", c.Name)
 		}
-		if c.ClientID == "" {
-			return nil, errs.Ef(errs.Invalid, "OpenID provider %q: no client id (set ATS_OIDC_%s_CLIENT_ID)", c.Name, EnvName(c.Name))
+		switch c.Kind {
+		case "", KindOIDC:
+			if c.ClientID == "" {
+				return nil, errs.Ef(errs.Invalid, "OpenID provider %q: no client id (set ATS_OIDC_%s_CLIENT_ID)", c.Name, EnvName(c.Name))
+			}
+		case KindGitHub:
+			if c.ClientID == "" || c.ClientSecret == "" {
+				return nil, errs.E(errs.Invalid, "sign-in with GitHub: no OAuth app (set ATS_GITHUB_CLIENT_ID and ATS_GITHUB_CLIENT_SECRET)")
+			}
+			if c.APIURL == "" {
+				return nil, errs.E(errs.Invalid, "sign-in with GitHub: no API URL")
+			}
+		default:
+			return nil, errs.Ef(errs.Invalid, "sign-in provider %q: unknown kind %q", c.Name, c.Kind)
 		}
 		s.providers[c.Name] = &provider{cfg: c}
 	}
@@ -138,7 +186,20 @@ func (s *Service) get(ctx context.Context, name string) (*provider, error) {
 	if !ok {
 		return nil, errs.E(errs.NotFound, "unknown sign-in provider").WithCode(errs.CodeUnknownProvider)
 	}
-	if p.oidc != nil {
+	if p.ready {
+		return p, nil
+	}
+	redirect := s.RedirectBase + "/auth/oidc/" + name + "/callback"
+	if p.github() {
+		// No discovery: GitHub's endpoints are fixed paths of its web
+		// address.
+		p.oauth = oauth2.Config{
+			ClientID: p.cfg.ClientID, ClientSecret: p.cfg.ClientSecret, RedirectURL: redirect,
+			Endpoint: oauth2.Endpoint{AuthURL: p.cfg.Issuer + "/login/oauth/authorize",
+				TokenURL: p.cfg.Issuer + "/login/oauth/access_token", AuthStyle: oauth2.AuthStyleInParams},
+			Scopes: []string{"read:user", "user:email"},
+		}
+		p.ready = true
 		return p, nil
 	}
 	dctx, cancel := context.WithTimeout(oidc.ClientContext(context.WithoutCancel(ctx), s.client()), 10*time.Second)
@@ -151,9 +212,10 @@ func (s *Service) get(ctx context.Context, name string) (*provider, error) {
 	p.verifier = op.Verifier(&oidc.Config{ClientID: p.cfg.ClientID})
 	p.oauth = oauth2.Config{
 		ClientID: p.cfg.ClientID, ClientSecret: p.cfg.ClientSecret, Endpoint: op.Endpoint(),
-		RedirectURL: s.RedirectBase + "/auth/oidc/" + name + "/callback",
+		RedirectURL: redirect,
 		Scopes:      []string{oidc.ScopeOpenID, "email", "profile"},
 	}
+	p.ready = true
 	return p, nil
 }
 
@@ -167,6 +229,12 @@ func (s *Service) Start(ctx context.Context, name string, link bool, now time.Ti
 	}
 	st := sessions.OIDCState{Provider: name, State: secret.RandomToken(), Nonce: secret.RandomToken(),
 		Verifier: oauth2.GenerateVerifier(), Link: link, Started: now}
+	if p.github() {
+		// Plain OAuth2: no nonce (there is no ID token to carry it); the
+		// state and the PKCE verifier bind the round trip to the session.
+		st.Nonce = ""
+		return p.oauth.AuthCodeURL(st.State, oauth2.S256ChallengeOption(st.Verifier)), st, nil
+	}
 	u := p.oauth.AuthCodeURL(st.State, oidc.Nonce(st.Nonce), oauth2.S256ChallengeOption(st.Verifier))
 	return u, st, nil
 }
@@ -209,6 +277,13 @@ func (s *Service) Finish(ctx context.Context, st *sessions.OIDCState, name, gotS
 	tok, err := p.oauth.Exchange(hctx, code, oauth2.VerifierOption(st.Verifier))
 	if err != nil {
 		return fail("token_exchange", err)
+	}
+	if p.github() {
+		id, reason, err := s.githubIdentity(ctx, p, tok)
+		if err != nil {
+			return fail(reason, err)
+		}
+		return id, nil
 	}
 	raw, ok := tok.Extra("id_token").(string)
 	if !ok || raw == "" {

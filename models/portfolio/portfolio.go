@@ -59,15 +59,27 @@ type PositionRow struct {
 // could not be read (the chain or the venue not answering); the rest is
 // still shown.
 type Overview struct {
-	HasWallet     bool
-	Wallet        budget.WalletInfo
-	Agents        []AgentRow
+	HasWallet bool
+	Wallet    budget.WalletInfo
+	// Value is the portfolio's value: the wallet's cash plus the open
+	// positions at market. HasValue is false when the balance could not
+	// be read (or there is no wallet).
+	Value    decimal.Decimal
+	HasValue bool
+	Agents   []AgentRow
+	// Linked counts the agents that are not revoked.
+	Linked        int
 	Positions     []PositionRow
 	PositionValue decimal.Decimal
 	Unrealized    decimal.Decimal
 	Realized      decimal.Decimal
-	// Series is the cumulative P&L over time: realized after each fill of
-	// any agent, then realized + unrealized now.
+	// Now is when the overview was read; NowPnL (when HasNowPnL) the P&L
+	// then with the open positions at market.
+	Now       time.Time
+	NowPnL    decimal.Decimal
+	HasNowPnL bool
+	// Series is the cumulative realized P&L over time, a point after each
+	// fill of any agent.
 	Series      []stats.Point
 	Unavailable []string
 }
@@ -111,11 +123,16 @@ func (s *Service) Overview(ctx context.Context, userID string) (Overview, error)
 		return out, err
 	}
 	out.Agents = rows
+	for _, a := range rows {
+		if a.Status != models.AgentRevoked {
+			out.Linked++
+		}
+	}
 	if s.Wallet != nil {
 		w, err := s.Wallet.Wallet(ctx, userID)
 		switch {
 		case err == nil:
-			out.HasWallet, out.Wallet = true, w
+			out.HasWallet, out.Wallet, out.HasValue = true, w, true
 		case errs.Is(err, errs.NotFound):
 		default:
 			if !transient(err) {
@@ -145,6 +162,9 @@ func (s *Service) Overview(ctx context.Context, userID string) (Overview, error)
 			out.Unrealized = out.Unrealized.Add(list.Summary.TotalUnrealizedPnl)
 		}
 	}
+	if out.HasValue {
+		out.Value = micro.Decimal(out.Wallet.CollateralMicro).Add(out.PositionValue)
+	}
 	if s.Stats != nil {
 		series, err := s.series(ctx, rows)
 		if err != nil {
@@ -157,10 +177,14 @@ func (s *Service) Overview(ctx context.Context, userID string) (Overview, error)
 		if s.Now != nil {
 			now = s.Now().UTC()
 		}
+		// Now is a point of its own, not the series' last: realized P&L
+		// holds until now, and "with open positions at market" is
+		// another figure, which a line drawn to it would invent a
+		// history for.
+		out.Series, out.Now = series, now
 		if len(series) > 0 || !out.Unrealized.IsZero() {
-			series = append(series, stats.Point{Time: now, Realized: out.Realized.Add(out.Unrealized)})
+			out.HasNowPnL, out.NowPnL = true, out.Realized.Add(out.Unrealized)
 		}
-		out.Series = series
 	}
 	return out, nil
 }

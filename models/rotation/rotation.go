@@ -4,7 +4,8 @@
 // The vault is built from the new master key and the old ones
 // (vault.FromMasterKeys(new, old…)), so it opens what either sealed and
 // seals under the new one. Rotate walks every secret the vault seals —
-// wallet private keys, venue API credentials, 2FA secrets — and re-seals
+// wallet private keys, venue API credentials, 2FA secrets, webhook signing
+// secrets — and re-seals
 // those not sealed under the new key yet. Each row is replaced only if it
 // still holds the ciphertext that was read, so a secret a running process
 // re-wrote meanwhile is left for the next run. Running it again is safe:
@@ -106,6 +107,22 @@ func Rotate(ctx context.Context, st *store.Store, v *vault.Vault, clientAddr str
 			after = u.ID
 		}
 		if len(us) < pageSize {
+			break
+		}
+	}
+	for after := ""; ; {
+		ns, err := st.NotificationSettingsWithSecretAfter(ctx, after, pageSize)
+		if err != nil {
+			return rep, err
+		}
+		for _, n := range ns {
+			if err := refresh(store.WebhookSecretColumns, vault.WebhookSecret(n.UserID), n.UserID,
+				vault.Sealed{Ciphertext: n.WebhookSecretCiphertext, Nonce: n.WebhookSecretNonce, KeyVersion: n.WebhookSecretKeyVersion}); err != nil {
+				return rep, err
+			}
+			after = n.UserID
+		}
+		if len(ns) < pageSize {
 			break
 		}
 	}

@@ -41,6 +41,13 @@ func TestRotate(t *testing.T) {
 		if err := s.CreateUser(ctx, other); err != nil {
 			t.Fatal(err)
 		}
+		// A webhook's signing secret is re-sealed too (its row is keyed by
+		// the user, not an id of its own).
+		hook, _ := old.Seal(vault.WebhookSecret(other.ID), []byte("whsec_x"))
+		if err := s.SaveNotificationSettings(ctx, &models.NotificationSettings{UserID: other.ID, Kinds: "fill", WebhookURL: "https://h.example/x",
+			WebhookSecretCiphertext: hook.Ciphertext, WebhookSecretNonce: hook.Nonce, WebhookSecretKeyVersion: hook.KeyVersion}); err != nil {
+			t.Fatal(err)
+		}
 
 		v, err := vault.FromMasterKeys(master(2), master(1))
 		if err != nil {
@@ -50,15 +57,24 @@ func TestRotate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep.Resealed[vault.BindWalletKey] != 1 || rep.Resealed[vault.BindTOTPSecret] != 1 || rep.Total() != 2 || rep.Current != 0 || rep.Changed != 0 {
+		if rep.Resealed[vault.BindWalletKey] != 1 || rep.Resealed[vault.BindTOTPSecret] != 1 || rep.Resealed[vault.BindWebhookSecret] != 1 ||
+			rep.Total() != 3 || rep.Current != 0 || rep.Changed != 0 {
 			t.Fatalf("report %+v", rep)
 		}
 		newOnly, _ := vault.FromMasterKeys(master(2))
+		ns, err := s.NotificationSettingsOf(ctx, other.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pt, err := newOnly.Open(vault.WebhookSecret(other.ID), vault.Sealed{Ciphertext: ns.WebhookSecretCiphertext, Nonce: ns.WebhookSecretNonce,
+			KeyVersion: ns.WebhookSecretKeyVersion}); err != nil || string(pt) != "whsec_x" {
+			t.Fatalf("webhook secret under the new key: %q %v", pt, err)
+		}
 		got, _ := s.WalletByUser(ctx, u.ID)
 		if pt, err := newOnly.Open(vault.WalletKey(u.ID, w.ID), vault.Sealed{Ciphertext: got.KeyCiphertext, Nonce: got.KeyNonce, KeyVersion: got.KeyVersion}); err != nil || string(pt) != "key" {
 			t.Fatalf("wallet key under the new key: %q %v", pt, err)
 		}
-		if rep, err = rotation.Rotate(ctx, s, v, "cli"); err != nil || rep.Total() != 0 || rep.Current != 2 {
+		if rep, err = rotation.Rotate(ctx, s, v, "cli"); err != nil || rep.Total() != 0 || rep.Current != 3 {
 			t.Fatalf("second run %+v %v", rep, err)
 		}
 		// A secret replaced meanwhile is never overwritten with the older

@@ -12,6 +12,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"strings"
 	"sync"
 	"time"
 
@@ -138,6 +139,9 @@ type Service struct {
 	AnonymousTTL, IdleTTL, AbsoluteTTL, FreshFor time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// OnSignIn, when set, runs in the transaction that starts a signed-in
+	// session (models/notify tells the user of the new sign-in there).
+	OnSignIn func(ctx context.Context, tx *store.Store, userID, method, clientAddr, device string) error
 
 	mu        sync.Mutex
 	lastPurge time.Time
@@ -309,9 +313,30 @@ func (s *Service) SignIn(ctx context.Context, old *Session, userID, method strin
 		}
 		var err error
 		out, token, err = s.createWith(ctx, tx, userID, method, sf, st, clientAddr, userAgent)
+		if err == nil && s.OnSignIn != nil {
+			err = s.OnSignIn(ctx, tx, userID, method, clientAddr, DeviceName(userAgent))
+		}
 		return err
 	})
 	return out, token, err
+}
+
+// DeviceName names the browser and platform of a user agent, roughly
+// ("Chrome on Linux"), for people.
+func DeviceName(ua string) string {
+	name := "Browser"
+	for _, b := range []struct{ key, name string }{{"Edg/", "Edge"}, {"Firefox/", "Firefox"}, {"Chrome/", "Chrome"}, {"Safari/", "Safari"}, {"curl/", "curl"}, {"Go-http-client", "Go client"}} {
+		if strings.Contains(ua, b.key) {
+			name = b.name
+			break
+		}
+	}
+	for _, p := range []struct{ key, name string }{{"Android", "Android"}, {"iPhone", "iPhone"}, {"iPad", "iPad"}, {"Mac OS X", "macOS"}, {"Windows", "Windows"}, {"Linux", "Linux"}} {
+		if strings.Contains(ua, p.key) {
+			return name + " on " + p.name
+		}
+	}
+	return name
 }
 
 // Renew replaces the not-yet-signed-in session old with a new one (new

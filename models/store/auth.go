@@ -171,6 +171,15 @@ func (s *Store) UseBackupCode(ctx context.Context, userID, hash string) error {
 	return rowsOrNotFound(res.Error, res.RowsAffected, "backup code")
 }
 
+// BackupCodeSpent reports whether userID has a backup code with hash that
+// was used already (so a refused code can say it was used, not unknown).
+func (s *Store) BackupCodeSpent(ctx context.Context, userID, hash string) (bool, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Model(&models.BackupCode{}).
+		Where("user_id = ? AND code_hash = ? AND used_at IS NOT NULL", userID, hash).Count(&n).Error
+	return n > 0, mapErr(err, "backup code")
+}
+
 // UnusedBackupCodes counts userID's unspent backup codes.
 func (s *Store) UnusedBackupCodes(ctx context.Context, userID string) (int64, error) {
 	var n int64

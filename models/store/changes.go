@@ -5,96 +5,141 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 )
 
-// The change feed's whole API is ChangesChannel, the Change* kinds,
-// CanListenChanges and ListenChanges: the database announces a commit as
-// "<kind>:<id>", and a listener learns which agent's (or user's) data to
-// read again — never the data itself, so a repeated or forged notification
-// costs a re-read and nothing more. models/readcache is the consumer today; any other
-// (a live page, a second cache) reuses the same triggers and channel, and
-// within one process should share one ListenChanges (each call holds a
-// database connection of its own) by fanning its callback out.
-
-// ChangesChannel is the PostgreSQL channel the database notifies of every
-// committed change the read caches depend on (migration 00018): the
-// payload is "<kind>:<id>", one of the Change kinds below.
-const ChangesChannel = "ats_changes"
-
-// Kinds of change, with the id they carry.
+// The topics of a Change: what kind of row changed.
 const (
-	// ChangeAgent: an agent's row (status, scopes, limits, heartbeat
-	// settings) or one of its keys' revocation or hash; the id is the
-	// agent's.
-	ChangeAgent = "agent"
-	// ChangeBudget: a budget reservation of a user (any of their agents);
-	// the id is the user's.
-	ChangeBudget = "budget"
-	// ChangePositions, ChangeOrders, ChangeStrategies: an agent's
-	// positions, the status of one of its orders or strategies; the id is
-	// the agent's.
-	ChangePositions  = "positions"
-	ChangeOrders     = "orders"
-	ChangeStrategies = "strategies"
+	TopicOrders        = "orders"
+	TopicFills         = "fills"
+	TopicPositions     = "positions"
+	TopicStrategies    = "strategies"
+	TopicAgents        = "agents"
+	TopicWallet        = "wallet"
+	TopicNotifications = "notifications"
 )
 
-// changesPing is how often a quiet change connection is checked, so a
-// connection that died without a word is noticed.
-const changesPing = 5 * time.Second
+// Change says that something of a user changed: a hint for whoever shows
+// it live (the dashboard) or acts on it (the notification dispatcher). It
+// names what changed, never how: a reader reads the database again.
+// UserID is "" when the writer did not know it; OrderID or StrategyID then
+// names the row it belongs to (see UserOf).
+type Change struct {
+	UserID string
+	Topic  string
+	// OrderID or StrategyID, when UserID is "", name the changed row.
+	OrderID, StrategyID string
+}
 
-// CanListenChanges reports whether the database notifies changes
-// (PostgreSQL). On SQLite one process owns the file and nothing else
-// changes it behind that process's back.
-func (s *Store) CanListenChanges() bool { return s.dialect == Postgres }
+// OnChange has f told, once each commits, of the changes this store (and
+// every store derived from it) writes: orders placed or updated, fills,
+// positions, strategies and their executions, agents, notifications. f
+// runs in the writer's goroutine after its commit, so it must not block:
+// hand the change to a goroutine of its own (models/changes does).
+func (s *Store) OnChange(f func(Change)) { s.changes.Store(&f) }
 
-// ListenChanges listens to ChangesChannel on a connection of its own:
-// live is called once the listening has begun (every change committed
-// after that call is delivered to change, in commit order), then change for
-// each notification, until ctx ends or the connection fails — which it
-// returns (nil when ctx ended). Whatever committed between a failure and
-// the next ListenChanges is not delivered: a caller caching reads flushes
-// them before relying on the feed again.
-func (s *Store) ListenChanges(ctx context.Context, live func(), change func(kind, id string)) error {
-	if !s.CanListenChanges() {
-		return errs.E(errs.Internal, "change notifications need PostgreSQL")
+// changed tells the OnChange listener of c once what s wrote commits.
+func (s *Store) changed(c Change) {
+	if f := s.changes.Load(); f != nil && *f != nil {
+		s.afterCommit(func() { (*f)(c) })
 	}
-	conn, err := pgx.Connect(ctx, s.url)
-	if err != nil {
-		return errs.Wrap(errs.Transient, err, "cannot connect to listen for changes")
+}
+
+// UserOf fills in c.UserID from its order or strategy when the writer did
+// not know it ("" when neither exists any more).
+func (s *Store) UserOf(ctx context.Context, c Change) (string, error) {
+	if c.UserID != "" {
+		return c.UserID, nil
 	}
-	defer func() {
-		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = conn.Close(cctx)
-	}()
-	if _, err := conn.Exec(ctx, "LISTEN "+ChangesChannel); err != nil {
-		return errs.Wrap(errs.Transient, err, "cannot listen for changes")
+	var ids []string
+	var err error
+	switch {
+	case c.OrderID != "":
+		err = s.db.WithContext(ctx).Model(&models.Order{}).Where("id = ?", c.OrderID).Limit(1).Pluck("user_id", &ids).Error
+	case c.StrategyID != "":
+		err = s.db.WithContext(ctx).Model(&models.Strategy{}).Where("id = ?", c.StrategyID).Limit(1).Pluck("user_id", &ids).Error
 	}
-	live()
+	if err != nil || len(ids) == 0 {
+		return "", mapErr(err, "change")
+	}
+	return ids[0], nil
+}
+
+// Notify sends payload on the PostgreSQL notification channel (NOTIFY):
+// every connection listening there, in any process, receives it once this
+// statement's transaction commits. Not for SQLite (one process: nothing
+// to tell).
+func (s *Store) Notify(ctx context.Context, channel, payload string) error {
+	if s.dialect != Postgres {
+		return errs.E(errs.Internal, "NOTIFY needs PostgreSQL")
+	}
+	return mapErr(s.db.WithContext(ctx).Exec("SELECT pg_notify(?, ?)", channel, payload).Error, "notify")
+}
+
+// Listen receives the payloads sent on a PostgreSQL notification channel
+// (LISTEN) and calls fn with each, until ctx ends. It holds one
+// connection of the pool and, when that connection fails, reports the
+// error to onErr and takes another after a short wait, calling fn("") each
+// time it listens anew: what was sent while it was not listening is lost,
+// so the caller treats "" as "anything may have changed". Not for SQLite.
+func (s *Store) Listen(ctx context.Context, channel string, fn func(payload string), onErr func(error)) error {
+	if s.dialect != Postgres {
+		return errs.E(errs.Internal, "LISTEN needs PostgreSQL")
+	}
+	ident := `"` + strings.ReplaceAll(channel, `"`, `""`) + `"`
+	wait := 250 * time.Millisecond
 	for {
-		wctx, cancel := context.WithTimeout(ctx, changesPing)
-		n, err := conn.WaitForNotification(wctx)
-		cancel()
-		switch {
-		case ctx.Err() != nil:
+		listened, err := s.listenOnce(ctx, ident, fn)
+		if ctx.Err() != nil {
 			return nil
-		case err == nil:
-			if kind, id, ok := strings.Cut(n.Payload, ":"); ok {
-				change(kind, id)
-			}
-		case wctx.Err() != nil:
-			// Quiet: make sure the connection still answers.
-			pctx, cancel := context.WithTimeout(ctx, changesPing)
-			err := conn.Ping(pctx)
-			cancel()
-			if err != nil && ctx.Err() == nil {
-				return errs.Wrap(errs.Transient, err, "the change connection stopped answering")
-			}
-		default:
-			return errs.Wrap(errs.Transient, err, "the change connection failed")
+		}
+		if listened {
+			wait = 250 * time.Millisecond
+		} else {
+			wait = min(2*wait, 5*time.Second)
+		}
+		if onErr != nil {
+			onErr(err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
 		}
 	}
+}
+
+// listenOnce listens on one connection until it fails or ctx ends, and
+// reports whether it got as far as listening.
+func (s *Store) listenOnce(ctx context.Context, ident string, fn func(string)) (listened bool, _ error) {
+	conn, err := s.sqlDB.Conn(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer conn.Close()
+	err = conn.Raw(func(driverConn any) error {
+		c, ok := driverConn.(*stdlib.Conn)
+		if !ok {
+			return errs.E(errs.Internal, "the PostgreSQL driver is not pgx")
+		}
+		pc := c.Conn()
+		if _, err := pc.Exec(ctx, "LISTEN "+ident); err != nil {
+			return err
+		}
+		// UNLISTEN before the connection goes back to the pool.
+		defer func() { _, _ = pc.Exec(context.WithoutCancel(ctx), "UNLISTEN "+ident) }()
+		listened = true
+		fn("")
+		for {
+			n, err := pc.WaitForNotification(ctx)
+			if err != nil {
+				return err
+			}
+			fn(n.Payload)
+		}
+	})
+	return listened, err
 }

@@ -39,9 +39,24 @@ func (s *Store) AppendEvent(ctx context.Context, e *models.AgentEvent) error {
 			return mapErr(err, "event")
 		}
 		e.Seq = seq
-		return mapErr(tx.db.WithContext(ctx).Create(e).Error, "event")
+		if err := tx.db.WithContext(ctx).Create(e).Error; err != nil {
+			return mapErr(err, "event")
+		}
+		if f := tx.onEvent.Load(); f != nil && *f != nil {
+			return (*f)(ctx, tx, e)
+		}
+		return nil
 	})
 }
+
+// EventHook runs in the transaction of an appended agent event, on the
+// transaction's store: what it writes commits or rolls back with the
+// event (models/notify writes the user's notification of a fill there).
+type EventHook func(ctx context.Context, tx *Store, e *models.AgentEvent) error
+
+// OnEvent installs f as the hook of every agent event this store (and
+// every store derived from it) appends.
+func (s *Store) OnEvent(f EventHook) { s.onEvent.Store(&f) }
 
 // HeartbeatClaim is what one heartbeat of a key claimed.
 type HeartbeatClaim struct {

@@ -30,7 +30,11 @@ func (s *Store) CreateAgent(ctx context.Context, a *models.Agent) error {
 	now := s.now()
 	a.CreatedAt, a.UpdatedAt = now, now
 	a.RevokedAt = utcPtr(a.RevokedAt)
-	return mapErr(s.db.WithContext(ctx).Create(a).Error, "agent")
+	if err := s.db.WithContext(ctx).Create(a).Error; err != nil {
+		return mapErr(err, "agent")
+	}
+	s.changed(Change{UserID: a.UserID, Topic: TopicAgents})
+	return nil
 }
 
 // CreateAPIKey inserts a key for an existing agent, filling ID (when empty)
@@ -113,6 +117,7 @@ func (s *Store) updateAgentSettings(ctx context.Context, userID, id string, set 
 		return mapErr(res.Error, "agent")
 	}
 	if res.RowsAffected == 1 {
+		s.changed(Change{UserID: userID, Topic: TopicAgents})
 		return nil
 	}
 	if _, err := s.AgentForUser(ctx, userID, id); err != nil {

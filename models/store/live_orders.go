@@ -30,12 +30,6 @@ func (s *Store) LiveOrders(ctx context.Context, userID, agentID, after string, l
 	return out, nil
 }
 
-// OrderForUser finds userID's order id (of any of the user's agents);
-// another user's is NotFound.
-func (s *Store) OrderForUser(ctx context.Context, userID, id string) (*models.Order, error) {
-	return s.orderWhere(ctx, "id = ? AND user_id = ?", id, userID)
-}
-
 // PositionForUser finds userID's position id (of any of the user's
 // agents); another user's is NotFound.
 func (s *Store) PositionForUser(ctx context.Context, userID, id string) (*models.Position, error) {

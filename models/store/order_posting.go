@@ -79,6 +79,7 @@ func (s *Store) endPendingOrder(ctx context.Context, id string, set map[string]a
 		// Reported here and in UpdateOrder, the two places an order's
 		// status changes.
 		s.orderStatusChanged(set["status"].(string))
+		s.changed(Change{Topic: TopicOrders, OrderID: id})
 		return nil
 	}
 	return s.orderStateConflict(ctx, id)

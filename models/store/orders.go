@@ -29,13 +29,21 @@ func (s *Store) CreateOrder(ctx context.Context, o *models.Order) error {
 	o.CreatedAt, o.UpdatedAt = now, now
 	o.FilledAt = utcPtr(o.FilledAt)
 	if o.IdempotencyKey == nil {
-		return mapErr(s.db.WithContext(ctx).Create(o).Error, "order")
+		if err := s.db.WithContext(ctx).Create(o).Error; err != nil {
+			return mapErr(err, "order")
+		}
+		s.changed(Change{UserID: o.UserID, Topic: TopicOrders})
+		return nil
 	}
 	return s.Tx(ctx, func(tx *Store) error {
 		if _, err := tx.releaseOrderKeys(ctx, o.AgentID, *o.IdempotencyKey, now.Add(-IdempotencyRetention)); err != nil {
 			return err
 		}
-		return mapErr(tx.db.WithContext(ctx).Create(o).Error, "order")
+		if err := tx.db.WithContext(ctx).Create(o).Error; err != nil {
+			return mapErr(err, "order")
+		}
+		tx.changed(Change{UserID: o.UserID, Topic: TopicOrders})
+		return nil
 	})
 }
 
@@ -166,6 +174,7 @@ func (s *Store) UpdateOrder(ctx context.Context, id string, from []string, u Ord
 		}
 		if changed {
 			s.orderStatusChanged(to)
+			s.changed(Change{Topic: TopicOrders, OrderID: id})
 			return nil
 		}
 	}
@@ -186,8 +195,12 @@ func (s *Store) guardedUpdate(ctx context.Context, id string, from []string, set
 	} else {
 		updated, err = s.updateOrderWhere(ctx, id, set, "")
 	}
-	if err != nil || updated {
+	if err != nil {
 		return err
+	}
+	if updated {
+		s.changed(Change{Topic: TopicOrders, OrderID: id})
+		return nil
 	}
 	return s.updateConflict(ctx, id)
 }
@@ -293,6 +306,7 @@ func (s *Store) appendFillEvent(ctx context.Context, f *models.Fill) error {
 	if err != nil {
 		return mapErr(err, "order")
 	}
+	s.changed(Change{UserID: o.UserID, Topic: TopicFills})
 	return s.AppendEvent(ctx, &models.AgentEvent{AgentID: o.AgentID, UserID: o.UserID,
 		Type: models.EventOrderFill, Time: f.Time, OrderID: f.OrderID, FillID: f.ID})
 }

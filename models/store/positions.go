@@ -28,6 +28,7 @@ func (s *Store) SavePosition(ctx context.Context, p *models.Position) error {
 				p.ID = models.NewID(models.PrefixPosition)
 			}
 			p.CreatedAt, p.UpdatedAt = now, now
+			tx.changed(Change{UserID: p.UserID, Topic: TopicPositions})
 			return mapErr(tx.db.WithContext(ctx).Create(p).Error, "position")
 		case err != nil:
 			return err
@@ -35,6 +36,7 @@ func (s *Store) SavePosition(ctx context.Context, p *models.Position) error {
 		p.ID, p.CreatedAt, p.UpdatedAt = old.ID, old.CreatedAt, now
 		err = tx.db.WithContext(ctx).Model(&models.Position{}).Where("id = ?", p.ID).
 			Select("*").Omit("id", "agent_id", "token_id", "created_at").Updates(p).Error
+		tx.changed(Change{UserID: p.UserID, Topic: TopicPositions})
 		return mapErr(err, "position")
 	})
 }

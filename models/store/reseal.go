@@ -8,15 +8,20 @@ import (
 )
 
 // SealedColumns names where one kind of vault-sealed secret is stored.
+// Key is the table's key column ("id" when empty).
 type SealedColumns struct {
 	Table, Ciphertext, Nonce, Version string
+	Key                               string
 }
 
 // The sealed secrets of the schema: a master-key rotation re-seals each.
 var (
-	WalletKeyColumns  = SealedColumns{"wallets", "key_ciphertext", "key_nonce", "key_version"}
-	VenueCredsColumns = SealedColumns{"wallets", "api_creds_ciphertext", "api_creds_nonce", "api_creds_key_version"}
-	TOTPSecretColumns = SealedColumns{"users", "totp_secret_ciphertext", "totp_secret_nonce", "totp_key_version"}
+	WalletKeyColumns  = SealedColumns{"wallets", "key_ciphertext", "key_nonce", "key_version", ""}
+	VenueCredsColumns = SealedColumns{"wallets", "api_creds_ciphertext", "api_creds_nonce", "api_creds_key_version", ""}
+	TOTPSecretColumns = SealedColumns{"users", "totp_secret_ciphertext", "totp_secret_nonce", "totp_key_version", ""}
+	// WebhookSecretColumns hold the users' webhook signing secrets.
+	WebhookSecretColumns = SealedColumns{"notification_settings", "webhook_secret_ciphertext", "webhook_secret_nonce",
+		"webhook_secret_key_version", "user_id"}
 )
 
 // WalletsAfter returns up to n wallets with an id above afterID, by id:
@@ -41,7 +46,11 @@ func (s *Store) UsersWithTOTPAfter(ctx context.Context, afterID string, n int) (
 // the meantime (venue credentials re-derived) is Conflict, never
 // overwritten with the older value.
 func (s *Store) ReplaceSealed(ctx context.Context, c SealedColumns, id string, old, ciphertext, nonce []byte, version int) error {
-	res := s.db.WithContext(ctx).Table(c.Table).Where("id = ? AND "+c.Ciphertext+" = ?", id, old).
+	key := c.Key
+	if key == "" {
+		key = "id"
+	}
+	res := s.db.WithContext(ctx).Table(c.Table).Where(key+" = ? AND "+c.Ciphertext+" = ?", id, old).
 		Updates(map[string]any{c.Ciphertext: ciphertext, c.Nonce: nonce, c.Version: version, "updated_at": s.now()})
 	if res.Error != nil {
 		return mapErr(res.Error, c.Table)

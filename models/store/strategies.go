@@ -23,7 +23,11 @@ func (s *Store) CreateStrategy(ctx context.Context, st *models.Strategy) error {
 	st.CreatedAt, st.UpdatedAt = now, now
 	st.ExpiresAt = utcPtr(st.ExpiresAt)
 	st.MarketEndDate, st.MarketCheckAt = utcPtr(st.MarketEndDate), utcPtr(st.MarketCheckAt)
-	return mapErr(s.db.WithContext(ctx).Create(st).Error, "strategy")
+	if err := s.db.WithContext(ctx).Create(st).Error; err != nil {
+		return mapErr(err, "strategy")
+	}
+	s.changed(Change{UserID: st.UserID, Topic: TopicStrategies})
+	return nil
 }
 
 // StrategyByID finds a strategy by ID, whoever owns it (for workers).
@@ -187,6 +191,7 @@ func (s *Store) UpdateStrategy(ctx context.Context, id string, from []string, u 
 		return mapErr(res.Error, "strategy")
 	}
 	if res.RowsAffected == 1 {
+		s.changed(Change{Topic: TopicStrategies, StrategyID: id})
 		return nil
 	}
 	st, err := s.StrategyByID(ctx, id)
@@ -214,7 +219,11 @@ func (s *Store) AddStrategyExecution(ctx context.Context, e *models.StrategyExec
 		e.Time = utc(e.Time)
 	}
 	e.MarketEndDate = utcPtr(e.MarketEndDate)
-	return mapErr(s.db.WithContext(ctx).Create(e).Error, "strategy execution")
+	if err := s.db.WithContext(ctx).Create(e).Error; err != nil {
+		return mapErr(err, "strategy execution")
+	}
+	s.changed(Change{Topic: TopicStrategies, StrategyID: e.StrategyID})
+	return nil
 }
 
 // ListStrategyExecutions returns a strategy's most recent executions,

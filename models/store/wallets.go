@@ -22,6 +22,8 @@ func (s *Store) UpsertWallet(ctx context.Context, w *models.Wallet) error {
 	return s.Tx(ctx, func(tx *Store) error {
 		now := tx.now()
 		w.CreatedAt, w.UpdatedAt = now, now
+		// Told only if the transaction commits (the wallet page shows it).
+		tx.changed(Change{UserID: w.UserID, Topic: TopicWallet})
 		old, err := tx.WalletByUser(ctx, w.UserID)
 		switch {
 		case errs.Is(err, errs.NotFound):
@@ -55,5 +57,8 @@ func (s *Store) WalletByUser(ctx context.Context, userID string) (*models.Wallet
 // wallet is NotFound.
 func (s *Store) DeleteWallet(ctx context.Context, userID, id string) error {
 	res := s.db.WithContext(ctx).Where("id = ? AND user_id = ?", id, userID).Delete(&models.Wallet{})
+	if res.Error == nil && res.RowsAffected > 0 {
+		s.changed(Change{UserID: userID, Topic: TopicWallet})
+	}
 	return rowsOrNotFound(res.Error, res.RowsAffected, "wallet")
 }

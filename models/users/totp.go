@@ -308,6 +308,13 @@ func (s *Service) VerifySecondFactor(ctx context.Context, userID, code, purpose,
 				return "", err
 			}
 			reason = "unknown_or_used_backup_code"
+			// One of the user's codes, spent already: say so, so they
+			// reach for another rather than retype this one.
+			if spent, err := s.Store.BackupCodeSpent(ctx, userID, hashBackupCode(userID, norm)); err != nil {
+				return "", err
+			} else if spent {
+				reason = "backup_code_used"
+			}
 		}
 	}
 	entry := audit.Entry{UserID: userID, Action: audit.ActionSecondFactor, Target: userID, ClientAddr: clientAddr,
@@ -322,6 +329,10 @@ func (s *Service) VerifySecondFactor(ctx context.Context, userID, code, purpose,
 	if reason != "" {
 		if reason == "code_replayed" {
 			return "", errs.E(errs.Unauthorized, "that code was already used; wait for the next one").WithCode(errs.CodeCodeReplayed)
+		}
+		if reason == "backup_code_used" {
+			return "", errs.E(errs.Unauthorized, "that backup code was already used: each works once; use another one, or your authenticator app").
+				WithCode(errs.CodeBackupCodeUsed)
 		}
 		return "", errBadCode
 	}

@@ -66,6 +66,8 @@ const (
 	BindWalletKey  = "wallet-key"
 	BindVenueCreds = "venue-creds"
 	BindTOTPSecret = "totp-secret"
+	// BindWebhookSecret seals a user's webhook signing secret.
+	BindWebhookSecret = "webhook-secret"
 )
 
 // WalletKey binds a wallet's private key.
@@ -81,6 +83,11 @@ func VenueCreds(userID, walletID string) Binding {
 // TOTPSecret binds a user's 2FA secret.
 func TOTPSecret(userID string) Binding {
 	return Binding{Purpose: BindTOTPSecret, UserID: userID}
+}
+
+// WebhookSecret binds a user's webhook signing secret.
+func WebhookSecret(userID string) Binding {
+	return Binding{Purpose: BindWebhookSecret, UserID: userID}
 }
 
 // String renders the binding for logs ("wallet-key|usr_…|wal_…"); it holds

@@ -65,7 +65,18 @@ type Service struct {
 	// error is logged: the import stands, and every copy checks its
 	// target again.
 	Imported func(ctx context.Context, userID, clientAddr string) error
+	// RequireTwoFactor refuses Import for a user without two-step
+	// verification (ErrTwoFactorRequired): the key moves real funds, so a
+	// password alone must not be enough to put one in. The service turns
+	// it on unless the operator relaxes it (--wallet-import-without-2fa).
+	RequireTwoFactor bool
 }
+
+// ErrTwoFactorRequired refuses a wallet import to an account without
+// two-step verification, saying why.
+var ErrTwoFactorRequired = errs.E(errs.Forbidden, "turn on two-step verification before importing a private key: "+
+	"the key trades with your funds, so a stolen password alone must never be enough to put a key in or replace it").
+	WithCode(errs.CodeTwoFactorRequired)
 
 // Wallet is the public view of a user's wallet. It holds addresses and
 // flags only, never key material.
@@ -203,8 +214,19 @@ func modelKind(k chain.Kind) string {
 // deleted and the new key is sealed under a new wallet ID, so nothing sealed
 // for the old wallet opens for the new one. The same key imported by a
 // second user is a Conflict ("wallet_in_use"). clientAddr is recorded in the
-// audit log.
+// audit log. With RequireTwoFactor, a user without two-step verification
+// is refused first (ErrTwoFactorRequired), before the key is even parsed.
 func (s *Service) Import(ctx context.Context, userID, privateKeyHex, fundingAddress, clientAddr string) (Wallet, error) {
+	if s.RequireTwoFactor {
+		u, err := s.Store.UserByID(ctx, userID)
+		if err != nil {
+			return Wallet{}, err
+		}
+		if !u.TOTPEnabled {
+			s.auditFailure(ctx, userID, audit.ActionWalletImport, clientAddr, ErrTwoFactorRequired)
+			return Wallet{}, ErrTwoFactorRequired
+		}
+	}
 	key, err := ParsePrivateKey(privateKeyHex)
 	if err != nil {
 		s.auditFailure(ctx, userID, audit.ActionWalletImport, clientAddr, err)

@@ -686,3 +686,33 @@ func TestCredsConcurrent(t *testing.T) {
 		require.Equal(t, got[0], stored)
 	})
 }
+
+// TestImportRequiresTwoFactor: with RequireTwoFactor, an account without
+// two-step verification cannot put a key in — refused with
+// two_factor_required and a reason, audited, nothing stored — and can once
+// it turns two-step verification on.
+func TestImportRequiresTwoFactor(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, st *store.Store) {
+		e := newEnv(t, st)
+		e.svc.RequireTwoFactor = true
+		ctx := ctxT(t)
+		uid := e.user(t)
+		_, keyHex, _ := newKey(t)
+		_, err := e.svc.Import(ctx, uid, keyHex, "", "10.0.0.7")
+		require.Equal(t, errs.CodeTwoFactorRequired, errs.CodeOf(err), "err %v", err)
+		require.Equal(t, errs.Forbidden, errs.KindOf(err))
+		require.Contains(t, errs.PublicMessage(err), "two-step verification")
+		_, err = e.svc.Get(ctx, uid)
+		require.True(t, errs.Is(err, errs.NotFound), "a wallet was stored: %v", err)
+		entries, _, err := st.ListAudit(ctx, store.AuditFilter{UserID: uid, Action: audit.ActionWalletImport})
+		require.NoError(t, err)
+		require.Len(t, entries, 1)
+		require.Equal(t, audit.Failure, entries[0].Result)
+		require.Contains(t, entries[0].Detail, errs.CodeTwoFactorRequired)
+
+		require.NoError(t, st.DB().Model(&models.User{}).Where("id = ?", uid).Update("totp_enabled", true).Error)
+		w, err := e.svc.Import(ctx, uid, keyHex, "", "10.0.0.7")
+		require.NoError(t, err)
+		require.Equal(t, "eoa", w.Kind)
+	})
+}

@@ -53,6 +53,10 @@ type Network struct {
 	// StreamsURL is the base of the CLOB WebSocket channels (/ws/market,
 	// /ws/user); venue/ws accepts it with or without the /ws segment.
 	StreamsURL string
+	// ExplorerURL is the block explorer of the chain: a transaction is
+	// at {ExplorerURL}/tx/{hash} (Polygonscan live; the sandbox serves a
+	// small one of its own chain).
+	ExplorerURL string
 	// No gasless relayer: the venue's (relayer-v2.polymarket.com, builder
 	// API keys) is outside our protocol reference, so every wallet kind's
 	// transactions are sent by its owner EOA, which pays the gas.
@@ -91,6 +95,7 @@ func Polygon() Network {
 		DataAPIURL:           "https://data-api.polymarket.com",
 		RPCURL:               "https://polygon-rpc.com",
 		StreamsURL:           "wss://ws-subscriptions-clob.polymarket.com",
+		ExplorerURL:          "https://polygonscan.com",
 	}
 }
 
@@ -123,6 +128,7 @@ func Sandbox(base string) Network {
 	n.RPCURL = base + "/rpc"
 	n.WSURL = ws + "/rpc/ws"
 	n.StreamsURL = ws + "/ws"
+	n.ExplorerURL = base + "/explorer"
 	return n
 }
 

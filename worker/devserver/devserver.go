@@ -97,7 +97,9 @@ type Server struct {
 const EnvBinary = "ATS_TEMPORAL_CLI"
 
 // FindBinary locates the Temporal CLI: flag (if non-empty), else
-// $ATS_TEMPORAL_CLI, else <dir>/.bin/temporal for dir = the current
+// $ATS_TEMPORAL_CLI, else .bin/temporal next to the running executable
+// (the README builds `ats` into .bin/ beside it, so `.bin/ats dev` works
+// from any directory), else <dir>/.bin/temporal for dir = the current
 // directory and its parents up to the repository root (a directory holding
 // go.mod), else "temporal" on PATH.
 func FindBinary(flag string) (string, error) {
@@ -106,6 +108,11 @@ func FindBinary(flag string) (string, error) {
 	}
 	if env := os.Getenv(EnvBinary); env != "" {
 		return env, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		if p, ok := besideExecutable(exe); ok {
+			return p, nil
+		}
 	}
 	if dir, err := os.Getwd(); err == nil {
 		for {
@@ -129,6 +136,26 @@ func FindBinary(flag string) (string, error) {
 			WithHint("install it with `GOBIN=$PWD/.bin go install github.com/temporalio/cli/cmd/temporal@v1.5.1` or set " + EnvBinary)
 	}
 	return p, nil
+}
+
+// besideExecutable finds the Temporal CLI installed beside exe: in exe's
+// own directory when that is a .bin/ directory, else in exe's directory's
+// .bin/ (a binary built at the repository root). Symbolic links are
+// followed first, so a link to .bin/ats on PATH finds its .bin/.
+func besideExecutable(exe string) (string, bool) {
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	dir := filepath.Dir(exe)
+	for _, p := range []string{filepath.Join(dir, "temporal"), filepath.Join(dir, ".bin", "temporal")} {
+		if filepath.Base(filepath.Dir(p)) != ".bin" {
+			continue
+		}
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p, true
+		}
+	}
+	return "", false
 }
 
 // Start launches the dev server and returns once its gRPC frontend passes

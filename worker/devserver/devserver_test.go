@@ -98,6 +98,55 @@ func TestFindBinary(t *testing.T) {
 	}
 }
 
+// TestBesideExecutable: `.bin/ats dev` started from another directory finds
+// the Temporal CLI installed next to it (the README installs both into
+// .bin/), also through a symbolic link to the binary, and a binary built at
+// the repository root finds the root's .bin/.
+func TestBesideExecutable(t *testing.T) {
+	root := t.TempDir()
+	bin := filepath.Join(root, ".bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cli := filepath.Join(bin, "temporal")
+	for _, f := range []string{cli, filepath.Join(bin, "ats"), filepath.Join(root, "ats")} {
+		if err := os.WriteFile(f, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	linkDir := t.TempDir()
+	link := filepath.Join(linkDir, "ats")
+	if err := os.Symlink(filepath.Join(bin, "ats"), link); err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := t.TempDir()
+	if err := os.WriteFile(filepath.Join(elsewhere, "temporal"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// filepath.EvalSymlinks resolves the temporary directory itself too.
+	want, err := filepath.EvalSymlinks(cli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, exe, want string
+	}{
+		{"in .bin beside it", filepath.Join(bin, "ats"), want},
+		{"built at the root", filepath.Join(root, "ats"), want},
+		{"through a link on PATH", link, want},
+		// A temporal beside a binary outside any .bin/ is not taken: it
+		// could be anything the user keeps there.
+		{"not beside a stray binary", filepath.Join(elsewhere, "ats"), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := besideExecutable(tt.exe)
+			if got != tt.want || ok != (tt.want != "") {
+				t.Fatalf("besideExecutable(%s) = %q, %v; want %q", tt.exe, got, ok, tt.want)
+			}
+		})
+	}
+}
+
 func TestFreePortsDistinct(t *testing.T) {
 	ports, err := freePorts("127.0.0.1", 4)
 	if err != nil {

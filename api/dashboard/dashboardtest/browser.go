@@ -4,6 +4,7 @@ package dashboardtest
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"os"
 	"os/exec"
@@ -148,11 +149,15 @@ func (b *Browser) WaitPath(want, notURL string) {
 	b.Do(chromedp.WaitReady(chromedp.CSS("body")))
 }
 
+// Text is the text of the first element matching sel ("" when none). It
+// is read by one script evaluation, so a live page swapping a region in
+// the meantime cannot leave it reading a node that is gone.
 func (b *Browser) Text(sel string) string {
 	b.T.Helper()
-	ctx, cancel := context.WithTimeout(b.Ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(b.Ctx, 30*time.Second)
 	defer cancel()
-	s, _ := chromedp.Run(ctx, chromedp.Text(chromedp.CSS(sel)))
+	q, _ := json.Marshal(sel)
+	s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`(function (s) { var e = document.querySelector(s); return e ? e.innerText : ''; })(`+string(q)+`)`))
 	return s
 }
 
@@ -266,6 +271,45 @@ func (b *Browser) FitsPhone() {
 	}()
 	w := Run(b, chromedp.Evaluate[int](`document.documentElement.scrollWidth`))
 	if w > 390 {
+		b.T.Fatalf("%s is %d px wide at a phone's 390 px", b.Path(), w)
+	}
+}
+
+// VisibleAtPhone fails unless, laid out at a phone's width (390 CSS
+// pixels), the page shows at least one element for each selector and every
+// element matching it whole within the screen's width: shown, not cut off,
+// not needing a sideways scroll.
+func (b *Browser) VisibleAtPhone(sels ...string) {
+	b.T.Helper()
+	_, err := chromedp.Call(b.Ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: 390, Height: 844, DeviceScaleFactor: 1, Mobile: true})
+	if err != nil {
+		b.T.Fatal(err)
+	}
+	defer func() {
+		if _, err := chromedp.Call(b.Ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{}); err != nil {
+			b.T.Fatal(err)
+		}
+	}()
+	list, _ := json.Marshal(sels)
+	bad := Run(b, chromedp.Evaluate[[]string](`(function (sels) {
+		var out = [], w = document.documentElement.clientWidth;
+		sels.forEach(function (s) {
+			var els = document.querySelectorAll(s);
+			if (!els.length) out.push(s + ': nothing matches');
+			els.forEach(function (e) {
+				var r = e.getBoundingClientRect(), cs = getComputedStyle(e);
+				if (cs.display === 'none' || cs.visibility === 'hidden' || r.width === 0 || r.height === 0 || r.left < -0.5 || r.right > w + 0.5) {
+					out.push(s + ' at ' + Math.round(r.left) + '..' + Math.round(r.right) + ' of ' + w + ' (' + cs.display + ')');
+				}
+			});
+		});
+		return out;
+	})(`+string(list)+`)`))
+	if len(bad) > 0 {
+		b.T.Fatalf("%s at a phone's width: %s", b.Path(), strings.Join(bad, "; "))
+	}
+	if w := Run(b, chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > 390 {
 		b.T.Fatalf("%s is %d px wide at a phone's 390 px", b.Path(), w)
 	}
 }
