@@ -45,6 +45,10 @@ func newStrategyRig(t *testing.T, typ, config, budget string) *strategyRig {
 	t.Helper()
 	var ts testsuite.WorkflowTestSuite
 	env := ts.NewTestWorkflowEnvironment()
+	// The environment panics when no activity answers for its test timeout
+	// (3 s by default): on a loaded machine under -race one SQLite write
+	// can take that long, and the 200-execution run met it.
+	env.SetTestTimeout(time.Minute)
 	fx := strategiestest.New(t, storetest.NewSQLite(t), env.Now)
 	r := &strategyRig{t: t, env: env, fx: fx, keys: intenttest.Keys(t)}
 	r.svc = &strategies.Service{Store: fx.Store, Runner: noStart{}, Resolver: strategiestest.Resolver{}, Now: env.Now}

@@ -139,19 +139,22 @@ func TestPartialRecurringBuyIsABuy(t *testing.T) {
 
 // A fill-and-kill buy the venue filled whole is no partial fill, though
 // its marketable amounts (collateral floored to the cent, shares to 4
-// decimals) leave the filled size a few ten-thousandths under the size.
+// decimals) leave the filled size under the size: 198.03 shares at 0.53
+// are $104.95, which buys 198.0188 shares.
 func TestWholeFillWithinAmountRoundingIsNotPartial(t *testing.T) {
 	r := newRig(t)
-	r.Book.SetAsks(strategiestest.Token, "0.50", "100", "0.51", "100", "0.53", "500")
-	id := r.mustCreate(t, "RECURRING_BUY", `{"tokenId":"1001","amountPerInterval":100,"interval":"1h","priceLimit":0.53}`, "500")
+	r.Book.SetAsks(strategiestest.Token, "0.50", "1000")
+	id := r.mustCreate(t, "RECURRING_BUY", `{"tokenId":"1001","amountPerInterval":99.015,"interval":"1h","priceLimit":0.53}`, "500")
 	r.Placer.Set(func(p *strategiestest.Placer) {
 		p.Fill = func(req orders.PlaceRequest) (decimal.Decimal, decimal.Decimal) {
-			return req.Size.Sub(dec("0.0036")), dec("0.505")
+			// 198.03 shares at 0.53: $104.95 of collateral, 198.0188 shares.
+			return dec("198.0188"), dec("0.505")
 		}
 	})
 	out, err := r.Engine.Execute(context.Background(), id, 1)
 	require.NoError(t, err)
 	assert.Equal(t, strategies.KindAction, out.Kind)
+	require.Equal(t, "198.03", r.Placer.Requests[0].Size.String())
 	x := r.get(t, id).Executions[0]
 	assert.NotContains(t, x.Reason, "partial fill")
 	assert.Contains(t, x.Reason, "walking the book up to 0.53")

@@ -401,8 +401,23 @@ func tallyOf(os []models.Order) tally {
 	return t
 }
 
-// sizeStepMicro is the venue's size step, 0.01 share, in micro-units.
-const sizeStepMicro = 10_000
+// shareDustMicro is the venue's share precision on a marketable order's
+// taker leg, 0.0001 share, in micro-units: a fill this close to
+// marketShares is whole.
+const shareDustMicro = 100
+
+// marketShares is what a marketable order of o's size and worst price
+// asks the venue for (clob.MarketableAmounts): a SELL its size; a BUY the
+// shares its collateral — size × price floored to the cent — buys at that
+// price, floored to 4 decimals.
+func marketShares(o *models.Order) int64 {
+	if o.Side != "BUY" || o.PriceMicro <= 0 {
+		return o.SizeMicro
+	}
+	price := micro.Decimal(o.PriceMicro)
+	amount := micro.Decimal(o.SizeMicro).Mul(price).RoundFloor(2)
+	return micro.Truncate(amount.DivRound(price, 8).RoundFloor(4))
+}
 
 // derive tallies the strategy's orders: budgetUsed is what all of them
 // used; openSize and buying (what its live buys may still fill) are those
@@ -499,13 +514,12 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 			// thin to trade ends in ERROR instead of looping.
 			rec.Kind = KindError
 			rec.Reason = truncate(fmt.Sprintf("the order did not fill (%s): %s", o.Status, pl.reason), 500)
-		case o.RequestType == orders.TypeFAK && orders.TerminalStatus(o.Status) && o.SizeMicro-o.FilledSizeMicro >= sizeStepMicro:
+		case o.RequestType == orders.TypeFAK && orders.TerminalStatus(o.Status) && o.FilledSizeMicro+shareDustMicro < marketShares(o):
 			// Fill-and-kill: what the book held within the bound was
-			// bought; the rest is a skip, not an error. (Less than a
-			// hundredth short is no partial fill: a marketable BUY's
-			// amounts are the venue's collateral floored to the cent and
-			// shares floored to 4 decimals, so a whole fill of 194.23
-			// shares at 0.53 is 194.2264.)
+			// bought; the rest is a skip, not an error. (A whole fill of
+			// a BUY is its venue amounts', a little under its size:
+			// 198.03 shares at 0.53 are $104.95 of collateral, which buys
+			// 198.0188 shares there.)
 			rec.Reason = truncate(fmt.Sprintf("%s; partial fill: %s of %s shares at an average of %s, the rest was not on the book at %s or better and was not bought",
 				pl.reason, micro.Decimal(o.FilledSizeMicro).String(), micro.Decimal(o.SizeMicro).String(),
 				micro.Decimal(o.AvgFillPriceMicro).String(), micro.Decimal(o.PriceMicro).String()), 500)
