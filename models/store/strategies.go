@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -109,9 +110,9 @@ type StrategyUpdate struct {
 }
 
 // changesTerms reports whether u changes what the strategy does beyond
-// its status: its config, budget, token or expiry.
+// its status and token: its config, budget or expiry.
 func (u StrategyUpdate) changesTerms() bool {
-	return u.Config != nil || u.MaxBudgetMicro != nil || u.TokenID != nil || u.ExpiresAt != nil
+	return u.Config != nil || u.MaxBudgetMicro != nil || u.ExpiresAt != nil
 }
 
 func nullableTime(t time.Time) any {
@@ -125,17 +126,30 @@ func nullableTime(t time.Time) any {
 // when empty) and, with u.IfVersion, its version is that one; otherwise
 // errs.Conflict with code "strategy_state". A missing strategy is
 // NotFound. The strategy's version moves by one when u changes its status
-// (to another one) or its terms (changesTerms), whoever writes it: a
-// change, an execution, an expiry, a control of the user.
+// (to another one), its token (to another one) or its terms (changesTerms),
+// whoever writes it: a change, an execution, an expiry, a control of the
+// user.
 func (s *Store) UpdateStrategy(ctx context.Context, id string, from []string, u StrategyUpdate) error {
 	set := map[string]any{"updated_at": s.now()}
-	switch {
-	case u.changesTerms():
+	if u.changesTerms() {
 		set["version"] = gorm.Expr("version + 1")
-	case u.Status != nil:
-		// SET reads the row as it was before the update (SQLite and
-		// PostgreSQL alike).
-		set["version"] = gorm.Expr("CASE WHEN status = ? THEN version ELSE version + 1 END", *u.Status)
+	} else {
+		// The status and the token move the version only when they
+		// change: an execution writes both back as they are (the token
+		// changes when a marketQuery moves to the next market). SET reads
+		// the row as it was before the update (SQLite and PostgreSQL
+		// alike).
+		var same []string
+		var args []any
+		if u.Status != nil {
+			same, args = append(same, "status = ?"), append(args, *u.Status)
+		}
+		if u.TokenID != nil {
+			same, args = append(same, "token_id = ?"), append(args, *u.TokenID)
+		}
+		if len(same) > 0 {
+			set["version"] = gorm.Expr("CASE WHEN "+strings.Join(same, " AND ")+" THEN version ELSE version + 1 END", args...)
+		}
 	}
 	if u.Status != nil {
 		set["status"] = *u.Status

@@ -116,7 +116,8 @@ func TestStrategiesFollowTheirAgent(t *testing.T) {
 		if _, err := svc.Resume(ctx, user, hinted); errs.CodeOf(err) != errs.CodeAgentInactive {
 			t.Fatalf("resume of a parked strategy: %v", err)
 		}
-		if _, err := fx.Engine.Apply(ctx, strategies.Change{StrategyID: hinted, Action: strategies.ActionResume, By: strategies.ByUser}); errs.CodeOf(err) != errs.CodeAgentInactive {
+		if _, err := fx.Engine.Apply(ctx, strategies.Change{StrategyID: hinted, Action: strategies.ActionResume, By: strategies.ByUser,
+			Version: get(hinted).Version}); errs.CodeOf(err) != errs.CodeAgentInactive {
 			t.Fatalf("the workflow's resume step for a paused agent: %v", err)
 		}
 		if _, err := svc.Pause(ctx, user, mine); err != nil {

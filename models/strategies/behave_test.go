@@ -170,6 +170,8 @@ func TestRecurringBuyThatFindsNothingIsASkip(t *testing.T) {
 		out, err := r.Engine.Execute(context.Background(), id, seq)
 		require.NoError(t, err)
 		assert.Equal(t, strategies.KindSkip, out.Kind)
+		// The next interval: a skip moves the schedule like a buy does.
+		r.clock.Add(time.Hour)
 	}
 	st := r.get(t, id)
 	assert.Equal(t, strategies.StatusActive, st.Status)
