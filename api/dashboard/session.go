@@ -281,8 +281,9 @@ type view struct {
 	Unread int64
 	// Explorer is the network's block explorer (transaction links).
 	Explorer string
-	// NoSession renders without starting a session for a visitor who has
-	// none (error pages: a crawler's 404 must not create one).
+	// NoSession renders a page without forms for a visitor who has no
+	// session without giving them anything to keep (error pages: a
+	// crawler's 404 sets no cookie).
 	NoSession bool
 	Data      any
 }
@@ -296,7 +297,16 @@ func (h *handler) render(c *gin.Context, status int, page string, v view) {
 		h.fail(c, errs.Ef(errs.Internal, "no dashboard page %q", page))
 		return
 	}
-	v.CSRF = maskedCSRF(h.formToken(c))
+	switch {
+	case v.NoSession && sessionOf(c) == nil:
+		// A page with no form (an error page): no pre-session cookie for
+		// a crawler either; a token the visitor already has is kept.
+		if t := h.preSessionToken(c); t != "" {
+			v.CSRF = maskedCSRF(t)
+		}
+	default:
+		v.CSRF = maskedCSRF(h.formToken(c))
+	}
 	if v.User == nil {
 		v.User = userOf(c)
 	}
