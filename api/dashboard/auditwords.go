@@ -44,6 +44,13 @@ func auditText(action string, raw json.RawMessage) string {
 		if p, ok := m["previousStatus"].(string); ok {
 			out = "Was " + orderStatus(p)
 		}
+	case "user.stop":
+		out = fmt.Sprintf("Agents paused: %v · Strategies paused: %v · Orders cancelled: %v", m["agentsPaused"], m["strategiesPaused"], m["ordersCancelled"])
+		if n, ok := m["ordersFailed"].(float64); ok && n > 0 {
+			out += fmt.Sprintf(" · Orders not cancelled: %v", n)
+		}
+	case "device.approve":
+		out = approvalWords(m)
 	case "agent.link":
 		if sc, ok := m["scopes"].([]any); ok {
 			parts := make([]string, 0, len(sc))
@@ -284,4 +291,24 @@ func pairs(m map[string]any) string {
 		out = append(out, labelOf(k)+": "+s)
 	}
 	return strings.Join(out, " · ")
+}
+
+// approvalWords says what a link's approval gave the agent: its name and
+// the spending limit it starts with.
+func approvalWords(m map[string]any) string {
+	var parts []string
+	if n, ok := m["agent_name"].(string); ok && n != "" {
+		parts = append(parts, "Agent "+n)
+	}
+	if b, ok := m["budget"].(map[string]any); ok {
+		switch {
+		case b["no_limit"] == true:
+			parts = append(parts, "No spending limit (chosen)")
+		case b["fixed_limit"] != nil:
+			if d, err := decimal.NewFromString(fmt.Sprint(b["fixed_limit"])); err == nil {
+				parts = append(parts, "Fixed limit "+usd(d))
+			}
+		}
+	}
+	return strings.Join(parts, " · ")
 }

@@ -425,6 +425,7 @@ var actionLabels = map[string]string{
 	"wallet.approve": "Token approval", "wallet.redeem": "Redemption",
 	"strategy.create": "Strategy created", "strategy.pause": "Strategy paused", "strategy.resume": "Strategy resumed",
 	"strategy.cancel": "Strategy cancelled", "strategy.extend": "Strategy extended", "strategy.patch": "Strategy changed",
+	"strategy.stop": "Strategy stopped", "user.stop": "Stopped everything",
 }
 
 func actionLabel(a string) string {

@@ -75,7 +75,7 @@ func TestDashboardBrakesInTheBrowser(t *testing.T) {
 	three := order(alice, map[string]any{"tokenId": yes, "side": "BUY", "price": 0.22, "size": 5}, models.OrderOpen)
 	bobs := order(bob, map[string]any{"tokenId": yes, "side": "BUY", "price": 0.2, "size": 5}, models.OrderOpen)
 	st := e.createStrategy(t, bob, map[string]any{"type": "PRICE_ALERT", "maxBudget": 5, "config": map[string]any{
-		"tokenId": yes, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 5}})
+		"tokenId": yes, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 20}})
 	statusOf := func(id string) string {
 		t.Helper()
 		o, err := e.store.OrderByID(ctx, id)
@@ -158,7 +158,7 @@ func TestDashboardBrakesInTheBrowser(t *testing.T) {
 		t.Fatalf("the strategy after stop everything: %+v", s)
 	}
 	b.Open("/audit")
-	b.See("user.stop", "order.cancel", "order.place")
+	b.See("Stopped everything", "Agents paused: 2 · Strategies paused: 1 · Orders cancelled: 1", "Order cancelled", "Order placed")
 	page, err := e.svc.audit.List(ctx, audit.Filter{UserID: u.ID, Action: audit.ActionOrderCancel, Limit: 100})
 	if err != nil || len(page.Entries) != 4 {
 		t.Fatalf("%d cancels audited (%v), want 4", len(page.Entries), err)

@@ -424,7 +424,7 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	b.Open("/positions?agent=" + agentID)
 	b.Screenshot("positions")
 	b.Open("/audit")
-	b.See("Agent paused", "Sign-in", "Wallet imported", "Budget: Fixed limit $5.00 (was none)")
+	b.See("Agent paused", "Sign-in", "Wallet imported", "Budget: Fixed limit $5.00 (was $25.00)", "Agent research-agent · Fixed limit $25.00")
 	b.ScreenshotTop("activity")
 	b.Open("/security")
 	b.See("sandbox", "7 of 10 backup codes left")
