@@ -127,7 +127,22 @@ func (b *Browser) Fill(id, value string) {
 func (b *Browser) Click(sel string, want string) {
 	b.T.Helper()
 	before := b.Location()
-	b.Do(chromedp.WaitVisible(chromedp.CSS(sel)), chromedp.Click(chromedp.CSS(sel)))
+	for attempt := 1; ; attempt++ {
+		ctx, cancel := context.WithTimeout(b.Ctx, 60*time.Second)
+		err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(sel)), chromedp.Click(chromedp.CSS(sel)))
+		cancel()
+		if err == nil {
+			break
+		}
+		// A live page swaps its regions when a change arrives: the node
+		// found may be replaced before the click lands on it. The click
+		// then never happened; find the element again.
+		if attempt < 5 && strings.Contains(err.Error(), "Could not find node") {
+			time.Sleep(100 * time.Millisecond)
+			continue
+		}
+		b.T.Fatalf("browser: %v (at %s)", err, b.Location())
+	}
 	b.WaitPath(want, before)
 }
 
