@@ -235,6 +235,9 @@ func TestOwnWalletIsNeverCopiedAgainstTheSandbox(t *testing.T) {
 		proxy := chain.DeriveProxyAddress(n, crypto.PubkeyToAddress(key.PublicKey)).Hex()
 		id := e.createCopy(t, tr, proxy, map[string]any{"sizingMode": "fixed", "fixedAmount": 5, "copySells": true})
 		ws := *e.svc.wallets
+		// The trader has no second factor; the import's 2FA requirement
+		// is models/wallets' test, not this one.
+		ws.RequireTwoFactor = false
 		if !checkAtImport {
 			ws.Imported = nil
 		}

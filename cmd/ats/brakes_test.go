@@ -166,7 +166,7 @@ func TestPausedAgentsStrategiesPauseAndResumeWithItAgainstTheSandbox(t *testing.
 	band := e.createStrategy(t, tr, map[string]any{"type": "BUY_LOW_SELL_HIGH", "maxBudget": 5, "config": map[string]any{
 		"tokenId": yes, "buyBelow": 0.3, "sellAbove": 0.9, "sizePerTrade": 5}})
 	mine := e.createStrategy(t, tr, map[string]any{"type": "PRICE_ALERT", "maxBudget": 5, "config": map[string]any{
-		"tokenId": yes, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 5}})
+		"tokenId": yes, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 20}})
 	if _, err := e.svc.strategies.Pause(ctx, user, mine.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ func TestAdminBrakesAgainstTheSandbox(t *testing.T) {
 	b := e.sibling(t, tr, "second-bot")
 	one, two, theirs := resting(tr, 0.2), resting(tr, 0.21), resting(b, 0.2)
 	st := e.createStrategy(t, b, map[string]any{"type": "PRICE_ALERT", "maxBudget": 5, "config": map[string]any{
-		"tokenId": yes, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 5}})
+		"tokenId": yes, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 20}})
 
 	for _, bad := range [][]string{{"admin", "order", "cancel", "--order", one, "--all"}, {"admin", "order", "cancel", "--agent", "e2e"},
 		{"admin", "order", "cancel"}} {
