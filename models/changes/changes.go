@@ -188,8 +188,11 @@ func (s *Sub) markLost() {
 	}
 }
 
-// channel is the PostgreSQL notification channel of the changes.
-const channel = "ats_changes"
+// channel is the PostgreSQL notification channel of the users' changes
+// ("<user id> <topic>"). It is not store.ChangesChannel, which the
+// database's own triggers fill for the read caches ("<kind>:<id>"): the
+// two listeners never parse each other's payloads.
+const channel = "ats_user_changes"
 
 // feedBuffer bounds the changes waiting to be resolved and published; a
 // writer never waits for them.
