@@ -441,6 +441,22 @@ func adminWalletImport(c *cli.Context) error {
 	if err != nil {
 		return errs.E(errs.Invalid, "no private key on standard input")
 	}
+	return withUserServices(c, false, func(svc *services, userID string) error {
+		svc.wallets.RequireTwoFactor = !c.Bool(flagWalletImportWithout2FA)
+		w, err := svc.wallets.Import(c.Context, userID, key, c.String("proxy-address"), agents.ClientAddrCLI)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.Writer, "imported %s wallet %s: trading address %s, signer %s\n", w.Kind, w.ID, w.Address, w.EOAAddress)
+		return nil
+	})
+}
+
+// withUserServices opens the database (and Temporal when withTemporal),
+// connects to the --venue, builds the services as the running service
+// does, and runs fn with them and the id of the --email user: the admin
+// commands act through the same services as the dashboard.
+func withUserServices(c *cli.Context, withTemporal bool, fn func(svc *services, userID string) error) error {
 	venue := c.String(flagVenue)
 	if venue == "" {
 		venue = "sandbox"
@@ -456,7 +472,7 @@ func adminWalletImport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	env, err := openAdmin(c, false)
+	env, err := openAdmin(c, withTemporal)
 	if err != nil {
 		return err
 	}
@@ -466,7 +482,7 @@ func adminWalletImport(c *cli.Context) error {
 		return err
 	}
 	defer vc.close()
-	svc, err := newServices(env.store, nil, vc, keys, "", env.log)
+	svc, err := newServices(env.store, env.tc, vc, keys, "", env.log)
 	if err != nil {
 		return err
 	}
@@ -474,13 +490,7 @@ func adminWalletImport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	svc.wallets.RequireTwoFactor = !c.Bool(flagWalletImportWithout2FA)
-	w, err := svc.wallets.Import(c.Context, userID, key, c.String("proxy-address"), agents.ClientAddrCLI)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.App.Writer, "imported %s wallet %s: trading address %s, signer %s\n", w.Kind, w.ID, w.Address, w.EOAAddress)
-	return nil
+	return fn(svc, userID)
 }
 
 // adminMasterKeyRotate re-seals every stored secret under the new key and

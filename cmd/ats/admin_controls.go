@@ -11,7 +11,6 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/intent"
-	"github.com/agent-trading/ats/venue/network"
 	"github.com/agent-trading/ats/workflows"
 )
 
@@ -95,40 +94,7 @@ func adminTradingFlags(extra ...cli.Flag) []cli.Flag {
 // withControls opens the database, Temporal and the venue and runs fn with
 // the controls and the id of the --email user.
 func withControls(c *cli.Context, fn func(ctl *workflows.Controls, userID string) error) error {
-	venue := c.String(flagVenue)
-	if venue == "" {
-		venue = "sandbox"
-		if u, _ := databaseURL(c); u != "" {
-			venue = "polymarket"
-		}
-	}
-	n, err := network.ByName(venue, "http://"+c.String(flagSandboxAddr))
-	if err != nil {
-		return errs.Wrap(errs.Invalid, err, err.Error())
-	}
-	keys, err := adminMasterKey(c)
-	if err != nil {
-		return err
-	}
-	env, err := openAdmin(c, true)
-	if err != nil {
-		return err
-	}
-	defer env.close()
-	vc, err := connectVenue(c.Context, n, nil, c.String(flagChainRPC), nil)
-	if err != nil {
-		return err
-	}
-	defer vc.close()
-	svc, err := newServices(env.store, env.tc, vc, keys, "", env.log)
-	if err != nil {
-		return err
-	}
-	userID, err := svc.agents.UserIDByEmail(c.Context, c.String("email"))
-	if err != nil {
-		return err
-	}
-	return fn(svc.controls, userID)
+	return withUserServices(c, true, func(svc *services, userID string) error { return fn(svc.controls, userID) })
 }
 
 // adminOrderCommand is `ats admin order cancel --email E (--order ID |
