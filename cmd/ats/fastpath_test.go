@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	enumspb "go.temporal.io/api/enums/v1"
@@ -65,7 +66,14 @@ func TestEagerPlacementAgainstTheSandbox(t *testing.T) {
 	}
 
 	first := place("0.2")
-	if n := count(first.ID); n[enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED] != 1 || n[enumspb.EVENT_TYPE_MARKER_RECORDED] < 1 ||
+	// The answer comes from the attempt inside the first workflow task;
+	// the task's completion reaches the history a moment later.
+	n := count(first.ID)
+	for deadline := time.Now().Add(10 * time.Second); n[enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED] == 0 && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		n = count(first.ID)
+	}
+	if n[enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED] != 1 || n[enumspb.EVENT_TYPE_MARKER_RECORDED] < 1 ||
 		n[enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED] != 0 || n[enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_ACCEPTED] != 0 {
 		t.Fatalf("the placement's history: %v", n)
 	}
