@@ -34,15 +34,8 @@ func (e *tradingEnv) userStrategy(t testing.TB, tr trader, id string) strategies
 // awaitUserStrategy polls the strategy (as the user) until ok holds.
 func (e *tradingEnv) awaitUserStrategy(t testing.TB, tr trader, id, what string, ok func(strategies.Strategy) bool) strategies.Strategy {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		s := e.userStrategy(t, tr, id)
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("strategy %s never %s: %+v", id, what, s)
-		}
-	}
+	return awaitStrategyState(t, id, what, 30*time.Second, 100*time.Millisecond,
+		func() strategies.Strategy { return e.userStrategy(t, tr, id) }, ok)
 }
 
 // agentOrders lists every order of the agent, newest first.

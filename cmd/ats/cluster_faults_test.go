@@ -121,22 +121,7 @@ func faultsWhileTrading(t *testing.T, c *cluster) {
 	wg.Wait()
 	// Every alert, armed before or during the faults, fires once.
 	e.setPrice(t, yes, "0.3")
-	deadline := time.Now().Add(2 * time.Minute)
-	for _, id := range strats {
-		for {
-			st, err := e.store.StrategyByID(ctx, id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if st.Status == "COMPLETED" {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("strategy %s is %s (%s) two minutes after its price", id, st.Status, st.LastError)
-			}
-			time.Sleep(250 * time.Millisecond)
-		}
-	}
+	e.awaitStoredCompleted(t, strats)
 
 	t.Run("every order where it must be, once", func(t *testing.T) {
 		// Every order of the user: the trader's and its strategies' (the

@@ -404,22 +404,7 @@ func TestTwoAPIsAndTwoWorkers(t *testing.T) {
 		wg.Wait()
 		// Every alert, armed in either worker, fires through the survivor.
 		e.setPrice(t, yes, "0.3")
-		deadline := time.Now().Add(2 * time.Minute)
-		for _, id := range alerts {
-			for {
-				st, err := e.store.StrategyByID(ctx, id)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if st.Status == "COMPLETED" {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("strategy %s is %s (%s) two minutes after its price", id, st.Status, st.LastError)
-				}
-				time.Sleep(250 * time.Millisecond)
-			}
-		}
+		e.awaitStoredCompleted(t, alerts)
 	})
 
 	t.Run("nothing done twice", func(t *testing.T) {
@@ -631,4 +616,26 @@ func (e *tradingEnv) secondAgent(t testing.TB, tr trader, scopes string) (key, a
 		t.Fatal(err)
 	}
 	return plain, a.ID
+}
+
+// awaitStoredCompleted waits until every strategy of ids is COMPLETED in
+// the store, two minutes at most for them all (their price was just set).
+func (e *tradingEnv) awaitStoredCompleted(t *testing.T, ids []string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for _, id := range ids {
+		for {
+			st, err := e.store.StrategyByID(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Status == "COMPLETED" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("strategy %s is %s (%s) two minutes after its price", id, st.Status, st.LastError)
+			}
+			time.Sleep(250 * time.Millisecond)
+		}
+	}
 }

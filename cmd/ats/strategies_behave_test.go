@@ -71,17 +71,8 @@ func (e *tradingEnv) getBehaved(t testing.TB, tr trader, id string) behavedStrat
 // awaitBehaved polls the strategy until ok holds (limit at most).
 func (e *tradingEnv) awaitBehaved(t testing.TB, tr trader, id, what string, limit time.Duration, ok func(behavedStrategy) bool) behavedStrategy {
 	t.Helper()
-	deadline := time.Now().Add(limit)
-	for {
-		s := e.getBehaved(t, tr, id)
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("strategy %s never %s: %+v", id, what, s)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	return awaitStrategyState(t, id, what, limit, 200*time.Millisecond,
+		func() behavedStrategy { return e.getBehaved(t, tr, id) }, ok)
 }
 
 func num(t testing.TB, n json.Number) decimal.Decimal {

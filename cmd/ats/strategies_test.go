@@ -69,20 +69,28 @@ func dataStrategy(t testing.TB, b map[string]json.RawMessage) apiStrategy {
 // awaitStrategy polls GET /strategies/{id} until ok holds (30 s at most).
 func (e *tradingEnv) awaitStrategy(t testing.TB, tr trader, id string, what string, ok func(apiStrategy) bool) apiStrategy {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	return awaitStrategyState(t, id, what, 30*time.Second, 100*time.Millisecond, func() apiStrategy {
 		status, b := e.call(t, tr.key, "GET", "/strategies/"+id, nil)
 		if status != 200 {
 			t.Fatalf("get: %d %s", status, b)
 		}
-		s := dataStrategy(t, b)
+		return dataStrategy(t, b)
+	}, ok)
+}
+
+// awaitStrategyState reads strategy id's state with read every interval
+// until ok holds, failing t after limit: the one poll behind the tests'
+// views of a strategy (the agent's answer, the user's, the store's).
+func awaitStrategyState[S any](t testing.TB, id, what string, limit, interval time.Duration, read func() S, ok func(S) bool) S {
+	t.Helper()
+	for deadline := time.Now().Add(limit); ; time.Sleep(interval) {
+		s := read()
 		if ok(s) {
 			return s
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("strategy %s never %s: %+v", id, what, s)
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
 }
 
