@@ -30,7 +30,7 @@ type AgentControlRuns interface {
 // it to the agent's strategies and, for a revoke, its resting orders);
 // cancelling an order, or all of an agent's; closing a position; and
 // stopping everything. The domain services check and record; orders go
-// through the order desk (Orders: Accept, then the order's workflow) and
+// through the order desk (OrderDesk: Accept, then the order's workflow) and
 // strategies through their workflows, so a user's control takes the same
 // paths as the agent's own requests.
 type Controls struct {
@@ -38,9 +38,9 @@ type Controls struct {
 	// Runs is nil in a process without Temporal: nothing but the API
 	// acts for an agent there, and the status check binds the API.
 	Runs AgentControlRuns
-	// Orders and Positions are nil without a venue; Strategies without
+	// OrderDesk and Positions are nil without a venue; Strategies without
 	// Temporal.
-	Orders     *Orders
+	OrderDesk  *OrderDesk
 	Positions  *positions.Service
 	Strategies *strategies.Service
 	Audit      *audit.Service
@@ -102,14 +102,14 @@ func (c *Controls) apply(ctx context.Context, agentID, userID, status string) er
 // the order's workflow, as the agent's own cancel does; it is audited as
 // the user's, attributed to the order's agent.
 func (c *Controls) CancelOrder(ctx context.Context, userID, id, clientAddr string) (orders.Order, error) {
-	if c.Orders == nil {
+	if c.OrderDesk == nil {
 		return orders.Order{}, errs.E(errs.Internal, "trading is not configured in this process")
 	}
-	p, err := c.Orders.Orders.ForUser(ctx, userID, id, clientAddr)
+	p, err := c.OrderDesk.Orders.ForUser(ctx, userID, id, clientAddr)
 	if err != nil {
 		return orders.Order{}, err
 	}
-	return c.Orders.Cancel(ctx, p, id)
+	return c.OrderDesk.Cancel(ctx, p, id)
 }
 
 // CancelReport is what cancelling several orders did.
@@ -141,7 +141,7 @@ func (c *Controls) CancelAgentOrders(ctx context.Context, userID, idOrName, clie
 // cancelAll cancels userID's live orders (agentID's only, when set).
 // Orders that end meanwhile (filled, say) count as neither.
 func (c *Controls) cancelAll(ctx context.Context, userID, agentID, clientAddr string) (CancelReport, error) {
-	if c.Orders == nil {
+	if c.OrderDesk == nil {
 		return CancelReport{}, errs.E(errs.Internal, "trading is not configured in this process")
 	}
 	var (
@@ -149,7 +149,7 @@ func (c *Controls) cancelAll(ctx context.Context, userID, agentID, clientAddr st
 		mu  sync.Mutex
 	)
 	for after := ""; ; {
-		page, err := c.Orders.Orders.LiveOrders(ctx, userID, agentID, after, 100)
+		page, err := c.OrderDesk.Orders.LiveOrders(ctx, userID, agentID, after, 100)
 		if err != nil {
 			return rep, err
 		}
@@ -157,7 +157,7 @@ func (c *Controls) cancelAll(ctx context.Context, userID, agentID, clientAddr st
 		g.SetLimit(cancelParallel)
 		for _, r := range page {
 			g.Go(func() error {
-				_, err := c.Orders.Cancel(gctx, orders.Principal{AgentID: r.AgentID, UserID: userID, ClientAddr: clientAddr, ByUser: true}, r.ID)
+				_, err := c.OrderDesk.Cancel(gctx, orders.Principal{AgentID: r.AgentID, UserID: userID, ClientAddr: clientAddr, ByUser: true}, r.ID)
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
@@ -250,7 +250,7 @@ func (c *Controls) StopEverything(ctx context.Context, userID, clientAddr string
 			rep.StrategiesPaused++
 		}
 	}
-	if c.Orders != nil {
+	if c.OrderDesk != nil {
 		if rep.Orders, err = c.cancelAll(ctx, userID, "", clientAddr); err != nil {
 			return rep, err
 		}

@@ -612,11 +612,11 @@ func (w *orderWorkflow) continueAsNew(ctx workflow.Context) error {
 	return workflow.NewContinueAsNewError(ctx, Order, next)
 }
 
-// OrderClient drives order workflows over a Temporal client; it
-// implements OrderRuns for Orders. Its caller has checked that the order is
+// OrderDeskClient drives order workflows over a Temporal client; it
+// implements OrderDeskRuns for OrderDesk. Its caller has checked that the order is
 // the requesting agent's (orders.Service.CancelTarget), so it attaches the
 // proof of a cancel, made with Intents.
-type OrderClient struct {
+type OrderDeskClient struct {
 	Client  client.Client
 	Intents *intent.Keys
 	// Eager starts an order's workflow eagerly (EnableEagerStart): when a
@@ -639,7 +639,7 @@ type OrderClient struct {
 // this process before it asks the workflow (the placement update).
 const attemptWait = 2 * time.Second
 
-func (c OrderClient) startOptions(orderID, userID, agentID, tokenID string) (client.StartWorkflowOptions, error) {
+func (c OrderDeskClient) startOptions(orderID, userID, agentID, tokenID string) (client.StartWorkflowOptions, error) {
 	opts, err := StartOptions(StartSpec{
 		Kind: KindOrder, BusinessID: orderID, Summary: "order " + orderID + " of agent " + agentID,
 		SearchAttributes: []temporal.SearchAttributeUpdate{
@@ -660,7 +660,7 @@ func (c OrderClient) startOptions(orderID, userID, agentID, tokenID string) (cli
 
 // StartAndAwaitPlacement starts the order's workflow with the placement
 // update (update-with-start) and waits for the placement result.
-func (c OrderClient) StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID string) (string, error) {
+func (c OrderDeskClient) StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID string) (string, error) {
 	opts, err := c.startOptions(orderID, userID, agentID, tokenID)
 	if err != nil {
 		return "", err
@@ -726,7 +726,7 @@ func (c OrderClient) StartAndAwaitPlacement(ctx context.Context, orderID, userID
 
 // Resume starts the workflow of a persisted order whose workflow may never
 // have started; it is a no-op when it runs or ran already.
-func (c OrderClient) Resume(ctx context.Context, orderID, userID, agentID, tokenID string) error {
+func (c OrderDeskClient) Resume(ctx context.Context, orderID, userID, agentID, tokenID string) error {
 	opts, err := c.startOptions(orderID, userID, agentID, tokenID)
 	if err != nil {
 		return err
@@ -740,7 +740,7 @@ func (c OrderClient) Resume(ctx context.Context, orderID, userID, agentID, token
 
 // SignalOrder tells the order's workflow of a venue event; it implements
 // orders.Signaler. An order whose workflow has ended needs no hint.
-func (c OrderClient) SignalOrder(ctx context.Context, orderID string, h orders.EventHint) error {
+func (c OrderDeskClient) SignalOrder(ctx context.Context, orderID string, h orders.EventHint) error {
 	err := c.Client.SignalWorkflow(ctx, WorkflowID(KindOrder, orderID), "", OrderSignalEvent, h)
 	if nf := (*serviceerror.NotFound)(nil); errors.As(err, &nf) {
 		return nil
@@ -752,7 +752,7 @@ func (c OrderClient) SignalOrder(ctx context.Context, orderID string, h orders.E
 // after. An order without a running workflow (never started, or ended) is
 // NotFound with code errs.CodeOrderWorkflowNotFound, for the caller to cancel it
 // directly.
-func (c OrderClient) Cancel(ctx context.Context, orderID string) (string, string, error) {
+func (c OrderDeskClient) Cancel(ctx context.Context, orderID string) (string, string, error) {
 	if c.Intents == nil {
 		return "", "", errs.E(errs.Internal, "the order client has no intent keys")
 	}

@@ -38,7 +38,7 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 1_000_000, failSubmits: 1 << 30}
 	ctx, c := onDevServer(t, &activities.Orders{Steps: f, Intents: intenttest.Keys(t)})
 
-	oc := workflows.OrderClient{Client: c, Intents: intenttest.Keys(t)}
+	oc := workflows.OrderDeskClient{Client: c, Intents: intenttest.Keys(t)}
 	if _, _, err := oc.Cancel(ctx, "ord_none"); errs.CodeOf(err) != errs.CodeOrderWorkflowNotFound {
 		t.Fatalf("cancel without a workflow: %v", err)
 	}
@@ -128,7 +128,7 @@ func TestStrategyOrderHintsItsStrategyOnDevServer(t *testing.T) {
 		t.Fatal("the sell is armed before the order filled")
 	}
 
-	oc := workflows.OrderClient{Client: c, Intents: keys}
+	oc := workflows.OrderDeskClient{Client: c, Intents: keys}
 	if err := oc.Resume(ctx, "ord_1", fx.UserID, fx.AgentID, strategiestest.Token); err != nil {
 		t.Fatal(err)
 	}

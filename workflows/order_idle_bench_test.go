@@ -108,7 +108,7 @@ func BenchmarkIdleOrders(b *testing.B) {
 	}
 	defer w.Stop()
 
-	oc := workflows.OrderClient{Client: c, Intents: intenttest.Keys(b)}
+	oc := workflows.OrderDeskClient{Client: c, Intents: intenttest.Keys(b)}
 	ids := make(chan string)
 	var wg sync.WaitGroup
 	t0 := time.Now()

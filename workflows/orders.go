@@ -11,10 +11,10 @@ import (
 	"github.com/agent-trading/ats/models/orders"
 )
 
-// OrderRuns is the Temporal side of Orders: the order workflow's
-// placement, cancel and start. OrderClient implements it; the tests of
-// Orders give it a stand-in for the workflow.
-type OrderRuns interface {
+// OrderDeskRuns is the Temporal side of OrderDesk: the order workflow's
+// placement, cancel and start. OrderDeskClient implements it; the tests of
+// OrderDesk give it a stand-in for the workflow.
+type OrderDeskRuns interface {
 	// StartAndAwaitPlacement starts the order's workflow (or attaches to
 	// the running one) and waits until the order was placed or failed.
 	// It returns the status after placement.
@@ -28,29 +28,29 @@ type OrderRuns interface {
 	Resume(ctx context.Context, orderID, userID, agentID, tokenID string) error
 }
 
-// Orders is how an order is placed and cancelled, for the API and for the
+// OrderDesk is how an order is placed and cancelled, for the API and for the
 // services that place orders (position close, strategies): the order
 // service checks and stores the order (orders.Service.Accept), then the
 // order's workflow places it; a cancel goes to the workflow too. The
 // order service is called and returns; it never calls a workflow, so the
 // walk api/orders → workflows → Temporal → activities → models/orders →
 // venue enters no package twice. It implements orders.Placer.
-type Orders struct {
+type OrderDesk struct {
 	Orders *orders.Service
-	Runs   OrderRuns
+	Runs   OrderDeskRuns
 	// PlaceTimeout bounds how long Place waits for the placement result
 	// before answering with the order still PENDING (default 20s).
 	PlaceTimeout time.Duration
 	Logger       *slog.Logger
 }
 
-var _ orders.Placer = (*Orders)(nil)
+var _ orders.Placer = (*OrderDesk)(nil)
 
 // cancelWait bounds how long Cancel waits for the order's workflow, well
 // within the API's write timeout (60 s).
 const cancelWait = 45 * time.Second
 
-func (o *Orders) log() *slog.Logger {
+func (o *OrderDesk) log() *slog.Logger {
 	if o.Logger != nil {
 		return o.Logger
 	}
@@ -63,7 +63,7 @@ func (o *Orders) log() *slog.Logger {
 // order is answered as it stands (PENDING, Pending set): it is durable and
 // its workflow keeps going. A dry run, and a retry of an order placed
 // already, answer without a workflow.
-func (o *Orders) Place(ctx context.Context, p orders.Principal, r orders.PlaceRequest) (orders.PlaceResult, error) {
+func (o *OrderDesk) Place(ctx context.Context, p orders.Principal, r orders.PlaceRequest) (orders.PlaceResult, error) {
 	if o.Runs == nil && !r.DryRun {
 		// Refused before anything is stored.
 		return orders.PlaceResult{}, errs.E(errs.Internal, "order placement is not configured in this process")
@@ -98,7 +98,7 @@ func (o *Orders) Place(ctx context.Context, p orders.Principal, r orders.PlaceRe
 // starting the workflow) is cancelled directly, under the same guards.
 // The answer comes within cancelWait: a cancel still running then is a
 // Transient error (cancel_in_progress).
-func (o *Orders) Cancel(ctx context.Context, p orders.Principal, id string) (orders.Order, error) {
+func (o *OrderDesk) Cancel(ctx context.Context, p orders.Principal, id string) (orders.Order, error) {
 	target, err := o.Orders.CancelTarget(ctx, p, id)
 	if err != nil {
 		return orders.Order{}, err
@@ -129,7 +129,7 @@ func (o *Orders) Cancel(ctx context.Context, p orders.Principal, id string) (ord
 // not hold up the others: it returns how many it handed to the workflow
 // (resumed, or found running already) and the errors of the rest, joined,
 // each naming its order.
-func (o *Orders) ResumeStale(ctx context.Context, now time.Time, olderThan time.Duration) (int, error) {
+func (o *OrderDesk) ResumeStale(ctx context.Context, now time.Time, olderThan time.Duration) (int, error) {
 	if o.Runs == nil {
 		return 0, nil
 	}

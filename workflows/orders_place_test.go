@@ -118,7 +118,7 @@ func (*fakeWallets) Creds(context.Context, string) (clob.Creds, error) {
 
 func (*fakeWallets) InvalidateCreds(context.Context, string) error { return nil }
 
-// fakeRunner stands in for the order workflow (workflows.OrderRuns): a
+// fakeRunner stands in for the order workflow (workflows.OrderDeskRuns): a
 // placement opens the PENDING order in the store, unless hold is set (the
 // worker is away and the placement never answers); Resume fails for the
 // orders in resumeErr; Cancel answers cancelErr, counting the cancels.
@@ -186,7 +186,7 @@ func (r *fakeRunner) placed() []string {
 type placeEnv struct {
 	st      *store.Store
 	svc     *orders.Service
-	desk    *workflows.Orders
+	desk    *workflows.OrderDesk
 	chain   *fakeChain
 	wallets *fakeWallets
 	runner  *fakeRunner
@@ -221,7 +221,7 @@ func newPlaceEnv(t *testing.T, st *store.Store) *placeEnv {
 		Store: st, Budget: budget.New(st, e.chain, nil), Wallets: e.wallets, Chain: e.chain, Network: n,
 		CLOB: clob.NewClient(clob.Config{BaseURL: srv.URL + "/clob", ChainID: n.ChainID, Retries: 1}),
 	}
-	e.desk = &workflows.Orders{Orders: e.svc, Runs: e.runner, PlaceTimeout: 200 * time.Millisecond}
+	e.desk = &workflows.OrderDesk{Orders: e.svc, Runs: e.runner, PlaceTimeout: 200 * time.Millisecond}
 	return e
 }
 
@@ -453,7 +453,7 @@ func TestResumeStale(t *testing.T) {
 	st.SetClock(func() time.Time { mu.Lock(); defer mu.Unlock(); return now })
 	ctx := context.Background()
 	runner := &fakeRunner{st: st, resumeErr: map[string]error{}}
-	desk := &workflows.Orders{Orders: &orders.Service{Store: st}, Runs: runner}
+	desk := &workflows.OrderDesk{Orders: &orders.Service{Store: st}, Runs: runner}
 	var ids []string
 	for range 4 {
 		o := &models.Order{AgentID: "agt_1", UserID: "usr_1", WalletID: "wal_1", TokenID: "1", Side: orders.SideBuy, Type: "GTC",

@@ -17,7 +17,7 @@ import (
 // import), so this test looks at the services' fields.
 func TestDomainServicesHoldNoWorkflowPort(t *testing.T) {
 	clients := []any{
-		workflows.OrderClient{}, &workflows.Orders{},
+		workflows.OrderDeskClient{}, &workflows.OrderDesk{},
 		workflows.DeviceLinkClient{}, &workflows.DeviceLinks{},
 		workflows.SettlementsClient{}, &workflows.Settlements{},
 		workflows.AgentControlClient{}, &workflows.Controls{},

@@ -2,7 +2,7 @@
 // /api/agent/v1: POST /orders (scope trade), GET /orders and
 // GET /orders/{id} (scope read), DELETE /orders/{id} (scope cancel).
 // Handlers decode, read orders through models/orders.Service, place and
-// cancel them through their workflows (workflows.Orders), and encode
+// cancel them through their workflows (workflows.OrderDesk), and encode
 // explicit DTOs whose prices and sizes are JSON numbers, as the spec shows
 // them.
 // docs/agent-api-orders.md documents the endpoints.
@@ -29,9 +29,9 @@ type Reader interface {
 	List(ctx context.Context, agentID string, r orders.ListRequest) (orders.ListResult, error)
 }
 
-// Desk places and cancels orders through their workflows;
-// *workflows.Orders implements it.
-type Desk interface {
+// OrderDesk places and cancels orders through their workflows;
+// *workflows.OrderDesk implements it.
+type OrderDesk interface {
 	orders.Placer
 	Cancel(ctx context.Context, p orders.Principal, id string) (orders.Order, error)
 }
@@ -133,7 +133,7 @@ type Sync struct {
 // Routes mounts the order endpoints on /api/agent/v1 behind auth; idem
 // (the Idempotency-Key middleware, may be nil) runs on POST /orders after
 // the scope check.
-func Routes(read Reader, desk Desk, idem gin.HandlerFunc, auth ...gin.HandlerFunc) api.Routes {
+func Routes(read Reader, desk OrderDesk, idem gin.HandlerFunc, auth ...gin.HandlerFunc) api.Routes {
 	h := handlers{read: read, desk: desk}
 	return func(s *api.Server) {
 		g := s.Group("/api/agent/v1", auth...)
@@ -150,7 +150,7 @@ func Routes(read Reader, desk Desk, idem gin.HandlerFunc, auth ...gin.HandlerFun
 
 type handlers struct {
 	read Reader
-	desk Desk
+	desk OrderDesk
 }
 
 func principal(c *gin.Context, id agentauth.Identity) orders.Principal {

@@ -180,7 +180,7 @@ func TestSweepFindsAMissedFill(t *testing.T) {
 	}
 
 	// Sent for real, the hint has the workflow record the fill.
-	oc := workflows.OrderClient{Client: e.tc, Intents: e.svc.intents}
+	oc := workflows.OrderDeskClient{Client: e.tc, Intents: e.svc.intents}
 	if err := oc.SignalOrder(ctx, id, orders.EventHint{Kind: orders.HintSweep, Source: orders.SourceSweep}); err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ type orderEvents struct {
 // its listener behind the order service's placements. rpcURL and wsURL
 // override the venue's chain node and WebSocket base when set.
 func newOrderEvents(s *store.Store, tc client.Client, vc *venueClients, svc *services, rpcURL, wsURL string, log *slog.Logger) (*orderEvents, error) {
-	router := &orders.Router{Store: s, Signaler: workflows.OrderClient{Client: tc, Intents: svc.intents}, Logger: log.With("component", "order-events")}
+	router := &orders.Router{Store: s, Signaler: workflows.OrderDeskClient{Client: tc, Intents: svc.intents}, Logger: log.With("component", "order-events")}
 	dial := chain.Static(vc.chain.Backend())
 	if rpcURL != "" {
 		dial = chain.DialURL(rpcURL)

@@ -200,7 +200,7 @@ func readinessChecks(s *store.Store, tc client.Client, venue func(context.Contex
 // API died between storing an order and starting its workflow) at start-up
 // and every minute until the stack stops; starting an order's workflow is
 // idempotent, so several workers doing it is harmless.
-func resumeStaleOrders(ctx context.Context, st *stack, r *workflows.Orders, log *slog.Logger) {
+func resumeStaleOrders(ctx context.Context, st *stack, r *workflows.OrderDesk, log *slog.Logger) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	st.onStop("stale-order-resumer", func(context.Context) error { cancel(); <-done; return nil })

@@ -120,7 +120,7 @@ type services struct {
 	orders  *orders.Service
 	// orderDesk places and cancels orders through their workflows (its
 	// Runs is nil without a Temporal client).
-	orderDesk   *workflows.Orders
+	orderDesk   *workflows.OrderDesk
 	positions   *positions.Service
 	settlements *settlements.Service
 	// settlementDesk runs approvals and redemptions through their
@@ -222,9 +222,9 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 			Store: s, Budget: svc.budget, Wallets: svc.wallets, CLOB: v.clob, Chain: v.chain, Network: v.net,
 			Audit: au, Logger: log,
 		}
-		svc.orderDesk = &workflows.Orders{Orders: svc.orders, Logger: log}
+		svc.orderDesk = &workflows.OrderDesk{Orders: svc.orders, Logger: log}
 		if tc != nil {
-			svc.orderDesk.Runs = workflows.OrderClient{Client: tc, Intents: intents}
+			svc.orderDesk.Runs = workflows.OrderDeskClient{Client: tc, Intents: intents}
 		}
 		svc.positionPrices = &positions.FeedPrices{Fallback: &positions.MidpointPrices{Source: v.clob}}
 		svc.positions = &positions.Service{
@@ -258,7 +258,7 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 				Network: &n, Markets: svc.markets, Logger: log.With("component", "strategies")}
 		}
 		svc.wallets.Imported = svc.stopOwnCopies
-		svc.controls.Orders, svc.controls.Positions, svc.controls.Strategies = svc.orderDesk, svc.positions, svc.strategies
+		svc.controls.OrderDesk, svc.controls.Positions, svc.controls.Strategies = svc.orderDesk, svc.positions, svc.strategies
 	}
 	return svc, nil
 }
@@ -287,7 +287,7 @@ func (svc *services) stopOwnCopies(ctx context.Context, userID, clientAddr strin
 // counted in l's store too, so API instances sharing a Redis share those
 // limits as well.
 // startOrdersEagerly makes the order desk start order workflows eagerly
-// and answer from the placement attempt (workflows.OrderClient's Eager
+// and answer from the placement attempt (workflows.OrderDeskClient's Eager
 // and Attempts): for a process whose worker runs on the desk's Temporal
 // client (`ats dev`; `ats worker`, where strategies' executions place
 // their orders), so an order's first workflow task, which places it,
@@ -303,7 +303,7 @@ func (svc *services) policyFromFlags(c *cli.Context) {
 }
 
 func (svc *services) startOrdersEagerly() {
-	if oc, ok := svc.orderDesk.Runs.(workflows.OrderClient); ok {
+	if oc, ok := svc.orderDesk.Runs.(workflows.OrderDeskClient); ok {
 		svc.orders.Attempts = &orders.Attempts{}
 		oc.Eager, oc.Attempts = true, svc.orders.Attempts
 		svc.orderDesk.Runs = oc

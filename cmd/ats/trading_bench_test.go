@@ -251,7 +251,7 @@ var splitVariants = map[string]func(testing.TB, *tradingEnv){
 	// the placement update (a second round trip) instead of the attempt.
 	"eager-update": func(t testing.TB, e *tradingEnv) {
 		e.svc.startOrdersEagerly()
-		oc := e.svc.orderDesk.Runs.(workflows.OrderClient)
+		oc := e.svc.orderDesk.Runs.(workflows.OrderDeskClient)
 		oc.Attempts = nil
 		e.svc.orderDesk.Runs = oc
 		e.startPlacer(t)

@@ -63,7 +63,7 @@ func (h EventHint) Worth(status string, filledMicro int64) bool {
 	return false
 }
 
-// Signaler tells an order's workflow of an event; workflows.OrderClient
+// Signaler tells an order's workflow of an event; workflows.OrderDeskClient
 // implements it. An order whose workflow has ended is no error.
 type Signaler interface {
 	SignalOrder(ctx context.Context, orderID string, h EventHint) error

@@ -75,7 +75,7 @@ const paceWait = 10 * time.Second
 // its workflow places it; Get and List read orders; Submit, Sync,
 // CancelAtVenue, CancelPending and Abandon are the lifecycle steps the
 // order workflow runs as activities. It never drives a workflow itself:
-// the order client (workflows.Orders) calls Accept, then the workflow,
+// the order client (workflows.OrderDesk) calls Accept, then the workflow,
 // whose activities call the steps, so the service is entered once on each
 // side of Temporal. It is safe for concurrent use.
 type Service struct {

@@ -3,7 +3,7 @@
 // signed, and the steps of its lifecycle (submit, sync, cancel) that the
 // order workflow (workflows.Order) runs as activities. Every order — an
 // agent's, a position close, a strategy's — is placed through the one
-// Placer, workflows.Orders: Service.Accept checks and stores it, then its
+// Placer, workflows.OrderDesk: Service.Accept checks and stores it, then its
 // workflow places it. The service never calls a workflow, so the order
 // walk enters it once on each side of Temporal.
 package orders
@@ -129,7 +129,7 @@ type PlaceResult struct {
 }
 
 // Placer places orders: Accept, then the order's workflow;
-// workflows.Orders implements it. Positions (close) and strategies depend
+// workflows.OrderDesk implements it. Positions (close) and strategies depend
 // on this interface: the domain never drives a workflow itself.
 type Placer interface {
 	Place(ctx context.Context, p Principal, r PlaceRequest) (PlaceResult, error)

@@ -24,7 +24,7 @@ var (
 	_ positions.MarketSource = (*clob.Client)(nil)
 	_ positions.Midpointer   = (*clob.Client)(nil)
 	_ positions.PriceSource  = (*positions.MidpointPrices)(nil)
-	// (orders.Placer is workflows.Orders, checked there.)
+	// (orders.Placer is workflows.OrderDesk, checked there.)
 	// The order service recomputes positions through this interface.
 	_ orders.PositionRecomputer = (*positions.Service)(nil)
 )
