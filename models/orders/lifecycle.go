@@ -256,7 +256,7 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 			return view(cur), nil
 		}
 		return s.syncWith(ctx, t, o)
-	case isDuplicate(err):
+	case clob.Duplicate(err):
 		return s.syncWith(ctx, t, o)
 	case clob.MarketChanged(err):
 		// Definitively rejected for stale market parameters: sign anew
@@ -279,12 +279,6 @@ func pace(ctx context.Context, p Pacer, t *clob.Trader, o *models.Order) error {
 	wctx, cancel := context.WithTimeout(ctx, paceWait)
 	defer cancel()
 	return p.Wait(wctx, t.Signer.Address().Hex(), o.AgentID)
-}
-
-// isDuplicate reports whether the venue refused a post because it holds
-// the order already.
-func isDuplicate(err error) bool {
-	return err != nil && strings.Contains(strings.ToLower(err.Error()), "duplicated")
 }
 
 // venueErr handles credentials the venue no longer accepts: they are

@@ -2,6 +2,7 @@ package clob
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"testing"
@@ -439,6 +440,17 @@ func TestMapVenueError(t *testing.T) {
 			require.Equal(t, c.status, e.Status)
 		})
 	}
+}
+
+// TestDuplicate: a duplicate post is recognised by the code the mapping
+// gave it, through wrapping, and never by text alone.
+func TestDuplicate(t *testing.T) {
+	dup := MapVenueError(400, "order 0x1 is invalid. Duplicated.", 0, nil)
+	require.True(t, Duplicate(dup))
+	require.True(t, Duplicate(fmt.Errorf("post: %w", dup)))
+	require.False(t, Duplicate(venue.E(venue.Rejected, "order 0x1 is invalid. Duplicated.").WithCode("venue_rejected")))
+	require.False(t, Duplicate(MapVenueError(400, "invalid signature", 0, nil)))
+	require.False(t, Duplicate(nil))
 }
 
 func TestTraderWalletKinds(t *testing.T) {

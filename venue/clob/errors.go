@@ -13,6 +13,16 @@ import (
 	"github.com/agent-trading/ats/venue/internal/rest"
 )
 
+// CodeDuplicateOrder is the code of the venue's refusal of an order it
+// holds already (its text: "order … is invalid. Duplicated."). Callers
+// test for it with Duplicate, never by the message text.
+const CodeDuplicateOrder = "duplicate_order"
+
+// Duplicate reports whether err is the venue's refusal of an order it holds
+// already (a post whose earlier answer was lost): the order is at the
+// venue, and reading it there tells what became of it.
+func Duplicate(err error) bool { return venue.CodeOf(err) == CodeDuplicateOrder }
+
 // venueRule maps a substring of the venue's error text to a classification.
 type venueRule struct {
 	substr string
@@ -40,7 +50,7 @@ var venueRules = []venueRule{
 	{"there are no matching orders", venue.Rejected, "no_match"},
 	{"invalid post-only order", venue.Rejected, "post_only_rejected"},
 	{"crosses the book", venue.Rejected, "crosses_book"},
-	{"duplicated", venue.Conflict, "duplicate_order"},
+	{"duplicated", venue.Conflict, CodeDuplicateOrder},
 	{"invalid amounts", venue.Rejected, "invalid_amounts"},
 	{"invalid amount for a marketable", venue.Rejected, "below_min_size"},
 	{"not yet ready to process new orders", venue.Unavailable, "market_not_ready"},
