@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/orders"
 )
 
@@ -44,18 +45,18 @@ type AgentControlPage struct {
 // PlanAgentControl reads what the agent's status asks for (agents.ControlPlan).
 func (a *AgentControls) PlanAgentControl(ctx context.Context, in AgentControlPage) (agents.ControlPlan, error) {
 	p, err := a.Steps.ControlPlan(ctx, in.AgentID, in.After)
-	return p, ToTemporal(err)
+	return p, temporalerr.To(err)
 }
 
 // CancelRevokedAgentOrder cancels a live order of a revoked agent
 // (orders.Service.CancelForRevokedAgent) and returns its state.
 func (a *AgentControls) CancelRevokedAgentOrder(ctx context.Context, orderID string) (OrderState, error) {
 	if a.Orders == nil {
-		return OrderState{}, ToTemporal(errs.E(errs.Internal, "this worker cannot cancel orders (no venue)"))
+		return OrderState{}, temporalerr.To(errs.E(errs.Internal, "this worker cannot cancel orders (no venue)"))
 	}
 	prev, o, err := a.Orders.CancelForRevokedAgent(ctx, orderID)
 	if err != nil {
-		return OrderState{}, ToTemporal(err)
+		return OrderState{}, temporalerr.To(err)
 	}
 	st := stateOf(o)
 	st.PreviousStatus = prev

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"go.temporal.io/sdk/activity"
+
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 )
 
 // DeviceLinkRecorder is the storage side of the device-link workflow;
@@ -41,7 +43,7 @@ type DeviceLinks struct {
 func (d *DeviceLinks) ApproveDeviceLink(ctx context.Context, in DeviceDecision) (string, error) {
 	id, err := d.Recorder.ApproveDeviceLink(ctx, in.LinkID, in.UserID, in.ClientAddr, in.Budget, in.Proof)
 	if err != nil {
-		return "", ToTemporal(err)
+		return "", temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Info("device link approved", "link_id", in.LinkID, "agent_id", id)
 	return id, nil
@@ -50,7 +52,7 @@ func (d *DeviceLinks) ApproveDeviceLink(ctx context.Context, in DeviceDecision) 
 // DenyDeviceLink records a denial.
 func (d *DeviceLinks) DenyDeviceLink(ctx context.Context, in DeviceDecision) error {
 	if err := d.Recorder.DenyDeviceLink(ctx, in.LinkID, in.UserID, in.ClientAddr, in.Proof); err != nil {
-		return ToTemporal(err)
+		return temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Info("device link denied", "link_id", in.LinkID)
 	return nil
@@ -59,7 +61,7 @@ func (d *DeviceLinks) DenyDeviceLink(ctx context.Context, in DeviceDecision) err
 // ExpireDeviceLink records that nobody decided the link in time.
 func (d *DeviceLinks) ExpireDeviceLink(ctx context.Context, linkID string) error {
 	if err := d.Recorder.ExpireDeviceLink(ctx, linkID); err != nil {
-		return ToTemporal(err)
+		return temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Info("device link expired", "link_id", linkID)
 	return nil
@@ -71,7 +73,7 @@ func (d *DeviceLinks) ExpireDeviceLink(ctx context.Context, linkID string) error
 func (d *DeviceLinks) ExpireUnissuedDeviceLink(ctx context.Context, linkID string) (bool, error) {
 	expired, err := d.Recorder.ExpireUnissuedDeviceLink(ctx, linkID)
 	if err != nil {
-		return false, ToTemporal(err)
+		return false, temporalerr.To(err)
 	}
 	if expired {
 		activity.GetLogger(ctx).Info("device link expired before its key was collected; agent revoked", "link_id", linkID)

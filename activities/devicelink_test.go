@@ -13,6 +13,7 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -20,7 +21,7 @@ import (
 
 // The device-link activities run against a real SQLite store through the
 // real Recorder: idempotent on retry, and a refused transition comes back
-// as a non-retryable Conflict that FromTemporal restores.
+// as a non-retryable Conflict that temporalerr.From restores.
 func TestDeviceLinkActivities(t *testing.T) {
 	s := storetest.NewSQLite(t)
 	ctx := context.Background()
@@ -90,7 +91,7 @@ func TestDeviceLinkActivities(t *testing.T) {
 			continue
 		}
 		var appErr *temporal.ApplicationError
-		if !errors.As(err, &appErr) || !appErr.NonRetryable() || errs.KindOf(activities.FromTemporal(err)) != tc.kind {
+		if !errors.As(err, &appErr) || !appErr.NonRetryable() || errs.KindOf(temporalerr.From(err)) != tc.kind {
 			t.Errorf("%s: %v, want non-retryable %v", tc.name, err, tc.kind)
 		}
 	}

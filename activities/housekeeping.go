@@ -7,6 +7,7 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 )
 
@@ -43,7 +44,7 @@ func (h *Housekeeping) PurgeExpiredIdempotency(ctx context.Context, now time.Tim
 	now = notAfterNow(now)
 	n, err := h.Store.PurgeExpiredIdempotency(ctx, now)
 	if err != nil {
-		return 0, ToTemporal(err)
+		return 0, temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Info("purged expired idempotency records", "count", n, "now", now)
 	return n, nil
@@ -55,7 +56,7 @@ func (h *Housekeeping) ExpireDeviceLinks(ctx context.Context, now time.Time) (in
 	now = notAfterNow(now)
 	n, err := h.Store.ExpireDeviceLinks(ctx, now)
 	if err != nil {
-		return 0, ToTemporal(err)
+		return 0, temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Info("expired device links", "count", n, "now", now)
 	return n, nil
@@ -67,7 +68,7 @@ func (h *Housekeeping) PurgeEvents(ctx context.Context, now time.Time) (int64, e
 	now = notAfterNow(now)
 	n, err := h.Store.PurgeEvents(ctx, now)
 	if err != nil {
-		return 0, ToTemporal(err)
+		return 0, temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Info("purged agent events", "count", n, "now", now)
 	return n, nil

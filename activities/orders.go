@@ -5,6 +5,7 @@ import (
 
 	"go.temporal.io/sdk/activity"
 
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/venue/micro"
@@ -68,7 +69,7 @@ func (a *Orders) verifyCancel(in OrderCancel) error {
 func (a *Orders) SubmitOrder(ctx context.Context, orderID string) (OrderState, error) {
 	o, err := a.Steps.Submit(ctx, orderID)
 	if err != nil {
-		return OrderState{}, ToTemporal(err)
+		return OrderState{}, temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Info("order submitted", "order_id", orderID, "status", o.Status)
 	return stateOf(o), nil
@@ -78,7 +79,7 @@ func (a *Orders) SubmitOrder(ctx context.Context, orderID string) (OrderState, e
 func (a *Orders) SyncOrder(ctx context.Context, orderID string) (OrderState, error) {
 	o, err := a.Steps.Sync(ctx, orderID)
 	if err != nil {
-		return OrderState{}, ToTemporal(err)
+		return OrderState{}, temporalerr.To(err)
 	}
 	return stateOf(o), nil
 }
@@ -86,12 +87,12 @@ func (a *Orders) SyncOrder(ctx context.Context, orderID string) (OrderState, err
 // CancelOrder cancels the order on the venue.
 func (a *Orders) CancelOrder(ctx context.Context, in OrderCancel) (OrderState, error) {
 	if err := a.verifyCancel(in); err != nil {
-		return OrderState{}, ToTemporal(err)
+		return OrderState{}, temporalerr.To(err)
 	}
 	orderID := in.OrderID
 	prev, o, err := a.Steps.CancelAtVenue(ctx, orderID)
 	if err != nil {
-		return OrderState{}, ToTemporal(err)
+		return OrderState{}, temporalerr.To(err)
 	}
 	st := stateOf(o)
 	st.PreviousStatus = prev
@@ -103,12 +104,12 @@ func (a *Orders) CancelOrder(ctx context.Context, in OrderCancel) (OrderState, e
 // no post of it is in flight, else after the post's outcome, on the venue.
 func (a *Orders) CancelPendingOrder(ctx context.Context, in OrderCancel) (OrderState, error) {
 	if err := a.verifyCancel(in); err != nil {
-		return OrderState{}, ToTemporal(err)
+		return OrderState{}, temporalerr.To(err)
 	}
 	orderID := in.OrderID
 	prev, o, err := a.Steps.CancelPending(ctx, orderID)
 	if err != nil {
-		return OrderState{}, ToTemporal(err)
+		return OrderState{}, temporalerr.To(err)
 	}
 	st := stateOf(o)
 	st.PreviousStatus = prev
@@ -120,7 +121,7 @@ func (a *Orders) CancelPendingOrder(ctx context.Context, in OrderCancel) (OrderS
 func (a *Orders) AbandonOrder(ctx context.Context, orderID string) (OrderState, error) {
 	o, err := a.Steps.Abandon(ctx, orderID)
 	if err != nil {
-		return OrderState{}, ToTemporal(err)
+		return OrderState{}, temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Warn("order placement abandoned", "order_id", orderID, "status", o.Status)
 	return stateOf(o), nil

@@ -6,6 +6,7 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/settlements"
 )
@@ -47,11 +48,11 @@ func (s *Settlements) verifyRedeem(in settlements.RedeemInput) error {
 // ApproveWallet grants the wallet's approvals (sends transactions).
 func (s *Settlements) ApproveWallet(ctx context.Context, in settlements.ApproveInput) (settlements.ApproveResult, error) {
 	if err := s.verifyApprove(in); err != nil {
-		return settlements.ApproveResult{}, ToTemporal(err)
+		return settlements.ApproveResult{}, temporalerr.To(err)
 	}
 	res, err := s.Steps.ApproveWallet(ctx, in)
 	if err != nil {
-		return res, ToTemporal(err)
+		return res, temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Info("wallet approved", "user_id", in.UserID, "token", in.Token, "transactions", len(res.TransactionHashes))
 	return res, nil
@@ -60,11 +61,11 @@ func (s *Settlements) ApproveWallet(ctx context.Context, in settlements.ApproveI
 // PlanRedeem selects the positions to redeem (reads only).
 func (s *Settlements) PlanRedeem(ctx context.Context, in settlements.RedeemInput) (settlements.RedeemPlan, error) {
 	if err := s.verifyRedeem(in); err != nil {
-		return settlements.RedeemPlan{}, ToTemporal(err)
+		return settlements.RedeemPlan{}, temporalerr.To(err)
 	}
 	plan, err := s.Steps.PlanRedeem(ctx, in)
 	if err != nil {
-		return plan, ToTemporal(err)
+		return plan, temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Info("redemption planned", "agent_id", in.AgentID, "positions", len(plan.Positions),
 		"markets", len(plan.Conditions), "holdings", len(plan.Holdings))
@@ -75,7 +76,7 @@ func (s *Settlements) PlanRedeem(ctx context.Context, in settlements.RedeemInput
 func (s *Settlements) RedeemOnChain(ctx context.Context, in settlements.RedeemExecution) ([]settlements.ChainRedemption, error) {
 	out, err := s.Steps.RedeemOnChain(ctx, in)
 	if err != nil {
-		return out, ToTemporal(err)
+		return out, temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Info("redeemed on chain", "user_id", in.UserID, "markets", len(out))
 	return out, nil
@@ -85,11 +86,11 @@ func (s *Settlements) RedeemOnChain(ctx context.Context, in settlements.RedeemEx
 // user, as settled.
 func (s *Settlements) RecordRedemptions(ctx context.Context, in settlements.RedeemRecord) (settlements.RedeemResult, error) {
 	if err := s.verifyRedeem(in.Input); err != nil {
-		return settlements.RedeemResult{}, ToTemporal(err)
+		return settlements.RedeemResult{}, temporalerr.To(err)
 	}
 	res, err := s.Steps.RecordRedemptions(ctx, in)
 	if err != nil {
-		return res, ToTemporal(err)
+		return res, temporalerr.To(err)
 	}
 	return res, nil
 }
@@ -104,5 +105,5 @@ func (s *Settlements) RecordSettlementAudit(ctx context.Context, r settlements.A
 			"action", r.Action, "claimed_user_id", r.UserID, "claimed_agent_id", r.AgentID)
 		return nil
 	}
-	return ToTemporal(s.Steps.RecordAudit(ctx, r))
+	return temporalerr.To(s.Steps.RecordAudit(ctx, r))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/settlements"
@@ -20,8 +21,8 @@ import (
 
 // The settlement activities run the real service on the real sandbox
 // chain and store; their errors cross the Temporal boundary through
-// ToTemporal: a venue rejection or a missing wallet is non-retryable and
-// FromTemporal restores its kind and code.
+// temporalerr.To: a venue rejection or a missing wallet is non-retryable and
+// temporalerr.From restores its kind and code.
 func TestSettlementActivities(t *testing.T) {
 	e := settlementstest.New(t)
 	var suite testsuite.WorkflowTestSuite
@@ -62,7 +63,7 @@ func TestSettlementActivities(t *testing.T) {
 			var appErr *temporal.ApplicationError
 			require.True(t, errors.As(err, &appErr), "%v", err)
 			assert.True(t, appErr.NonRetryable())
-			got := activities.FromTemporal(err)
+			got := temporalerr.From(err)
 			assert.Equal(t, tc.kind, errs.KindOf(got))
 			assert.Equal(t, tc.code, errs.CodeOf(got))
 		})

@@ -6,6 +6,7 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/strategies"
 )
@@ -63,14 +64,14 @@ func ProofKind(action string) (string, bool) {
 // in this worker.
 func (a *Strategies) LoadStrategy(ctx context.Context, id string) (strategies.State, error) {
 	st, err := a.Engine.Load(ctx, id)
-	return st, ToTemporal(err)
+	return st, temporalerr.To(err)
 }
 
 // ExecuteStrategy runs one execution (see strategies.Engine.Execute).
 func (a *Strategies) ExecuteStrategy(ctx context.Context, in StrategyExecution) (strategies.Outcome, error) {
 	out, err := a.Engine.Execute(ctx, in.ID, in.Seq)
 	if err != nil {
-		return out, ToTemporal(err)
+		return out, temporalerr.To(err)
 	}
 	if out.Executed {
 		activity.GetLogger(ctx).Info("strategy executed", "strategy_id", in.ID, "seq", in.Seq, "kind", out.Kind, "order_id", out.OrderID, "status", out.State.Status)
@@ -81,27 +82,27 @@ func (a *Strategies) ExecuteStrategy(ctx context.Context, in StrategyExecution) 
 // RecordStrategyFailure records an execution whose step gave up.
 func (a *Strategies) RecordStrategyFailure(ctx context.Context, in StrategyExecution) (strategies.State, error) {
 	st, err := a.Engine.RecordFailure(ctx, in.ID, in.Seq, in.Reason)
-	return st, ToTemporal(err)
+	return st, temporalerr.To(err)
 }
 
 // ApplyStrategyChange verifies a change's proof and applies it.
 func (a *Strategies) ApplyStrategyChange(ctx context.Context, ch strategies.Change) (strategies.State, error) {
 	kind, ok := ProofKind(ch.Action)
 	if !ok {
-		return strategies.State{}, ToTemporal(errs.Ef(errs.Invalid, "unknown strategy action %q", ch.Action))
+		return strategies.State{}, temporalerr.To(errs.Ef(errs.Invalid, "unknown strategy action %q", ch.Action))
 	}
 	if err := a.Intents.Verify(ch.Proof, kind, ch.ProofFields()...); err != nil {
 		activity.GetLogger(ctx).Warn("strategy change refused: no valid proof", "strategy_id", ch.StrategyID, "action", ch.Action)
-		return strategies.State{}, ToTemporal(err)
+		return strategies.State{}, temporalerr.To(err)
 	}
 	st, err := a.Engine.Apply(ctx, ch)
-	return st, ToTemporal(err)
+	return st, temporalerr.To(err)
 }
 
 // ExpireStrategy cancels the strategy if its expiry passed.
 func (a *Strategies) ExpireStrategy(ctx context.Context, id string) (strategies.State, error) {
 	st, err := a.Engine.Expire(ctx, id)
-	return st, ToTemporal(err)
+	return st, temporalerr.To(err)
 }
 
 // ReconcileStrategyAgent applies the status of the strategy's agent, as
@@ -111,5 +112,5 @@ func (a *Strategies) ExpireStrategy(ctx context.Context, id string) (strategies.
 // authenticated change.
 func (a *Strategies) ReconcileStrategyAgent(ctx context.Context, id string) (strategies.State, error) {
 	st, err := a.Engine.Reconcile(ctx, id)
-	return st, ToTemporal(err)
+	return st, temporalerr.To(err)
 }

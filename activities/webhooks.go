@@ -5,6 +5,7 @@ import (
 
 	"go.temporal.io/sdk/activity"
 
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/notify"
 )
 
@@ -29,10 +30,10 @@ type Webhooks struct {
 // activity's own attempt count so the delivery log matches the retries.
 func (w *Webhooks) DeliverWebhook(ctx context.Context, id string) error {
 	_, err := w.Sender.Deliver(ctx, id, int(activity.GetInfo(ctx).Attempt))
-	return ToTemporal(err)
+	return temporalerr.To(err)
 }
 
 // GiveUpWebhook marks notification id's delivery failed.
 func (w *Webhooks) GiveUpWebhook(ctx context.Context, id string) error {
-	return ToTemporal(w.Sender.GiveUp(ctx, id))
+	return temporalerr.To(w.Sender.GiveUp(ctx, id))
 }

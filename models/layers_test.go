@@ -75,6 +75,10 @@ var layerRules = []layerRule{
 		why: "the error taxonomy is the leaf every layer classifies with; it knows only the venue's errors, to map them",
 	},
 	{
+		pkgs: []string{"models/errs/temporalerr"}, scope: prod, only: []string{"models/errs", "venue"},
+		why: "the Temporal error conversion is a leaf beside the taxonomy: the workflows' clients, the workflows and the activities classify through it, and it knows nothing else of ours",
+	},
+	{
 		pkgs: []string{"api/..."}, scope: prod, never: []string{"worker/...", "sandbox/..."},
 		why: "HTTP handlers call services; the worker process and the sandbox are wired by cmd",
 	},
@@ -128,20 +132,22 @@ func TestLayering(t *testing.T) {
 // rule that can never fail is noticed.
 func TestLayeringCatchesViolations(t *testing.T) {
 	graph := map[string]*listedPackage{
-		"venue/clob":             {ImportPath: "venue/clob", Imports: []string{"venue/clob/rest"}},
-		"venue/clob/rest":        {ImportPath: "venue/clob/rest", Imports: []string{"models/errs"}},
-		"models/errs":            {ImportPath: "models/errs", Imports: []string{"venue"}},
-		"venue":                  {ImportPath: "venue"},
-		"models/orders":          {ImportPath: "models/orders", Imports: []string{"venue/clob"}, TestImports: []string{"workflows"}},
-		"workflows":              {ImportPath: "workflows", Imports: []string{"activities"}},
-		"activities":             {ImportPath: "activities", Imports: []string{"workflows"}},
-		"api/orders":             {ImportPath: "api/orders", Imports: []string{"activities", "workflows"}},
-		"api/markets":            {ImportPath: "api/markets", Imports: []string{"models/markets"}, XTestImports: []string{"sandbox"}},
-		"models/markets":         {ImportPath: "models/markets", Imports: []string{"sandbox/markets"}},
-		"sandbox/markets":        {ImportPath: "sandbox/markets"},
-		"sandbox":                {ImportPath: "sandbox"},
-		"models/store/storetest": {ImportPath: "models/store/storetest", Imports: []string{"sandbox"}},
-		"cmd/ats":                {ImportPath: "cmd/ats", Imports: []string{"sandbox", "models/store/storetest"}},
+		"venue/clob":              {ImportPath: "venue/clob", Imports: []string{"venue/clob/rest"}},
+		"venue/clob/rest":         {ImportPath: "venue/clob/rest", Imports: []string{"models/errs"}},
+		"models/errs":             {ImportPath: "models/errs", Imports: []string{"venue"}},
+		"venue":                   {ImportPath: "venue"},
+		"models/orders":           {ImportPath: "models/orders", Imports: []string{"venue/clob"}, TestImports: []string{"workflows"}},
+		"workflows":               {ImportPath: "workflows", Imports: []string{"activities"}},
+		"activities":              {ImportPath: "activities", Imports: []string{"workflows"}},
+		"api/orders":              {ImportPath: "api/orders", Imports: []string{"activities", "workflows"}},
+		"api/markets":             {ImportPath: "api/markets", Imports: []string{"models/markets"}, XTestImports: []string{"sandbox"}},
+		"models/markets":          {ImportPath: "models/markets", Imports: []string{"sandbox/markets"}},
+		"sandbox/markets":         {ImportPath: "sandbox/markets"},
+		"sandbox":                 {ImportPath: "sandbox"},
+		"models/store/storetest":  {ImportPath: "models/store/storetest", Imports: []string{"sandbox"}},
+		"cmd/ats":                 {ImportPath: "cmd/ats", Imports: []string{"sandbox", "models/store/storetest"}},
+		"models/errs/temporalerr": {ImportPath: "models/errs/temporalerr", Imports: []string{"models/errs", "models/store"}},
+		"models/store":            {ImportPath: "models/store"},
 	}
 	var got []string
 	for _, r := range layerRules {
@@ -156,6 +162,7 @@ func TestLayeringCatchesViolations(t *testing.T) {
 		"cmd/ats → models/store/storetest",               // a test helper in the binary
 		"activities → workflows",                         // a step that knows the workflows
 		"api/orders → activities",                        // a handler that runs a step itself
+		"models/errs/temporalerr → models/store",         // the error conversion is no leaf any more
 	}
 	for _, w := range want {
 		if !slices.ContainsFunc(got, func(v string) bool { return strings.HasPrefix(v, w+"  ✗") }) {

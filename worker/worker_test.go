@@ -16,9 +16,9 @@ import (
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
-	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/activities/activitiestest"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/workflows"
 )
 
@@ -62,7 +62,7 @@ func TestConvertersEncryptFailures(t *testing.T) {
 	}
 	in := errs.E(errs.VenueRejected, "order ord_secret_77 rejected").WithCode("post_only").
 		WithCause(fmt.Errorf("clob said: cause_detail_88"))
-	f := fc.ErrorToFailure(activities.ToTemporal(in))
+	f := fc.ErrorToFailure(temporalerr.To(in))
 	for _, needle := range []string{"ord_secret_77", "cause_detail_88"} {
 		if strings.Contains(f.String(), needle) {
 			t.Fatalf("failure contains %q in plaintext: %v", needle, f)
@@ -71,7 +71,7 @@ func TestConvertersEncryptFailures(t *testing.T) {
 	if f.GetEncodedAttributes() == nil {
 		t.Fatal("failure has no encoded attributes")
 	}
-	got := activities.FromTemporal(fc.FailureToError(f))
+	got := temporalerr.From(fc.FailureToError(f))
 	if errs.KindOf(got) != errs.VenueRejected || errs.CodeOf(got) != "post_only" || errs.PublicMessage(got) != "order ord_secret_77 rejected" {
 		t.Fatalf("round trip = %v (kind %v, code %q)", got, errs.KindOf(got), errs.CodeOf(got))
 	}

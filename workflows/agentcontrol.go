@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/agents"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/orders"
 )
 
@@ -187,5 +188,5 @@ func (c AgentControlClient) Apply(ctx context.Context, agentID, userID string) e
 	}
 	opts.WorkflowExecutionErrorWhenAlreadyStarted = false
 	_, err = c.Client.SignalWithStartWorkflow(ctx, opts.ID, AgentControlSignalAgain, nil, opts, AgentControl, AgentControlInput{AgentID: agentID})
-	return activities.FromTemporal(err)
+	return temporalerr.From(err)
 }

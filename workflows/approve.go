@@ -16,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/settlements"
 )
@@ -74,7 +75,7 @@ func Approve(ctx workflow.Context, in settlements.ApproveInput) (settlements.App
 
 // failed fills the failure of an audit record from an activity error.
 func failed(rec *settlements.AuditRecord, err error) {
-	e := activities.FromTemporal(err)
+	e := temporalerr.From(err)
 	rec.Error, rec.ErrorCode = errs.PublicMessage(e), errs.CodeOf(e)
 }
 
@@ -140,11 +141,11 @@ func runJoined[I any](ctx context.Context, c client.Client, spec StartSpec, wf a
 	for range maxJoins {
 		run, err := c.ExecuteWorkflow(ctx, opts, wf, in)
 		if err != nil {
-			return activities.FromTemporal(err)
+			return temporalerr.From(err)
 		}
 		v, err := queryWhenReady(ctx, c, opts.ID, run.GetRunID())
 		if err != nil {
-			return activities.FromTemporal(err)
+			return temporalerr.From(err)
 		}
 		var running I
 		if err := v.Get(&running); err != nil {
@@ -152,10 +153,10 @@ func runJoined[I any](ctx context.Context, c client.Client, spec StartSpec, wf a
 		}
 		err = run.Get(ctx, out)
 		if same(running) {
-			return activities.FromTemporal(err)
+			return temporalerr.From(err)
 		}
 		if ctx.Err() != nil {
-			return activities.FromTemporal(ctx.Err())
+			return temporalerr.From(ctx.Err())
 		}
 		// Another request's workflow: it has finished, so the next start
 		// runs ours.

@@ -15,6 +15,7 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/settlements"
@@ -126,7 +127,7 @@ func runApprove(t *testing.T, e *settlementstest.Env, steps activities.Settlemen
 	require.True(t, env.IsWorkflowCompleted())
 	var res settlements.ApproveResult
 	if err := env.GetWorkflowError(); err != nil {
-		return res, activities.FromTemporal(err)
+		return res, temporalerr.From(err)
 	}
 	require.NoError(t, env.GetWorkflowResult(&res))
 	return res, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 )
 
@@ -160,22 +161,22 @@ func (w *deviceLinkWorkflow) setHandlers(ctx workflow.Context) error {
 // proof.
 func (w *deviceLinkWorkflow) validate(_ workflow.Context, d DeviceLinkDecision) error {
 	if d.UserID == "" {
-		return activities.ToTemporal(errs.E(errs.Invalid, "a decision needs a user"))
+		return temporalerr.To(errs.E(errs.Invalid, "a decision needs a user"))
 	}
 	switch w.state {
 	case DeviceLinkStatePending:
 		// Only the activity can verify a proof (the workflow holds no
 		// key); one without any is turned away before it enters history.
 		if d.Proof == "" {
-			return activities.ToTemporal(errs.E(errs.Forbidden, "a decision needs the proof of the approval page").WithCode(errs.CodeUnvouchedRequest))
+			return temporalerr.To(errs.E(errs.Forbidden, "a decision needs the proof of the approval page").WithCode(errs.CodeUnvouchedRequest))
 		}
 		return nil
 	case DeviceLinkStateExpired:
-		return activities.ToTemporal(agents.ErrLinkExpired())
+		return temporalerr.To(agents.ErrLinkExpired())
 	case DeviceLinkStateDeciding:
-		return activities.ToTemporal(errs.E(errs.Conflict, "this code is being decided right now").WithCode(errs.CodeCodeAlreadyUsed))
+		return temporalerr.To(errs.E(errs.Conflict, "this code is being decided right now").WithCode(errs.CodeCodeAlreadyUsed))
 	default:
-		return activities.ToTemporal(agents.ErrLinkUsed())
+		return temporalerr.To(agents.ErrLinkUsed())
 	}
 }
 
@@ -292,7 +293,7 @@ func (d DeviceLinkClient) Start(ctx context.Context, linkID string, expiresAt ti
 		return err
 	}
 	_, err = d.Client.ExecuteWorkflow(ctx, opts, DeviceLink, DeviceLinkInput{LinkID: linkID, ExpiresAt: expiresAt.UTC()})
-	return activities.FromTemporal(err)
+	return temporalerr.From(err)
 }
 
 // Approve sends the approve update, giving the agent budget, and waits
@@ -321,7 +322,7 @@ func (d DeviceLinkClient) Deny(ctx context.Context, linkID, userID, clientAddr s
 // the key.
 func (d DeviceLinkClient) KeyIssued(ctx context.Context, linkID string) error {
 	err := d.Client.SignalWorkflow(ctx, WorkflowID(KindDeviceLink, linkID), "", DeviceLinkSignalKeyIssued, nil)
-	return activities.FromTemporal(err)
+	return temporalerr.From(err)
 }
 
 func (d DeviceLinkClient) update(ctx context.Context, linkID, name string, arg DeviceLinkDecision, out any) error {
@@ -332,7 +333,7 @@ func (d DeviceLinkClient) update(ctx context.Context, linkID, name string, arg D
 		WaitForStage: client.WorkflowUpdateStageCompleted,
 	})
 	if err != nil {
-		return activities.FromTemporal(err)
+		return temporalerr.From(err)
 	}
-	return activities.FromTemporal(h.Get(ctx, out))
+	return temporalerr.From(h.Get(ctx, out))
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/secret"
@@ -183,7 +184,7 @@ func wantRejected(t *testing.T, o *updateOutcome, code string) {
 	if o.rejected == nil {
 		t.Fatalf("update not rejected: %+v", o)
 	}
-	if err := activities.FromTemporal(o.rejected); errs.KindOf(err) != errs.Conflict || errs.CodeOf(err) != code {
+	if err := temporalerr.From(o.rejected); errs.KindOf(err) != errs.Conflict || errs.CodeOf(err) != code {
 		t.Fatalf("rejection %v (kind %v code %q), want Conflict %q", err, errs.KindOf(err), errs.CodeOf(err), code)
 	}
 }
@@ -260,10 +261,10 @@ func TestDeviceLinkWorkflow(t *testing.T) {
 		approved := f.update(workflows.DeviceLinkUpdateApprove, 4*time.Minute, f.userID)
 		f.pollAt(5 * time.Minute)
 		res := f.run(t)
-		if errs.KindOf(activities.FromTemporal(noProof.rejected)) != errs.Forbidden {
+		if errs.KindOf(temporalerr.From(noProof.rejected)) != errs.Forbidden {
 			t.Fatalf("without a proof: %+v", noProof)
 		}
-		if !foreign.completed || errs.KindOf(activities.FromTemporal(foreign.err)) != errs.Forbidden {
+		if !foreign.completed || errs.KindOf(temporalerr.From(foreign.err)) != errs.Forbidden {
 			t.Fatalf("with a foreign proof: %+v", foreign)
 		}
 		wantPoll(t, pending, errs.CodeAuthorizationPending, "after the forgeries")
@@ -292,7 +293,7 @@ func TestDeviceLinkWorkflow(t *testing.T) {
 		f := newLinkFixture(t)
 		bad := f.update(workflows.DeviceLinkUpdateApprove, time.Minute, "")
 		res := f.run(t)
-		if bad.rejected == nil || errs.KindOf(activities.FromTemporal(bad.rejected)) != errs.Invalid || res.State != workflows.DeviceLinkStateExpired {
+		if bad.rejected == nil || errs.KindOf(temporalerr.From(bad.rejected)) != errs.Invalid || res.State != workflows.DeviceLinkStateExpired {
 			t.Fatalf("update %+v result %+v", bad, res)
 		}
 	})

@@ -87,7 +87,7 @@ func Housekeeping(ctx workflow.Context) (HousekeepingResult, error) {
 		"purge_error", purgeErr, "expire_error", expireErr, "events_error", eventsErr)
 	// Return the first failure unchanged rather than joining them: a
 	// joined error would lose the ApplicationError type (the errs kind)
-	// that activities.FromTemporal and the schedule's failure view rely
+	// that temporalerr.From and the schedule's failure view rely
 	// on. The other failure is in the log and in the activity's history.
 	if purgeErr != nil {
 		return res, purgeErr

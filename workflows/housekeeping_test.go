@@ -11,6 +11,7 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/activities/activitiestest"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/workflows"
 )
 
@@ -154,8 +155,8 @@ func TestHousekeepingNonRetryableFailureStillRunsOtherActivity(t *testing.T) {
 	if !errors.As(err, &appErr) || appErr.Type() != errs.Internal.String() {
 		t.Fatalf("error = %v, want an internal application error", err)
 	}
-	if got := activities.FromTemporal(err); errs.KindOf(got) != errs.Internal || errs.CodeOf(got) != "schema" {
-		t.Fatalf("FromTemporal = %v (kind %v code %q)", got, errs.KindOf(got), errs.CodeOf(got))
+	if got := temporalerr.From(err); errs.KindOf(got) != errs.Internal || errs.CodeOf(got) != "schema" {
+		t.Fatalf("temporalerr.From = %v (kind %v code %q)", got, errs.KindOf(got), errs.CodeOf(got))
 	}
 	purges := 0
 	for _, c := range store.Calls() {
@@ -184,7 +185,7 @@ func TestHousekeepingGivesUpWithinInterval(t *testing.T) {
 	if elapsed := env.Now().Sub(start); elapsed > workflows.HousekeepingInterval {
 		t.Fatalf("workflow ran for %v, longer than the schedule interval", elapsed)
 	}
-	if got := activities.FromTemporal(env.GetWorkflowError()); errs.KindOf(got) != errs.Transient {
+	if got := temporalerr.From(env.GetWorkflowError()); errs.KindOf(got) != errs.Transient {
 		t.Fatalf("kind = %v, want transient", errs.KindOf(got))
 	}
 }

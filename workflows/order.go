@@ -13,6 +13,7 @@ import (
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/orders"
 )
@@ -311,13 +312,13 @@ func (w *orderWorkflow) awaitPlacement(ctx workflow.Context) (activities.OrderSt
 
 func (w *orderWorkflow) validateCancel(_ workflow.Context, req OrderCancelRequest) error {
 	if (w.placed || w.v1) && w.terminal() {
-		return activities.ToTemporal(orders.NotCancellable(w.state.Status))
+		return temporalerr.To(orders.NotCancellable(w.state.Status))
 	}
 	// Only the activity can verify the proof; a cancel without any is
 	// turned away before it enters history. (Validators do not run on
 	// replay, so older histories are unaffected.)
 	if req.Proof == "" {
-		return activities.ToTemporal(errs.E(errs.Forbidden, "a cancel needs the proof of the agent's request").WithCode(errs.CodeUnvouchedRequest))
+		return temporalerr.To(errs.E(errs.Forbidden, "a cancel needs the proof of the agent's request").WithCode(errs.CodeUnvouchedRequest))
 	}
 	return nil
 }
@@ -333,7 +334,7 @@ func (w *orderWorkflow) cancel(ctx workflow.Context, req OrderCancelRequest) (ac
 			return w.state, err
 		}
 		if w.terminal() {
-			return w.state, activities.ToTemporal(orders.NotCancellable(w.state.Status))
+			return w.state, temporalerr.To(orders.NotCancellable(w.state.Status))
 		}
 		if !w.placed {
 			return w.cancelPending(ctx, req)
@@ -343,7 +344,7 @@ func (w *orderWorkflow) cancel(ctx workflow.Context, req OrderCancelRequest) (ac
 		return w.state, err
 	}
 	if w.terminal() {
-		return w.state, activities.ToTemporal(orders.NotCancellable(w.state.Status))
+		return w.state, temporalerr.To(orders.NotCancellable(w.state.Status))
 	}
 	return w.runCancel(ctx, opts, orderActivities.CancelOrder, req)
 }
@@ -484,7 +485,7 @@ func (w *orderWorkflow) submitLocal(sctx workflow.Context, left time.Duration) (
 
 // retryable reports whether another attempt may succeed where err failed:
 // everything but the errors the activities mark non-retryable
-// (activities.ToTemporal: the order or the venue refused it).
+// (temporalerr.To: the order or the venue refused it).
 func retryable(err error) bool {
 	var ae *temporal.ApplicationError
 	if errors.As(err, &ae) {
@@ -677,7 +678,7 @@ func (c OrderDeskClient) StartAndAwaitPlacement(ctx context.Context, orderID, us
 			attempt = next
 		}
 		if _, err := c.Client.ExecuteWorkflow(ctx, opts, Order, in); err != nil {
-			return "", activities.FromTemporal(err)
+			return "", temporalerr.From(err)
 		}
 		wait := time.NewTimer(attemptWait)
 		defer wait.Stop()
@@ -689,7 +690,7 @@ func (c OrderDeskClient) StartAndAwaitPlacement(ctx context.Context, orderID, us
 			// Retried by the workflow: its answer is the placement's.
 		case <-wait.C:
 		case <-ctx.Done():
-			return "", activities.FromTemporal(ctx.Err())
+			return "", temporalerr.From(ctx.Err())
 		}
 		h, err = c.Client.UpdateWorkflow(ctx, update)
 	} else {
@@ -713,13 +714,13 @@ func (c OrderDeskClient) StartAndAwaitPlacement(ctx context.Context, orderID, us
 		// attempt reconciles first), so ask it again.
 		select {
 		case <-ctx.Done():
-			return "", activities.FromTemporal(ctx.Err())
+			return "", temporalerr.From(ctx.Err())
 		case <-time.After(100 * time.Millisecond):
 		}
 		h, err = c.Client.UpdateWorkflow(ctx, update)
 	}
 	if err != nil {
-		return "", activities.FromTemporal(err)
+		return "", temporalerr.From(err)
 	}
 	return st.Status, nil
 }
@@ -732,10 +733,10 @@ func (c OrderDeskClient) Resume(ctx context.Context, orderID, userID, agentID, t
 		return err
 	}
 	_, err = c.Client.ExecuteWorkflow(ctx, opts, Order, OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID})
-	if err != nil && errs.Is(activities.FromTemporal(err), errs.Conflict) {
+	if err != nil && errs.Is(temporalerr.From(err), errs.Conflict) {
 		return nil
 	}
-	return activities.FromTemporal(err)
+	return temporalerr.From(err)
 }
 
 // SignalOrder tells the order's workflow of a venue event; it implements
@@ -745,7 +746,7 @@ func (c OrderDeskClient) SignalOrder(ctx context.Context, orderID string, h orde
 	if nf := (*serviceerror.NotFound)(nil); errors.As(err, &nf) {
 		return nil
 	}
-	return activities.FromTemporal(err)
+	return temporalerr.From(err)
 }
 
 // Cancel sends the cancel update and returns the statuses before and
@@ -764,11 +765,11 @@ func (c OrderDeskClient) Cancel(ctx context.Context, orderID string) (string, st
 		return "", "", errs.E(errs.NotFound, "the order has no running workflow").WithCode(errs.CodeOrderWorkflowNotFound).WithCause(err)
 	}
 	if err != nil {
-		return "", "", activities.FromTemporal(err)
+		return "", "", temporalerr.From(err)
 	}
 	var st activities.OrderState
 	if err := h.Get(ctx, &st); err != nil {
-		return "", "", activities.FromTemporal(err)
+		return "", "", temporalerr.From(err)
 	}
 	return st.PreviousStatus, st.Status, nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/orders"
@@ -360,7 +361,7 @@ func TestOrderWorkflowPendingCancelRefusedPlacesOn(t *testing.T) {
 	var got cancelResult
 	sendCancel(t, env, 10*time.Millisecond, "c1", &got)
 	res := runOrder(t, env)
-	if err := activities.FromTemporal(got.err); !got.done || errs.CodeOf(err) != "order_not_cancellable" {
+	if err := temporalerr.From(got.err); !got.done || errs.CodeOf(err) != "order_not_cancellable" {
 		t.Fatalf("cancel answered %+v (%v)", got, err)
 	}
 	if res.Status != "FILLED" || f.posts != 1 || f.abandons != 0 {
@@ -399,7 +400,7 @@ func TestOrderWorkflowCancelNotConfirmedByTheVenue(t *testing.T) {
 			})
 			start := env.Now()
 			res := runOrder(t, env)
-			err := activities.FromTemporal(got.err)
+			err := temporalerr.From(got.err)
 			if !got.done || errs.CodeOf(err) != tc.wantCode || tc.wantCode != "" && !errs.KindOf(err).Retryable() {
 				t.Fatalf("cancel answered %+v (%v)", got, err)
 			}

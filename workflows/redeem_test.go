@@ -12,6 +12,7 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/settlements"
@@ -28,7 +29,7 @@ func runRedeem(t *testing.T, e *settlementstest.Env, steps activities.Settlement
 	require.True(t, env.IsWorkflowCompleted())
 	var res settlements.RedeemResult
 	if err := env.GetWorkflowError(); err != nil {
-		return res, activities.FromTemporal(err)
+		return res, temporalerr.From(err)
 	}
 	require.NoError(t, env.GetWorkflowResult(&res))
 	return res, nil

@@ -116,7 +116,7 @@ type StartSpec struct {
 // StartOptions builds the StartWorkflowOptions for spec: workflow id from
 // the business id, TaskQueue, search attributes (always including
 // SAWorkflowKind), and the memo. A start whose id is already running
-// returns serviceerror.WorkflowExecutionAlreadyStarted (activities.FromTemporal
+// returns serviceerror.WorkflowExecutionAlreadyStarted (temporalerr.From
 // maps it to errs.Conflict) instead of silently returning the running
 // workflow, so callers notice duplicates.
 func StartOptions(spec StartSpec) (client.StartWorkflowOptions, error) {

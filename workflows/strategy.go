@@ -12,6 +12,7 @@ import (
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/strategies"
 )
@@ -131,7 +132,7 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 				return st, err
 			}
 			if err := strategies.AllowedFor(action, st.Status, st.PausedBy); err != nil {
-				return st, activities.ToTemporal(err)
+				return st, temporalerr.To(err)
 			}
 			busy = true
 			defer func() { busy = false }()
@@ -146,7 +147,7 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 		}
 		validator := func(ch strategies.Change) error {
 			if ch.Proof == "" {
-				return activities.ToTemporal(errs.E(errs.Forbidden, "the request was not made through an authenticated path").WithCode(errs.CodeUnvouchedRequest))
+				return temporalerr.To(errs.E(errs.Forbidden, "the request was not made through an authenticated path").WithCode(errs.CodeUnvouchedRequest))
 			}
 			if !loaded {
 				return nil // the handler checks once the state is known
@@ -156,9 +157,9 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 				// taken from the history and sent again (versions only
 				// grow). ApplyStrategyChange refuses the rest against the
 				// database.
-				return activities.ToTemporal(strategies.Stale())
+				return temporalerr.To(strategies.Stale())
 			}
-			return activities.ToTemporal(strategies.AllowedFor(action, st.Status, st.PausedBy))
+			return temporalerr.To(strategies.AllowedFor(action, st.Status, st.PausedBy))
 		}
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, action, handler, workflow.UpdateHandlerOptions{Validator: validator}); err != nil {
 			return st, err
@@ -292,7 +293,7 @@ func strategyExecute(ctx workflow.Context, id string, seq int) (strategies.State
 		return out.State, err
 	}
 	var st strategies.State
-	reason := "the execution failed: " + errs.PublicMessage(activities.FromTemporal(err))
+	reason := "the execution failed: " + errs.PublicMessage(temporalerr.From(err))
 	err = workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, strategyStepOptions), a.RecordStrategyFailure,
 		activities.StrategyExecution{ID: id, Seq: seq, Reason: reason}).Get(ctx, &st)
 	return st, err
@@ -320,7 +321,7 @@ func (c StrategyClient) Start(ctx context.Context, st strategies.State) error {
 		return err
 	}
 	_, err = c.Client.ExecuteWorkflow(ctx, opts, Strategy, StrategyInput{StrategyID: st.ID})
-	return activities.FromTemporal(err)
+	return temporalerr.From(err)
 }
 
 // Change sends ch as the update of its action, with its proof.
@@ -338,11 +339,11 @@ func (c StrategyClient) Change(ctx context.Context, ch strategies.Change) (strat
 		return strategies.State{}, errs.E(errs.Conflict, "the strategy is not running").WithCode(errs.CodeStrategyState).WithCause(err)
 	}
 	if err != nil {
-		return strategies.State{}, activities.FromTemporal(err)
+		return strategies.State{}, temporalerr.From(err)
 	}
 	var st strategies.State
 	if err := h.Get(ctx, &st); err != nil {
-		return st, activities.FromTemporal(err)
+		return st, temporalerr.From(err)
 	}
 	return st, nil
 }
@@ -350,5 +351,5 @@ func (c StrategyClient) Change(ctx context.Context, ch strategies.Change) (strat
 // Hint signals the strategy's workflow that a price condition was met.
 func (c StrategyClient) Hint(ctx context.Context, strategyID string) error {
 	err := c.Client.SignalWorkflow(ctx, WorkflowID(KindStrategy, strategyID), "", StrategySignalPrice, nil)
-	return activities.FromTemporal(err)
+	return temporalerr.From(err)
 }

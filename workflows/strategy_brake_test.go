@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/strategies"
 )
 
@@ -64,7 +64,7 @@ func TestReplayedResumeIsRefused(t *testing.T) {
 	r.at(5*time.Minute, func() { during = r.stored().Status })
 	r.at(6*time.Minute, func() { r.change(strategies.ActionCancel, strategies.ByUser, strategies.Change{}) })
 	r.run()
-	if replayed == nil || replayed.rejected == nil || errs.CodeOf(activities.FromTemporal(replayed.rejected)) != errs.CodeStrategyState {
+	if replayed == nil || replayed.rejected == nil || errs.CodeOf(temporalerr.From(replayed.rejected)) != errs.CodeStrategyState {
 		t.Fatalf("the replayed resume: %+v", replayed)
 	}
 	if during != strategies.StatusPaused {

@@ -14,6 +14,7 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/markets"
@@ -412,13 +413,13 @@ func TestPauseResumeCancelFollowTheLifecycle(t *testing.T) {
 	if paused.state.Status != strategies.StatusPaused || paused.state.PausedBy != strategies.ByUser {
 		t.Fatalf("pause answered %+v", paused)
 	}
-	if pauseAgain.rejected == nil || errs.CodeOf(activities.FromTemporal(pauseAgain.rejected)) != errs.CodeStrategyState {
+	if pauseAgain.rejected == nil || errs.CodeOf(temporalerr.From(pauseAgain.rejected)) != errs.CodeStrategyState {
 		t.Fatalf("pausing a paused strategy: %+v", pauseAgain)
 	}
 	if resumed.state.Status != strategies.StatusActive {
 		t.Fatalf("resume answered %+v", resumed)
 	}
-	if unvouched.rejected == nil || errs.CodeOf(activities.FromTemporal(unvouched.rejected)) != errs.CodeUnvouchedRequest {
+	if unvouched.rejected == nil || errs.CodeOf(temporalerr.From(unvouched.rejected)) != errs.CodeUnvouchedRequest {
 		t.Fatalf("a change without a proof: %+v", unvouched)
 	}
 	if cancelled.state.Status != strategies.StatusCancelled {
@@ -450,7 +451,7 @@ func TestForgedProofIsRefusedByTheActivity(t *testing.T) {
 	})
 	r.at(2*time.Minute, func() { r.change(strategies.ActionCancel, strategies.ByAgent, strategies.Change{}) })
 	r.run()
-	if forged.err == nil || errs.CodeOf(activities.FromTemporal(forged.err)) != errs.CodeUnvouchedRequest {
+	if forged.err == nil || errs.CodeOf(temporalerr.From(forged.err)) != errs.CodeUnvouchedRequest {
 		t.Fatalf("a pause proof used for a cancel: %+v", forged)
 	}
 	if r.stored().EndedReason != strategies.EndCancelled {

@@ -17,10 +17,10 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 
-	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/venue/chain"
@@ -168,7 +168,7 @@ func TestReplayedResumeUpdateIsRefusedAgainstTheSandbox(t *testing.T) {
 		if err == nil {
 			err = h.Get(ctx, nil)
 		}
-		if errs.CodeOf(activities.FromTemporal(err)) != errs.CodeStrategyState {
+		if errs.CodeOf(temporalerr.From(err)) != errs.CodeStrategyState {
 			t.Fatalf("the replayed update: %v, want strategy_state", err)
 		}
 	})

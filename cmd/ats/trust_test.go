@@ -15,6 +15,7 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/settlements"
@@ -62,7 +63,7 @@ func TestForgedTemporalRequestsActForNoOne(t *testing.T) {
 			if err == nil {
 				err = h.Get(ctx, nil)
 			}
-			if errs.KindOf(activities.FromTemporal(err)) != errs.Forbidden {
+			if errs.KindOf(temporalerr.From(err)) != errs.Forbidden {
 				t.Fatalf("%s: %v, want forbidden", f.name, err)
 			}
 		}
@@ -130,7 +131,7 @@ func TestForgedTemporalRequestsActForNoOne(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return activities.FromTemporal(r.Get(ctx, nil))
+			return temporalerr.From(r.Get(ctx, nil))
 		}
 		redeem := settlements.RedeemInput{UserID: victim.userID, AgentID: victim.agentID}
 		forgedRedeem := redeem

@@ -3,7 +3,7 @@
 // Every error that crosses a layer boundary (store → service → HTTP handler,
 // activity → workflow) carries a Kind. The HTTP layer maps kinds to statuses
 // in one place (api.statusFor) and the Temporal layer maps kinds to retryable
-// or non-retryable application errors in one place (activities.ToTemporal).
+// or non-retryable application errors in one place (temporalerr.To).
 // The Message of an *Error is safe to show to a client; the wrapped Err is
 // not, and is only ever logged.
 package errs

@@ -1,7 +1,10 @@
-// Package activities holds the Temporal activities of the service and the
-// single place where the service's error taxonomy (models/errs) is mapped to
-// and from Temporal failures.
-package activities
+// Package temporalerr is the one place where the service's error taxonomy
+// (models/errs) is mapped to and from Temporal failures: To decides what
+// Temporal retries, From turns what comes out of Temporal back into an
+// *errs.Error. It is a leaf: it imports models/errs and the Temporal SDK
+// only, so the workflows' clients, the workflows and the activities all
+// classify through it without one layer importing another for it.
+package temporalerr
 
 import (
 	"context"
@@ -14,17 +17,17 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 )
 
-// ErrorDetails is the first detail attached to every ApplicationError built
-// by ToTemporal. It carries the parts of an *errs.Error that the
-// ApplicationError has no field for, so FromTemporal can rebuild the error
+// Details is the first detail attached to every ApplicationError built
+// by To. It carries the parts of an *errs.Error that the
+// ApplicationError has no field for, so From can rebuild the error
 // on the other side of a workflow or activity boundary.
-type ErrorDetails struct {
+type Details struct {
 	Code              string `json:"code,omitempty"`
 	Hint              string `json:"hint,omitempty"`
 	RetryAfterSeconds int    `json:"retry_after_seconds,omitempty"`
 }
 
-// ToTemporal converts an error returned by service code into the error an
+// To converts an error returned by service code into the error an
 // activity (or workflow) returns to Temporal. It is the one place deciding
 // what Temporal retries:
 //
@@ -42,7 +45,7 @@ type ErrorDetails struct {
 // errors, context cancellation and deadlines) pass through unchanged so
 // Temporal's own cancellation and timeout handling keeps working.
 // A nil err yields nil.
-func ToTemporal(err error) error {
+func To(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -64,7 +67,7 @@ func ToTemporal(err error) error {
 	opts := temporal.ApplicationErrorOptions{
 		NonRetryable: !kind.Retryable(),
 		Cause:        e.Err,
-		Details: []any{ErrorDetails{
+		Details: []any{Details{
 			Code:              errs.CodeOf(err),
 			Hint:              e.Hint,
 			RetryAfterSeconds: e.RetryAfterSeconds,
@@ -80,16 +83,16 @@ func ToTemporal(err error) error {
 	return temporal.NewApplicationErrorWithOptions(msg, kind.String(), opts)
 }
 
-// FromTemporal converts an error coming out of Temporal (an activity result
+// From converts an error coming out of Temporal (an activity result
 // inside a workflow, a workflow result or a client call in the API) back to
-// an *errs.Error with the kind, code, hint and message ToTemporal encoded, so
+// an *errs.Error with the kind, code, hint and message To encoded, so
 // the API answers the same HTTP status the activity meant. Temporal's own
 // conditions are classified too: timeouts are Transient, cancellation and
 // "already started" are Conflict, an unknown workflow is NotFound, and an
 // unavailable frontend is Transient. Anything else is Internal, with the
 // original error kept as the cause. A nil err yields nil; an error that
 // already is an *errs.Error is returned as is.
-func FromTemporal(err error) error {
+func From(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -130,13 +133,13 @@ func FromTemporal(err error) error {
 func fromApplicationError(appErr *temporal.ApplicationError) error {
 	kind := errs.ParseKind(appErr.Type())
 	if kind == errs.Internal && appErr.Type() != errs.Internal.String() {
-		// Not produced by ToTemporal (e.g. an SDK panic error): its message
+		// Not produced by To (e.g. an SDK panic error): its message
 		// is not known to be client-safe.
 		return &errs.Error{Kind: errs.Internal, Message: "internal error", Err: appErr}
 	}
 	out := &errs.Error{Kind: kind, Message: appErr.Message(), Err: appErr}
 	if appErr.HasDetails() {
-		var d ErrorDetails
+		var d Details
 		if appErr.Details(&d) == nil {
 			out.Code, out.Hint, out.RetryAfterSeconds = d.Code, d.Hint, d.RetryAfterSeconds
 		}

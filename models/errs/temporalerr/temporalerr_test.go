@@ -1,4 +1,4 @@
-package activities
+package temporalerr
 
 import (
 	"context"
@@ -27,31 +27,31 @@ func TestToTemporal(t *testing.T) {
 		wantMsg       string
 		wantRetryable bool
 		wantDelay     time.Duration
-		wantDetails   ErrorDetails
+		wantDetails   Details
 	}{
-		{"transient", errs.Wrap(errs.Transient, cause, "database unavailable"), "transient", "database unavailable", true, 0, ErrorDetails{}},
-		{"rate limited with delay", &errs.Error{Kind: errs.RateLimited, Message: "slow down", RetryAfterSeconds: 7}, "rate_limited", "slow down", true, 7 * time.Second, ErrorDetails{RetryAfterSeconds: 7}},
-		{"rate limited without delay", errs.E(errs.RateLimited, "slow down"), "rate_limited", "slow down", true, 0, ErrorDetails{}},
-		{"invalid with code and hint", errs.E(errs.Invalid, "price out of range").WithCode("bad_price").WithHint("use a tick of 0.01"), "invalid", "price out of range", false, 0, ErrorDetails{Code: "bad_price", Hint: "use a tick of 0.01"}},
-		{"venue rejected", errs.E(errs.VenueRejected, "not enough balance").WithCode("insufficient_balance"), "venue_rejected", "not enough balance", false, 0, ErrorDetails{Code: "insufficient_balance"}},
-		{"not found", errs.E(errs.NotFound, "no such order"), "not_found", "no such order", false, 0, ErrorDetails{}},
-		{"conflict", errs.E(errs.Conflict, "order already filled"), "conflict", "order already filled", false, 0, ErrorDetails{}},
-		{"forbidden", errs.E(errs.Forbidden, "scope missing"), "forbidden", "scope missing", false, 0, ErrorDetails{}},
-		{"unauthorized", errs.E(errs.Unauthorized, "bad key"), "unauthorized", "bad key", false, 0, ErrorDetails{}},
-		{"internal", errs.Wrap(errs.Internal, cause, "store failed"), "internal", "store failed", false, 0, ErrorDetails{}},
-		{"unclassified is internal", cause, "internal", "internal error", false, 0, ErrorDetails{}},
-		{"wrapped classified keeps outer kind", fmt.Errorf("placing: %w", errs.E(errs.Transient, "venue timeout")), "transient", "venue timeout", true, 0, ErrorDetails{}},
-		{"empty message uses kind", &errs.Error{Kind: errs.Conflict}, "conflict", "conflict", false, 0, ErrorDetails{}},
+		{"transient", errs.Wrap(errs.Transient, cause, "database unavailable"), "transient", "database unavailable", true, 0, Details{}},
+		{"rate limited with delay", &errs.Error{Kind: errs.RateLimited, Message: "slow down", RetryAfterSeconds: 7}, "rate_limited", "slow down", true, 7 * time.Second, Details{RetryAfterSeconds: 7}},
+		{"rate limited without delay", errs.E(errs.RateLimited, "slow down"), "rate_limited", "slow down", true, 0, Details{}},
+		{"invalid with code and hint", errs.E(errs.Invalid, "price out of range").WithCode("bad_price").WithHint("use a tick of 0.01"), "invalid", "price out of range", false, 0, Details{Code: "bad_price", Hint: "use a tick of 0.01"}},
+		{"venue rejected", errs.E(errs.VenueRejected, "not enough balance").WithCode("insufficient_balance"), "venue_rejected", "not enough balance", false, 0, Details{Code: "insufficient_balance"}},
+		{"not found", errs.E(errs.NotFound, "no such order"), "not_found", "no such order", false, 0, Details{}},
+		{"conflict", errs.E(errs.Conflict, "order already filled"), "conflict", "order already filled", false, 0, Details{}},
+		{"forbidden", errs.E(errs.Forbidden, "scope missing"), "forbidden", "scope missing", false, 0, Details{}},
+		{"unauthorized", errs.E(errs.Unauthorized, "bad key"), "unauthorized", "bad key", false, 0, Details{}},
+		{"internal", errs.Wrap(errs.Internal, cause, "store failed"), "internal", "store failed", false, 0, Details{}},
+		{"unclassified is internal", cause, "internal", "internal error", false, 0, Details{}},
+		{"wrapped classified keeps outer kind", fmt.Errorf("placing: %w", errs.E(errs.Transient, "venue timeout")), "transient", "venue timeout", true, 0, Details{}},
+		{"empty message uses kind", &errs.Error{Kind: errs.Conflict}, "conflict", "conflict", false, 0, Details{}},
 		// Venue errors are classified by models/errs on the way out.
-		{"venue unavailable retries", venue.E(venue.Unavailable, "venue unreachable").WithCode("venue_unreachable"), "transient", "venue unreachable", true, 0, ErrorDetails{Code: "venue_unreachable"}},
-		{"venue 401 is not retried", venue.E(venue.Unauthorized, "Unauthorized/Invalid api key").WithCode("unauthorized"), "venue_denied", "the venue refused the service's credentials: Unauthorized/Invalid api key", false, 0, ErrorDetails{Code: "venue_unauthorized"}},
+		{"venue unavailable retries", venue.E(venue.Unavailable, "venue unreachable").WithCode("venue_unreachable"), "transient", "venue unreachable", true, 0, Details{Code: "venue_unreachable"}},
+		{"venue 401 is not retried", venue.E(venue.Unauthorized, "Unauthorized/Invalid api key").WithCode("unauthorized"), "venue_denied", "the venue refused the service's credentials: Unauthorized/Invalid api key", false, 0, Details{Code: "venue_unauthorized"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := ToTemporal(tt.in)
+			got := To(tt.in)
 			var appErr *temporal.ApplicationError
 			if !errors.As(got, &appErr) {
-				t.Fatalf("ToTemporal(%v) = %T, want *temporal.ApplicationError", tt.in, got)
+				t.Fatalf("To(%v) = %T, want *temporal.ApplicationError", tt.in, got)
 			}
 			if appErr.Type() != tt.wantType {
 				t.Errorf("Type = %q, want %q", appErr.Type(), tt.wantType)
@@ -65,7 +65,7 @@ func TestToTemporal(t *testing.T) {
 			if appErr.NextRetryDelay() != tt.wantDelay {
 				t.Errorf("NextRetryDelay = %v, want %v", appErr.NextRetryDelay(), tt.wantDelay)
 			}
-			var d ErrorDetails
+			var d Details
 			if err := appErr.Details(&d); err != nil {
 				t.Fatalf("Details: %v", err)
 			}
@@ -91,8 +91,8 @@ func TestToTemporalPassThrough(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ToTemporal(tt.in); got != tt.in {
-				t.Fatalf("ToTemporal(%v) = %v, want it unchanged", tt.in, got)
+			if got := To(tt.in); got != tt.in {
+				t.Fatalf("To(%v) = %v, want it unchanged", tt.in, got)
 			}
 		})
 	}
@@ -152,14 +152,14 @@ func TestFromTemporalRoundTrip(t *testing.T) {
 				{"wrapped by caller", func(e error) error { return fmt.Errorf("workflow order/ord_1 failed: %w", e) }},
 			} {
 				t.Run(wrap.name, func(t *testing.T) {
-					got := FromTemporal(wrap.f(roundTrip(ToTemporal(tt.in))))
+					got := From(wrap.f(roundTrip(To(tt.in))))
 					e, ok := errs.As(got)
 					if !ok {
-						t.Fatalf("FromTemporal = %T %v, want *errs.Error", got, got)
+						t.Fatalf("From = %T %v, want *errs.Error", got, got)
 					}
 					if e.Kind != tt.want.Kind || e.Message != tt.want.Message || e.Code != tt.want.Code ||
 						e.Hint != tt.want.Hint || e.RetryAfterSeconds != tt.want.RetryAfterSeconds {
-						t.Fatalf("FromTemporal = {%v %q code=%q hint=%q retry=%d}, want {%v %q code=%q hint=%q retry=%d}",
+						t.Fatalf("From = {%v %q code=%q hint=%q retry=%d}, want {%v %q code=%q hint=%q retry=%d}",
 							e.Kind, e.Message, e.Code, e.Hint, e.RetryAfterSeconds,
 							tt.want.Kind, tt.want.Message, tt.want.Code, tt.want.Hint, tt.want.RetryAfterSeconds)
 					}
@@ -190,23 +190,23 @@ func TestFromTemporalClassifiesTemporalConditions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := FromTemporal(tt.in)
+			got := From(tt.in)
 			if k := errs.KindOf(got); k != tt.want {
-				t.Fatalf("KindOf(FromTemporal(%v)) = %v, want %v", tt.in, k, tt.want)
+				t.Fatalf("KindOf(From(%v)) = %v, want %v", tt.in, k, tt.want)
 			}
 			if !errors.Is(got, tt.in) {
-				t.Errorf("FromTemporal(%v) does not wrap the original error", tt.in)
+				t.Errorf("From(%v) does not wrap the original error", tt.in)
 			}
 		})
 	}
-	if FromTemporal(nil) != nil {
-		t.Error("FromTemporal(nil) != nil")
+	if From(nil) != nil {
+		t.Error("From(nil) != nil")
 	}
 	orig := errs.E(errs.Forbidden, "nope")
-	if FromTemporal(orig) != error(orig) {
-		t.Error("FromTemporal changed an *errs.Error")
+	if From(orig) != error(orig) {
+		t.Error("From changed an *errs.Error")
 	}
-	if errs.PublicMessage(FromTemporal(temporal.NewApplicationError("panic: secret", "PanicError"))) != "internal error" {
+	if errs.PublicMessage(From(temporal.NewApplicationError("panic: secret", "PanicError"))) != "internal error" {
 		t.Error("a foreign application error's message leaked into the public message")
 	}
 }
@@ -218,7 +218,7 @@ func TestDetailsSurviveCustomDataConverter(t *testing.T) {
 	dc := converter.NewCompositeDataConverter(converter.NewJSONPayloadConverter())
 	fc := temporal.NewDefaultFailureConverter(temporal.DefaultFailureConverterOptions{DataConverter: dc, EncodeCommonAttributes: true})
 	in := errs.E(errs.Invalid, "bad size").WithCode("min_size")
-	got := FromTemporal(fc.FailureToError(fc.ErrorToFailure(ToTemporal(in))))
+	got := From(fc.FailureToError(fc.ErrorToFailure(To(in))))
 	if errs.CodeOf(got) != "min_size" || errs.KindOf(got) != errs.Invalid || errs.PublicMessage(got) != "bad size" {
 		t.Fatalf("got %v (code %q)", got, errs.CodeOf(got))
 	}
