@@ -47,8 +47,8 @@ func TestAgentControlOnDevServer(t *testing.T) {
 	ctx, c := onDevServer(t, &activities.Strategies{Engine: fx.Engine, Intents: keys},
 		&activities.AgentControls{Steps: ag, Orders: osvc})
 
-	sc := workflows.StrategyClient{Client: c, Intents: keys}
-	svc := &strategies.Service{Store: fx.Store, Runner: sc, Resolver: strategiestest.Resolver{}}
+	sc := workflows.StrategyDeskClient{Client: c, Intents: keys}
+	svc := &workflows.StrategyDesk{Runs: sc, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	user := strategies.Actor{By: strategies.ByUser, UserID: fx.UserID}
 	create := func() string {
 		t.Helper()

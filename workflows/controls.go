@@ -42,7 +42,7 @@ type Controls struct {
 	// Temporal.
 	OrderDesk  *OrderDesk
 	Positions  *positions.Service
-	Strategies *strategies.Service
+	Strategies *StrategyDesk
 	Audit      *audit.Service
 	Logger     *slog.Logger
 }

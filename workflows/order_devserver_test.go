@@ -100,8 +100,8 @@ func TestStrategyOrderHintsItsStrategyOnDevServer(t *testing.T) {
 	// arrive at the order's syncs, after the strategy last looked.
 	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 5_000_000, fillPerSync: 5_000_000}
 	ctx, c := onDevServer(t, &activities.Orders{Steps: f, Intents: keys}, &activities.Strategies{Engine: fx.Engine, Intents: keys})
-	sc := workflows.StrategyClient{Client: c, Intents: keys}
-	svc := &strategies.Service{Store: fx.Store, Runner: sc, Resolver: strategiestest.Resolver{}}
+	sc := workflows.StrategyDeskClient{Client: c, Intents: keys}
+	svc := &workflows.StrategyDesk{Runs: sc, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "BUY_LOW_SELL_HIGH",
 		Config:    json.RawMessage(`{"tokenId":"1001","buyBelow":0.40,"sellAbove":0.60,"sizePerTrade":5}`),
 		MaxBudget: strategies.D(decimal.RequireFromString("20"))})

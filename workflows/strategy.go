@@ -1,19 +1,14 @@
 package workflows
 
 import (
-	"context"
-	"errors"
 	"time"
 
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/errs/temporalerr"
-	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/strategies"
 )
 
@@ -297,59 +292,4 @@ func strategyExecute(ctx workflow.Context, id string, seq int) (strategies.State
 	err = workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, strategyStepOptions), a.RecordStrategyFailure,
 		activities.StrategyExecution{ID: id, Seq: seq, Reason: reason}).Get(ctx, &st)
 	return st, err
-}
-
-// StrategyClient drives strategy workflows over a Temporal client; it
-// implements models/strategies.Runner. Its caller, the strategy service,
-// has checked whose strategy it is, so it attaches the proof of each
-// change, made with Intents.
-type StrategyClient struct {
-	Client  client.Client
-	Intents *intent.Keys
-}
-
-// Start starts the strategy's workflow.
-func (c StrategyClient) Start(ctx context.Context, st strategies.State) error {
-	opts, err := StartOptions(StartSpec{
-		Kind: KindStrategy, BusinessID: st.ID, Summary: st.Summary,
-		SearchAttributes: []temporal.SearchAttributeUpdate{
-			SAStrategyType.ValueSet(st.Type), SAStrategyStatus.ValueSet(st.Status), SAAgentID.ValueSet(st.AgentID),
-			SAUserID.ValueSet(st.UserID), SATokenID.ValueSet(st.TokenID),
-		},
-	})
-	if err != nil {
-		return err
-	}
-	_, err = c.Client.ExecuteWorkflow(ctx, opts, Strategy, StrategyInput{StrategyID: st.ID})
-	return temporalerr.From(err)
-}
-
-// Change sends ch as the update of its action, with its proof.
-func (c StrategyClient) Change(ctx context.Context, ch strategies.Change) (strategies.State, error) {
-	kind, ok := activities.ProofKind(ch.Action)
-	if !ok || c.Intents == nil {
-		return strategies.State{}, errs.Ef(errs.Internal, "the strategy client cannot vouch for %q", ch.Action)
-	}
-	ch.Proof = c.Intents.Sign(kind, ch.ProofFields()...)
-	h, err := c.Client.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: WorkflowID(KindStrategy, ch.StrategyID), UpdateName: ch.Action, WaitForStage: client.WorkflowUpdateStageCompleted,
-		Args: []any{ch},
-	})
-	if nf := (*serviceerror.NotFound)(nil); errors.As(err, &nf) {
-		return strategies.State{}, errs.E(errs.Conflict, "the strategy is not running").WithCode(errs.CodeStrategyState).WithCause(err)
-	}
-	if err != nil {
-		return strategies.State{}, temporalerr.From(err)
-	}
-	var st strategies.State
-	if err := h.Get(ctx, &st); err != nil {
-		return st, temporalerr.From(err)
-	}
-	return st, nil
-}
-
-// Hint signals the strategy's workflow that a price condition was met.
-func (c StrategyClient) Hint(ctx context.Context, strategyID string) error {
-	err := c.Client.SignalWorkflow(ctx, WorkflowID(KindStrategy, strategyID), "", StrategySignalPrice, nil)
-	return temporalerr.From(err)
 }

@@ -116,8 +116,8 @@ func TestCopyTradeOnDevServer(t *testing.T) {
 	keys := intenttest.Keys(t)
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
 	ctx, c := onDevServer(t, &activities.Strategies{Engine: fx.Engine, Intents: keys})
-	sc := workflows.StrategyClient{Client: c, Intents: keys}
-	svc := &strategies.Service{Store: fx.Store, Runner: sc, Resolver: strategiestest.Resolver{}}
+	sc := workflows.StrategyDeskClient{Client: c, Intents: keys}
+	svc := &workflows.StrategyDesk{Runs: sc, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "COPY_TRADE", Config: json.RawMessage(copyConfig),
 		MaxBudget: strategies.D(decimal.RequireFromString("100"))})
 	if err != nil {

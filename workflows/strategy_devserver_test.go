@@ -37,8 +37,8 @@ func TestStrategyOnDevServer(t *testing.T) {
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
 	ctx, c := onDevServer(t, &activities.Strategies{Engine: fx.Engine, Intents: keys})
 
-	sc := workflows.StrategyClient{Client: c, Intents: keys}
-	svc := &strategies.Service{Store: fx.Store, Runner: sc, Resolver: strategiestest.Resolver{}}
+	sc := workflows.StrategyDeskClient{Client: c, Intents: keys}
+	svc := &workflows.StrategyDesk{Runs: sc, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	user := strategies.Actor{By: strategies.ByUser, UserID: fx.UserID}
 	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "PRICE_ALERT", Config: json.RawMessage(alertBuy),
 		MaxBudget: strategies.D(decimal.RequireFromString("20"))})
@@ -107,8 +107,8 @@ func TestStrategyMarketCheckOnDevServer(t *testing.T) {
 	fx.Markets.Set(markets.TokenMarket{TokenID: next, Question: "BTC window 2", Outcome: "Up", EndDate: &after, AcceptingOrders: true})
 	fx.Book.Set(next, "0.45", "0.47")
 
-	sc := workflows.StrategyClient{Client: c, Intents: keys}
-	svc := fx.Service(sc, nil)
+	sc := workflows.StrategyDeskClient{Client: c, Intents: keys}
+	svc := &workflows.StrategyDesk{Strategies: fx.Service(nil), Runs: sc}
 	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "PRICE_ALERT",
 		Config:    json.RawMessage(`{"marketQuery":"btc 15m up","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.3,"size":10}`),
 		MaxBudget: strategies.D(decimal.RequireFromString("20"))})

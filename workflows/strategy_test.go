@@ -24,7 +24,7 @@ import (
 	"github.com/agent-trading/ats/workflows"
 )
 
-// noStart is a Runner for creating strategies that the test then runs in
+// noStart is a StrategyDeskRuns for creating strategies that the test then runs in
 // the test environment itself.
 type noStart struct{}
 
@@ -37,7 +37,7 @@ type strategyRig struct {
 	t    *testing.T
 	env  *testsuite.TestWorkflowEnvironment
 	fx   *strategiestest.Env
-	svc  *strategies.Service
+	svc  *workflows.StrategyDesk
 	keys *intent.Keys
 	id   string
 }
@@ -52,7 +52,7 @@ func newStrategyRig(t *testing.T, typ, config, budget string) *strategyRig {
 	env.SetTestTimeout(time.Minute)
 	fx := strategiestest.New(t, storetest.NewSQLite(t), env.Now)
 	r := &strategyRig{t: t, env: env, fx: fx, keys: intenttest.Keys(t)}
-	r.svc = &strategies.Service{Store: fx.Store, Runner: noStart{}, Resolver: strategiestest.Resolver{}, Now: env.Now}
+	r.svc = &workflows.StrategyDesk{Runs: noStart{}, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}, Now: env.Now}}
 	env.RegisterWorkflow(workflows.Strategy)
 	env.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: r.keys})
 	b := &strategies.Dec{}
@@ -487,7 +487,7 @@ func TestCancelDuringAnExecutionWaitsForIt(t *testing.T) {
 
 func TestPatchChangesTheTriggerAndBudget(t *testing.T) {
 	r := newStrategyRig(t, "PRICE_ALERT", alertBuy, "20")
-	r.svc.Runner = rigRunner{r}
+	r.svc.Runs = rigRunner{r}
 	r.at(time.Minute, func() {
 		// The rig's runner queues the update; its effect is checked below.
 		if _, err := r.svc.Patch(context.Background(), r.fx.Actor(), r.id, strategies.PatchRequest{
@@ -614,7 +614,7 @@ func newMarketRig(t *testing.T, typ, config, budget string, setup func(fx *strat
 	fx := strategiestest.New(t, storetest.NewSQLite(t), env.Now)
 	setup(fx, env.Now())
 	r := &strategyRig{t: t, env: env, fx: fx, keys: intenttest.Keys(t)}
-	r.svc = fx.Service(noStart{}, env.Now)
+	r.svc = &workflows.StrategyDesk{Strategies: fx.Service(env.Now), Runs: noStart{}}
 	env.RegisterWorkflow(workflows.Strategy)
 	env.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: r.keys})
 	b := &strategies.Dec{}

@@ -33,7 +33,6 @@ import (
 	"github.com/agent-trading/ats/models/portfolio"
 	"github.com/agent-trading/ats/models/positions"
 	"github.com/agent-trading/ats/models/sessions"
-	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/users"
 	"github.com/agent-trading/ats/models/wallets"
 	"github.com/agent-trading/ats/workflows"
@@ -80,7 +79,7 @@ type Deps struct {
 	// Strategies is nil without Temporal; the strategy pages then say
 	// strategies are not available. Prices draws their charts' price
 	// line (nil: executions only).
-	Strategies *strategies.Service
+	Strategies *workflows.StrategyDesk
 	Prices     PriceHistory
 	// Links, when set, makes /link a dashboard page: the device-link
 	// review, sign-in (with the second factor) and decision in the

@@ -69,7 +69,7 @@ type env struct {
 	// Temporal); strategies runs changes through the real engine.
 	agents     *agents.Service
 	links      *workflows.DeviceLinks
-	strategies *strategies.Service
+	strategies *workflows.StrategyDesk
 	engine     *strategies.Engine
 	prices     *fakePrices
 }
@@ -127,7 +127,7 @@ func newEnvWith(t *testing.T, mode users.SignupMode, change func(*dashboard.Deps
 	ag := &agents.Service{Store: st, Users: us}
 	links := &workflows.DeviceLinks{Agents: ag, Runs: agentstest.RecorderRuns{Rec: &agents.Recorder{Store: st, Intents: intenttest.Keys(t)}}}
 	engine := strategiestest.New(t, st, nil).Engine
-	strat := &strategies.Service{Store: st, Runner: strategiestest.Direct{Engine: engine}, Resolver: strategiestest.Resolver{}}
+	strat := &workflows.StrategyDesk{Runs: strategiestest.Direct{Engine: engine}, Strategies: &strategies.Service{Store: st, Resolver: strategiestest.Resolver{}}}
 	prices := &fakePrices{}
 	deps := dashboard.Deps{
 		Users: us, Sessions: &sessions.Service{Store: st, Audit: au, Now: clk.Now},

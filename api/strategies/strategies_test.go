@@ -22,6 +22,7 @@ import (
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/strategies/strategiestest"
+	"github.com/agent-trading/ats/workflows"
 )
 
 type fixture struct {
@@ -46,7 +47,7 @@ func newFixture(t *testing.T) *fixture {
 	var key string
 	fx.AgentID, key = mkAgent("read trade cancel redeem")
 	_, other := mkAgent("read")
-	svc := &strategies.Service{Store: st, Runner: strategiestest.Direct{Engine: fx.Engine}, Resolver: strategiestest.Resolver{}}
+	svc := &workflows.StrategyDesk{Runs: strategiestest.Direct{Engine: fx.Engine}, Strategies: &strategies.Service{Store: st, Resolver: strategiestest.Resolver{}}}
 	srv := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Routes: []api.Routes{strategyapi.Routes(svc, nil, []gin.HandlerFunc{agentauth.Middleware(st, nil)}...)},
 	})

@@ -103,7 +103,7 @@ func adminStrategyChange(action string) cli.ActionFunc {
 		if err != nil {
 			return err
 		}
-		svc := &strategies.Service{Store: env.store, Runner: workflows.StrategyClient{Client: env.tc, Intents: env.intents}}
+		svc := &workflows.StrategyDesk{Strategies: &strategies.Service{Store: env.store}, Runs: workflows.StrategyDeskClient{Client: env.tc, Intents: env.intents}}
 		actor := strategies.Actor{By: strategies.ByUser, UserID: userID, ClientAddr: agents.ClientAddrCLI}
 		id := c.String("strategy")
 		var st strategies.Strategy

@@ -112,13 +112,13 @@ func TestReplayedResumeUpdateIsRefusedAgainstTheSandbox(t *testing.T) {
 	s := e.createStrategy(t, tr, map[string]any{"type": "PRICE_ALERT", "maxBudget": 5, "config": map[string]any{
 		"tokenId": m.TokenIDs[0], "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 20}})
 	user := strategies.Actor{By: strategies.ByUser, UserID: tr.userID, ClientAddr: "198.51.100.9"}
-	if st, err := e.svc.strategies.Pause(ctx, user, s.ID); err != nil || st.Status != strategies.StatusPaused {
+	if st, err := e.svc.strategyDesk.Pause(ctx, user, s.ID); err != nil || st.Status != strategies.StatusPaused {
 		t.Fatalf("the user's pause: %+v %v", st, err)
 	}
 	if status, b := e.call(t, tr.key, "POST", "/strategies/"+s.ID+"/resume", nil); status != http.StatusOK || dataStrategy(t, b).Status != "ACTIVE" {
 		t.Fatalf("the agent's resume: %d %s", status, b)
 	}
-	if st, err := e.svc.strategies.Pause(ctx, user, s.ID); err != nil || st.Status != strategies.StatusPaused {
+	if st, err := e.svc.strategyDesk.Pause(ctx, user, s.ID); err != nil || st.Status != strategies.StatusPaused {
 		t.Fatalf("the user's second pause: %+v %v", st, err)
 	}
 
@@ -191,7 +191,7 @@ func TestReplayedResumeUpdateIsRefusedAgainstTheSandbox(t *testing.T) {
 	if n := resumes(); n != 1 {
 		t.Fatalf("%d strategy.resume audit entries, want the agent's one", n)
 	}
-	if st, err := e.svc.strategies.Resume(ctx, user, s.ID); err != nil || st.Status != strategies.StatusActive || resumes() != 2 {
+	if st, err := e.svc.strategyDesk.Resume(ctx, user, s.ID); err != nil || st.Status != strategies.StatusActive || resumes() != 2 {
 		t.Fatalf("the user's resume: %+v %v", st, err)
 	}
 }

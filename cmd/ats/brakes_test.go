@@ -160,7 +160,7 @@ func TestPausedAgentsStrategiesPauseAndResumeWithItAgainstTheSandbox(t *testing.
 		"tokenId": yes, "buyBelow": 0.3, "sellAbove": 0.9, "sizePerTrade": 5}})
 	mine := e.createStrategy(t, tr, map[string]any{"type": "PRICE_ALERT", "maxBudget": 5, "config": map[string]any{
 		"tokenId": yes, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 20}})
-	if _, err := e.svc.strategies.Pause(ctx, user, mine.ID); err != nil {
+	if _, err := e.svc.strategyDesk.Pause(ctx, user, mine.ID); err != nil {
 		t.Fatal(err)
 	}
 	status, body := e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": 0.1, "size": 5})

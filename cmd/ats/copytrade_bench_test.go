@@ -99,7 +99,7 @@ func benchCopy(b *testing.B, n int) {
 			go func(userID, agentID string, k int) {
 				defer wg.Done()
 				for range k {
-					st, err := e.svc.strategies.Create(ctx, strategies.Actor{By: strategies.ByAgent, AgentID: agentID, UserID: userID},
+					st, err := e.svc.strategyDesk.Create(ctx, strategies.Actor{By: strategies.ByAgent, AgentID: agentID, UserID: userID},
 						strategies.CreateRequest{Type: strategies.TypeCopyTrade, Config: cfg, MaxBudget: strategies.D(decimal.NewFromInt(1000))})
 					if err != nil {
 						b.Error(err)

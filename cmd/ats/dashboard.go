@@ -124,7 +124,7 @@ func (svc *services) enableDashboard(o dashboardOptions) error {
 	deps := dashboard.Deps{
 		Users: svc.agents.Users, Sessions: sess, Passkeys: pk,
 		Identities: ids, Agents: svc.agents, Wallets: svc.wallets, Portfolio: pf, Orders: svc.orders,
-		Positions: svc.positions, Audit: au, Strategies: svc.strategies, Links: svc.links, Controls: svc.controls,
+		Positions: svc.positions, Audit: au, Strategies: svc.strategyDesk, Links: svc.links, Controls: svc.controls,
 		Notify: svc.notify, Changes: svc.changes,
 		// routes() sets the limit before anything is served.
 		LinkLimit: func(c *gin.Context) {

@@ -127,12 +127,15 @@ type services struct {
 	// workflows (its Runs is nil without a Temporal client).
 	settlementDesk *workflows.Settlements
 	heartbeat      *heartbeat.Service
-	// strategies serves the API, the dashboard and the admin commands;
-	// strategyEngine runs the strategy workflows' activities (its
-	// Triggers are set where the process has a price feed).
+	// strategyDesk serves the API, the dashboard and the admin commands
+	// (creating and changing through the strategies' workflows, reading
+	// with strategies, the service it calls); strategyEngine runs the
+	// strategy workflows' activities (its Triggers are set where the
+	// process has a price feed).
 	strategies     *strategies.Service
+	strategyDesk   *workflows.StrategyDesk
 	strategyEngine *strategies.Engine
-	strategyClient workflows.StrategyClient
+	strategyClient workflows.StrategyDeskClient
 	// controls are the user's brakes (pause, resume, revoke, cancels,
 	// closes, stop everything), for the dashboard and the admin commands.
 	controls *workflows.Controls
@@ -248,17 +251,18 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 			// Strategies place through the order desk: the same path as
 			// POST /orders (checks, budget, order workflow).
 			resolver := strategies.MarketResolver{Markets: svc.markets}
-			svc.strategyClient = workflows.StrategyClient{Client: tc, Intents: intents}
+			svc.strategyClient = workflows.StrategyDeskClient{Client: tc, Intents: intents}
 			n := v.net
-			svc.strategies = &strategies.Service{Store: s, Runner: svc.strategyClient, Resolver: resolver, Markets: svc.markets, Network: &n}
+			svc.strategies = &strategies.Service{Store: s, Resolver: resolver, Markets: svc.markets, Network: &n}
 			if v.chain != nil {
 				svc.strategies.Head = v.chain.Backend().BlockNumber
 			}
+			svc.strategyDesk = &workflows.StrategyDesk{Strategies: svc.strategies, Runs: svc.strategyClient}
 			svc.strategyEngine = &strategies.Engine{Store: s, Orders: svc.orderDesk, Quotes: svc.markets, Resolver: resolver,
 				Network: &n, Markets: svc.markets, Logger: log.With("component", "strategies")}
 		}
 		svc.wallets.Imported = svc.stopOwnCopies
-		svc.controls.OrderDesk, svc.controls.Positions, svc.controls.Strategies = svc.orderDesk, svc.positions, svc.strategies
+		svc.controls.OrderDesk, svc.controls.Positions, svc.controls.Strategies = svc.orderDesk, svc.positions, svc.strategyDesk
 	}
 	return svc, nil
 }
@@ -347,8 +351,8 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlementDesk}, idem, auth...),
 			heartbeatapi.Routes(svc.heartbeat, auth...),
 		)
-		if svc.strategies != nil {
-			rs = append(rs, strategyapi.Routes(svc.strategies, idem, auth...))
+		if svc.strategyDesk != nil {
+			rs = append(rs, strategyapi.Routes(svc.strategyDesk, idem, auth...))
 		}
 		// Each tool call is served as the REST request it stands for,
 		// through the routes above (where the per-key limit counts it);

@@ -147,7 +147,7 @@ func BenchmarkStrategiesWaiting(b *testing.B) {
 					return
 				}
 				a := strategies.Actor{By: strategies.ByAgent, UserID: tr.userID, AgentID: fmt.Sprintf("agt_load%05d", i/10)}
-				if _, err := e.svc.strategies.Create(ctx, a, strategies.CreateRequest{Type: "PRICE_ALERT", Config: cfg(idle[i%2]),
+				if _, err := e.svc.strategyDesk.Create(ctx, a, strategies.CreateRequest{Type: "PRICE_ALERT", Config: cfg(idle[i%2]),
 					MaxBudget: strategies.D(decimal.NewFromInt(5))}); err != nil {
 					b.Errorf("strategy %d: %v", i, err)
 					return

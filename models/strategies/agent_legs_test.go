@@ -97,7 +97,7 @@ func TestNoStrategyLegActsForAStoppedAgent(t *testing.T) {
 			t.Run(leg.name+"/"+stop.name, func(t *testing.T) {
 				ctx := context.Background()
 				fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
-				svc := &strategies.Service{Store: fx.Store, Runner: noRunner{}, Resolver: strategiestest.Resolver{}}
+				svc := &strategiestest.Desk{Runs: noRunner{}, Service: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 				created, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: leg.typ, Config: json.RawMessage(leg.config),
 					MaxBudget: strategies.D(decimal.RequireFromString("100"))})
 				if err != nil {

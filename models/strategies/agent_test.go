@@ -47,7 +47,7 @@ func TestStrategiesFollowTheirAgent(t *testing.T) {
 	storetest.EachDB(t, func(t *testing.T, st *store.Store) {
 		ctx := context.Background()
 		fx := strategiestest.New(t, st, nil)
-		svc := &strategies.Service{Store: st, Runner: strategiestest.Direct{Engine: fx.Engine}, Resolver: strategiestest.Resolver{}}
+		svc := &strategiestest.Desk{Runs: strategiestest.Direct{Engine: fx.Engine}, Service: &strategies.Service{Store: st, Resolver: strategiestest.Resolver{}}}
 		user := strategies.Actor{By: strategies.ByUser, UserID: fx.UserID}
 		alert := func() string {
 			t.Helper()

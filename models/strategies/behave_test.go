@@ -39,7 +39,7 @@ func (c *clock) Add(d time.Duration) {
 
 type rig struct {
 	*strategiestest.Env
-	svc   *strategies.Service
+	svc   *strategiestest.Desk
 	clock *clock
 }
 
@@ -47,7 +47,7 @@ func newRig(t *testing.T) *rig {
 	t.Helper()
 	clk := &clock{now: time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)}
 	fx := strategiestest.New(t, storetest.NewSQLite(t), clk.Now)
-	return &rig{Env: fx, svc: fx.Service(strategiestest.Direct{Engine: fx.Engine}, clk.Now), clock: clk}
+	return &rig{Env: fx, svc: &strategiestest.Desk{Service: fx.Service(clk.Now), Runs: strategiestest.Direct{Engine: fx.Engine}}, clock: clk}
 }
 
 func (r *rig) create(t *testing.T, typ, config, budget string) (strategies.Strategy, error) {

@@ -24,7 +24,7 @@ import (
 func TestRecurringBuyBuysOnlyWhenItsIntervalIsDue(t *testing.T) {
 	now := time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)
 	fx := strategiestest.New(t, storetest.NewSQLite(t), func() time.Time { return now })
-	svc := &strategies.Service{Store: fx.Store, Runner: noRunner{}, Resolver: strategiestest.Resolver{}, Now: func() time.Time { return now }}
+	svc := &strategiestest.Desk{Runs: noRunner{}, Service: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}, Now: func() time.Time { return now }}}
 	st, err := svc.Create(context.Background(), fx.Actor(), strategies.CreateRequest{Type: "RECURRING_BUY",
 		Config: json.RawMessage(`{"tokenId":"1001","amountPerInterval":5,"interval":"1d"}`), MaxBudget: strategies.D(decimal.RequireFromString("50"))})
 	if err != nil {
@@ -61,7 +61,7 @@ func TestRecurringBuyBuysOnlyWhenItsIntervalIsDue(t *testing.T) {
 func TestStrategyVersionMovesWithEveryChange(t *testing.T) {
 	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
 		fx := strategiestest.New(t, s, nil)
-		svc := &strategies.Service{Store: s, Runner: strategiestest.Direct{Engine: fx.Engine}, Resolver: strategiestest.Resolver{}}
+		svc := &strategiestest.Desk{Runs: strategiestest.Direct{Engine: fx.Engine}, Service: &strategies.Service{Store: s, Resolver: strategiestest.Resolver{}}}
 		ctx := context.Background()
 		st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "PRICE_ALERT", Config: json.RawMessage(`{"tokenId":"1001","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.35,"size":10}`),
 			MaxBudget: strategies.D(decimal.RequireFromString("20"))})
@@ -183,7 +183,7 @@ func TestCopyOfTheUsersOwnWalletIsNeverPlaced(t *testing.T) {
 	if calls, placed := f.Placer.Counts(); calls != 1 || placed != 1 {
 		t.Fatalf("place calls %d, placed %d", calls, placed)
 	}
-	svc := &strategies.Service{Store: f.Store, Runner: strategiestest.Direct{Engine: f.Engine}, Resolver: strategiestest.Resolver{}}
+	svc := &strategiestest.Desk{Runs: strategiestest.Direct{Engine: f.Engine}, Service: &strategies.Service{Store: f.Store, Resolver: strategiestest.Resolver{}}}
 	if _, err := svc.Resume(ctx, f.Actor(), f.id); errs.CodeOf(err) != errs.CodeCopyOwnWallet {
 		t.Fatalf("resume: %v", err)
 	}
@@ -195,7 +195,7 @@ func TestCopyOfTheUsersOwnWalletIsNeverPlaced(t *testing.T) {
 func TestStopOwnCopies(t *testing.T) {
 	f := newCopy(t, `{"targetAddress":"`+copyTarget+`","sizingMode":"fixed","fixedAmount":5,"copySells":true}`, "100")
 	ctx := context.Background()
-	svc := &strategies.Service{Store: f.Store, Runner: noRunner{}, Resolver: strategiestest.Resolver{}}
+	svc := &strategiestest.Desk{Runs: noRunner{}, Service: &strategies.Service{Store: f.Store, Resolver: strategiestest.Resolver{}}}
 	other, err := svc.Create(ctx, f.Actor(), strategies.CreateRequest{Type: "COPY_TRADE",
 		Config:    json.RawMessage(`{"targetAddress":"0x00000000000000000000000000000000000000B2","sizingMode":"fixed","fixedAmount":5,"copySells":true}`),
 		MaxBudget: strategies.D(decimal.RequireFromString("10"))})

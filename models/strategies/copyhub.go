@@ -38,7 +38,7 @@ type CopyHub struct {
 	Venue chain.TargetVenue
 	// Confirmations is how deep a block must be before its logs are copied.
 	Confirmations uint64
-	// Signal hints a strategy's workflow (workflows.StrategyClient.Hint).
+	// Signal hints a strategy's workflow (workflows.StrategyDeskClient.Hint).
 	Signal func(ctx context.Context, strategyID string) error
 	// Workers bounds concurrent hints (default 32).
 	Workers int

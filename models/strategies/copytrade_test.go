@@ -30,7 +30,7 @@ type copyFx struct {
 func newCopy(t *testing.T, config string, budget string) *copyFx {
 	t.Helper()
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
-	svc := &strategies.Service{Store: fx.Store, Runner: noRunner{}, Resolver: strategiestest.Resolver{}}
+	svc := &strategiestest.Desk{Runs: noRunner{}, Service: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	st, err := svc.Create(context.Background(), fx.Actor(), strategies.CreateRequest{Type: "COPY_TRADE",
 		Config: json.RawMessage(config), MaxBudget: strategies.D(decimal.RequireFromString(budget))})
 	if err != nil {

@@ -26,7 +26,7 @@ func (noRunner) Change(context.Context, strategies.Change) (strategies.State, er
 func newAlert(t *testing.T) (*strategiestest.Env, string) {
 	t.Helper()
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
-	svc := &strategies.Service{Store: fx.Store, Runner: noRunner{}, Resolver: strategiestest.Resolver{}}
+	svc := &strategiestest.Desk{Runs: noRunner{}, Service: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	st, err := svc.Create(context.Background(), fx.Actor(), strategies.CreateRequest{Type: "PRICE_ALERT",
 		Config:    json.RawMessage(`{"tokenId":"1001","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.35,"size":10}`),
 		MaxBudget: strategies.D(decimal.RequireFromString("20"))})
@@ -127,7 +127,7 @@ func TestUnfilledOrderIsAFailedExecution(t *testing.T) {
 func TestLateBuyFillArmsTheSell(t *testing.T) {
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
 	ctx := context.Background()
-	svc := &strategies.Service{Store: fx.Store, Runner: noRunner{}, Resolver: strategiestest.Resolver{}}
+	svc := &strategiestest.Desk{Runs: noRunner{}, Service: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	created, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "BUY_LOW_SELL_HIGH",
 		Config:    json.RawMessage(`{"tokenId":"1001","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":5}`),
 		MaxBudget: strategies.D(decimal.RequireFromString("20"))})
@@ -210,7 +210,7 @@ func ptr[T any](v T) *T { return &v }
 func TestDustLeftAfterTheSellIsNotHeld(t *testing.T) {
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
 	ctx := context.Background()
-	svc := &strategies.Service{Store: fx.Store, Runner: noRunner{}, Resolver: strategiestest.Resolver{}}
+	svc := &strategiestest.Desk{Runs: noRunner{}, Service: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	created, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "BUY_LOW_SELL_HIGH",
 		Config:    json.RawMessage(`{"tokenId":"1001","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":5}`),
 		MaxBudget: strategies.D(decimal.RequireFromString("20"))})

@@ -15,16 +15,6 @@ import (
 	"github.com/agent-trading/ats/venue/network"
 )
 
-// Runner drives strategy workflows; workflows.StrategyClient implements
-// it. It attaches to every change the proof of it (models/intent), which
-// its caller, Service, makes only after checking whose strategy it is.
-type Runner interface {
-	// Start starts the workflow of a stored strategy (id = strategy id).
-	Start(ctx context.Context, st State) error
-	// Change sends a change as an update and returns the state after it.
-	Change(ctx context.Context, ch Change) (State, error)
-}
-
 // Actor is who asks: an agent over the API (By ByAgent, AgentID set), or
 // the user from the dashboard or an admin command (By ByUser; AgentID
 // empty: any agent of the user).
@@ -36,11 +26,13 @@ type Actor struct {
 	ClientAddr string
 }
 
-// Service is the strategy service behind the API, the dashboard and the
-// admin commands.
+// Service is the strategy service behind the strategies desk
+// (workflows.StrategyDesk), which the API, the dashboard and the admin
+// commands call. It checks, stores and reads, and returns: it never calls
+// a strategy's workflow, so the walk api/strategies → workflows →
+// Temporal → activities → models/strategies enters no package twice.
 type Service struct {
 	Store    *store.Store
-	Runner   Runner
 	Resolver Resolver
 	// Markets reads the market of the token a strategy trades: its name
 	// for the answers, its minimum order size for the feasibility check,
@@ -69,30 +61,31 @@ type CreateRequest struct {
 	MaxBudget *Dec
 }
 
-// Create validates and stores a strategy as ACTIVE and starts its
-// workflow. Strategies an agent creates expire DefaultExpiry after
-// creation unless extended.
-func (s *Service) Create(ctx context.Context, a Actor, r CreateRequest) (Strategy, error) {
+// Accept validates and stores a strategy as ACTIVE, and returns the state
+// its workflow starts from (the desk starts it, then calls Created; a
+// start that fails calls Withdraw). Strategies an agent creates expire
+// DefaultExpiry after creation unless extended.
+func (s *Service) Accept(ctx context.Context, a Actor, r CreateRequest) (State, error) {
 	if a.AgentID == "" || a.UserID == "" {
-		return Strategy{}, errs.E(errs.Invalid, "a strategy belongs to an agent")
+		return State{}, errs.E(errs.Invalid, "a strategy belongs to an agent")
 	}
 	cfg, norm, err := ParseConfig(r.Type, r.Config)
 	if err != nil {
-		return Strategy{}, err
+		return State{}, err
 	}
 	if err := CheckMaxBudget(r.MaxBudget); err != nil {
-		return Strategy{}, err
+		return State{}, err
 	}
 	token, err := s.resolve(ctx, cfg)
 	if err != nil {
-		return Strategy{}, err
+		return State{}, err
 	}
 	m, err := s.market(ctx, token)
 	if err != nil {
-		return Strategy{}, err
+		return State{}, err
 	}
 	if err := feasible(r.Type, cfg, r.MaxBudget.Decimal, m); err != nil {
-		return Strategy{}, err
+		return State{}, err
 	}
 	now := s.now()
 	st := &models.Strategy{
@@ -114,18 +107,29 @@ func (s *Service) Create(ctx context.Context, a Actor, r CreateRequest) (Strateg
 	var also func(tx *store.Store) error
 	if r.Type == TypeCopyTrade {
 		if also, err = s.prepareCopy(ctx, a.UserID, st, cfg); err != nil {
-			return Strategy{}, err
+			return State{}, err
 		}
 	}
 	if err := s.Store.CreateStrategyLimited(ctx, st, MaxNonFinal, NonFinal, also); err != nil {
-		return Strategy{}, err
+		return State{}, err
 	}
-	if err := s.Runner.Start(ctx, stateOf(st)); err != nil {
-		// Nothing ran: the strategy is withdrawn rather than left ACTIVE
-		// without a workflow.
-		if derr := s.Store.DeleteStrategy(context.WithoutCancel(ctx), st.ID); derr != nil {
-			return Strategy{}, errs.Wrap(errs.Internal, derr, "strategy start failed and could not be withdrawn")
-		}
+	return stateOf(st), nil
+}
+
+// Withdraw deletes a strategy Accept stored whose workflow could not be
+// started: nothing ran, and it is not left ACTIVE without a workflow.
+func (s *Service) Withdraw(ctx context.Context, id string) error {
+	if err := s.Store.DeleteStrategy(context.WithoutCancel(ctx), id); err != nil {
+		return errs.Wrap(errs.Internal, err, "strategy start failed and could not be withdrawn")
+	}
+	return nil
+}
+
+// Created audits the creation of a strategy whose workflow started and
+// returns it as the creator sees it.
+func (s *Service) Created(ctx context.Context, a Actor, id string) (Strategy, error) {
+	st, err := s.Store.StrategyByID(ctx, id)
+	if err != nil {
 		return Strategy{}, err
 	}
 	if err := s.audit(ctx, a, st, "create"); err != nil {
@@ -279,55 +283,58 @@ func (s *Service) view(ctx context.Context, st *models.Strategy, withExecutions 
 	return v, nil
 }
 
-// changeAttempts bounds how often change sends a change again after it
+// ChangeAttempts bounds how often the desk sends a change again after it
 // found the strategy moved on (an execution that ended or errored it
 // while the change waited for its turn).
-const changeAttempts = 3
+const ChangeAttempts = 3
 
-// change sends ch for the strategy as it is now: bound to its version, so
-// that the change cannot be applied again later (the workflow's history
-// holds it) nor to a strategy that changed in between. The change is
-// audited where it is applied (Engine.Apply), in its transaction.
-func (s *Service) change(ctx context.Context, a Actor, id string, ch Change) (Strategy, error) {
-	for attempt := 1; ; attempt++ {
-		st, err := s.find(ctx, a, id)
-		if err != nil {
-			return Strategy{}, err
-		}
-		if err := AllowedFor(ch.Action, st.Status, st.PausedBy); err != nil {
-			return Strategy{}, err
-		}
-		if ch.Action == ActionResume {
-			// Refused here already, without a trip to the workflow (whose
-			// step refuses it too).
-			if err := (&Engine{Store: s.Store}).agentActive(ctx, st); err != nil {
-				return Strategy{}, err
-			}
-		}
-		if ch.Action == ActionResume && st.Type == TypeCopyTrade {
-			cfg, err := Load(st.Config)
-			if err != nil {
-				return Strategy{}, err
-			}
-			if err := s.checkCopyTarget(ctx, st.UserID, cfg); err != nil {
-				return Strategy{}, err
-			}
-		}
-		ch.StrategyID, ch.By, ch.Version, ch.ClientAddr = st.ID, a.By, st.Version, a.ClientAddr
-		_, err = s.Runner.Change(ctx, ch)
-		if err == nil {
-			break
-		}
-		// Only the status moved (a patch was computed from the terms it
-		// read, and is not sent again over other terms): try again.
-		if errs.CodeOf(err) != errs.CodeStrategyState || ch.Action == ActionPatch || attempt == changeAttempts {
-			return Strategy{}, err
-		}
-		now, ferr := s.find(ctx, a, id)
-		if ferr != nil || now.Version == st.Version {
-			return Strategy{}, err
+// PrepareChange checks that the actor may make ch to the strategy as it is
+// now and binds ch to its version, so that the change cannot be applied
+// again later (the workflow's history holds it) nor to a strategy that
+// changed in between. The change is audited where it is applied
+// (Engine.Apply), in its transaction.
+func (s *Service) PrepareChange(ctx context.Context, a Actor, id string, ch Change) (Change, error) {
+	st, err := s.find(ctx, a, id)
+	if err != nil {
+		return Change{}, err
+	}
+	if err := AllowedFor(ch.Action, st.Status, st.PausedBy); err != nil {
+		return Change{}, err
+	}
+	if ch.Action == ActionResume {
+		// Refused here already, without a trip to the workflow (whose
+		// step refuses it too).
+		if err := (&Engine{Store: s.Store}).agentActive(ctx, st); err != nil {
+			return Change{}, err
 		}
 	}
+	if ch.Action == ActionResume && st.Type == TypeCopyTrade {
+		cfg, err := Load(st.Config)
+		if err != nil {
+			return Change{}, err
+		}
+		if err := s.checkCopyTarget(ctx, st.UserID, cfg); err != nil {
+			return Change{}, err
+		}
+	}
+	ch.StrategyID, ch.By, ch.Version, ch.ClientAddr = st.ID, a.By, st.Version, a.ClientAddr
+	return ch, nil
+}
+
+// Retry reports whether a change refused with err is worth preparing
+// again: only the strategy's status moved since it was prepared (a patch
+// was computed from the terms it read, and is not sent again over other
+// terms).
+func (s *Service) Retry(ctx context.Context, a Actor, ch Change, err error) bool {
+	if errs.CodeOf(err) != errs.CodeStrategyState || ch.Action == ActionPatch {
+		return false
+	}
+	now, ferr := s.find(ctx, a, ch.StrategyID)
+	return ferr == nil && now.Version != ch.Version
+}
+
+// Changed returns the strategy after a change, with its executions.
+func (s *Service) Changed(ctx context.Context, id string) (Strategy, error) {
 	st, err := s.Store.StrategyByID(ctx, id)
 	if err != nil {
 		return Strategy{}, err
@@ -335,29 +342,14 @@ func (s *Service) change(ctx context.Context, a Actor, id string, ch Change) (St
 	return s.view(ctx, st, true)
 }
 
-// Pause pauses an ACTIVE strategy; PausedBy records who.
-func (s *Service) Pause(ctx context.Context, a Actor, id string) (Strategy, error) {
-	return s.change(ctx, a, id, Change{Action: ActionPause})
-}
-
-// Resume resumes a PAUSED or ERROR strategy (its error count reset).
-func (s *Service) Resume(ctx context.Context, a Actor, id string) (Strategy, error) {
-	return s.change(ctx, a, id, Change{Action: ActionResume})
-}
-
-// Cancel cancels a strategy for good.
-func (s *Service) Cancel(ctx context.Context, a Actor, id string) (Strategy, error) {
-	return s.change(ctx, a, id, Change{Action: ActionCancel})
-}
-
-// Extend moves a strategy's expiry to until: in the future and at most
-// MaxExpiry from now.
-func (s *Service) Extend(ctx context.Context, a Actor, id string, until time.Time) (Strategy, error) {
+// ExtendChange is the change that moves a strategy's expiry to until: in
+// the future and at most MaxExpiry from now.
+func (s *Service) ExtendChange(until time.Time) (Change, error) {
 	if err := s.checkExpiry(until); err != nil {
-		return Strategy{}, err
+		return Change{}, err
 	}
 	u := until.UTC()
-	return s.change(ctx, a, id, Change{Action: ActionExtend, ExpiresAt: &u})
+	return Change{Action: ActionExtend, ExpiresAt: &u}, nil
 }
 
 func (s *Service) checkExpiry(until time.Time) error {
@@ -378,82 +370,82 @@ type PatchRequest struct {
 	ExpiresAt *time.Time
 }
 
-// Patch applies r and returns the strategy after it.
-func (s *Service) Patch(ctx context.Context, a Actor, id string, r PatchRequest) (Strategy, error) {
+// PatchChanges checks r against the strategy and returns the changes that
+// apply it, in order: the patch of its config or budget (when r changes
+// them) and the extension of its expiry (when r gives one).
+func (s *Service) PatchChanges(ctx context.Context, a Actor, id string, r PatchRequest) ([]Change, error) {
 	st, err := s.find(ctx, a, id)
 	if err != nil {
-		return Strategy{}, err
+		return nil, err
 	}
 	if r.Type != "" && r.Type != st.Type {
-		return Strategy{}, errs.Ef(errs.Invalid, "a strategy's type never changes (it is %s)", st.Type).WithCode(errs.CodeStrategyTypeImmutable)
+		return nil, errs.Ef(errs.Invalid, "a strategy's type never changes (it is %s)", st.Type).WithCode(errs.CodeStrategyTypeImmutable)
 	}
 	if len(bytes.TrimSpace(r.Config)) == 0 && r.MaxBudget == nil && r.ExpiresAt == nil {
-		return Strategy{}, errs.E(errs.Invalid, "nothing to change: give config, maxBudget or expiresAt").WithCode(errs.CodeInvalidField)
+		return nil, errs.E(errs.Invalid, "nothing to change: give config, maxBudget or expiresAt").WithCode(errs.CodeInvalidField)
 	}
 	if err := Allowed(ActionPatch, st.Status); err != nil {
-		return Strategy{}, err
+		return nil, err
 	}
-	if r.ExpiresAt != nil {
-		if err := s.checkExpiry(*r.ExpiresAt); err != nil {
-			return Strategy{}, err
-		}
-	}
+	var out []Change
 	if len(bytes.TrimSpace(r.Config)) > 0 || r.MaxBudget != nil {
 		norm, cfg := []byte(st.Config), Config{}
 		if len(bytes.TrimSpace(r.Config)) > 0 {
 			merged, err := mergeConfig(st.Config, r.Config)
 			if err != nil {
-				return Strategy{}, err
+				return nil, err
 			}
 			if cfg, norm, err = ParseConfig(st.Type, merged); err != nil {
-				return Strategy{}, err
+				return nil, err
 			}
 			if st.Type == TypeCopyTrade && cfg.TargetAddress != copyTarget(st) {
-				return Strategy{}, errs.E(errs.Invalid, "a COPY_TRADE's targetAddress never changes").WithCode(errs.CodeCopyTargetImmutable).
+				return nil, errs.E(errs.Invalid, "a COPY_TRADE's targetAddress never changes").WithCode(errs.CodeCopyTargetImmutable).
 					WithHint("cancel it and create a strategy that copies the other wallet")
 			}
 		} else if cfg, err = Load(st.Config); err != nil {
-			return Strategy{}, err
+			return nil, err
 		}
 		budget := st.MaxBudgetMicro
 		if r.MaxBudget != nil {
 			if err := CheckMaxBudget(r.MaxBudget); err != nil {
-				return Strategy{}, err
+				return nil, err
 			}
 			budget = micro.Truncate(r.MaxBudget.Decimal)
 			if budget <= st.BudgetUsedMicro {
-				return Strategy{}, errs.Ef(errs.Invalid, "maxBudget must be above the %s USDC the strategy has spent", micro.Decimal(st.BudgetUsedMicro).String()).
+				return nil, errs.Ef(errs.Invalid, "maxBudget must be above the %s USDC the strategy has spent", micro.Decimal(st.BudgetUsedMicro).String()).
 					WithCode(errs.CodeInvalidMaxBudget)
 			}
 		}
 		token := st.TokenID
 		if len(bytes.TrimSpace(r.Config)) > 0 {
 			if token, err = s.resolve(ctx, cfg); err != nil {
-				return Strategy{}, err
+				return nil, err
 			}
 		}
 		var m *markets.TokenMarket
 		if token != st.TokenID {
 			// Moving to another market: it must trade.
 			if m, err = s.market(ctx, token); err != nil {
-				return Strategy{}, err
+				return nil, err
 			}
 		} else if token != "" && s.Markets != nil {
 			if m, err = s.Markets.TokenMarket(ctx, token); err != nil {
-				return Strategy{}, err
+				return nil, err
 			}
 		}
 		if err := feasible(st.Type, cfg, micro.Decimal(budget), m); err != nil {
-			return Strategy{}, err
+			return nil, err
 		}
-		if _, err := s.change(ctx, a, id, Change{Action: ActionPatch, Config: string(norm), MaxBudgetMicro: budget, TokenID: token}); err != nil {
-			return Strategy{}, err
-		}
+		out = append(out, Change{Action: ActionPatch, Config: string(norm), MaxBudgetMicro: budget, TokenID: token})
 	}
 	if r.ExpiresAt != nil {
-		return s.Extend(ctx, a, id, *r.ExpiresAt)
+		ext, err := s.ExtendChange(*r.ExpiresAt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ext)
 	}
-	return s.Get(ctx, a, id)
+	return out, nil
 }
 
 // mergeConfig applies a JSON merge patch (RFC 7396, one level) to the

@@ -61,8 +61,7 @@ func TestPatchTokenWhileHolding(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := context.Background()
 			fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
-			svc := &strategies.Service{Store: fx.Store, Runner: strategiestest.Direct{Engine: fx.Engine},
-				Resolver: strategiestest.Resolver{Tokens: map[string]string{"other": other}}}
+			svc := &strategiestest.Desk{Runs: strategiestest.Direct{Engine: fx.Engine}, Service: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{Tokens: map[string]string{"other": other}}}}
 			created, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: tt.typ, Config: json.RawMessage(tt.config),
 				MaxBudget: strategies.D(decimal.RequireFromString("20"))})
 			if err != nil {

@@ -333,9 +333,9 @@ func New(t testing.TB, s *store.Store, now func() time.Time) *Env {
 }
 
 // Service is a strategy service over the env's store, resolver and
-// markets, starting workflows with runner.
-func (e *Env) Service(runner strategies.Runner, now func() time.Time) *strategies.Service {
-	return &strategies.Service{Store: e.Store, Runner: runner, Resolver: e.Resolver, Markets: e.Markets, Now: now}
+// markets.
+func (e *Env) Service(now func() time.Time) *strategies.Service {
+	return &strategies.Service{Store: e.Store, Resolver: e.Resolver, Markets: e.Markets, Now: now}
 }
 
 // Actor is the env's agent.
@@ -343,15 +343,97 @@ func (e *Env) Actor() strategies.Actor {
 	return strategies.Actor{By: strategies.ByAgent, AgentID: e.AgentID, UserID: e.UserID}
 }
 
+// Runs starts strategies' workflows and sends them changes, as
+// workflows.StrategyDeskRuns does (the same methods): Direct, or a test's
+// own stand-in.
+type Runs interface {
+	Start(ctx context.Context, st strategies.State) error
+	Change(ctx context.Context, ch strategies.Change) (strategies.State, error)
+}
+
 // Direct runs strategies without Temporal: Change applies a change with
 // the engine in the caller's request, as the strategy's workflow would
 // (the workflow itself is tested in workflows/); Start starts nothing.
 type Direct struct{ Engine *strategies.Engine }
 
-// Start implements strategies.Runner.
+// Start implements Runs.
 func (Direct) Start(context.Context, strategies.State) error { return nil }
 
-// Change implements strategies.Runner.
+// Change implements Runs.
 func (d Direct) Change(ctx context.Context, ch strategies.Change) (strategies.State, error) {
 	return d.Engine.Apply(ctx, ch)
+}
+
+// Desk is the walk of workflows.StrategyDesk for the tests of
+// models/strategies, which cannot import workflows: the service checks
+// and stores, then Runs starts or changes (one attempt; the desk's retry
+// of a change that raced an execution is tested in workflows/). Reads go
+// to the embedded service.
+type Desk struct {
+	*strategies.Service
+	Runs Runs
+}
+
+// Create stores the strategy and starts it with Runs.
+func (d *Desk) Create(ctx context.Context, a strategies.Actor, r strategies.CreateRequest) (strategies.Strategy, error) {
+	st, err := d.Accept(ctx, a, r)
+	if err != nil {
+		return strategies.Strategy{}, err
+	}
+	if err := d.Runs.Start(ctx, st); err != nil {
+		if werr := d.Withdraw(ctx, st.ID); werr != nil {
+			return strategies.Strategy{}, werr
+		}
+		return strategies.Strategy{}, err
+	}
+	return d.Created(ctx, a, st.ID)
+}
+
+// Pause pauses the strategy.
+func (d *Desk) Pause(ctx context.Context, a strategies.Actor, id string) (strategies.Strategy, error) {
+	return d.change(ctx, a, id, strategies.Change{Action: strategies.ActionPause})
+}
+
+// Resume resumes the strategy.
+func (d *Desk) Resume(ctx context.Context, a strategies.Actor, id string) (strategies.Strategy, error) {
+	return d.change(ctx, a, id, strategies.Change{Action: strategies.ActionResume})
+}
+
+// Cancel cancels the strategy.
+func (d *Desk) Cancel(ctx context.Context, a strategies.Actor, id string) (strategies.Strategy, error) {
+	return d.change(ctx, a, id, strategies.Change{Action: strategies.ActionCancel})
+}
+
+// Extend moves the strategy's expiry to until.
+func (d *Desk) Extend(ctx context.Context, a strategies.Actor, id string, until time.Time) (strategies.Strategy, error) {
+	ch, err := d.ExtendChange(until)
+	if err != nil {
+		return strategies.Strategy{}, err
+	}
+	return d.change(ctx, a, id, ch)
+}
+
+// Patch applies r and returns the strategy after it.
+func (d *Desk) Patch(ctx context.Context, a strategies.Actor, id string, r strategies.PatchRequest) (strategies.Strategy, error) {
+	chs, err := d.PatchChanges(ctx, a, id, r)
+	if err != nil {
+		return strategies.Strategy{}, err
+	}
+	for _, ch := range chs {
+		if _, err := d.change(ctx, a, id, ch); err != nil {
+			return strategies.Strategy{}, err
+		}
+	}
+	return d.Get(ctx, a, id)
+}
+
+func (d *Desk) change(ctx context.Context, a strategies.Actor, id string, base strategies.Change) (strategies.Strategy, error) {
+	ch, err := d.PrepareChange(ctx, a, id, base)
+	if err != nil {
+		return strategies.Strategy{}, err
+	}
+	if _, err := d.Runs.Change(ctx, ch); err != nil {
+		return strategies.Strategy{}, err
+	}
+	return d.Changed(ctx, ch.StrategyID)
 }
