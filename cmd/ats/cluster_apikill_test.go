@@ -37,27 +37,16 @@ func TestAPIKilledWhilePlacingOrders(t *testing.T) {
 	var mu sync.Mutex
 	api := c.apis[0]
 	current := func() *atsProcess { mu.Lock(); defer mu.Unlock(); return api }
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 11))
-	stop := make(chan struct{})
-	killerDone := make(chan int)
-	go func() {
-		kills := 0
-		for {
-			select {
-			case <-stop:
-				killerDone <- kills
-				return
-			case <-time.After(time.Duration(300+rng.IntN(1500)) * time.Millisecond):
-			}
-			current().kill()
-			kills++
+	kl := startKiller(t, "API", 11, killPace{Every: 300 * time.Millisecond, Jitter: 1500 * time.Millisecond},
+		func() { current().kill() },
+		func() error {
 			next := c.start("api")
 			awaitReady(t, next.urls["api"])
 			mu.Lock()
 			api = next
 			mu.Unlock()
-		}
-	}()
+			return nil
+		})
 
 	const n = 40
 	var wg sync.WaitGroup
@@ -90,18 +79,13 @@ func TestAPIKilledWhilePlacingOrders(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	close(stop)
-	kills := <-killerDone
 	n200 := 0
 	for _, ok := range answered {
 		if ok {
 			n200++
 		}
 	}
-	t.Logf("the API was killed %d times while %d orders were placed (%d answered)", kills, n, n200)
-	if kills == 0 {
-		t.Fatal("the API was never killed: the test proved nothing")
-	}
+	kl.finish(fmt.Sprintf("while %d orders were placed (%d answered)", n, n200))
 
 	// Every stored order settles: the dead API's workflow tasks time out
 	// and are taken over; an order whose workflow never started is resumed

@@ -26,17 +26,12 @@ import (
 // own copy key, belongs to an execution and is one venue order (copies
 // nothing twice), and execution numbers have no gaps.
 func TestWorkerKilledWhileCopying(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the sandbox, Temporal and worker processes")
-	}
-	bin := buildATS(t)
-	e := newTradingEnv(t, tradingOpts{noWorker: true, placeTimeout: 3 * time.Second})
-	tr := e.newTrader(t, 0)
-	m := e.newMarket(t, "Will copies survive the worker", "0.5")
-	yes := m.TokenIDs[0]
-	target := e.outsideAddress(t)
-	e.outsideTrade(t, yes, "BUY", "5", "0.6") // warm the outside wallet up
-	wp := e.startWorkerProcess(t, bin)
+	var target string
+	k := newKillEnv(t, "Will copies survive the worker", func(e *tradingEnv, m sandboxMarket) {
+		target = e.outsideAddress(t)
+		e.outsideTrade(t, m.TokenIDs[0], "BUY", "5", "0.6") // warm the outside wallet up
+	})
+	e, tr, yes := k.e, k.tr, k.market.TokenIDs[0]
 
 	ids := []string{
 		e.createCopy(t, tr, target, map[string]any{"sizingMode": "fixed", "fixedAmount": 3, "copySells": true}),
@@ -44,27 +39,8 @@ func TestWorkerKilledWhileCopying(t *testing.T) {
 		e.createCopy(t, tr, target, map[string]any{"sizingMode": "proportional", "proportionPct": 100, "copySells": true}),
 	}
 
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 16))  // the killer's
 	pace := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 17)) // the trades'
-	stop := make(chan struct{})
-	killerDone := make(chan int)
-	go func() {
-		kills := 0
-		for {
-			select {
-			case <-stop:
-				killerDone <- kills
-				return
-			case <-time.After(time.Duration(700+rng.IntN(1500)) * time.Millisecond):
-			}
-			wp.kill()
-			kills++
-			time.Sleep(time.Duration(rng.IntN(700)) * time.Millisecond)
-			if err := wp.start(); err != nil {
-				t.Error(err)
-			}
-		}
-	}()
+	kl := k.killWorker(t, 16, killPace{Every: 700 * time.Millisecond, Jitter: 1500 * time.Millisecond, Down: 700 * time.Millisecond})
 	const trades = 10
 	for i := range trades {
 		if i%2 == 0 {
@@ -74,12 +50,7 @@ func TestWorkerKilledWhileCopying(t *testing.T) {
 		}
 		time.Sleep(time.Duration(800+pace.IntN(800)) * time.Millisecond)
 	}
-	close(stop)
-	kills := <-killerDone
-	t.Logf("worker killed %d times while the target traded %d times", kills, trades)
-	if kills == 0 {
-		t.Fatal("the worker was never killed: the test proved nothing")
-	}
+	kl.finish(fmt.Sprintf("while the target traded %d times", trades))
 
 	// What the chain says the target did, from each strategy's first block.
 	ctx := context.Background()

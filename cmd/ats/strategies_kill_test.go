@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -29,15 +28,8 @@ import (
 // the strategy's buys paid; openSize is what its buys filled less what
 // its sells filled).
 func TestWorkerKilledDuringStrategyExecutions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the sandbox, Temporal and worker processes")
-	}
-	bin := buildATS(t)
-	e := newTradingEnv(t, tradingOpts{noWorker: true, placeTimeout: 3 * time.Second})
-	tr := e.newTrader(t, 0)
-	m := e.newMarket(t, "Will strategies survive the worker", "0.5")
-	yes := m.TokenIDs[0]
-	wp := e.startWorkerProcess(t, bin)
+	k := newKillEnv(t, "Will strategies survive the worker", nil)
+	e, tr, yes := k.e, k.tr, k.market.TokenIDs[0]
 
 	const n = 4
 	ids := make([]string, n)
@@ -46,26 +38,7 @@ func TestWorkerKilledDuringStrategyExecutions(t *testing.T) {
 			"tokenId": yes, "buyBelow": 0.4, "sellAbove": 0.6, "sizePerTrade": 5}}).ID
 	}
 
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 15))
-	stop := make(chan struct{})
-	killerDone := make(chan int)
-	go func() {
-		kills := 0
-		for {
-			select {
-			case <-stop:
-				killerDone <- kills
-				return
-			case <-time.After(time.Duration(500+rng.IntN(1500)) * time.Millisecond):
-			}
-			wp.kill()
-			kills++
-			time.Sleep(time.Duration(rng.IntN(500)) * time.Millisecond)
-			if err := wp.start(); err != nil {
-				t.Error(err)
-			}
-		}
-	}()
+	kl := k.killWorker(t, 15, killPace{Every: 500 * time.Millisecond, Jitter: 1500 * time.Millisecond, Down: 500 * time.Millisecond})
 	for i := range 12 {
 		price := "0.35"
 		if i%2 == 1 {
@@ -74,12 +47,7 @@ func TestWorkerKilledDuringStrategyExecutions(t *testing.T) {
 		e.setPrice(t, yes, price)
 		time.Sleep(1500 * time.Millisecond)
 	}
-	close(stop)
-	kills := <-killerDone
-	t.Logf("worker killed %d times during the swings", kills)
-	if kills == 0 {
-		t.Fatal("the worker was never killed: the test proved nothing")
-	}
+	kl.finish("during the swings")
 	// With a healthy worker every strategy trades again (a step lost
 	// with a killed worker times out and is retried): swing until each
 	// has bought and sold once more, then rest in between.

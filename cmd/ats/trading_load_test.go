@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
@@ -115,33 +114,10 @@ func TestConcurrentOrdersAgainstTheBudget(t *testing.T) {
 // restarted. Afterwards every order is in a terminal or open state that
 // matches the venue, no order was posted twice, and the budget adds up.
 func TestWorkerKilledWhilePlacingOrders(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts the sandbox, Temporal and worker processes")
-	}
-	bin := buildATS(t)
-	e := newTradingEnv(t, tradingOpts{noWorker: true, placeTimeout: 3 * time.Second})
-	tr := e.newTrader(t, 0)
-	m := e.newMarket(t, "Will the worker survive", "0.5")
-	wp := e.startWorkerProcess(t, bin)
+	k := newKillEnv(t, "Will the worker survive", nil)
+	e, tr, m := k.e, k.tr, k.market
 	// The killer: SIGKILL at random moments while orders are placed.
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
-	stop := make(chan struct{})
-	killerDone := make(chan int)
-	go func() {
-		kills := 0
-		for {
-			select {
-			case <-stop:
-				killerDone <- kills
-				return
-			case <-time.After(time.Duration(200+rng.IntN(1200)) * time.Millisecond):
-			}
-			wp.kill()
-			kills++
-			time.Sleep(time.Duration(rng.IntN(500)) * time.Millisecond)
-			wp.start()
-		}
-	}()
+	kl := k.killWorker(t, 7, killPace{Every: 200 * time.Millisecond, Jitter: 1200 * time.Millisecond, Down: 500 * time.Millisecond})
 
 	const n = 50
 	var wg sync.WaitGroup
@@ -166,12 +142,7 @@ func TestWorkerKilledWhilePlacingOrders(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	close(stop)
-	kills := <-killerDone
-	t.Logf("worker killed %d times while placing %d orders", kills, n)
-	if kills == 0 {
-		t.Fatal("the worker was never killed: the test proved nothing")
-	}
+	kl.finish(fmt.Sprintf("while placing %d orders", n))
 
 	// With a healthy worker every order settles into a non-PENDING state.
 	ctx := context.Background()
