@@ -179,8 +179,8 @@ func (c *Controls) cancelAll(ctx context.Context, userID, agentID, clientAddr st
 }
 
 // ClosePosition closes userID's position id (of any of their agents): a
-// SELL through the normal order path (positions.Service.Close, Accept,
-// the order's workflow), attributed to the position's agent and audited
+// SELL through the normal order path (PositionDesk: positions.Service.PlanClose,
+// the order desk's Accept and the order's workflow), attributed to the position's agent and audited
 // as the user's. It works whatever the agent's status: the user's own
 // order is bound by no control the user set.
 func (c *Controls) ClosePosition(ctx context.Context, userID, id, clientAddr string, r positions.CloseRequest) (positions.CloseResult, error) {
@@ -191,7 +191,16 @@ func (c *Controls) ClosePosition(ctx context.Context, userID, id, clientAddr str
 	if err != nil {
 		return positions.CloseResult{}, err
 	}
-	return c.Positions.Close(ctx, p, id, r)
+	return (&PositionDesk{Positions: c.Positions, Orders: c.placer()}).Close(ctx, p, id, r)
+}
+
+// placer is the order desk, or nil without one (a nil *OrderDesk is no
+// Placer).
+func (c *Controls) placer() orders.Placer {
+	if c.OrderDesk == nil {
+		return nil
+	}
+	return c.OrderDesk
 }
 
 // StopReport is what StopEverything did.

@@ -37,9 +37,6 @@ var allowedPorts = map[string]string{
 	"models/wallets.Service.Imported": "after an import's commit, cmd stops the user's copies of the imported wallet " +
 		"(strategies.StopOwnCopies) and hints their workflows; a signal that waits for nothing, from an import the " +
 		"dashboard or `ats admin wallet import` makes, never an activity",
-	"models/positions.Service.Placer": "a position close places its sell order through the order desk; Close is " +
-		"called by api/positions and workflows.Controls (entry points, never an activity), so no walk re-enters models; " +
-		"splitting Close into check and place, as the desks do, is still to do",
 }
 
 // TestDomainHoldsNoWorkflowPort keeps the walks one-way

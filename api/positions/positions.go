@@ -8,6 +8,7 @@ package positions
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -29,9 +30,16 @@ import (
 // reads), so a retried close cannot sell twice even past the middleware.
 const HeaderIdempotencyKey = "Idempotency-Key"
 
+// Closer closes a position through the order desk; *workflows.PositionDesk
+// implements it.
+type Closer interface {
+	Close(ctx context.Context, p orders.Principal, positionID string, r positions.CloseRequest) (positions.CloseResult, error)
+}
+
 // Deps are the services behind the endpoints.
 type Deps struct {
 	Positions *positions.Service
+	Closer    Closer
 }
 
 // Market is the "market" member of a position.
@@ -198,7 +206,11 @@ func (d Deps) close(c *gin.Context) {
 	if present && !api.BindJSON(c, &body) {
 		return
 	}
-	res, err := d.Positions.Close(c.Request.Context(), orders.Principal{AgentID: id.AgentID, UserID: id.UserID, ClientAddr: c.ClientIP()},
+	if d.Closer == nil {
+		api.Fail(c, errs.E(errs.Internal, "closing positions is not configured in this process"))
+		return
+	}
+	res, err := d.Closer.Close(c.Request.Context(), orders.Principal{AgentID: id.AgentID, UserID: id.UserID, ClientAddr: c.ClientIP()},
 		c.Param("id"), positions.CloseRequest{
 			Type: body.Type, Slippage: body.Slippage, DryRun: body.DryRun,
 			IdempotencyKey: strings.TrimSpace(c.GetHeader(HeaderIdempotencyKey)),

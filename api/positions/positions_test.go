@@ -27,6 +27,7 @@ import (
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/workflows"
 )
 
 var condA, condB = positionstest.ConditionID("A"), positionstest.ConditionID("B")
@@ -46,9 +47,8 @@ func newEnv(t *testing.T, st *store.Store) *env {
 	e.venue.AddMarket(condB, "Will B?", clob.Tick001, "201", "202")
 	svc := &positions.Service{Store: st, Prices: e.prices, Resolutions: e.chain, Books: e.venue, Markets: e.venue}
 	e.placer = &positionstest.Placer{Store: st, Venue: e.venue, Positions: svc}
-	svc.Placer = e.placer
 	e.srv = api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: []api.Routes{
-		apipositions.Routes(apipositions.Deps{Positions: svc}, idempotency.Middleware(st, idempotency.Options{}),
+		apipositions.Routes(apipositions.Deps{Positions: svc, Closer: &workflows.PositionDesk{Positions: svc, Orders: e.placer}}, idempotency.Middleware(st, idempotency.Options{}),
 			agentauth.Middleware(st, nil)),
 	}})
 	return e

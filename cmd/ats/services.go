@@ -232,7 +232,7 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 		svc.positionPrices = &positions.FeedPrices{Fallback: &positions.MidpointPrices{Source: v.clob}}
 		svc.positions = &positions.Service{
 			Store: s, Prices: svc.positionPrices, Resolutions: v.chain,
-			Books: v.clob, Markets: v.clob, Placer: svc.orderDesk,
+			Books: v.clob, Markets: v.clob,
 		}
 		svc.orders.Positions = svc.positions
 		// The heartbeat reads balances through a short cache (agents poll
@@ -347,7 +347,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 			markets.Routes(svc.markets, auth...),
 			account.Routes(account.Deps{Wallets: svc.balance, Budget: budgetReads, Stats: svc.stats}, auth...),
 			orderapi.Routes(svc.orders, svc.orderDesk, idem, auth...),
-			positionapi.Routes(positionapi.Deps{Positions: svc.positions}, idem, auth...),
+			positionapi.Routes(positionapi.Deps{Positions: svc.positions, Closer: &workflows.PositionDesk{Positions: svc.positions, Orders: svc.orderDesk}}, idem, auth...),
 			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlementDesk}, idem, auth...),
 			heartbeatapi.Routes(svc.heartbeat, auth...),
 		)

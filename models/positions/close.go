@@ -69,67 +69,88 @@ func (r *CloseRequest) Validate() error {
 	return nil
 }
 
-// Close sells the whole position through the order service, less the
-// shares the agent's open SELL orders in the token already offer. The price
-// depends on the type: MARKET accepts down to the market's minimum tick
-// (it takes whatever bids there are), FOK sells everything at the best bid
-// or nothing, LIMIT rests at the best bid less slippage, rounded down to
-// the tick and never below it.
-func (s *Service) Close(ctx context.Context, p orders.Principal, positionID string, r CloseRequest) (CloseResult, error) {
+// ClosePlan is how a position is closed: the sell order to place
+// (Order), or, for a retry of a close that placed its order already, the
+// answer (Done). The order desk places Order and hands the result to
+// Service.Closed (workflows.OrderDesk.ClosePosition).
+type ClosePlan struct {
+	Order *orders.PlaceRequest
+	Done  *CloseResult
+	pos   *models.Position
+}
+
+// PlanClose checks a close of the whole position and returns the sell
+// order that makes it, less the shares the agent's open SELL orders in
+// the token already offer. The price depends on the type: MARKET accepts
+// down to the market's minimum tick (it takes whatever bids there are),
+// FOK sells everything at the best bid or nothing, LIMIT rests at the best
+// bid less slippage, rounded down to the tick and never below it. It
+// places nothing: it is called and returns.
+func (s *Service) PlanClose(ctx context.Context, p orders.Principal, positionID string, r CloseRequest) (ClosePlan, error) {
 	if err := r.Validate(); err != nil {
-		return CloseResult{}, err
+		return ClosePlan{}, err
 	}
-	if s.Books == nil || s.Placer == nil {
-		return CloseResult{}, errs.E(errs.Internal, "the positions service is not wired for closing (books, placer)")
+	if s.Books == nil {
+		return ClosePlan{}, errs.E(errs.Internal, "the positions service is not wired for closing (books)")
 	}
 	pos, err := s.positionFor(ctx, p.AgentID, positionID)
 	if err != nil {
-		return CloseResult{}, err
+		return ClosePlan{}, err
 	}
 	if prior, err := s.priorClose(ctx, p.AgentID, pos.TokenID, r.IdempotencyKey); err != nil || prior != nil {
 		if err != nil {
-			return CloseResult{}, err
+			return ClosePlan{}, err
 		}
 		// A retry of a close that already placed its order answers with
 		// that order, even though the position may be closed by now.
 		// One still PENDING is answered as pending, so that the retry is
 		// not taken for a final answer either.
-		return s.closeResult(ctx, p.AgentID, pos, orderView(prior), prior.Status == models.OrderPending)
+		done, err := s.closeResult(ctx, p.AgentID, pos, orderView(prior), prior.Status == models.OrderPending)
+		if err != nil {
+			return ClosePlan{}, err
+		}
+		return ClosePlan{Done: &done, pos: pos}, nil
 	}
 	switch {
 	case pos.Status == models.PositionRedeemable || pos.Status == models.PositionSettled:
-		return CloseResult{}, errs.E(errs.Conflict, "the market has resolved; the position can no longer be sold").
+		return ClosePlan{}, errs.E(errs.Conflict, "the market has resolved; the position can no longer be sold").
 			WithCode(errs.CodePositionResolved).WithHint("redeem it with POST /settlements/redeem")
 	case pos.SizeMicro <= 0:
-		return CloseResult{}, errs.E(errs.Conflict, "position is already closed").WithCode(errs.CodePositionClosed)
+		return ClosePlan{}, errs.E(errs.Conflict, "position is already closed").WithCode(errs.CodePositionClosed)
 	}
 	// Shares the agent's open SELL orders already offer are not sold twice:
 	// the close sells the rest (the order service checks it again, under
 	// the user's lock, when it places the order).
 	held, committed, err := s.Store.SellableShares(ctx, p.AgentID, pos.TokenID)
 	if err != nil {
-		return CloseResult{}, err
+		return ClosePlan{}, err
 	}
 	size := min(pos.SizeMicro, held-committed)
 	if size <= 0 {
-		return CloseResult{}, errs.Ef(errs.Conflict, "all %s shares of the position are already offered by open sell orders", micro.Decimal(pos.SizeMicro).String()).
+		return ClosePlan{}, errs.Ef(errs.Conflict, "all %s shares of the position are already offered by open sell orders", micro.Decimal(pos.SizeMicro).String()).
 			WithCode(errs.CodePositionInOrders).WithHint("cancel them (DELETE /orders/{id}) to close at once, or wait for them to fill")
 	}
 	price, err := s.closePrice(ctx, pos.TokenID, r)
 	if err != nil {
-		return CloseResult{}, err
+		return ClosePlan{}, err
 	}
-	res, err := s.Placer.Place(ctx, p, orders.PlaceRequest{
+	return ClosePlan{pos: pos, Order: &orders.PlaceRequest{
 		TokenID: pos.TokenID, Side: orders.SideSell, Type: r.Type, Price: price, Size: micro.Decimal(size),
 		DryRun: r.DryRun, IdempotencyKey: r.IdempotencyKey,
-	})
-	if err != nil {
-		return CloseResult{}, err
+	}}, nil
+}
+
+// Closed answers a close whose plan's order was placed with res: what the
+// order realized against the entry price, and whether the position is
+// closed now (a dry run answers its preview).
+func (s *Service) Closed(ctx context.Context, p orders.Principal, plan ClosePlan, res orders.PlaceResult) (CloseResult, error) {
+	if plan.pos == nil || plan.Order == nil {
+		return CloseResult{}, errs.E(errs.Internal, "a close answered without its plan")
 	}
-	if r.DryRun {
-		return CloseResult{Preview: res.Preview, PositionID: pos.ID}, nil
+	if plan.Order.DryRun {
+		return CloseResult{Preview: res.Preview, PositionID: plan.pos.ID}, nil
 	}
-	return s.closeResult(ctx, p.AgentID, pos, res.Order, res.Pending)
+	return s.closeResult(ctx, p.AgentID, plan.pos, res.Order, res.Pending)
 }
 
 // closeResult re-reads the position after the close order and computes

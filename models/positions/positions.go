@@ -56,14 +56,13 @@ type MarketSource interface {
 
 // Service computes, lists and closes positions. Store is required;
 // Recompute needs nothing else. List needs Prices, Resolutions and
-// Markets; Close needs Books and Placer.
+// Markets; PlanClose needs Books.
 type Service struct {
 	Store       *store.Store
 	Prices      PriceSource
 	Resolutions Resolutions
 	Books       BookSource
 	Markets     MarketSource
-	Placer      orders.Placer
 	// Reads, when set, serves List's read of the stored positions (a read
 	// cache: models/readcache) unless the listing asks for fresh data; the
 	// re-read after a resolution moved positions, and every other read,

@@ -50,7 +50,6 @@ func newEnv(t *testing.T, st *store.Store) *env {
 	e.svc = &positions.Service{Store: st, Prices: e.prices, Resolutions: e.chain, Books: e.venue, Markets: e.venue,
 		Now: e.now}
 	e.placer = &positionstest.Placer{Store: st, Venue: e.venue, Positions: e.svc}
-	e.svc.Placer = e.placer
 	return e
 }
 
@@ -298,7 +297,7 @@ func TestList(t *testing.T) {
 		e.buy(t, p, "302", "0.60", "5")  // C: resolves Yes, holds No → settled
 		e.buy(t, p, "401", "0.30", "4")  // D: open, no price → at cost
 		e.venue.SetBids("201", [2]string{"0.45", "100"})
-		_, err := e.svc.Close(ctx, p, e.position(t, p, "201").ID, positions.CloseRequest{}) // sells 20 at 0.45
+		_, err := e.close(ctx, p, e.position(t, p, "201").ID, positions.CloseRequest{}) // sells 20 at 0.45
 		require.NoError(t, err)
 		e.buy(t, p, "201", "0.50", "20")
 		other := e.principal(t)
@@ -393,4 +392,10 @@ func TestList(t *testing.T) {
 			e.chain.Fail(nil)
 		})
 	})
+}
+
+// close closes a position as workflows.PositionDesk does, placing with
+// the env's placer.
+func (e *env) close(ctx context.Context, p orders.Principal, id string, r positions.CloseRequest) (positions.CloseResult, error) {
+	return positionstest.Close(ctx, e.svc, e.placer, p, id, r)
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/models/positions"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/micro"
@@ -448,4 +449,22 @@ func view(o *models.Order) orders.Order {
 // short label, for readable tests.
 func ConditionID(label string) string {
 	return common.BytesToHash([]byte(strings.ToLower(label))).Hex()
+}
+
+// Close is workflows.PositionDesk.Close for the tests of models/positions,
+// which cannot import workflows: the service plans the close, placer
+// places its order, the service answers.
+func Close(ctx context.Context, svc *positions.Service, placer orders.Placer, p orders.Principal, positionID string, r positions.CloseRequest) (positions.CloseResult, error) {
+	plan, err := svc.PlanClose(ctx, p, positionID, r)
+	if err != nil || plan.Done != nil {
+		if plan.Done != nil {
+			return *plan.Done, err
+		}
+		return positions.CloseResult{}, err
+	}
+	res, err := placer.Place(ctx, p, *plan.Order)
+	if err != nil {
+		return positions.CloseResult{}, err
+	}
+	return svc.Closed(ctx, p, plan, res)
 }
