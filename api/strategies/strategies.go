@@ -1,7 +1,7 @@
 // Package strategies is the HTTP API of server-side strategies:
 // POST/GET /strategies, GET/PATCH/DELETE /strategies/{id},
 // POST /strategies/{id}/pause and /resume. Handlers decode, call
-// models/strategies.Service for the authenticated agent, and answer DTOs.
+// workflows.StrategyDesk for the authenticated agent, and answer DTOs.
 package strategies
 
 import (
@@ -19,7 +19,7 @@ import (
 	"github.com/agent-trading/ats/models/strategies"
 )
 
-// Service is what the handlers need; *strategies.Service implements it.
+// Service is what the handlers need; *workflows.StrategyDesk implements it.
 type Service interface {
 	Create(ctx context.Context, a strategies.Actor, r strategies.CreateRequest) (strategies.Strategy, error)
 	Get(ctx context.Context, a strategies.Actor, id string) (strategies.Strategy, error)

@@ -15,7 +15,7 @@ import (
 
 // adminStrategyCommand is `ats admin strategy list|pause|resume|cancel|extend`:
 // the user's strategy controls on the operator surface, through the same
-// strategies.Service the dashboard uses. Changes act as the user (a pause
+// workflows.StrategyDesk the dashboard uses. Changes act as the user (a pause
 // here is a user pause, reported by the heartbeat).
 func adminStrategyCommand() *cli.Command {
 	strategyFlag := &cli.StringFlag{Name: "strategy", Required: true, Usage: "the strategy's id (str_…)"}
