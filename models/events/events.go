@@ -149,10 +149,11 @@ func validate(e Event) error {
 	if e.StrategyID == "" || e.Summary == "" {
 		return errs.E(errs.Invalid, "a strategy event needs a strategy id and a summary")
 	}
-	switch e.StrategyType {
-	case models.StrategyPriceAlert, models.StrategyRecurringBuy, models.StrategyBuyLowSellHigh, models.StrategyCopyTrade:
-	default:
-		return errs.Ef(errs.Invalid, "unknown strategy type %q", e.StrategyType)
+	// The type was checked against the registry of strategy types
+	// (models/strategies) when the strategy was created; an event only
+	// carries it.
+	if e.StrategyType == "" {
+		return errs.E(errs.Invalid, "a strategy event needs its strategy's type")
 	}
 	switch e.By {
 	case ByAgent, ByUser, BySystem:

@@ -124,7 +124,8 @@ func TestANewTypeIsOneFileAndOneLine(t *testing.T) {
 		t.Fatalf("stored conditions %q (%v)", row.Triggers, err)
 	}
 	state, err := fx.Engine.Load(ctx, st.ID)
-	if err != nil || !strings.Contains(state.Summary, "DIP_BUY "+st.ID+" on token 1001: buy 10 once at <= 0.3; budget $20") {
+	if err != nil || !strings.HasPrefix(state.Summary, "DIP_BUY "+st.ID+" on token 1001") ||
+		!strings.Contains(state.Summary, ": buy 10 once at <= 0.3; budget $20;") {
 		t.Fatalf("summary %q (%v)", state.Summary, err)
 	}
 
