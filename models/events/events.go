@@ -55,6 +55,7 @@ package events
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 	"time"
 
 	"github.com/agent-trading/ats/models"
@@ -135,6 +136,15 @@ func Append(ctx context.Context, tx *store.Store, e Event) (Event, error) {
 	return e, nil
 }
 
+// strategyTypes tells the strategy types (the registry of
+// models/strategies, which imports this package, sets it when it loads).
+var strategyTypes atomic.Pointer[func(string) bool]
+
+// SetStrategyTypes makes known the test of a strategy type events may
+// carry: models/strategies sets its registry, so the list of types lives
+// in one place.
+func SetStrategyTypes(known func(string) bool) { strategyTypes.Store(&known) }
+
 func validate(e Event) error {
 	if e.AgentID == "" {
 		return errs.E(errs.Invalid, "an event needs an agent")
@@ -149,11 +159,8 @@ func validate(e Event) error {
 	if e.StrategyID == "" || e.Summary == "" {
 		return errs.E(errs.Invalid, "a strategy event needs a strategy id and a summary")
 	}
-	// The type was checked against the registry of strategy types
-	// (models/strategies) when the strategy was created; an event only
-	// carries it.
-	if e.StrategyType == "" {
-		return errs.E(errs.Invalid, "a strategy event needs its strategy's type")
+	if known := strategyTypes.Load(); e.StrategyType == "" || known != nil && !(*known)(e.StrategyType) {
+		return errs.Ef(errs.Invalid, "unknown strategy type %q", e.StrategyType)
 	}
 	switch e.By {
 	case ByAgent, ByUser, BySystem:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/events"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/micro"
@@ -194,6 +195,9 @@ var registry = []Type{
 
 // byName indexes registry.
 var byName = indexTypes()
+
+// The events of a strategy carry its type: one of the registry's.
+func init() { events.SetStrategyTypes(func(name string) bool { return TypeOf(name) != nil }) }
 
 func indexTypes() map[string]Type {
 	m := make(map[string]Type, len(registry))
