@@ -304,7 +304,7 @@ func copySource(ct *models.CopyTrade) string {
 // attempt of seq claimed), decides the copy and places it under the key
 // derived from the event, and records it. Nothing pending: nothing
 // executed.
-func (e *Engine) executeCopy(ctx context.Context, st *models.Strategy, c Config, seq int) (Outcome, error) {
+func (e *Engine) executeCopy(ctx context.Context, st *models.Strategy, c Config, seq int, d *deferral) (Outcome, error) {
 	ct, err := e.Store.ClaimCopyTrade(ctx, st.ID, seq)
 	if errs.Is(err, errs.NotFound) {
 		return Outcome{State: stateOf(st)}, nil
@@ -322,9 +322,12 @@ func (e *Engine) executeCopy(ctx context.Context, st *models.Strategy, c Config,
 		return e.record(ctx, st, c, seq, plan{kind: KindError, stop: true, reason: reason}, nil,
 			errs.E(errs.Invalid, reason).WithCode(errs.CodeCopyOwnWallet))
 	}
-	out, err := e.copy(ctx, st, c, seq, ct)
+	out, err := e.copy(ctx, st, c, seq, ct, d)
 	if err != nil {
 		return Outcome{}, err
+	}
+	if d != nil && d.place != nil {
+		return out, nil // recorded by Placed, which looks for more
 	}
 	if out.State.Status == StatusActive {
 		if out.State.Pending, err = e.Store.CopyTradesPending(ctx, st.ID, seq); err != nil {
@@ -334,10 +337,14 @@ func (e *Engine) executeCopy(ctx context.Context, st *models.Strategy, c Config,
 	return out, nil
 }
 
-func (e *Engine) copy(ctx context.Context, st *models.Strategy, c Config, seq int, ct *models.CopyTrade) (Outcome, error) {
+func (e *Engine) copy(ctx context.Context, st *models.Strategy, c Config, seq int, ct *models.CopyTrade, d *deferral) (Outcome, error) {
 	key := CopyIdempotencyKey(st.ID, ct.TxHash, ct.LogIndex)
 	if prev, err := e.Store.OrderByIdempotencyKey(ctx, st.AgentID, key); err == nil {
-		return e.record(ctx, st, c, seq, plan{kind: KindAction, reason: "copy of " + copySource(ct) + " (placed by an earlier attempt)"}, prev, nil)
+		pl := plan{kind: KindAction, reason: "copy of " + copySource(ct) + " (placed by an earlier attempt)"}
+		if out, ok := d.holdStored(st, prev, pl); ok {
+			return out, nil
+		}
+		return e.record(ctx, st, c, seq, pl, prev, nil)
 	} else if !errs.Is(err, errs.NotFound) {
 		return Outcome{}, err
 	}
@@ -355,7 +362,7 @@ func (e *Engine) copy(ctx context.Context, st *models.Strategy, c Config, seq in
 		return e.record(ctx, st, c, seq, *pl, nil, nil)
 	}
 	pl.req.IdempotencyKey, pl.req.StrategyID = key, st.ID
-	res, err := e.Orders.Place(ctx, orders.Principal{AgentID: st.AgentID, UserID: st.UserID, ClientAddr: "strategy " + st.ID}, pl.req)
+	o, ref, err := e.placeOrder(ctx, st, pl.req, d)
 	if err != nil {
 		if retryable(err) {
 			return Outcome{}, err
@@ -371,13 +378,12 @@ func (e *Engine) copy(ctx context.Context, st *models.Strategy, c Config, seq in
 		}
 		return e.record(ctx, st, c, seq, *pl, nil, err)
 	}
+	if ref != nil {
+		return d.hold(st, ref, *pl, &ct.CreatedAt), nil
+	}
 	// From the target's trade recorded (its block seen) to the copy
 	// placed: the latency the goal bounds.
 	metrics.CopyLatency(e.now().Sub(ct.CreatedAt))
-	o, err := e.Store.OrderByID(ctx, res.Order.ID)
-	if err != nil {
-		return Outcome{}, err
-	}
 	return e.record(ctx, st, c, seq, *pl, o, nil)
 }
 

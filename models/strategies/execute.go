@@ -63,23 +63,18 @@ type plan struct {
 // Transient failures are returned for the workflow to retry; any other
 // failure is recorded as an error execution.
 func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, error) {
+	return e.execute(ctx, id, seq, nil)
+}
+
+// execute is Execute; with d its order is only accepted and handed to d
+// (Decide).
+func (e *Engine) execute(ctx context.Context, id string, seq int, d *deferral) (Outcome, error) {
 	st, err := e.Store.StrategyByID(ctx, id)
 	if err != nil {
 		return Outcome{}, err
 	}
 	if st.Executions >= seq {
-		rec, err := e.Store.StrategyExecutionBySeq(ctx, id, seq)
-		if err != nil && !errs.Is(err, errs.NotFound) {
-			return Outcome{}, err
-		}
-		out := Outcome{State: stateOf(st), Executed: true}
-		if rec != nil {
-			out.Kind = rec.Kind
-			if rec.OrderID != nil {
-				out.OrderID = *rec.OrderID
-			}
-		}
-		return out, nil
+		return e.recorded(ctx, st, seq)
 	}
 	// The agent's status binds the strategy before anything is decided
 	// (agent.go): a paused or revoked agent's strategy is parked instead.
@@ -94,9 +89,8 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		return Outcome{}, err
 	}
 	if st.Type == TypeCopyTrade {
-		return e.executeCopy(ctx, st, cfg, seq)
+		return e.executeCopy(ctx, st, cfg, seq, d)
 	}
-	p := orders.Principal{AgentID: st.AgentID, UserID: st.UserID, ClientAddr: "strategy " + st.ID}
 	key := IdempotencyKey(id, seq)
 
 	// An order placed by an earlier attempt of this execution is adopted.
@@ -104,6 +98,9 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		pl := plan{kind: KindAction, reason: "order placed by an earlier attempt of this execution"}
 		if st.Type == TypePriceAlert {
 			pl.complete = EndFired
+		}
+		if out, ok := d.holdStored(st, prev, pl); ok {
+			return out, nil
 		}
 		return e.record(ctx, st, cfg, seq, pl, prev, nil)
 	} else if !errs.Is(err, errs.NotFound) {
@@ -164,7 +161,7 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 	}
 	pl.req.IdempotencyKey = key
 	pl.req.StrategyID = id
-	res, err := e.Orders.Place(ctx, p, pl.req)
+	o, ref, err := e.placeOrder(ctx, st, pl.req, d)
 	if err != nil {
 		if retryable(err) {
 			return Outcome{}, err
@@ -175,9 +172,8 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		pl.kind, pl.reason, pl.complete = KindError, errs.PublicMessage(err), ""
 		return e.record(ctx, st, cfg, seq, *pl, nil, err)
 	}
-	o, err := e.Store.OrderByID(ctx, res.Order.ID)
-	if err != nil {
-		return Outcome{}, err
+	if ref != nil {
+		return d.hold(st, ref, *pl, nil), nil
 	}
 	return e.record(ctx, st, cfg, seq, *pl, o, nil)
 }
