@@ -54,6 +54,7 @@ func newStrategyRig(t *testing.T, typ, config, budget string) *strategyRig {
 	r.svc = &strategies.Service{Store: fx.Store, Runner: noStart{}, Resolver: strategiestest.Resolver{}, Now: env.Now}
 	env.RegisterWorkflow(workflows.Strategy)
 	env.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: r.keys})
+	registerVenueOrders(env, fx.Placer)
 	b := &strategies.Dec{}
 	if err := b.UnmarshalJSON([]byte(budget)); err != nil {
 		t.Fatal(err)
@@ -616,6 +617,7 @@ func newMarketRig(t *testing.T, typ, config, budget string, setup func(fx *strat
 	r.svc = fx.Service(noStart{}, env.Now)
 	env.RegisterWorkflow(workflows.Strategy)
 	env.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: r.keys})
+	registerVenueOrders(env, fx.Placer)
 	b := &strategies.Dec{}
 	if err := b.UnmarshalJSON([]byte(budget)); err != nil {
 		t.Fatal(err)
