@@ -57,9 +57,9 @@ type deferral struct {
 
 // hold hands the accepted order o (PENDING) to the workflow, with the plan
 // that will record it.
-func (d *deferral) hold(st *models.Strategy, o *orders.Ref, pl plan, copiedAt *time.Time) Outcome {
+func (d *deferral) hold(st *models.Strategy, o *orders.Ref, pl Plan, copiedAt *time.Time) Outcome {
 	d.place = &Placement{OrderID: o.ID, UserID: o.UserID, AgentID: o.AgentID, TokenID: o.TokenID,
-		Kind: pl.kind, Reason: pl.reason, Complete: pl.complete, CopiedAt: copiedAt}
+		Kind: pl.Kind, Reason: pl.Reason, Complete: pl.Complete, CopiedAt: copiedAt}
 	return Outcome{State: stateOf(st)}
 }
 
@@ -67,7 +67,7 @@ func (d *deferral) hold(st *models.Strategy, o *orders.Ref, pl plan, copiedAt *t
 // the workflow when it is still PENDING (its workflow may never have
 // started); it reports false for an order past that, which is recorded
 // as it stands.
-func (d *deferral) holdStored(st *models.Strategy, o *models.Order, pl plan) (Outcome, bool) {
+func (d *deferral) holdStored(st *models.Strategy, o *models.Order, pl Plan) (Outcome, bool) {
 	if d == nil || o.Status != models.OrderPending {
 		return Outcome{}, false
 	}
@@ -148,7 +148,7 @@ func (e *Engine) Placed(ctx context.Context, id string, seq int, pm Placement) (
 	if pm.CopiedAt != nil && o.Status != models.OrderPending {
 		metrics.CopyLatency(e.now().Sub(*pm.CopiedAt))
 	}
-	out, err := e.record(ctx, st, cfg, seq, plan{kind: pm.Kind, reason: pm.Reason, complete: pm.Complete}, o, nil)
+	out, err := e.record(ctx, st, cfg, seq, Plan{Kind: pm.Kind, Reason: pm.Reason, Complete: pm.Complete}, o, nil)
 	if err != nil {
 		return out, err
 	}
