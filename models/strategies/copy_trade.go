@@ -126,6 +126,7 @@ func (copyTrade) Validate(c *Config) error {
 	return nil
 }
 
+// Summary describes a COPY_TRADE config for operators.
 func (copyTrade) Summary(c Config) string {
 	size := "$" + c.FixedAmount.val().String() + " per copy"
 	if c.SizingMode == SizingProportional {

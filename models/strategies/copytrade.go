@@ -157,7 +157,6 @@ func StopOwnCopies(ctx context.Context, s *store.Store, n *network.Network, user
 	return stopped, nil
 }
 
-// copySummary describes a COPY_TRADE config for operators.
 // Following is what the engine tells the process's copy watchers
 // (*CopyHub): which strategies copy which wallet, and whether they still
 // may copy (not final). Only ACTIVE ones get the target's events recorded;
@@ -167,7 +166,8 @@ type Following interface {
 	Follow(strategyID, target string, following bool)
 }
 
-// copyTarget is the wallet a COPY_TRADE strategy copies.
+// copyTarget is the wallet a strategy of a Follower type (COPY_TRADE)
+// copies ("" for other types).
 func copyTarget(st *models.Strategy) string {
 	f, ok := followerOf(st.Type)
 	if !ok {

@@ -1,7 +1,8 @@
 // Package strategies is the strategy bounded context: server-side
-// strategies (PRICE_ALERT, RECURRING_BUY, BUY_LOW_SELL_HIGH) that trade for
-// an agent while it is offline, each run by one Temporal workflow
-// (workflows.Strategy, workflow id = strategy id).
+// strategies (PRICE_ALERT, RECURRING_BUY, BUY_LOW_SELL_HIGH, COPY_TRADE)
+// that trade for an agent while it is offline, each run by one Temporal
+// workflow (workflows.Strategy, workflow id = strategy id). Each type is
+// one file implementing Type, listed in the registry (registry.go).
 //
 // The strategy row is the source of truth. The API (Service) validates and
 // creates it, then hands every later change to the strategy's workflow,
