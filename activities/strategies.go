@@ -17,6 +17,8 @@ import (
 type StrategyEngine interface {
 	Load(ctx context.Context, id string) (strategies.State, error)
 	Execute(ctx context.Context, id string, seq int) (strategies.Outcome, error)
+	Decide(ctx context.Context, id string, seq int) (strategies.Decision, error)
+	Placed(ctx context.Context, id string, seq int, pm strategies.Placement) (strategies.Outcome, error)
 	RecordFailure(ctx context.Context, id string, seq int, reason string) (strategies.State, error)
 	Apply(ctx context.Context, ch strategies.Change) (strategies.State, error)
 	Expire(ctx context.Context, id string) (strategies.State, error)
@@ -76,6 +78,44 @@ func (a *Strategies) ExecuteStrategy(ctx context.Context, in StrategyExecution) 
 	if out.Executed {
 		activity.GetLogger(ctx).Info("strategy executed", "strategy_id", in.ID, "seq", in.Seq, "kind", out.Kind, "order_id", out.OrderID, "status", out.State.Status)
 	}
+	return out, nil
+}
+
+// DecideStrategy decides execution Seq and, when it places an order,
+// stores the order PENDING under the execution's idempotency key after the
+// order service's checks, for the workflow to place as a child Order
+// workflow (strategies.Engine.Decide). The workflow runs it as a local
+// activity: it is idempotent, so a worker killed mid-attempt costs a
+// retry that finds the stored order.
+func (a *Strategies) DecideStrategy(ctx context.Context, in StrategyExecution) (strategies.Decision, error) {
+	d, err := a.Engine.Decide(ctx, in.ID, in.Seq)
+	if err != nil {
+		return d, temporalerr.To(err)
+	}
+	if d.Outcome.Executed {
+		activity.GetLogger(ctx).Info("strategy executed", "strategy_id", in.ID, "seq", in.Seq, "kind", d.Outcome.Kind, "status", d.Outcome.State.Status)
+	}
+	return d, nil
+}
+
+// StrategyPlaced names execution Seq of strategy ID and the order its
+// workflow placed.
+type StrategyPlaced struct {
+	ID        string               `json:"id"`
+	Seq       int                  `json:"seq"`
+	Placement strategies.Placement `json:"placement"`
+}
+
+// RecordStrategyPlacement records execution Seq once its order's
+// workflow placed the order (strategies.Engine.Placed). The order is
+// read from the database: the payload names it only, and must be one of
+// the strategy's.
+func (a *Strategies) RecordStrategyPlacement(ctx context.Context, in StrategyPlaced) (strategies.Outcome, error) {
+	out, err := a.Engine.Placed(ctx, in.ID, in.Seq, in.Placement)
+	if err != nil {
+		return out, temporalerr.To(err)
+	}
+	activity.GetLogger(ctx).Info("strategy executed", "strategy_id", in.ID, "seq", in.Seq, "kind", out.Kind, "order_id", out.OrderID, "status", out.State.Status)
 	return out, nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/devserver"
@@ -25,6 +26,14 @@ import (
 // bounding the test. Worker, client and server stop when t ends, in that
 // order.
 func onDevServer(t *testing.T, acts ...any) (context.Context, client.Client) {
+	t.Helper()
+	return onDevServerWithOrders(t, nil, acts...)
+}
+
+// onDevServerWithOrders is onDevServer whose order task queue runs order,
+// when set, as the Order workflow (a stand-in that places orders on the
+// strategies fixture's venue: venueOrder).
+func onDevServerWithOrders(t *testing.T, order any, acts ...any) (context.Context, client.Client) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a Temporal dev server")
@@ -47,7 +56,11 @@ func onDevServer(t *testing.T, acts ...any) (context.Context, client.Client) {
 	// in production's workers.
 	for _, q := range []string{workflows.TaskQueue, workflows.OrderTaskQueue} {
 		w := sdkworker.New(c, q, sdkworker.Options{})
-		workflows.Register(w)
+		if order != nil && q == workflows.OrderTaskQueue {
+			w.RegisterWorkflowWithOptions(order, workflow.RegisterOptions{Name: "Order"})
+		} else {
+			workflows.Register(w)
+		}
 		for _, a := range acts {
 			w.RegisterActivity(a)
 		}

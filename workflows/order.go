@@ -61,6 +61,11 @@ type OrderInput struct {
 	TokenID string `json:"token_id"`
 	Placed  bool   `json:"placed,omitempty"`
 	Status  string `json:"status,omitempty"`
+	// ReportPlacement: the order's workflow is the child of the strategy
+	// whose execution placed it, which waits for the placement; the order
+	// signals it (StrategySignalPlaced) when the order is placed and
+	// rests, while an order final at once answers by completing.
+	ReportPlacement bool `json:"report_placement,omitempty"`
 }
 
 // OrderCancelRequest is the argument of the cancel update: the proof that
@@ -210,7 +215,30 @@ func Order(ctx workflow.Context, in OrderInput) (activities.OrderState, error) {
 	if err := w.place(ctx); err != nil {
 		return w.state, err
 	}
+	w.reportPlacement(ctx)
 	return w.follow(ctx)
+}
+
+// orderReportPlacementChange versions the placement signal to the
+// strategy that started the order as its child (OrderInput.ReportPlacement,
+// which no run before it carries): version 1 sends it.
+const (
+	orderReportPlacementChange  = "report-placement"
+	orderReportPlacementVersion = 1
+)
+
+// reportPlacement tells the parent strategy that its order was placed and
+// rests (a final order's completion tells it instead, for fewer events).
+// The signal is awaited with the strategy hints before the run ends.
+func (w *orderWorkflow) reportPlacement(ctx workflow.Context) {
+	parent := workflow.GetInfo(ctx).ParentWorkflowExecution
+	if !w.in.ReportPlacement || parent == nil || w.terminal() {
+		return
+	}
+	if workflow.GetVersion(ctx, orderReportPlacementChange, workflow.DefaultVersion, orderReportPlacementVersion) < orderReportPlacementVersion {
+		return
+	}
+	w.hints = append(w.hints, workflow.SignalExternalWorkflow(ctx, parent.ID, "", StrategySignalPlaced, w.in.OrderID))
 }
 
 // orderWorkflow is the state of one run of Order; its methods are the
@@ -609,7 +637,7 @@ func (w *orderWorkflow) continueAsNew(ctx workflow.Context) error {
 	}
 	w.awaitHints(ctx)
 	next := w.in
-	next.Placed, next.Status = true, w.state.Status
+	next.Placed, next.Status, next.ReportPlacement = true, w.state.Status, false
 	return workflow.NewContinueAsNewError(ctx, Order, next)
 }
 

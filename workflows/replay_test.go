@@ -142,3 +142,24 @@ func TestWebhookReplayDetectsChanges(t *testing.T) {
 		t.Fatal("replay of a changed delivery succeeded")
 	}
 }
+
+// strategyPreChildHistories were recorded before the Strategy workflow
+// became a struct that places its orders as child Order workflows
+// (strategyChildOrders): a PRICE_ALERT by TestStrategyOnDevServer and a
+// COPY_TRADE by TestCopyTradeOnDevServer, both executing through the
+// ExecuteStrategy activity:
+//
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy_pre_child.json \
+//	  go test -run 'TestStrategyOnDevServer$' ./workflows/
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy_copy_pre_child.json \
+//	  go test -run 'TestCopyTradeOnDevServer$' ./workflows/
+//
+// They replay with the current code: strategies running at the upgrade go
+// on as they began.
+var strategyPreChildHistories = []string{"testdata/strategy_pre_child.json", "testdata/strategy_copy_pre_child.json"}
+
+func TestStrategyPreChildHistoriesReplay(t *testing.T) {
+	for _, h := range strategyPreChildHistories {
+		replaytest.ReplayFileWithOptions(t, h, replayOptions(t), workflows.All()...)
+	}
+}

@@ -3,6 +3,7 @@ package workflows
 import (
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -24,6 +25,11 @@ const (
 	// changed (no payload; sent by AgentControl): the workflow applies the
 	// agent's status as the database holds it (ReconcileStrategyAgent).
 	StrategySignalAgent = "agent"
+	// StrategySignalPlaced tells the strategy that the order it started as
+	// a child workflow (payload: the order id) was placed and rests on the
+	// book; an order final at once answers by its workflow's completion.
+	// A hint: the execution's record reads the order from the database.
+	StrategySignalPlaced = "order-placed"
 )
 
 // strategyAgentChange versions the handling of StrategySignalAgent
@@ -74,207 +80,397 @@ var (
 	}
 )
 
+// strategyChildOrders versions how an execution places its order
+// (GetVersion): version 1 decides in a local activity (DecideStrategy,
+// which stores the order PENDING under the execution's idempotency key),
+// starts the order's workflow as a child (placeOrder) and records the
+// execution in a second local activity (RecordStrategyPlacement), so no
+// activity waits on a workflow. Before it the ExecuteStrategy activity
+// placed through the order desk and waited for the order's workflow. The
+// version is taken at a run's first execution, so a run that executed
+// before the upgrade goes on with the activity (its history says so)
+// until it continues as new, and one still waiting takes version 1.
+const (
+	strategyChildOrders        = "child-orders"
+	strategyChildOrdersVersion = 1
+)
+
+var (
+	// strategyDecideOptions: the local activities of an execution
+	// (version strategyChildOrders); as strategyExecuteOptions, a few
+	// attempts, then the execution counts as failed. Each attempt is
+	// idempotent (the order is found by its key).
+	strategyDecideOptions = workflow.LocalActivityOptions{
+		StartToCloseTimeout: 15 * time.Second,
+		RetryPolicy:         strategyExecuteOptions.RetryPolicy,
+	}
+	// strategyPlacementWait bounds how long an execution waits for its
+	// order's placement before it records the order as it stands (still
+	// PENDING: its workflow goes on), as the order desk's 20 s did: the
+	// strategy's updates (pause, cancel) wait for the execution.
+	strategyPlacementWait = 20 * time.Second
+)
+
 // Strategy runs one strategy until it is COMPLETED or CANCELLED: it waits
 // for a price hint (PRICE_ALERT, BUY_LOW_SELL_HIGH), the next interval
 // (RECURRING_BUY, a durable timer) or the expiry, runs one execution at a
 // time, and applies the agent's and user's changes as updates (pause,
 // resume, cancel, patch, extend), which wait for an execution in flight
 // and answer with the new state. Search attributes StrategyStatus and
-// TokenId follow every transition; the memo summarises the config.
+// TokenId follow every transition; the memo summarises the config. An
+// execution's order is a child Order workflow that outlives the strategy
+// (parent-close policy ABANDON).
 func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) {
-	var a *activities.Strategies
-	step := workflow.WithActivityOptions(ctx, strategyStepOptions)
-	var st strategies.State
-	loaded := false
-	shown := strategies.State{}
-	publish := func() {
-		if st.Status != shown.Status || st.TokenID != shown.TokenID {
-			_ = workflow.UpsertTypedSearchAttributes(ctx, SAStrategyStatus.ValueSet(st.Status), SATokenID.ValueSet(st.TokenID))
-		}
-		if st.Summary != "" && st.Summary != shown.Summary {
-			_ = workflow.UpsertMemo(ctx, map[string]any{MemoSummary: st.Summary})
-		}
-		shown = st
+	w := &strategyWorkflow{id: in.StrategyID, hinted: in.Hinted}
+	if err := w.setHandlers(ctx); err != nil {
+		return w.st, err
 	}
+	// Version 1 of "market-check": the workflow also wakes at its market's
+	// end date (State.MarketCheckAt) and runs an execution, which moves a
+	// marketQuery to the market it names now or ends a tokenId strategy
+	// whose market closed. Runs recorded before it never wake for it.
+	w.marketCheck = workflow.GetVersion(ctx, strategyMarketCheck, workflow.DefaultVersion, 1) >= 1
+	if err := w.load(ctx); err != nil {
+		return w.st, err
+	}
+	for !strategies.Final(w.st.Status) {
+		if w.executions >= strategyRunExecutions || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+			return w.st, w.continueAsNew(ctx)
+		}
+		if err := w.wait(ctx); err != nil {
+			return w.st, err
+		}
+		if strategies.Final(w.st.Status) {
+			break
+		}
+		if err := w.step(ctx); err != nil {
+			return w.st, err
+		}
+	}
+	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
+		return w.st, err
+	}
+	return w.st, nil
+}
 
-	// Handlers are registered before the first activity, so a change sent
-	// right after the start is not refused as unknown; they wait for the
-	// state to be loaded.
-	busy := false // one step (execution or change) at a time
-	hinted := in.Hinted
-	woken := false
-	agentCheck := false // the agent's status is to be applied
-	if err := workflow.SetQueryHandler(ctx, StrategyQueryState, func() (strategies.State, error) { return st, nil }); err != nil {
-		return st, err
+// strategyWorkflow is the state of one run of Strategy; its methods are
+// the steps and the handlers of the run.
+type strategyWorkflow struct {
+	id string
+	st strategies.State
+	// shown is the state the search attributes and memo show.
+	shown  strategies.State
+	loaded bool
+	// busy: one step (execution or change) at a time.
+	busy bool
+	// hinted: a price hint (or a COPY_TRADE's pending event) waits.
+	hinted bool
+	// woken: a change ran since the run last began to wait.
+	woken bool
+	// agentCheck: the agent's status is to be applied.
+	agentCheck  bool
+	marketCheck bool
+	executions  int
+	// child: executions place their orders as child workflows
+	// (strategyChildOrdersVersion); decided at the run's first execution.
+	child *bool
+}
+
+// strategyActivities names the strategy activities for ExecuteActivity.
+var strategyActivities *activities.Strategies
+
+// publish keeps the search attributes and the memo in step with the state.
+func (w *strategyWorkflow) publish(ctx workflow.Context) {
+	if w.st.Status != w.shown.Status || w.st.TokenID != w.shown.TokenID {
+		_ = workflow.UpsertTypedSearchAttributes(ctx, SAStrategyStatus.ValueSet(w.st.Status), SATokenID.ValueSet(w.st.TokenID))
+	}
+	if w.st.Summary != "" && w.st.Summary != w.shown.Summary {
+		_ = workflow.UpsertMemo(ctx, map[string]any{MemoSummary: w.st.Summary})
+	}
+	w.shown = w.st
+}
+
+// setHandlers registers the query, the signals and the updates before the
+// first activity, so a change sent right after the start is not refused
+// as unknown; the updates wait for the state to be loaded.
+func (w *strategyWorkflow) setHandlers(ctx workflow.Context) error {
+	if err := workflow.SetQueryHandler(ctx, StrategyQueryState, func() (strategies.State, error) { return w.st, nil }); err != nil {
+		return err
 	}
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		ch := workflow.GetSignalChannel(ctx, StrategySignalPrice)
 		for {
 			ch.Receive(ctx, nil)
-			hinted = true
+			w.hinted = true
 		}
 	})
 	workflow.Go(ctx, func(ctx workflow.Context) {
 		ch := workflow.GetSignalChannel(ctx, StrategySignalAgent)
 		for {
 			ch.Receive(ctx, nil)
-			agentCheck = true
+			w.agentCheck = true
 		}
 	})
 	for _, action := range []string{strategies.ActionPause, strategies.ActionResume, strategies.ActionCancel, strategies.ActionPatch, strategies.ActionExtend} {
 		handler := func(ctx workflow.Context, ch strategies.Change) (strategies.State, error) {
-			if err := workflow.Await(ctx, func() bool { return loaded && !busy }); err != nil {
-				return st, err
-			}
-			if err := strategies.AllowedFor(action, st.Status, st.PausedBy); err != nil {
-				return st, temporalerr.To(err)
-			}
-			busy = true
-			defer func() { busy = false }()
-			ch.StrategyID, ch.Action = in.StrategyID, action
-			var next strategies.State
-			if err := workflow.ExecuteActivity(step, a.ApplyStrategyChange, ch).Get(ctx, &next); err != nil {
-				return st, err
-			}
-			st, woken = next, true
-			publish()
-			return st, nil
+			return w.change(ctx, action, ch)
 		}
-		validator := func(ch strategies.Change) error {
-			if ch.Proof == "" {
-				return temporalerr.To(errs.E(errs.Forbidden, "the request was not made through an authenticated path").WithCode(errs.CodeUnvouchedRequest))
-			}
-			if !loaded {
-				return nil // the handler checks once the state is known
-			}
-			if ch.Version < st.Version {
-				// Made for a version this run has seen replaced: a change
-				// taken from the history and sent again (versions only
-				// grow). ApplyStrategyChange refuses the rest against the
-				// database.
-				return temporalerr.To(strategies.Stale())
-			}
-			return temporalerr.To(strategies.AllowedFor(action, st.Status, st.PausedBy))
-		}
+		validator := func(ch strategies.Change) error { return w.validate(action, ch) }
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, action, handler, workflow.UpdateHandlerOptions{Validator: validator}); err != nil {
-			return st, err
+			return err
 		}
 	}
-
-	// Version 1 of "market-check": the workflow also wakes at its market's
-	// end date (State.MarketCheckAt) and runs an execution, which moves a
-	// marketQuery to the market it names now or ends a tokenId strategy
-	// whose market closed. Runs recorded before it never wake for it.
-	marketCheck := workflow.GetVersion(ctx, strategyMarketCheck, workflow.DefaultVersion, 1) >= 1
-	marketDue := func(now time.Time) bool {
-		return marketCheck && st.Status == strategies.StatusActive && st.MarketCheckAt != nil && !now.Before(*st.MarketCheckAt)
-	}
-
-	busy = true
-	if err := workflow.ExecuteActivity(step, a.LoadStrategy, in.StrategyID).Get(ctx, &st); err != nil {
-		return st, err
-	}
-	loaded, busy = true, false
-	hinted = hinted || st.Pending
-	publish()
-
-	executions := 0
-	for !strategies.Final(st.Status) {
-		if executions >= strategyRunExecutions || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
-			if err := workflow.Await(ctx, func() bool { return !busy && workflow.AllHandlersFinished(ctx) }); err != nil {
-				return st, err
-			}
-			return st, workflow.NewContinueAsNewError(ctx, Strategy, StrategyInput{StrategyID: in.StrategyID, Hinted: hinted})
-		}
-		now := workflow.Now(ctx)
-		var deadline time.Time
-		if st.ExpiresAt != nil {
-			deadline = *st.ExpiresAt
-		}
-		if st.Status == strategies.StatusActive && st.Type == strategies.TypeRecurringBuy && st.NextEvaluationAt != nil &&
-			(deadline.IsZero() || st.NextEvaluationAt.Before(deadline)) {
-			deadline = *st.NextEvaluationAt
-		}
-		if marketCheck && st.Status == strategies.StatusActive && st.MarketCheckAt != nil &&
-			(deadline.IsZero() || st.MarketCheckAt.Before(deadline)) {
-			deadline = *st.MarketCheckAt
-		}
-		woken = false
-		ready := func() bool {
-			return !busy && (woken || agentCheck || (hinted && st.Status == strategies.StatusActive) || strategies.Final(st.Status))
-		}
-		var err error
-		switch {
-		case deadline.IsZero():
-			err = workflow.Await(ctx, ready)
-		case deadline.After(now):
-			_, err = workflow.AwaitWithTimeout(ctx, deadline.Sub(now), ready)
-		}
-		if err != nil {
-			return st, err
-		}
-		if err := workflow.Await(ctx, func() bool { return !busy }); err != nil {
-			return st, err
-		}
-		if strategies.Final(st.Status) {
-			break
-		}
-		now = workflow.Now(ctx)
-		busy = true
-		switch {
-		case agentCheck:
-			agentCheck = false
-			if workflow.GetVersion(ctx, strategyAgentChange, workflow.DefaultVersion, strategyAgentVersion) >= strategyAgentVersion {
-				var next strategies.State
-				if err := workflow.ExecuteActivity(step, a.ReconcileStrategyAgent, in.StrategyID).Get(ctx, &next); err != nil {
-					busy = false
-					return st, err
-				}
-				st = next
-			}
-		case st.ExpiresAt != nil && !now.Before(*st.ExpiresAt):
-			var next strategies.State
-			if err := workflow.ExecuteActivity(step, a.ExpireStrategy, in.StrategyID).Get(ctx, &next); err != nil {
-				busy = false
-				return st, err
-			}
-			st = next
-			if !strategies.Final(st.Status) && st.ExpiresAt != nil && !st.ExpiresAt.After(workflow.Now(ctx)) {
-				// The activity's clock is behind the timer's: look again
-				// shortly rather than spin.
-				_ = workflow.Sleep(ctx, 5*time.Second)
-			}
-		case st.Status != strategies.StatusActive:
-			hinted = false
-		case hinted || (st.Type == strategies.TypeRecurringBuy && st.NextEvaluationAt != nil && !now.Before(*st.NextEvaluationAt)) || marketDue(now):
-			hinted = false
-			next, err := strategyExecute(ctx, in.StrategyID, st.Executions+1)
-			if err != nil {
-				busy = false
-				return st, err
-			}
-			st = next
-			executions++
-			// A COPY_TRADE with more recorded events of its target runs
-			// another execution at once (the state says so; no hint needed).
-			hinted = hinted || st.Pending
-			if st.Status == strategies.StatusActive && (st.Type == strategies.TypeRecurringBuy && st.NextEvaluationAt != nil &&
-				!st.NextEvaluationAt.After(workflow.Now(ctx)) || marketDue(workflow.Now(ctx))) {
-				// Nothing was recorded (the database disagrees with this
-				// run): look again after a pause rather than spin.
-				_ = workflow.Sleep(ctx, time.Minute)
-			}
-		}
-		busy = false
-		publish()
-	}
-	if err := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); err != nil {
-		return st, err
-	}
-	return st, nil
+	return nil
 }
 
-// strategyExecute runs execution seq; when its step gives up, the
+// change applies a change (an update) once no step runs.
+func (w *strategyWorkflow) change(ctx workflow.Context, action string, ch strategies.Change) (strategies.State, error) {
+	if err := workflow.Await(ctx, func() bool { return w.loaded && !w.busy }); err != nil {
+		return w.st, err
+	}
+	if err := strategies.AllowedFor(action, w.st.Status, w.st.PausedBy); err != nil {
+		return w.st, temporalerr.To(err)
+	}
+	w.busy = true
+	defer func() { w.busy = false }()
+	ch.StrategyID, ch.Action = w.id, action
+	var next strategies.State
+	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, strategyStepOptions), strategyActivities.ApplyStrategyChange, ch).Get(ctx, &next); err != nil {
+		return w.st, err
+	}
+	w.st, w.woken = next, true
+	w.publish(ctx)
+	return w.st, nil
+}
+
+// validate turns away, before it enters the history, a change with no
+// proof, one made for a version this run has seen replaced, or one the
+// status does not allow.
+func (w *strategyWorkflow) validate(action string, ch strategies.Change) error {
+	if ch.Proof == "" {
+		return temporalerr.To(errs.E(errs.Forbidden, "the request was not made through an authenticated path").WithCode(errs.CodeUnvouchedRequest))
+	}
+	if !w.loaded {
+		return nil // the handler checks once the state is known
+	}
+	if ch.Version < w.st.Version {
+		// Made for a version this run has seen replaced: a change taken
+		// from the history and sent again (versions only grow).
+		// ApplyStrategyChange refuses the rest against the database.
+		return temporalerr.To(strategies.Stale())
+	}
+	return temporalerr.To(strategies.AllowedFor(action, w.st.Status, w.st.PausedBy))
+}
+
+// load reads the strategy's state (LoadStrategy, which arms its
+// conditions in this worker).
+func (w *strategyWorkflow) load(ctx workflow.Context) error {
+	w.busy = true
+	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, strategyStepOptions), strategyActivities.LoadStrategy, w.id).Get(ctx, &w.st); err != nil {
+		return err
+	}
+	w.loaded, w.busy = true, false
+	w.hinted = w.hinted || w.st.Pending
+	w.publish(ctx)
+	return nil
+}
+
+// continueAsNew hands the run over once no step and no handler runs,
+// carrying an unhandled hint.
+func (w *strategyWorkflow) continueAsNew(ctx workflow.Context) error {
+	if err := workflow.Await(ctx, func() bool { return !w.busy && workflow.AllHandlersFinished(ctx) }); err != nil {
+		return err
+	}
+	return workflow.NewContinueAsNewError(ctx, Strategy, StrategyInput{StrategyID: w.id, Hinted: w.hinted})
+}
+
+func (w *strategyWorkflow) marketDue(now time.Time) bool {
+	return w.marketCheck && w.st.Status == strategies.StatusActive && w.st.MarketCheckAt != nil && !now.Before(*w.st.MarketCheckAt)
+}
+
+func (w *strategyWorkflow) intervalDue(now time.Time) bool {
+	return w.st.Type == strategies.TypeRecurringBuy && w.st.NextEvaluationAt != nil && !now.Before(*w.st.NextEvaluationAt)
+}
+
+// deadline is when the run wakes without a hint: the expiry, the next
+// interval of a RECURRING_BUY, the market check; zero for none.
+func (w *strategyWorkflow) deadline() time.Time {
+	var deadline time.Time
+	st := w.st
+	if st.ExpiresAt != nil {
+		deadline = *st.ExpiresAt
+	}
+	if st.Status == strategies.StatusActive && st.Type == strategies.TypeRecurringBuy && st.NextEvaluationAt != nil &&
+		(deadline.IsZero() || st.NextEvaluationAt.Before(deadline)) {
+		deadline = *st.NextEvaluationAt
+	}
+	if w.marketCheck && st.Status == strategies.StatusActive && st.MarketCheckAt != nil &&
+		(deadline.IsZero() || st.MarketCheckAt.Before(deadline)) {
+		deadline = *st.MarketCheckAt
+	}
+	return deadline
+}
+
+// wait waits for something to do: a change, the agent's hint, a price
+// hint while ACTIVE, the end, or the deadline; then for no step to run.
+func (w *strategyWorkflow) wait(ctx workflow.Context) error {
+	now := workflow.Now(ctx)
+	deadline := w.deadline()
+	w.woken = false
+	ready := func() bool {
+		return !w.busy && (w.woken || w.agentCheck || (w.hinted && w.st.Status == strategies.StatusActive) || strategies.Final(w.st.Status))
+	}
+	var err error
+	switch {
+	case deadline.IsZero():
+		err = workflow.Await(ctx, ready)
+	case deadline.After(now):
+		_, err = workflow.AwaitWithTimeout(ctx, deadline.Sub(now), ready)
+	}
+	if err != nil {
+		return err
+	}
+	return workflow.Await(ctx, func() bool { return !w.busy })
+}
+
+// step runs what is due now: the agent's status, the expiry, or an
+// execution.
+func (w *strategyWorkflow) step(ctx workflow.Context) error {
+	step := workflow.WithActivityOptions(ctx, strategyStepOptions)
+	now := workflow.Now(ctx)
+	w.busy = true
+	defer func() { w.busy = false }()
+	switch {
+	case w.agentCheck:
+		w.agentCheck = false
+		if workflow.GetVersion(ctx, strategyAgentChange, workflow.DefaultVersion, strategyAgentVersion) >= strategyAgentVersion {
+			var next strategies.State
+			if err := workflow.ExecuteActivity(step, strategyActivities.ReconcileStrategyAgent, w.id).Get(ctx, &next); err != nil {
+				return err
+			}
+			w.st = next
+		}
+	case w.st.ExpiresAt != nil && !now.Before(*w.st.ExpiresAt):
+		var next strategies.State
+		if err := workflow.ExecuteActivity(step, strategyActivities.ExpireStrategy, w.id).Get(ctx, &next); err != nil {
+			return err
+		}
+		w.st = next
+		if !strategies.Final(w.st.Status) && w.st.ExpiresAt != nil && !w.st.ExpiresAt.After(workflow.Now(ctx)) {
+			// The activity's clock is behind the timer's: look again
+			// shortly rather than spin.
+			_ = workflow.Sleep(ctx, 5*time.Second)
+		}
+	case w.st.Status != strategies.StatusActive:
+		w.hinted = false
+	case w.hinted || w.intervalDue(now) || w.marketDue(now):
+		w.hinted = false
+		next, err := w.execute(ctx, w.st.Executions+1)
+		if err != nil {
+			return err
+		}
+		w.st = next
+		w.executions++
+		// A COPY_TRADE with more recorded events of its target runs
+		// another execution at once (the state says so; no hint needed).
+		w.hinted = w.hinted || w.st.Pending
+		if now := workflow.Now(ctx); w.st.Status == strategies.StatusActive && (w.intervalDue(now) || w.marketDue(now)) {
+			// Nothing was recorded (the database disagrees with this
+			// run): look again after a pause rather than spin.
+			_ = workflow.Sleep(ctx, time.Minute)
+		}
+	}
+	w.busy = false
+	w.publish(ctx)
+	return nil
+}
+
+// execute runs execution seq: with its order as a child workflow from
+// strategyChildOrdersVersion on, else with the ExecuteStrategy activity.
+func (w *strategyWorkflow) execute(ctx workflow.Context, seq int) (strategies.State, error) {
+	if w.child == nil {
+		v := workflow.GetVersion(ctx, strategyChildOrders, workflow.DefaultVersion, strategyChildOrdersVersion) >= strategyChildOrdersVersion
+		w.child = &v
+	}
+	if !*w.child {
+		return strategyExecute(ctx, w.id, seq)
+	}
+	lctx := workflow.WithLocalActivityOptions(ctx, strategyDecideOptions)
+	var d strategies.Decision
+	err := workflow.ExecuteLocalActivity(lctx, strategyActivities.DecideStrategy, activities.StrategyExecution{ID: w.id, Seq: seq}).Get(ctx, &d)
+	if err != nil {
+		return w.failed(ctx, seq, err)
+	}
+	if d.Place == nil {
+		return d.Outcome.State, nil
+	}
+	w.placeOrder(ctx, *d.Place)
+	var out strategies.Outcome
+	err = workflow.ExecuteLocalActivity(lctx, strategyActivities.RecordStrategyPlacement,
+		activities.StrategyPlaced{ID: w.id, Seq: seq, Placement: *d.Place}).Get(ctx, &out)
+	if err != nil {
+		return w.failed(ctx, seq, err)
+	}
+	return out.State, nil
+}
+
+// placeOrder starts the order's workflow as a child (id "order/<order
+// id>", the order task queue, the labels the order desk gives it) that
+// the strategy abandons when it ends or continues as new, and waits for
+// the placement: the child's completion (an order final at once, as a
+// copy's fill-and-kill is), its signal that the order rests on the book,
+// or strategyPlacementWait. A workflow of the order that runs already (a
+// retried decision after a worker died, or the housekeeping's resume) is
+// not started again; the order is then recorded as it stands.
+func (w *strategyWorkflow) placeOrder(ctx workflow.Context, pm strategies.Placement) {
+	summary := "order " + pm.OrderID + " of agent " + pm.AgentID + " (strategy " + w.id + ")"
+	opts := workflow.ChildWorkflowOptions{
+		WorkflowID:            WorkflowID(KindOrder, pm.OrderID),
+		TaskQueue:             OrderTaskQueue,
+		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		TypedSearchAttributes: temporal.NewSearchAttributes(SAWorkflowKind.ValueSet(string(KindOrder)), SAUserID.ValueSet(pm.UserID),
+			SAAgentID.ValueSet(pm.AgentID), SATokenID.ValueSet(pm.TokenID), SAOrderStatus.ValueSet("PENDING")),
+		Memo:          map[string]any{MemoSummary: summary},
+		StaticSummary: summary,
+	}
+	child := workflow.ExecuteChildWorkflow(workflow.WithChildOptions(ctx, opts), Order,
+		OrderInput{OrderID: pm.OrderID, UserID: pm.UserID, AgentID: pm.AgentID, TokenID: pm.TokenID, ReportPlacement: true})
+	if err := child.GetChildWorkflowExecution().Get(ctx, nil); err != nil {
+		workflow.GetLogger(ctx).Info("the order's workflow was not started here; recording the order as it stands", "order_id", pm.OrderID, "error", err)
+		return
+	}
+	tctx, stopTimer := workflow.WithCancel(ctx)
+	defer stopTimer()
+	done := false
+	sel := workflow.NewSelector(ctx)
+	sel.AddFuture(child, func(workflow.Future) { done = true })
+	sel.AddReceive(workflow.GetSignalChannel(ctx, StrategySignalPlaced), func(c workflow.ReceiveChannel, _ bool) {
+		var id string
+		c.Receive(ctx, &id)
+		done = done || id == pm.OrderID // an earlier order's late word is not this one's
+	})
+	sel.AddFuture(workflow.NewTimer(tctx, strategyPlacementWait), func(workflow.Future) { done = true })
+	for !done {
+		sel.Select(ctx)
+	}
+}
+
+// failed records execution seq as failed once its step gave up (it
+// counts towards ERROR); a cancelled step is returned as is.
+func (w *strategyWorkflow) failed(ctx workflow.Context, seq int, err error) (strategies.State, error) {
+	if temporal.IsCanceledError(err) {
+		return w.st, err
+	}
+	var st strategies.State
+	reason := "the execution failed: " + errs.PublicMessage(temporalerr.From(err))
+	err = workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, strategyStepOptions), strategyActivities.RecordStrategyFailure,
+		activities.StrategyExecution{ID: w.id, Seq: seq, Reason: reason}).Get(ctx, &st)
+	return st, err
+}
+
+// strategyExecute runs execution seq with the ExecuteStrategy activity
+// (runs begun before strategyChildOrders); when its step gives up, the
 // execution is recorded as failed (it counts towards ERROR).
 func strategyExecute(ctx workflow.Context, id string, seq int) (strategies.State, error) {
 	var a *activities.Strategies

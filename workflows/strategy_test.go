@@ -55,6 +55,7 @@ func newStrategyRig(t *testing.T, typ, config, budget string) *strategyRig {
 	r.svc = &workflows.StrategyDesk{Runs: noStart{}, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}, Now: env.Now}}
 	env.RegisterWorkflow(workflows.Strategy)
 	env.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: r.keys})
+	registerVenueOrders(env, fx.Placer)
 	b := &strategies.Dec{}
 	if err := b.UnmarshalJSON([]byte(budget)); err != nil {
 		t.Fatal(err)
@@ -617,6 +618,7 @@ func newMarketRig(t *testing.T, typ, config, budget string, setup func(fx *strat
 	r.svc = &workflows.StrategyDesk{Strategies: fx.Service(env.Now), Runs: noStart{}}
 	env.RegisterWorkflow(workflows.Strategy)
 	env.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: r.keys})
+	registerVenueOrders(env, fx.Placer)
 	b := &strategies.Dec{}
 	if err := b.UnmarshalJSON([]byte(budget)); err != nil {
 		t.Fatal(err)

@@ -258,7 +258,7 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 				svc.strategies.Head = v.chain.Backend().BlockNumber
 			}
 			svc.strategyDesk = &workflows.StrategyDesk{Strategies: svc.strategies, Runs: svc.strategyClient}
-			svc.strategyEngine = &strategies.Engine{Store: s, Orders: svc.orderDesk, Quotes: svc.markets, Resolver: resolver,
+			svc.strategyEngine = &strategies.Engine{Store: s, Orders: svc.orderDesk, Desk: svc.orders, Quotes: svc.markets, Resolver: resolver,
 				Network: &n, Markets: svc.markets, Logger: log.With("component", "strategies")}
 		}
 		svc.wallets.Imported = svc.stopOwnCopies

@@ -15,7 +15,6 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/events"
 	"github.com/agent-trading/ats/models/metrics"
-	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/chain"
 	"github.com/agent-trading/ats/venue/micro"
@@ -224,7 +223,7 @@ func copySource(ct *models.CopyTrade) string {
 // attempt of seq claimed), decides the copy and places it under the key
 // derived from the event, and records it. Nothing pending: nothing
 // executed.
-func (e *Engine) executeCopy(ctx context.Context, f Follower, st *models.Strategy, c Config, seq int) (Outcome, error) {
+func (e *Engine) executeCopy(ctx context.Context, f Follower, st *models.Strategy, c Config, seq int, d *deferral) (Outcome, error) {
 	ct, err := e.Store.ClaimCopyTrade(ctx, st.ID, seq)
 	if errs.Is(err, errs.NotFound) {
 		return Outcome{State: stateOf(st)}, nil
@@ -242,9 +241,12 @@ func (e *Engine) executeCopy(ctx context.Context, f Follower, st *models.Strateg
 		return e.record(ctx, st, c, seq, Plan{Kind: KindError, Stop: true, Reason: reason}, nil,
 			errs.E(errs.Invalid, reason).WithCode(errs.CodeCopyOwnWallet))
 	}
-	out, err := e.copy(ctx, f, st, c, seq, ct)
+	out, err := e.copy(ctx, f, st, c, seq, ct, d)
 	if err != nil {
 		return Outcome{}, err
+	}
+	if d != nil && d.place != nil {
+		return out, nil // recorded by Placed, which looks for more
 	}
 	if out.State.Status == StatusActive {
 		if out.State.Pending, err = e.Store.CopyTradesPending(ctx, st.ID, seq); err != nil {
@@ -254,10 +256,14 @@ func (e *Engine) executeCopy(ctx context.Context, f Follower, st *models.Strateg
 	return out, nil
 }
 
-func (e *Engine) copy(ctx context.Context, f Follower, st *models.Strategy, c Config, seq int, ct *models.CopyTrade) (Outcome, error) {
+func (e *Engine) copy(ctx context.Context, f Follower, st *models.Strategy, c Config, seq int, ct *models.CopyTrade, d *deferral) (Outcome, error) {
 	key := CopyIdempotencyKey(st.ID, ct.TxHash, ct.LogIndex)
 	if prev, err := e.Store.OrderByIdempotencyKey(ctx, st.AgentID, key); err == nil {
-		return e.record(ctx, st, c, seq, Plan{Kind: KindAction, Reason: "copy of " + copySource(ct) + " (placed by an earlier attempt)"}, prev, nil)
+		pl := Plan{Kind: KindAction, Reason: "copy of " + copySource(ct) + " (placed by an earlier attempt)"}
+		if out, ok := d.holdStored(st, prev, pl); ok {
+			return out, nil
+		}
+		return e.record(ctx, st, c, seq, pl, prev, nil)
 	} else if !errs.Is(err, errs.NotFound) {
 		return Outcome{}, err
 	}
@@ -280,7 +286,7 @@ func (e *Engine) copy(ctx context.Context, f Follower, st *models.Strategy, c Co
 		return e.record(ctx, st, c, seq, pl, nil, nil)
 	}
 	pl.Order.IdempotencyKey, pl.Order.StrategyID = key, st.ID
-	res, err := e.Orders.Place(ctx, orders.Principal{AgentID: st.AgentID, UserID: st.UserID, ClientAddr: "strategy " + st.ID}, pl.Order)
+	o, ref, err := e.placeOrder(ctx, st, pl.Order, d)
 	if err != nil {
 		if retryable(err) {
 			return Outcome{}, err
@@ -296,13 +302,12 @@ func (e *Engine) copy(ctx context.Context, f Follower, st *models.Strategy, c Co
 		}
 		return e.record(ctx, st, c, seq, pl, nil, err)
 	}
+	if ref != nil {
+		return d.hold(st, ref, pl, &ct.CreatedAt), nil
+	}
 	// From the target's trade recorded (its block seen) to the copy
 	// placed: the latency the goal bounds.
 	metrics.CopyLatency(e.now().Sub(ct.CreatedAt))
-	o, err := e.Store.OrderByID(ctx, res.Order.ID)
-	if err != nil {
-		return Outcome{}, err
-	}
 	return e.record(ctx, st, c, seq, pl, o, nil)
 }
 

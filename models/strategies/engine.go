@@ -53,8 +53,14 @@ type Arming interface {
 // step takes the strategy id and loads owner, config and status from the
 // database; every step is idempotent.
 type Engine struct {
-	Store    *store.Store
-	Orders   orders.Placer
+	Store *store.Store
+	// Orders places an order and waits for its workflow: only the
+	// ExecuteStrategy activity of strategy runs begun before their
+	// workflow placed orders as child workflows uses it (Execute).
+	Orders orders.Placer
+	// Desk checks and stores the order of an execution (Decide), which
+	// the strategy's workflow then places as a child Order workflow.
+	Desk     Acceptor
 	Quotes   Quoter
 	Resolver Resolver
 	// Markets reads the market of a strategy's token: its name for the

@@ -47,23 +47,18 @@ var minMarketBuy = clob.MinMarketBuy
 // Transient failures are returned for the workflow to retry; any other
 // failure is recorded as an error execution.
 func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, error) {
+	return e.execute(ctx, id, seq, nil)
+}
+
+// execute is Execute; with d its order is only accepted and handed to d
+// (Decide).
+func (e *Engine) execute(ctx context.Context, id string, seq int, d *deferral) (Outcome, error) {
 	st, err := e.Store.StrategyByID(ctx, id)
 	if err != nil {
 		return Outcome{}, err
 	}
 	if st.Executions >= seq {
-		rec, err := e.Store.StrategyExecutionBySeq(ctx, id, seq)
-		if err != nil && !errs.Is(err, errs.NotFound) {
-			return Outcome{}, err
-		}
-		out := Outcome{State: stateOf(st), Executed: true}
-		if rec != nil {
-			out.Kind = rec.Kind
-			if rec.OrderID != nil {
-				out.OrderID = *rec.OrderID
-			}
-		}
-		return out, nil
+		return e.recorded(ctx, st, seq)
 	}
 	// The agent's status binds the strategy before anything is decided
 	// (agent.go): a paused or revoked agent's strategy is parked instead.
@@ -78,14 +73,16 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		return Outcome{}, err
 	}
 	if f, ok := followerOf(st.Type); ok {
-		return e.executeCopy(ctx, f, st, cfg, seq)
+		return e.executeCopy(ctx, f, st, cfg, seq, d)
 	}
-	p := orders.Principal{AgentID: st.AgentID, UserID: st.UserID, ClientAddr: "strategy " + st.ID}
 	key := IdempotencyKey(id, seq)
 
 	// An order placed by an earlier attempt of this execution is adopted.
 	if prev, err := e.Store.OrderByIdempotencyKey(ctx, st.AgentID, key); err == nil {
 		pl := Plan{Kind: KindAction, Reason: "order placed by an earlier attempt of this execution", Complete: typeOf(st.Type).Traits().EndsWhenPlaced}
+		if out, ok := d.holdStored(st, prev, pl); ok {
+			return out, nil
+		}
 		return e.record(ctx, st, cfg, seq, pl, prev, nil)
 	} else if !errs.Is(err, errs.NotFound) {
 		return Outcome{}, err
@@ -145,7 +142,7 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 	}
 	pl.Order.IdempotencyKey = key
 	pl.Order.StrategyID = id
-	res, err := e.Orders.Place(ctx, p, pl.Order)
+	o, ref, err := e.placeOrder(ctx, st, pl.Order, d)
 	if err != nil {
 		if retryable(err) {
 			return Outcome{}, err
@@ -156,9 +153,8 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		pl.Kind, pl.Reason, pl.Complete = KindError, errs.PublicMessage(err), ""
 		return e.record(ctx, st, cfg, seq, pl, nil, err)
 	}
-	o, err := e.Store.OrderByID(ctx, res.Order.ID)
-	if err != nil {
-		return Outcome{}, err
+	if ref != nil {
+		return d.hold(st, ref, pl, nil), nil
 	}
 	return e.record(ctx, st, cfg, seq, pl, o, nil)
 }

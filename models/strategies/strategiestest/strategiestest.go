@@ -51,35 +51,79 @@ type Placer struct {
 	Requests      []orders.PlaceRequest
 }
 
-// Place implements orders.Placer.
+// Place implements orders.Placer: Accept, then Settle (the order's
+// workflow placing it on the venue).
 func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceRequest) (orders.PlaceResult, error) {
+	acc, err := p.Accept(ctx, pr, r)
+	if err != nil || acc.Await == nil {
+		return acc.Result, err
+	}
+	o, err := p.Settle(ctx, acc.Await.ID)
+	if err != nil {
+		return orders.PlaceResult{}, err
+	}
+	return orders.PlaceResult{Order: orders.Order{ID: o.ID, Status: o.Status}}, nil
+}
+
+// Accept implements strategies.Acceptor as the order service does: an
+// order placed under the key is answered (to be awaited while PENDING),
+// an inactive agent is refused, else the order is stored PENDING.
+func (p *Placer) Accept(ctx context.Context, pr orders.Principal, r orders.PlaceRequest) (orders.Accepted, error) {
 	p.mu.Lock()
 	p.Calls++
-	fail, status, code, block, fill, book := p.Fail, p.Status, p.FailureCode, p.Block, p.Fill, p.Book
+	fail, block := p.Fail, p.Block
 	p.mu.Unlock()
 	if block != nil {
 		<-block
 	}
 	if fail != nil {
-		return orders.PlaceResult{}, fail
+		return orders.Accepted{}, fail
 	}
 	if prev, err := p.Store.OrderByIdempotencyKey(ctx, pr.AgentID, r.IdempotencyKey); err == nil {
-		return orders.PlaceResult{Order: orders.Order{ID: prev.ID, Status: prev.Status}}, nil
+		acc := orders.Accepted{Result: orders.PlaceResult{Order: orders.Order{ID: prev.ID, Status: prev.Status}}}
+		if prev.Status == models.OrderPending {
+			acc.Await = &orders.Ref{ID: prev.ID, UserID: prev.UserID, AgentID: prev.AgentID, TokenID: prev.TokenID}
+		}
+		return acc, nil
 	}
 	// The order service's check of the agent's status (orders.Accept).
 	if a, err := p.Store.AgentByID(ctx, pr.AgentID); err != nil {
-		return orders.PlaceResult{}, err
+		return orders.Accepted{}, err
 	} else if a.Status != models.AgentActive && !pr.ByUser {
-		return orders.PlaceResult{}, errs.Ef(errs.Conflict, "the agent is %s", a.Status).WithCode(errs.CodeAgentInactive)
-	}
-	if status == "" {
-		status = models.OrderFilled
+		return orders.Accepted{}, errs.Ef(errs.Conflict, "the agent is %s", a.Status).WithCode(errs.CodeAgentInactive)
 	}
 	key := r.IdempotencyKey
 	sid := r.StrategyID
 	o := &models.Order{AgentID: pr.AgentID, UserID: pr.UserID, WalletID: "wal_1", TokenID: r.TokenID, Side: r.Side, Type: "FAK",
-		RequestType: r.Type, PriceMicro: micro.Truncate(r.Price), SizeMicro: micro.Truncate(r.Size), Status: status,
+		RequestType: r.Type, PriceMicro: micro.Truncate(r.Price), SizeMicro: micro.Truncate(r.Size), Status: models.OrderPending,
 		IdempotencyKey: &key, StrategyID: &sid}
+	if err := p.Store.CreateOrder(ctx, o); err != nil {
+		return orders.Accepted{}, err
+	}
+	p.mu.Lock()
+	p.Placed++
+	p.Requests = append(p.Requests, r)
+	p.mu.Unlock()
+	return orders.Accepted{Result: orders.PlaceResult{Order: orders.Order{ID: o.ID, Status: o.Status}},
+		Await: &orders.Ref{ID: o.ID, UserID: o.UserID, AgentID: o.AgentID, TokenID: o.TokenID}}, nil
+}
+
+// Settle places a PENDING order as the venue would: FILLED in full at the
+// request's price by default, or as Status, FailureCode and Fill say. An
+// order past PENDING is returned as it stands.
+func (p *Placer) Settle(ctx context.Context, orderID string) (*models.Order, error) {
+	p.mu.Lock()
+	status, code, fill, book := p.Status, p.FailureCode, p.Fill, p.Book
+	p.mu.Unlock()
+	o, err := p.Store.OrderByID(ctx, orderID)
+	if err != nil || o.Status != models.OrderPending {
+		return o, err
+	}
+	if status == "" {
+		status = models.OrderFilled
+	}
+	r := orders.PlaceRequest{TokenID: o.TokenID, Side: o.Side, Type: o.RequestType, Price: micro.Decimal(o.PriceMicro), Size: micro.Decimal(o.SizeMicro)}
+	o.Status = status
 	if status == models.OrderFilled {
 		o.FilledSizeMicro, o.AvgFillPriceMicro = o.SizeMicro, o.PriceMicro
 		switch {
@@ -100,14 +144,14 @@ func (p *Placer) Place(ctx context.Context, pr orders.Principal, r orders.PlaceR
 	if status == models.OrderFailed {
 		o.FailureReason, o.FailureCode = "the venue refused the order", code
 	}
-	if err := p.Store.CreateOrder(ctx, o); err != nil {
-		return orders.PlaceResult{}, err
+	u := store.OrderUpdate{Status: &o.Status, FilledSizeMicro: &o.FilledSizeMicro, AvgFillPriceMicro: &o.AvgFillPriceMicro}
+	if status == models.OrderFailed {
+		u.FailureReason, u.FailureCode = &o.FailureReason, &o.FailureCode
 	}
-	p.mu.Lock()
-	p.Placed++
-	p.Requests = append(p.Requests, r)
-	p.mu.Unlock()
-	return orders.PlaceResult{Order: orders.Order{ID: o.ID, Status: o.Status}}, nil
+	if err := p.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, u); err != nil {
+		return nil, err
+	}
+	return p.Store.OrderByID(ctx, o.ID)
 }
 
 // Set changes the placer's behaviour under its lock.
@@ -328,7 +372,7 @@ func New(t testing.TB, s *store.Store, now func() time.Time) *Env {
 	e := &Env{Store: s, Placer: &Placer{Store: s}, Book: &Book{}, Markets: &Markets{}, Resolver: Live(), UserID: u.ID, AgentID: a.ID}
 	e.Book.Set(Token, "0.40", "0.42")
 	e.Placer.Book = e.Book
-	e.Engine = &strategies.Engine{Store: s, Orders: e.Placer, Quotes: e.Book, Resolver: e.Resolver, Markets: e.Markets, Now: now}
+	e.Engine = &strategies.Engine{Store: s, Orders: e.Placer, Desk: e.Placer, Quotes: e.Book, Resolver: e.Resolver, Markets: e.Markets, Now: now}
 	return e
 }
 

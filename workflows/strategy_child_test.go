@@ -1,0 +1,154 @@
+package workflows_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	enumspb "go.temporal.io/api/enums/v1"
+
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/agent-trading/ats/activities"
+	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/errs/temporalerr"
+	"github.com/agent-trading/ats/models/intent/intenttest"
+	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/models/store/storetest"
+	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/models/strategies/strategiestest"
+	"github.com/agent-trading/ats/worker/replaytest"
+	"github.com/agent-trading/ats/workflows"
+)
+
+// registerVenueOrders registers, under the name of the Order workflow,
+// a stand-in that places the accepted order as the fixture's venue does
+// (strategiestest.Placer.Settle: filled by default, or as the test set
+// it) and then behaves as Order does towards its parent strategy: a final
+// order completes, a resting one signals StrategySignalPlaced. The real
+// Order workflow is tested with the order activities (order_test.go);
+// here the strategy's side of the placement is.
+func registerVenueOrders(env *testsuite.TestWorkflowEnvironment, p *strategiestest.Placer) {
+	env.RegisterWorkflowWithOptions(venueOrder(p), workflow.RegisterOptions{Name: "Order"})
+}
+
+// venueOrder is the stand-in Order workflow of registerVenueOrders.
+func venueOrder(p *strategiestest.Placer) func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
+	settle := func(ctx context.Context, orderID string) (activities.OrderState, error) {
+		o, err := p.Settle(ctx, orderID)
+		if err != nil {
+			return activities.OrderState{}, temporalerr.To(err)
+		}
+		return activities.OrderState{Status: o.Status, FilledMicro: o.FilledSizeMicro}, nil
+	}
+	order := func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
+		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute})
+		var st activities.OrderState
+		if err := workflow.ExecuteLocalActivity(ctx, settle, in.OrderID).Get(ctx, &st); err != nil {
+			return st, err
+		}
+		if orders.TerminalStatus(st.Status) {
+			return st, nil
+		}
+		if parent := workflow.GetInfo(ctx).ParentWorkflowExecution; in.ReportPlacement && parent != nil {
+			if err := workflow.SignalExternalWorkflow(ctx, parent.ID, "", workflows.StrategySignalPlaced, in.OrderID).Get(ctx, nil); err != nil {
+				return st, err
+			}
+		}
+		// Rests on the book until the venue reports an event of it.
+		var h orders.EventHint
+		workflow.GetSignalChannel(ctx, workflows.OrderSignalEvent).Receive(ctx, &h)
+		return st, nil
+	}
+	return order
+}
+
+// TestStrategyChildOrderOnDevServer runs a PRICE_ALERT whose LIMIT order
+// rests on the book, on a real Temporal server: the execution stores the
+// order (DecideStrategy), starts its workflow as a child (id
+// "order/<order id>", the order task queue, parent-close policy ABANDON),
+// learns from the child's signal that it rests, records the execution
+// with the order OPEN (RecordStrategyPlacement), and the strategy
+// completes; the order's workflow goes on after its strategy ended. With
+// ATS_RECORD_HISTORY=<path> it writes the strategy's history (the shape
+// of version 1 of "child-orders") for the replay tests:
+//
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy_child.json \
+//	  go test -run TestStrategyChildOrderOnDevServer ./workflows/
+func TestStrategyChildOrderOnDevServer(t *testing.T) {
+	keys := intenttest.Keys(t)
+	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
+	fx.Placer.Set(func(p *strategiestest.Placer) { p.Status = models.OrderOpen })
+	ctx, c := onDevServerWithOrders(t, venueOrder(fx.Placer), &activities.Strategies{Engine: fx.Engine, Intents: keys})
+	sc := workflows.StrategyDeskClient{Client: c, Intents: keys}
+	svc := &workflows.StrategyDesk{Runs: sc, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
+	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "PRICE_ALERT",
+		Config:    json.RawMessage(`{"tokenId":"1001","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.35,"size":10,"orderType":"LIMIT"}`),
+		MaxBudget: strategies.D(decimal.RequireFromString("20"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.Book.Set(strategiestest.Token, "0.30", "0.34")
+	if err := sc.Hint(ctx, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	var res strategies.State
+	if err := c.GetWorkflow(ctx, st.ID, "").Get(ctx, &res); err != nil || res.Status != strategies.StatusCompleted || res.Executions != 1 {
+		t.Fatalf("result %+v %v", res, err)
+	}
+	recs, err := fx.Store.ListStrategyExecutions(ctx, st.ID, 10)
+	if err != nil || len(recs) != 1 || recs[0].OrderID == nil || recs[0].OrderStatus != models.OrderOpen || recs[0].Kind != strategies.KindAction {
+		t.Fatalf("executions %+v %v", recs, err)
+	}
+	oid := *recs[0].OrderID
+	if calls, placed := fx.Placer.Counts(); calls != 1 || placed != 1 {
+		t.Fatalf("accept calls %d, orders %d", calls, placed)
+	}
+	d, err := c.DescribeWorkflowExecution(ctx, workflows.WorkflowID(workflows.KindOrder, oid), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := d.WorkflowExecutionInfo
+	if info.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING || info.ParentExecution.GetWorkflowId() != st.ID || info.TaskQueue != workflows.OrderTaskQueue {
+		t.Fatalf("the order's workflow after its strategy completed: %v, parent %v, queue %s", info.Status, info.ParentExecution, info.TaskQueue)
+	}
+	if p := os.Getenv("ATS_RECORD_HISTORY"); p != "" {
+		replaytest.WriteHistory(t, p, replaytest.History(t, ctx, c, st.ID, ""))
+	}
+	if err := c.SignalWorkflow(ctx, workflows.WorkflowID(workflows.KindOrder, oid), "", workflows.OrderSignalEvent, orders.EventHint{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.GetWorkflow(ctx, workflows.WorkflowID(workflows.KindOrder, oid), "").Get(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// strategyChildHistory was recorded by TestStrategyChildOrderOnDevServer:
+// an execution at version 1 of "child-orders" (decide, child order,
+// placement signal, record).
+const strategyChildHistory = "testdata/strategy_child.json"
+
+func TestStrategyChildHistoryReplays(t *testing.T) {
+	replaytest.ReplayFileWithOptions(t, strategyChildHistory, replayOptions(t), workflows.All()...)
+}
+
+// The pre-change histories do not replay with an execution that always
+// places a child order: the version marker is what keeps them running.
+func TestStrategyPreChildHistoryNeedsTheVersion(t *testing.T) {
+	always := func(ctx workflow.Context, in workflows.StrategyInput) (strategies.State, error) {
+		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute})
+		var a *activities.Strategies
+		var d strategies.Decision
+		err := workflow.ExecuteLocalActivity(ctx, a.DecideStrategy, activities.StrategyExecution{ID: in.StrategyID, Seq: 1}).Get(ctx, &d)
+		return d.Outcome.State, err
+	}
+	for _, h := range strategyPreChildHistories {
+		if err := replaytest.Replay(h, replayOptions(t), replaytest.Named{Name: "Strategy", Func: always}); err == nil {
+			t.Fatalf("%s replayed with a changed workflow", h)
+		}
+	}
+}
