@@ -47,7 +47,7 @@ func BenchmarkOrderPath(b *testing.B) {
 	call := func(b testing.TB, key, method, path string, body any) (int, map[string]json.RawMessage) {
 		return e.call(b, key, method, path, body)
 	}
-	b.Run(name, func(b *testing.B) { benchOrderPath(b, call, tr, m.TokenIDs[0], direct) })
+	b.Run(name, func(b *testing.B) { benchOrderPath(b, call, tr, m.TokenIDs[0], direct, nil) })
 }
 
 // benchVariants are the wirings BenchmarkOrderPath compares: how the
@@ -105,9 +105,11 @@ func (e *tradingEnv) directTrader(b testing.TB, tr trader) *clob.Trader {
 }
 
 // benchOrderPath places the resting orders, then b.N times: an order
-// through the API, the same order posted directly, a dry run.
+// through the API, the same order posted directly, a dry run. procs, when
+// set, are processes whose CPU time it reports per iteration (one order
+// and one dry run through the API), as "<name>-cpu-ms/order".
 func benchOrderPath(b *testing.B, call func(testing.TB, string, string, string, any) (int, map[string]json.RawMessage),
-	tr trader, token string, direct *clob.Trader) {
+	tr trader, token string, direct *clob.Trader, procs map[string]*workerProcess) {
 	ctx := context.Background()
 	// Orders at 0.01 rest far below the book and hold 0.05 pUSD each, so
 	// thousands fit in the demo wallet.
@@ -130,6 +132,10 @@ func benchOrderPath(b *testing.B, call func(testing.TB, string, string, string, 
 	posts := make([]time.Duration, 0, b.N)
 	checks := make([]time.Duration, 0, b.N)
 	pending := 0
+	cpu0 := map[string]time.Duration{}
+	for name, p := range procs {
+		cpu0[name], _ = procStat(b, p.pid())
+	}
 	b.ResetTimer()
 	for range b.N {
 		t0 := time.Now()
@@ -156,6 +162,10 @@ func benchOrderPath(b *testing.B, call func(testing.TB, string, string, string, 
 		}
 	}
 	b.StopTimer()
+	for name, p := range procs {
+		cpu, _ := procStat(b, p.pid())
+		b.ReportMetric(float64((cpu-cpu0[name]).Microseconds())/1000/float64(b.N), name+"-cpu-ms/order")
+	}
 	a50, a99 := quantiles(api)
 	d50, d99 := quantiles(posts)
 	c50, _ := quantiles(checks)
@@ -236,7 +246,11 @@ func BenchmarkOrderPathSplit(b *testing.B) {
 		}
 	}
 	name := variant + "/" + map[clusterTemporal]string{onCluster: "cluster", onDevServer: "dev-server"}[on]
-	b.Run(name, func(b *testing.B) { benchOrderPath(b, call, tr, m.TokenIDs[0], direct) })
+	procs := map[string]*workerProcess{"worker": c.workers[0].workerProcess}
+	if len(c.apis) > 0 {
+		procs["api"] = c.apis[0].workerProcess
+	}
+	b.Run(name, func(b *testing.B) { benchOrderPath(b, call, tr, m.TokenIDs[0], direct, procs) })
 }
 
 // splitVariants wire the test process's API (e's services, no worker of
