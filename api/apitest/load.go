@@ -91,3 +91,12 @@ func LoadAverage() (float64, bool) {
 	v, err := strconv.ParseFloat(f[0], 64)
 	return v, err == nil
 }
+
+// Get returns a GET of path with the bearer key (none when key is "").
+func Get(path, key string) *http.Request {
+	r := httptest.NewRequest(http.MethodGet, path, nil)
+	if key != "" {
+		r.Header.Set("Authorization", "Bearer "+key)
+	}
+	return r
+}
