@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"os"
@@ -47,7 +49,7 @@ func BenchmarkOrderPath(b *testing.B) {
 	call := func(b testing.TB, key, method, path string, body any) (int, map[string]json.RawMessage) {
 		return e.call(b, key, method, path, body)
 	}
-	b.Run(name, func(b *testing.B) { benchOrderPath(b, call, tr, m.TokenIDs[0], direct) })
+	b.Run(name, func(b *testing.B) { benchOrderPath(b, call, tr, m.TokenIDs[0], direct, nil, nil) })
 }
 
 // benchVariants are the wirings BenchmarkOrderPath compares: how the
@@ -105,9 +107,12 @@ func (e *tradingEnv) directTrader(b testing.TB, tr trader) *clob.Trader {
 }
 
 // benchOrderPath places the resting orders, then b.N times: an order
-// through the API, the same order posted directly, a dry run.
+// through the API, the same order posted directly, a dry run. procs, when
+// set, are processes whose CPU time it reports per iteration (one order
+// and one dry run through the API), as "<name>-cpu-ms/order"; timed, when
+// set, is called as the timed part starts and what it returns as it ends.
 func benchOrderPath(b *testing.B, call func(testing.TB, string, string, string, any) (int, map[string]json.RawMessage),
-	tr trader, token string, direct *clob.Trader) {
+	tr trader, token string, direct *clob.Trader, procs map[string]*workerProcess, timed func() (end func())) {
 	ctx := context.Background()
 	// Orders at 0.01 rest far below the book and hold 0.05 pUSD each, so
 	// thousands fit in the demo wallet.
@@ -130,6 +135,14 @@ func benchOrderPath(b *testing.B, call func(testing.TB, string, string, string, 
 	posts := make([]time.Duration, 0, b.N)
 	checks := make([]time.Duration, 0, b.N)
 	pending := 0
+	cpu0 := map[string]time.Duration{}
+	for name, p := range procs {
+		cpu0[name], _ = procStat(b, p.pid())
+	}
+	end := func() {}
+	if timed != nil {
+		end = timed()
+	}
 	b.ResetTimer()
 	for range b.N {
 		t0 := time.Now()
@@ -156,6 +169,11 @@ func benchOrderPath(b *testing.B, call func(testing.TB, string, string, string, 
 		}
 	}
 	b.StopTimer()
+	end()
+	for name, p := range procs {
+		cpu, _ := procStat(b, p.pid())
+		b.ReportMetric(float64((cpu-cpu0[name]).Microseconds())/1000/float64(b.N), name+"-cpu-ms/order")
+	}
 	a50, a99 := quantiles(api)
 	d50, d99 := quantiles(posts)
 	c50, _ := quantiles(checks)
@@ -217,6 +235,11 @@ func BenchmarkOrderPathSplit(b *testing.B) {
 		b.Fatalf("ATS_BENCH_SPLIT=%s: not api or one of %v", variant, slices.Sorted(maps.Keys(splitVariants)))
 	}
 	on := benchTemporal(b)
+	profile := os.Getenv("ATS_BENCH_PROFILE")
+	if profile != "" {
+		// The processes inherit it: their /debug/pprof answers it.
+		b.Setenv("ATS_OPS_TOKEN", benchOpsToken)
+	}
 	apis := 1
 	if variant != "api" {
 		apis = 0
@@ -236,7 +259,58 @@ func BenchmarkOrderPathSplit(b *testing.B) {
 		}
 	}
 	name := variant + "/" + map[clusterTemporal]string{onCluster: "cluster", onDevServer: "dev-server"}[on]
-	b.Run(name, func(b *testing.B) { benchOrderPath(b, call, tr, m.TokenIDs[0], direct) })
+	procs := map[string]*workerProcess{"worker": c.workers[0].workerProcess}
+	if len(c.apis) > 0 {
+		procs["api"] = c.apis[0].workerProcess
+	}
+	var timed func() func()
+	if profile != "" && len(c.apis) > 0 {
+		timed = func() func() { return profileProcess(b, c.apis[0].urls["ops"], profile) }
+	}
+	b.Run(name, func(b *testing.B) { benchOrderPath(b, call, tr, m.TokenIDs[0], direct, procs, timed) })
+}
+
+// benchOpsToken is the operator token of the benchmarks' processes when
+// they are profiled.
+const benchOpsToken = "bench-operator-token-0123456789abcdef"
+
+// profileProcess starts a CPU profile of the process whose operator
+// listener is at ops, for ATS_BENCH_PROFILE_SECONDS (default 10) from now,
+// and returns the wait for it, which writes it to file (go tool pprof
+// file).
+func profileProcess(b testing.TB, ops, file string) func() {
+	secs := 10
+	if v, err := strconv.Atoi(os.Getenv("ATS_BENCH_PROFILE_SECONDS")); err == nil && v > 0 {
+		secs = v
+	}
+	done := make(chan error, 1)
+	go func() {
+		req, err := http.NewRequest(http.MethodGet, fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", ops, secs), nil)
+		if err != nil {
+			done <- err
+			return
+		}
+		req.Header.Set("Authorization", "Bearer "+benchOpsToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			done <- err
+			return
+		}
+		defer resp.Body.Close()
+		raw, err := io.ReadAll(resp.Body)
+		if err == nil && resp.StatusCode != http.StatusOK {
+			err = fmt.Errorf("profile: %s %s", resp.Status, raw)
+		}
+		if err == nil {
+			err = os.WriteFile(file, raw, 0o644)
+		}
+		done <- err
+	}()
+	return func() {
+		if err := <-done; err != nil {
+			b.Errorf("ATS_BENCH_PROFILE: %v", err)
+		}
+	}
 }
 
 // splitVariants wire the test process's API (e's services, no worker of

@@ -29,7 +29,9 @@ package budget
 
 import (
 	"context"
+	"math"
 	"math/big"
+	"math/bits"
 
 	"github.com/shopspring/decimal"
 
@@ -191,13 +193,30 @@ func (s *Service) positionValue(ctx context.Context, reads Reads, agentID string
 			return 0, err
 		}
 	}
+	price := func(p models.Position) int64 {
+		if v, ok := prices[p.TokenID]; ok {
+			return v
+		}
+		return p.AvgEntryMicro
+	}
+	// In int64 while every term and the sum fit (always, for real
+	// positions: no allocation per request); exactly, in big.Int, else.
+	var sum int64
+	fits := true
+	for _, p := range ps {
+		v, ok := mulDiv64(p.SizeMicro, price(p), models.MicroPerUnit)
+		if !ok || sum > math.MaxInt64-v {
+			fits = false
+			break
+		}
+		sum += v
+	}
+	if fits {
+		return sum, nil
+	}
 	total := new(big.Int)
 	for _, p := range ps {
-		price, ok := prices[p.TokenID]
-		if !ok {
-			price = p.AvgEntryMicro
-		}
-		total.Add(total, mulDiv(p.SizeMicro, price, models.MicroPerUnit))
+		total.Add(total, mulDiv(p.SizeMicro, price(p), models.MicroPerUnit))
 	}
 	return saturate(total), nil
 }
@@ -219,7 +238,10 @@ func (in inputs) budget() Budget {
 		cfg.FixedLimit = &d
 	}
 	if a.BudgetPercentBps != nil {
-		share := saturate(mulDiv(in.walletMicro, int64(*a.BudgetPercentBps), 10_000))
+		share, ok := mulDiv64(in.walletMicro, int64(*a.BudgetPercentBps), 10_000)
+		if !ok {
+			share = saturate(mulDiv(in.walletMicro, int64(*a.BudgetPercentBps), 10_000))
+		}
 		consider(share-used, LimitedByPercent)
 		d := decimal.New(int64(*a.BudgetPercentBps), -2)
 		cfg.BudgetPercent = &d
@@ -373,6 +395,23 @@ func (s *Service) settle(ctx context.Context, ref string, filledMicro int64, ter
 		return models.BudgetReservation{}, err
 	}
 	return *out, nil
+}
+
+// mulDiv64 is mulDiv without allocating, for a and b non-negative, c
+// positive and a result that fits in int64; ok is false otherwise.
+func mulDiv64(a, b, c int64) (v int64, ok bool) {
+	if a < 0 || b < 0 || c <= 0 {
+		return 0, false
+	}
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi >= uint64(c) {
+		return 0, false // the quotient needs more than 64 bits
+	}
+	q, _ := bits.Div64(hi, lo, uint64(c))
+	if q > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(q), true
 }
 
 // mulDiv is a × b / c, truncated, without overflow.

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
+	"os"
 	"sort"
 	"sync"
 	"testing"
@@ -285,4 +288,136 @@ func TestReleaseClaim(t *testing.T) {
 		require.NoError(t, err)
 		assert.Empty(t, none.Events, "the cursor is not moved back under a later claim")
 	})
+}
+
+// TestHeartbeatsAcrossInstances: PostgreSQL counts heartbeats in batches
+// per instance (store.ClaimHeartbeat, heartbeat_batch.go). Two stores on
+// one database stand for two `ats api` instances; many keys heartbeat on
+// both at once while events are appended through both. Every key still
+// claims each of its agent's events exactly once and counts each
+// heartbeat once (1..n); and a heartbeat that arrives after an event
+// committed — on the other instance, in the middle of the batches —
+// reports that event.
+func TestHeartbeatsAcrossInstances(t *testing.T) {
+	base := os.Getenv(storetest.EnvDatabaseURL)
+	if base == "" {
+		t.Skipf("needs PostgreSQL: set %s", storetest.EnvDatabaseURL)
+	}
+	ctx := context.Background()
+	dbURL := storetest.CreateDatabase(t, base)
+	open := func() *store.Store {
+		s, err := store.Open(ctx, store.Config{URL: dbURL, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = s.Close() })
+		return s
+	}
+	a := open()
+	_, err := a.Migrate(ctx)
+	require.NoError(t, err)
+	instances := []*store.Store{a, open()}
+
+	const agents, keysPerAgent, eventsPerAgent, beaters = 5, 4, 30, 12
+	agentOf := func(key int) string { return fmt.Sprintf("agt_%d", key%agents) }
+	var (
+		mu      sync.Mutex
+		claimed = map[int][]int64{} // key → claimed seqs
+		beats   = map[int][]int64{} // key → counts answered
+	)
+	beat := func(s *store.Store, key int, consume bool) (store.HeartbeatClaim, error) {
+		c, err := s.ClaimHeartbeat(ctx, fmt.Sprintf("key_%d", key), agentOf(key), consume, nil, 7)
+		if err != nil {
+			return c, err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		beats[key] = append(beats[key], c.Beats)
+		for _, e := range c.Events {
+			claimed[key] = append(claimed[key], e.Seq)
+		}
+		return c, nil
+	}
+	errc := make(chan error, agents+beaters+1)
+	done := make(chan struct{})
+	var appenders, bg sync.WaitGroup
+	for ag := range agents {
+		appenders.Add(1)
+		go func() {
+			defer appenders.Done()
+			for i := range eventsPerAgent {
+				e := strategyEvent(fmt.Sprintf("agt_%d", ag), events.StrategyExecuted, "")
+				e.Summary = fmt.Sprintf("trade %d", i)
+				if _, err := events.Append(ctx, instances[i%2], e); err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	for b := range beaters {
+		bg.Add(1)
+		go func() {
+			defer bg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				key := (b*7 + i) % (agents * keysPerAgent)
+				if _, err := beat(instances[(b+i)%2], key, (i+b)%5 != 0); err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	// Meanwhile, an agent of its own with one key: each event appended on
+	// one instance is reported by the next heartbeat on the other.
+	bg.Add(1)
+	go func() {
+		defer bg.Done()
+		for i := range 20 {
+			e, err := events.Append(ctx, instances[i%2], strategyEvent("agt_solo", events.StrategyExecuted, ""))
+			if err != nil {
+				errc <- err
+				return
+			}
+			c, err := instances[(i+1)%2].ClaimHeartbeat(ctx, "key_solo", "agt_solo", true, nil, 10)
+			if err != nil {
+				errc <- err
+				return
+			}
+			if len(c.Events) != 1 || c.Events[0].Seq != e.Seq || c.Beats != int64(i+1) {
+				errc <- fmt.Errorf("heartbeat %d after event %d reported %d events (beats %d)", i+1, e.Seq, len(c.Events), c.Beats)
+				return
+			}
+		}
+	}()
+	appenders.Wait()
+	close(done)
+	bg.Wait()
+	close(errc)
+	for err := range errc {
+		require.NoError(t, err)
+	}
+	for key := range agents * keysPerAgent {
+		for { // drain what the racing heartbeats left
+			c, err := beat(instances[key%2], key, true)
+			require.NoError(t, err)
+			if len(c.Events) == 0 {
+				break
+			}
+		}
+		got := claimed[key]
+		sort.Slice(got, func(i, j int) bool { return got[i] < got[j] })
+		require.Len(t, got, eventsPerAgent, "key %d: every event claimed exactly once", key)
+		for i, seq := range got {
+			require.EqualValues(t, i+1, seq, "key %d", key)
+		}
+		n := beats[key]
+		sort.Slice(n, func(i, j int) bool { return n[i] < n[j] })
+		for i, v := range n {
+			require.EqualValues(t, i+1, v, "key %d: each heartbeat counted once", key)
+		}
+	}
 }

@@ -51,9 +51,13 @@ func (s *Store) AgentKeyByHash(ctx context.Context, hash string) (*models.APIKey
 }
 
 // TouchAPIKey records that key id was used at now. It only moves
-// last_used_at forward, so racing requests cannot move it back.
+// last_used_at forward, so racing requests cannot move it back. On
+// PostgreSQL concurrent touches share one statement (touch_batch.go).
 func (s *Store) TouchAPIKey(ctx context.Context, id string, now time.Time) error {
 	t := utc(now)
+	if s.dialect == Postgres && s.committed == nil && s.touches != nil {
+		return s.touchAPIKeyBatched(id, t)
+	}
 	res := s.db.WithContext(ctx).Model(&models.APIKey{}).
 		Where("id = ? AND (last_used_at IS NULL OR last_used_at < ?)", id, t).
 		Update("last_used_at", t)

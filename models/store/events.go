@@ -92,7 +92,11 @@ func (s *Store) ClaimHeartbeat(ctx context.Context, apiKeyID, agentID string, co
 		limit = 100
 	}
 	db := s.db.WithContext(ctx)
-	if beats, ok, err := s.countHeartbeat(ctx, apiKeyID, agentID, consume, skillVersion); err != nil || ok {
+	count := s.countHeartbeat
+	if s.dialect == Postgres && s.committed == nil && s.beats != nil {
+		count = s.countHeartbeatBatched
+	}
+	if beats, ok, err := count(ctx, apiKeyID, agentID, consume, skillVersion); err != nil || ok {
 		return HeartbeatClaim{Beats: beats}, err
 	}
 	type row struct {

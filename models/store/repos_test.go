@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -379,6 +380,31 @@ func TestAgentsAndKeys(t *testing.T) {
 			require.NoError(t, err)
 			require.NotNil(t, k.LastUsedAt)
 			assert.True(t, k.LastUsedAt.Equal(t0.Add(time.Minute)), "got %v", k.LastUsedAt)
+		})
+
+		// Concurrent touches (on PostgreSQL written in shared statements)
+		// leave the latest time, whatever order they commit in.
+		t.Run("touch key concurrently", func(t *testing.T) {
+			var wg sync.WaitGroup
+			errc := make(chan error, 8*25)
+			for g := range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := range 25 {
+						errc <- s.TouchAPIKey(ctx, k1.ID, t0.Add(time.Duration(2+(g*25+i)*7%200)*time.Minute))
+					}
+				}()
+			}
+			wg.Wait()
+			close(errc)
+			for err := range errc {
+				require.NoError(t, err)
+			}
+			k, _, err := s.AgentKeyByHash(ctx, "hash-1")
+			require.NoError(t, err)
+			require.NotNil(t, k.LastUsedAt)
+			assert.True(t, k.LastUsedAt.Equal(t0.Add(201*time.Minute)), "got %v", k.LastUsedAt)
 		})
 
 		t.Run("list by user", func(t *testing.T) {

@@ -68,6 +68,10 @@ type Store struct {
 	// whose one writer otherwise makes colliding heartbeats wait in
 	// SQLite's busy handler (sleeps of 1, 2, 5… ms) instead of in turn.
 	heartbeatWrites *sync.Mutex
+	// beats counts heartbeats in batches on PostgreSQL (heartbeat_batch.go).
+	beats *beatBatcher
+	// touches writes API keys' last use in batches on PostgreSQL (touch_batch.go).
+	touches *touchBatcher
 	// committed, in a Tx-bound copy, collects what must happen only once
 	// the transaction commits (afterCommit); nil outside a transaction.
 	committed *[]func()
@@ -167,7 +171,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		sqlDB.SetMaxIdleConns(10)
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	}
-	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, clock: clk, heartbeatWrites: &sync.Mutex{},
+	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, clock: clk, heartbeatWrites: &sync.Mutex{}, beats: &beatBatcher{}, touches: &touchBatcher{},
 		orderStatus: &atomic.Pointer[func(string)]{}, url: cfg.URL, changes: &atomic.Pointer[[]func(Change)]{},
 		onEvent: &atomic.Pointer[EventHook]{}}
 	if err := s.Ping(ctx); err != nil {
