@@ -44,7 +44,10 @@ func (noWallets) InvalidateCreds(context.Context, string) error { return nil }
 // noChain fails every chain read: a paper order reads nothing of the chain.
 type noChain struct{ t *testing.T }
 
-func (c noChain) fail() error { c.t.Error("a paper order read the chain"); return errs.E(errs.Internal, "no chain") }
+func (c noChain) fail() error {
+	c.t.Error("a paper order read the chain")
+	return errs.E(errs.Internal, "no chain")
+}
 func (c noChain) CollateralBalance(context.Context, common.Address) (*big.Int, error) {
 	return nil, c.fail()
 }
