@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agent-trading/ats/models"
+	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/clob"
@@ -400,4 +401,40 @@ func (s *Service) ApplyPaperTrade(ctx context.Context, t PaperTrade) ([]PaperFil
 		}
 	}
 	return out, nil
+}
+
+// MaxPaperBalanceMicro bounds a paper balance a user sets: 1,000,000,000
+// USDC, the bound of budgets.
+const MaxPaperBalanceMicro = 1_000_000_000 * models.MicroPerUnit
+
+// PaperBalance is userID's paper balance in micro-USDC.
+func (s *Service) PaperBalance(ctx context.Context, userID string) (int64, error) {
+	return s.Store.PaperBalance(ctx, userID)
+}
+
+// SetPaperBalance sets userID's paper balance (the dashboard's "set" and
+// "reset"), under the user's lock so no paper fill moves it in between,
+// and audits the change.
+func (s *Service) SetPaperBalance(ctx context.Context, userID string, balanceMicro int64, clientAddr string) error {
+	if balanceMicro < 0 || balanceMicro > MaxPaperBalanceMicro {
+		return errs.E(errs.Invalid, "the paper balance must be between 0 and 1,000,000,000 USDC").WithCode(errs.CodeInvalidBudget)
+	}
+	var before int64
+	err := s.Store.WithBudgetLock(ctx, userID, func(tx *store.Store) error {
+		var err error
+		if before, err = tx.PaperBalance(ctx, userID); err != nil {
+			return err
+		}
+		return tx.SetPaperBalance(ctx, userID, balanceMicro)
+	})
+	if err != nil {
+		return err
+	}
+	if s.Audit != nil {
+		if err := s.Audit.Record(ctx, audit.Entry{UserID: userID, Action: "paper.balance_set", Target: userID, Result: audit.Success,
+			ClientAddr: clientAddr, Detail: map[string]any{"from": micro.Decimal(before).String(), "to": micro.Decimal(balanceMicro).String()}}); err != nil {
+			s.log().WarnContext(ctx, "audit of a paper balance change failed", "user_id", userID, "err", err)
+		}
+	}
+	return nil
 }
