@@ -323,3 +323,30 @@ func sameLevels(a, b []clob.PriceLevel) bool {
 	}
 	return true
 }
+
+// TestSetPaperBalance sets and resets a user's paper balance: the default
+// until set, bounded, and what the paper agent's budget spends from.
+func TestSetPaperBalance(t *testing.T) {
+	st := storetest.NewSQLite(t)
+	ctx := context.Background()
+	e := newPaperEnv(t, st)
+	p := e.agent(t, "", models.ModePaper)
+	if got := e.balance(t, p.UserID); got != models.DefaultPaperBalanceMicro {
+		t.Fatalf("default paper balance %d", got)
+	}
+	if err := e.svc.SetPaperBalance(ctx, p.UserID, 50*models.MicroPerUnit, "test"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.svc.Budget.Snapshot(ctx, p.AgentID)
+	if err != nil || b.AvailableMicro != 50*models.MicroPerUnit {
+		t.Fatalf("the paper agent's budget after setting 50: %+v %v", b, err)
+	}
+	for _, bad := range []int64{-1, orders.MaxPaperBalanceMicro + 1} {
+		if err := e.svc.SetPaperBalance(ctx, p.UserID, bad, "test"); errs.KindOf(err) != errs.Invalid {
+			t.Fatalf("paper balance %d: %v", bad, err)
+		}
+	}
+	if got := e.balance(t, p.UserID); got != 50*models.MicroPerUnit {
+		t.Fatalf("a refused change moved the balance to %d", got)
+	}
+}
