@@ -192,7 +192,6 @@ const (
 	CodeAgentRevoked       = "agent_revoked"
 	CodeInvalidBudget      = "invalid_budget"
 	CodeInvalidMode        = "invalid_mode"
-	CodePaperUnsupported   = "paper_unsupported"
 	CodeInvalidHeartbeat   = "invalid_heartbeat"
 	CodeInvalidRateLimit   = "invalid_rate_limit"
 	CodeInvalidPrivateKey  = "invalid_private_key"
@@ -434,7 +433,6 @@ var catalogue = []Group{
 		{Code: CodeAgentRevoked, Kind: Conflict, Meaning: "The agent has been revoked; revocation is final.", Remedy: "Link a new agent."},
 		{Code: CodeInvalidBudget, Kind: Invalid, Meaning: "A budget amount or percentage is out of range.", Remedy: "Amounts positive up to 1,000,000,000 USDC; percentages 0.01–100."},
 		{Code: CodeInvalidMode, Kind: Invalid, Meaning: "An agent's mode must be paper or live.", Remedy: "Choose paper (simulated money against the real book) or live (the wallet's money)."},
-		{Code: CodePaperUnsupported, Kind: Conflict, Meaning: "This action is not available to a paper agent yet.", Remedy: "See docs/paper-trading.md for what paper agents can do; link a live agent for the rest."},
 		{Code: CodeInvalidHeartbeat, Kind: Invalid, Meaning: "Heartbeat interval or active hours are invalid.", Remedy: "Interval 10 seconds to 1 day; active hours as distinct HH:MM start and end with an IANA time zone."},
 		{Code: CodeInvalidRateLimit, Kind: Invalid, Meaning: "The per-key rate limit is outside 1–10000 per minute.", Remedy: "Choose a value in range."},
 		{Code: CodeInvalidPrivateKey, Kind: Invalid, Meaning: "The private key is not 64 hex digits.", Remedy: "Paste the wallet's private key (0x optional)."},
