@@ -113,12 +113,37 @@ const (
 	AgentRevoked = "revoked"
 )
 
+// Agent modes (docs/paper-trading.md): a paper agent trades the real
+// venue's prices with the user's paper money, matched inside the service;
+// a live agent trades the wallet on the venue. Chosen at approval, never
+// changed.
+const (
+	ModePaper = "paper"
+	ModeLive  = "live"
+)
+
+// DefaultPaperBalanceMicro is a user's paper balance until they set one:
+// 1,000 USDC.
+const DefaultPaperBalanceMicro = 1_000 * 1_000_000
+
+// PaperBalance is a user's paper money (absent: DefaultPaperBalanceMicro).
+type PaperBalance struct {
+	UserID       string    `gorm:"column:user_id;primaryKey"`
+	BalanceMicro int64     `gorm:"column:balance_micro"`
+	UpdatedAt    time.Time `gorm:"column:updated_at"`
+}
+
+// TableName implements gorm's tabler.
+func (PaperBalance) TableName() string { return "paper_balances" }
+
 // Agent is an AI agent linked to a user, with its limits.
 type Agent struct {
 	ID     string `gorm:"column:id;primaryKey"`
 	UserID string `gorm:"column:user_id"`
 	Name   string `gorm:"column:name"`
 	Status string `gorm:"column:status"` // AgentActive | AgentPaused | AgentRevoked
+	// Mode is ModePaper or ModeLive, chosen at approval.
+	Mode string `gorm:"column:mode;default:live"`
 	// Scopes is a space-separated scope list (see ScopeList).
 	Scopes string `gorm:"column:scopes"`
 	// Budget: a fixed limit in micro-USDC, or a share of the wallet balance
@@ -262,11 +287,16 @@ type Order struct {
 	// cancel of the PENDING order waits for it instead of racing the post.
 	PostingUntil *time.Time `gorm:"column:posting_until"`
 	// RequestType is the type the agent asked for: LIMIT, MARKET, FOK, FAK.
-	RequestType string     `gorm:"column:request_type"`
-	NegRisk     bool       `gorm:"column:neg_risk"`
-	CreatedAt   time.Time  `gorm:"column:created_at"`
-	UpdatedAt   time.Time  `gorm:"column:updated_at"`
-	FilledAt    *time.Time `gorm:"column:filled_at"`
+	RequestType string `gorm:"column:request_type"`
+	NegRisk     bool   `gorm:"column:neg_risk"`
+	// Mode is the placing agent's mode (ModePaper or ModeLive).
+	Mode string `gorm:"column:mode;default:live"`
+	// PaperQueueMicro is, for a resting paper order, the venue's shares
+	// still ahead of it at its price (docs/paper-trading.md).
+	PaperQueueMicro int64      `gorm:"column:paper_queue_micro"`
+	CreatedAt       time.Time  `gorm:"column:created_at"`
+	UpdatedAt       time.Time  `gorm:"column:updated_at"`
+	FilledAt        *time.Time `gorm:"column:filled_at"`
 }
 
 // TableName implements gorm's tabler.

@@ -35,10 +35,12 @@ type Keys interface {
 
 // Identity is the authenticated agent of a request.
 type Identity struct {
-	UserID             string
-	AgentID            string
-	AgentName          string
-	AgentStatus        string
+	UserID      string
+	AgentID     string
+	AgentName   string
+	AgentStatus string
+	// AgentMode is models.ModePaper or models.ModeLive.
+	AgentMode          string
 	KeyID              string
 	Scopes             []string
 	RateLimitPerMinute int
@@ -164,7 +166,7 @@ func MiddlewareWith(keys Keys, o Options) gin.HandlerFunc {
 			return
 		}
 		id := Identity{
-			UserID: a.UserID, AgentID: a.ID, AgentName: a.Name, AgentStatus: a.Status, KeyID: k.ID,
+			UserID: a.UserID, AgentID: a.ID, AgentName: a.Name, AgentStatus: a.Status, AgentMode: a.Mode, KeyID: k.ID,
 			Scopes: a.ScopeList(), RateLimitPerMinute: a.RateLimitPerMinute, HeartbeatIntervalMs: a.HeartbeatIntervalMs,
 		}
 		if a.ActiveHoursStart != nil && a.ActiveHoursEnd != nil && a.ActiveHoursTimezone != nil {
@@ -234,10 +236,12 @@ func Need(c *gin.Context) (Identity, bool) {
 
 // Me is the body of GET /api/agent/v1/me.
 type Me struct {
-	AgentID string   `json:"agentId"`
-	Name    string   `json:"name"`
-	Status  string   `json:"status"`
-	Scopes  []string `json:"scopes"`
+	AgentID string `json:"agentId"`
+	Name    string `json:"name"`
+	Status  string `json:"status"`
+	// Mode is "paper" (simulated money against the real book) or "live".
+	Mode   string   `json:"mode"`
+	Scopes []string `json:"scopes"`
 }
 
 // Routes mounts GET /api/agent/v1/me (scope read) behind auth: the key
@@ -250,7 +254,7 @@ func Routes(auth ...gin.HandlerFunc) api.Routes {
 		g := s.Group("/api/agent/v1", auth...)
 		g.GET("/me", Require("read"), func(c *gin.Context) {
 			id, _ := From(c)
-			api.OK(c, Me{AgentID: id.AgentID, Name: id.AgentName, Status: id.AgentStatus, Scopes: id.Scopes})
+			api.OK(c, Me{AgentID: id.AgentID, Name: id.AgentName, Status: id.AgentStatus, Mode: id.AgentMode, Scopes: id.Scopes})
 		})
 	}
 }

@@ -73,6 +73,18 @@ func TestLinkPageApprovalSetsABudget(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, page.Entries, 1)
 	assert.Contains(t, string(page.Entries[0].Detail), `"no_limit":true`)
+
+	// The mode: paper unless Live is chosen, audited; anything else is
+	// refused.
+	assert.Equal(t, models.ModePaper, a.Mode, "the default mode")
+	assert.Contains(t, string(page.Entries[0].Detail), `"mode":"paper"`)
+	a, _, _ = approve("for-real", url.Values{"fixed_limit": {"25"}, "mode": {"live"}})
+	assert.Equal(t, models.ModeLive, a.Mode)
+	a, _, _ = approve("practice", url.Values{"fixed_limit": {"25"}, "mode": {"paper"}})
+	assert.Equal(t, models.ModePaper, a.Mode)
+	_, status, body = approve("odd-mode", url.Values{"fixed_limit": {"25"}, "mode": {"real"}})
+	assert.Equal(t, http.StatusBadRequest, status)
+	assert.Contains(t, body, "paper or live")
 }
 
 // TestStopEverythingWantsAFreshSecondFactor: the stop-everything control,

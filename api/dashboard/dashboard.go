@@ -259,6 +259,7 @@ func (h *handler) routes(s *api.Server) {
 	in.GET("/wallet", h.walletPage)
 	in.POST("/wallet", h.csrf, h.walletImport)
 	in.POST("/wallet/delete", h.csrf, h.walletDelete)
+	in.POST("/wallet/paper-balance", h.csrf, h.paperBalance)
 
 	in.GET("/agents", h.agentsPage)
 	in.GET("/agents/:id", h.agentPage)

@@ -37,6 +37,8 @@ type linkData struct {
 	// service's default.
 	FixedLimit, DefaultLimit string
 	NoLimit                  bool
+	// Live is the mode as sent (paper, the default, otherwise).
+	Live bool
 }
 
 type scopeView struct{ Name, Text string }
@@ -79,6 +81,7 @@ func (h *handler) renderLink(c *gin.Context, status int, d linkData, msg string)
 	d.DefaultLimit = agents.DefaultApprovalFixedLimit()
 	if c.Request.Method == http.MethodPost {
 		d.FixedLimit, d.NoLimit = c.PostForm("fixed_limit"), c.PostForm("no_limit") == "yes"
+		d.Live = c.PostForm("mode") == "live"
 	} else {
 		d.FixedLimit = d.DefaultLimit
 	}
@@ -129,6 +132,9 @@ func (h *handler) linkDecide(c *gin.Context) {
 	}
 	limit, sent := c.GetPostForm("fixed_limit")
 	budget, err := agents.ApprovalBudgetForm(limit, sent, c.PostForm("no_limit") == "yes")
+	if err == nil {
+		budget.Mode, err = agents.ParseMode(c.PostForm("mode"))
+	}
 	if err != nil {
 		h.linkFailed(c, d, err)
 		return

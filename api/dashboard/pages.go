@@ -16,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/models/portfolio"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/wallets"
+	"github.com/agent-trading/ats/venue/micro"
 )
 
 var errNoVenue = errs.E(errs.Transient, "trading is not configured on this server")
@@ -73,6 +74,11 @@ type walletData struct {
 	// NeedTwoFactor: importing a key needs two-step verification, which
 	// the user has not turned on (the page says why and links to it).
 	NeedTwoFactor bool
+	// PaperBalanceMicro is the user's paper money (docs/paper-trading.md);
+	// HasPaper whether it could be read.
+	HasPaper          bool
+	PaperBalanceMicro int64
+	PaperDefault      string
 }
 
 func (h *handler) walletData(c *gin.Context) (walletData, error) {
@@ -80,6 +86,12 @@ func (h *handler) walletData(c *gin.Context) (walletData, error) {
 	d := walletData{NeedStepUp: h.needStepUp(c)}
 	if h.d.Wallets != nil && h.d.Wallets.RequireTwoFactor && !userOf(c).TwoFactorEnabled {
 		d.NeedTwoFactor = true
+	}
+	if h.d.Orders != nil {
+		if b, err := h.d.Orders.PaperBalance(ctx, uid); err == nil {
+			d.HasPaper, d.PaperBalanceMicro = true, b
+		}
+		d.PaperDefault = micro.Decimal(models.DefaultPaperBalanceMicro).String()
 	}
 	if h.d.Wallets == nil {
 		return d, errNoVenue
@@ -97,6 +109,35 @@ func (h *handler) walletData(c *gin.Context) (walletData, error) {
 		}
 	}
 	return d, nil
+}
+
+// paperBalance sets (amount) or resets (reset=yes: the default) the
+// user's paper balance.
+func (h *handler) paperBalance(c *gin.Context) {
+	if h.d.Orders == nil {
+		h.fail(c, errNoVenue)
+		return
+	}
+	amount := int64(models.DefaultPaperBalanceMicro)
+	if c.PostForm("reset") != "yes" {
+		v := strings.TrimSpace(strings.ReplaceAll(c.PostForm("paper_balance"), ",", ""))
+		m, err := agents.ParseUSDC("The paper balance", v)
+		if err != nil {
+			d, derr := h.walletData(c)
+			if derr != nil {
+				h.fail(c, derr)
+				return
+			}
+			h.formError(c, "wallet", view{Title: "Wallet", Nav: "wallet", Data: d}, err)
+			return
+		}
+		amount = m
+	}
+	if err := h.d.Orders.SetPaperBalance(c.Request.Context(), userOf(c).ID, amount, c.ClientIP()); err != nil {
+		h.fail(c, err)
+		return
+	}
+	c.Redirect(http.StatusSeeOther, "/wallet?done=paper-balance")
 }
 
 func (h *handler) walletPage(c *gin.Context) {

@@ -46,6 +46,11 @@ just now.</strong> If someone sent you this link or code, deny it: approving wou
 <p><label>Fixed limit (USDC)<br><input name="fixed_limit" inputmode="decimal" value="{{$.FixedLimit}}"></label></p>
 <p><label><input type="checkbox" name="no_limit" value="yes"{{if $.NoLimit}} checked{{end}}> No limit: the agent may spend the whole wallet balance</label></p>
 </fieldset>
+<fieldset><legend>Money</legend>
+<p><label><input type="radio" name="mode" value="paper"{{if not $.Live}} checked{{end}}> <strong>Paper</strong>: {{.AgentName}} trades the real markets' prices with your paper balance; nothing reaches the venue or your wallet</label></p>
+<p><label><input type="radio" name="mode" value="live"{{if $.Live}} checked{{end}}> <strong>Live</strong>: {{.AgentName}} trades your wallet's real money</label></p>
+<p>A paper agent never becomes live: to let it trade real money, link it again and choose Live (then revoke the paper agent).</p>
+</fieldset>
 <p><button name="action" value="approve">Approve {{.AgentName}}</button> <button name="action" value="deny">Deny</button></p>
 </form>
 {{end}}{{else if not .Done}}
@@ -70,6 +75,8 @@ type linkView struct {
 	// The budget fields: as sent, else prefilled with the default.
 	FixedLimit, DefaultLimit string
 	NoLimit                  bool
+	// Live is the mode as sent (paper, the default, otherwise).
+	Live bool
 }
 
 type scopeView struct{ Name, Text string }
@@ -78,6 +85,7 @@ func render(c *gin.Context, status int, v linkView) {
 	v.DefaultLimit = agents.DefaultApprovalFixedLimit()
 	if c.Request.Method == http.MethodPost {
 		v.FixedLimit, v.NoLimit = c.PostForm("fixed_limit"), c.PostForm("no_limit") == "yes"
+		v.Live = c.PostForm("mode") == "live"
 	} else {
 		v.FixedLimit = v.DefaultLimit
 	}
@@ -207,6 +215,9 @@ func (h *handlers) linkSubmit(c *gin.Context) {
 	}
 	limit, sent := c.GetPostForm("fixed_limit")
 	budget, err := agents.ApprovalBudgetForm(limit, sent, c.PostForm("no_limit") == "yes")
+	if err == nil {
+		budget.Mode, err = agents.ParseMode(c.PostForm("mode"))
+	}
 	if err != nil {
 		h.failReview(c, v, code, err)
 		return

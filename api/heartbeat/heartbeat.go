@@ -22,7 +22,9 @@ import (
 // absent when SLEEPING, Message present only then, Actions only when
 // ACTION_NEEDED.
 type Heartbeat struct {
-	Status        string         `json:"status"`
+	Status string `json:"status"`
+	// Mode is the agent's: "paper" or "live".
+	Mode          string         `json:"mode"`
 	Timestamp     string         `json:"timestamp"`
 	Message       string         `json:"message,omitempty"`
 	Portfolio     *Portfolio     `json:"portfolio,omitempty"`
@@ -118,7 +120,9 @@ func handler(svc *heartbeat.Service) gin.HandlerFunc {
 			return
 		}
 		metrics.Heartbeat(strings.ToLower(r.Status))
-		api.OK(c, toDTO(r))
+		dto := toDTO(r)
+		dto.Mode = id.AgentMode
+		api.OK(c, dto)
 	}
 }
 

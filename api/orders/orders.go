@@ -66,6 +66,7 @@ type Order struct {
 	ID             string      `json:"id"`
 	PolyOrderID    string      `json:"polyOrderId"`
 	Status         string      `json:"status"`
+	Mode           string      `json:"mode"`
 	Side           string      `json:"side"`
 	Type           string      `json:"type"`
 	TokenID        string      `json:"tokenId"`
@@ -84,7 +85,7 @@ type Order struct {
 // OrderDTO renders a service order (shared with the positions API).
 func OrderDTO(o orders.Order) Order {
 	return Order{
-		ID: o.ID, PolyOrderID: o.PolyOrderID, Status: o.Status, Side: o.Side, Type: o.Type, TokenID: o.TokenID,
+		ID: o.ID, PolyOrderID: o.PolyOrderID, Status: o.Status, Mode: o.Mode, Side: o.Side, Type: o.Type, TokenID: o.TokenID,
 		Price: Num(o.Price), Size: Num(o.Size), FilledSize: Num(o.FilledSize), AvgFillPrice: Num(o.AvgFillPrice),
 		MarketQuestion: o.MarketQuestion, Outcome: o.Outcome, FailureReason: o.FailureReason,
 		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, FilledAt: o.FilledAt,

@@ -73,7 +73,8 @@ func adminCommand() *cli.Command {
 							agents.DefaultApprovalFixedLimit() + " USDC unless --fixed-limit sets another or --no-limit is given",
 						Flags: adminTemporalFlags(&cli.StringFlag{Name: "code", Required: true, Usage: "the code the agent shows, XXXX-XXXX"},
 							&cli.StringFlag{Name: "fixed-limit", Usage: "the most USDC the agent may spend in all (default " + agents.DefaultApprovalFixedLimit() + ")"},
-							&cli.BoolFlag{Name: "no-limit", Usage: "no spending limit: the agent may spend the whole wallet (recorded in the audit log)"}),
+							&cli.BoolFlag{Name: "no-limit", Usage: "no spending limit: the agent may spend the whole wallet (recorded in the audit log)"},
+							&cli.StringFlag{Name: "mode", Usage: "paper (simulated money against the real book, the default) or live (the wallet's money); a paper agent never becomes live"}),
 						Action: adminDeviceApprove,
 					},
 					{
@@ -206,6 +207,9 @@ func withAgents(c *cli.Context, fn func(svc *agents.Service, userID string) erro
 func adminDeviceApprove(c *cli.Context) error {
 	budget, err := approvalBudget(c)
 	if err != nil {
+		return err
+	}
+	if budget.Mode, err = agents.ParseMode(c.String("mode")); err != nil {
 		return err
 	}
 	env, err := openAdmin(c, true)

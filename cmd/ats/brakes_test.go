@@ -359,8 +359,14 @@ func TestAdminBrakesAgainstTheSandbox(t *testing.T) {
 			t.Fatalf("approve %v: %v %s", bad, err, out)
 		}
 	}
-	if a := approve("scripted"); a.BudgetLimitMicro == nil || *a.BudgetLimitMicro != 25_000_000 {
-		t.Fatalf("an approval without a budget flag: %+v", a.BudgetLimitMicro)
+	if a := approve("scripted"); a.BudgetLimitMicro == nil || *a.BudgetLimitMicro != 25_000_000 || a.Mode != models.ModePaper {
+		t.Fatalf("an approval without a budget or mode flag: %+v %s", a.BudgetLimitMicro, a.Mode)
+	}
+	if a := approve("for real", "--mode", "live"); a.Mode != models.ModeLive {
+		t.Fatalf("--mode live: %s", a.Mode)
+	}
+	if out, err := run("admin", "device", "approve", "--code", "BCDF-GHJK", "--mode", "real"); err == nil || !strings.Contains(out, "paper or live") {
+		t.Fatalf("approve --mode real: %v %s", err, out)
 	}
 	if a := approve("limited", "--fixed-limit", "40"); a.BudgetLimitMicro == nil || *a.BudgetLimitMicro != 40_000_000 {
 		t.Fatalf("--fixed-limit 40: %+v", a.BudgetLimitMicro)

@@ -202,7 +202,9 @@ func TestDashboardInTheBrowser(t *testing.T) {
 	b.Fill("password", password)
 	b.Click("#link-approve", "/signin/second-factor")
 	b.Click("#passkey-verify", "/link?code=")
-	b.See("Signed in as", email, "research-agent")
+	b.See("Signed in as", email, "research-agent", "Paper", "Live")
+	// This agent trades the wallet: the page's default is paper.
+	b.Do(chromedp.Click(chromedp.CSS("#mode_live")))
 	b.Click("#link-approve", "/agents/agt_")
 	b.See("Approved: the agent is linked")
 	agentID := strings.TrimPrefix(strings.SplitN(b.Path(), "?", 2)[0], "/agents/")

@@ -484,7 +484,7 @@ func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]s
 	if dev.Data.UserCode == "" || dev.Data.DeviceCode == "" {
 		t.Fatalf("device response without codes: %+v", dev)
 	}
-	admin("admin", "device", "approve", "--email", demoEmail, "--code", dev.Data.UserCode)
+	admin("admin", "device", "approve", "--email", demoEmail, "--code", dev.Data.UserCode, "--mode", "live")
 
 	var tok struct {
 		Data struct {

@@ -13,6 +13,7 @@ import (
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/chain"
+	"github.com/agent-trading/ats/venue/ws"
 	"github.com/agent-trading/ats/workflows"
 )
 
@@ -28,6 +29,10 @@ const fillWatermarkKey = "orders"
 type orderEvents struct {
 	watcher  *chain.Watcher
 	listener *orders.Listener
+	// paper fills resting paper orders from the venue's trades, on a
+	// market stream of its own (docs/paper-trading.md).
+	paper       *orders.PaperWatcher
+	paperStream *ws.MarketStream
 }
 
 // newOrderEvents builds the order events of a worker process and puts
@@ -60,7 +65,13 @@ func newOrderEvents(s *store.Store, tc client.Client, vc *venueClients, svc *ser
 		Logger: log.With("component", "order-listener"),
 	}
 	svc.orders.Listen = l
-	return &orderEvents{watcher: watcher, listener: l}, nil
+	ps := ws.NewMarketStream(ws.MarketConfig{
+		Options: ws.Options{URL: cmp.Or(wsURL, vc.net.StreamsURL), Logger: log.With("component", "paper-stream")},
+	})
+	pw := &orders.PaperWatcher{Orders: svc.orders, Source: ps, Signaler: router.Signaler,
+		Logger: log.With("component", "paper-exchange")}
+	svc.orders.PaperListen = pw
+	return &orderEvents{watcher: watcher, listener: l, paper: pw, paperStream: ps}, nil
 }
 
 // run starts the watcher and the listener until ctx ends; the returned
@@ -72,6 +83,8 @@ func (o *orderEvents) run(ctx context.Context) <-chan struct{} {
 		var wg sync.WaitGroup
 		wg.Go(func() { _ = o.watcher.Run(ctx) })
 		wg.Go(func() { _ = o.listener.Run(ctx) })
+		wg.Go(func() { _ = o.paperStream.Run(ctx) })
+		wg.Go(func() { _ = o.paper.Run(ctx) })
 		wg.Wait()
 	}()
 	return done

@@ -438,7 +438,7 @@ func linkAgent(t *testing.T, bin, dataDir string, urls map[string]string, email,
 		} `json:"data"`
 	}
 	postJSON(t, urls["api"]+"/api/auth/device", `{"agent_name":"`+name+`"}`, http.StatusOK, &dev)
-	out, err := exec.Command(bin, "admin", "device", "approve", "--email", email, "--code", dev.Data.UserCode,
+	out, err := exec.Command(bin, "admin", "device", "approve", "--email", email, "--code", dev.Data.UserCode, "--mode", "live",
 		"--data-dir", dataDir, "--temporal", urls["temporal"]).CombinedOutput()
 	outputs.Write(out)
 	if err != nil {

@@ -52,6 +52,7 @@ type Agent struct {
 	ID        string     `json:"id"`
 	Name      string     `json:"name"`
 	Status    string     `json:"status"`
+	Mode      string     `json:"mode"`
 	Scopes    []string   `json:"scopes"`
 	Budget    Budget     `json:"budget"`
 	Heartbeat Heartbeat  `json:"heartbeat"`
@@ -86,7 +87,7 @@ type Heartbeat struct {
 
 func toDTO(a *models.Agent) Agent {
 	out := Agent{
-		ID: a.ID, Name: a.Name, Status: a.Status, Scopes: a.ScopeList(),
+		ID: a.ID, Name: a.Name, Status: a.Status, Mode: a.Mode, Scopes: a.ScopeList(),
 		Budget:    Budget{FixedLimitMicro: a.BudgetLimitMicro, PercentBps: a.BudgetPercentBps, MaxPositionValueMicro: a.MaxPositionValueMicro},
 		Heartbeat: Heartbeat{IntervalMs: a.HeartbeatIntervalMs},
 		RateLimit: a.RateLimitPerMinute, CreatedAt: a.CreatedAt.UTC(),

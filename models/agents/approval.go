@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/venue/micro"
@@ -28,6 +29,30 @@ type ApprovalBudget struct {
 	FixedLimitMicro int64
 	// NoLimit is the explicit choice of no limit.
 	NoLimit bool
+	// Mode is the agent's mode, models.ModePaper or models.ModeLive; ""
+	// is the default, paper (see DefaultApprovalMode).
+	Mode string
+}
+
+// DefaultApprovalMode is the mode of an approval that names none: paper.
+// A newly linked agent is code its user has not yet watched trade; a
+// careful service lets it show what it does with the real markets' prices
+// before it can move real money, and makes real money an explicit choice
+// (the /link page's "Live" option, `--mode live`), recorded in the audit
+// log. A paper agent never becomes live: going live is a new approval.
+const DefaultApprovalMode = models.ModePaper
+
+// ParseMode reads a mode as a form or flag gives it ("" is the default).
+func ParseMode(s string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "":
+		return DefaultApprovalMode, nil
+	case models.ModePaper:
+		return models.ModePaper, nil
+	case models.ModeLive:
+		return models.ModeLive, nil
+	}
+	return "", errs.Ef(errs.Invalid, "the mode must be paper or live, not %q", s).WithCode(errs.CodeInvalidMode)
 }
 
 // DefaultApprovalBudget is the budget of an approval that names none.
@@ -37,12 +62,19 @@ func DefaultApprovalBudget() ApprovalBudget {
 
 // Resolved is b with the default filled in.
 func (b ApprovalBudget) Resolved() ApprovalBudget {
+	mode := b.Mode
+	if mode != models.ModeLive {
+		mode = DefaultApprovalMode
+	}
 	if b.NoLimit {
-		return ApprovalBudget{NoLimit: true}
+		return ApprovalBudget{NoLimit: true, Mode: mode}
 	}
 	if b.FixedLimitMicro <= 0 {
-		return DefaultApprovalBudget()
+		d := DefaultApprovalBudget()
+		d.Mode = mode
+		return d
 	}
+	b.Mode = mode
 	return b
 }
 
@@ -58,23 +90,29 @@ func (b ApprovalBudget) Check() error {
 	return nil
 }
 
-// String says the budget in words ("a fixed limit of 25 USDC", "no limit").
+// String says the budget in words ("a fixed limit of 25 USDC", "no limit")
+// and the mode ("…, trading paper money").
 func (b ApprovalBudget) String() string {
 	r := b.Resolved()
+	s := "a fixed limit of " + micro.Decimal(r.FixedLimitMicro).String() + " USDC"
 	if r.NoLimit {
-		return "no limit"
+		s = "no limit"
 	}
-	return "a fixed limit of " + micro.Decimal(r.FixedLimitMicro).String() + " USDC"
+	if r.Mode == models.ModePaper {
+		return s + ", trading paper money"
+	}
+	return s + ", trading real money"
 }
 
-// Field is the budget as a decision carries it and its proof covers:
-// "fixed:<micro-USDC>" or "none" (the default resolved first).
+// Field is the budget and mode as a decision carries them and its proof
+// covers: "<mode>;fixed:<micro-USDC>" or "<mode>;none" (the defaults
+// resolved first).
 func (b ApprovalBudget) Field() string {
 	r := b.Resolved()
 	if r.NoLimit {
-		return "none"
+		return r.Mode + ";none"
 	}
-	return fmt.Sprintf("fixed:%d", r.FixedLimitMicro)
+	return fmt.Sprintf("%s;fixed:%d", r.Mode, r.FixedLimitMicro)
 }
 
 // audit is the budget as the approval's audit entries record it.
@@ -87,8 +125,23 @@ func (b ApprovalBudget) audit() map[string]any {
 }
 
 // ParseApprovalField reads Field's form; "" (a decision made before
-// approvals carried a budget) is the default.
+// approvals carried a budget) is the default budget. A field without a
+// mode is a decision made before agents had modes, when every agent
+// traded real money: live.
 func ParseApprovalField(s string) (ApprovalBudget, error) {
+	mode := models.ModeLive
+	if m, rest, ok := strings.Cut(s, ";"); ok {
+		if m != models.ModePaper && m != models.ModeLive {
+			return ApprovalBudget{}, errs.Ef(errs.Invalid, "unknown approval mode %q", m)
+		}
+		mode, s = m, rest
+	}
+	b, err := parseBudgetField(s)
+	b.Mode = mode
+	return b, err
+}
+
+func parseBudgetField(s string) (ApprovalBudget, error) {
 	switch {
 	case s == "":
 		return DefaultApprovalBudget(), nil

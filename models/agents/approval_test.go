@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
@@ -66,15 +67,21 @@ func TestApprovalSetsABudget(t *testing.T) {
 			name, field string
 			want        int64 // 0: no limit
 			audited     map[string]any
+			mode        string
 		}{
-			{"the default", def, 25_000_000, map[string]any{"fixed_limit": "25"}},
-			{"a decision from before budgets", "", 25_000_000, map[string]any{"fixed_limit": "25"}},
-			{"a chosen limit", agents.ApprovalBudget{FixedLimitMicro: 7_500_000}.Field(), 7_500_000, map[string]any{"fixed_limit": "7.5"}},
-			{"no limit chosen", agents.ApprovalBudget{NoLimit: true}.Field(), 0, map[string]any{"no_limit": true}},
+			{"the default", def, 25_000_000, map[string]any{"fixed_limit": "25"}, models.ModePaper},
+			{"a decision from before budgets", "", 25_000_000, map[string]any{"fixed_limit": "25"}, models.ModeLive},
+			{"a decision from before modes", "fixed:7500000", 7_500_000, map[string]any{"fixed_limit": "7.5"}, models.ModeLive},
+			{"a chosen limit", agents.ApprovalBudget{FixedLimitMicro: 7_500_000}.Field(), 7_500_000, map[string]any{"fixed_limit": "7.5"}, models.ModePaper},
+			{"no limit chosen", agents.ApprovalBudget{NoLimit: true}.Field(), 0, map[string]any{"no_limit": true}, models.ModePaper},
+			{"live chosen", agents.ApprovalBudget{Mode: models.ModeLive}.Field(), 25_000_000, map[string]any{"fixed_limit": "25"}, models.ModeLive},
 		} {
 			id, err := approve(link(tc.name), tc.field, tc.field)
 			if err != nil {
 				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if a, err := s.AgentByID(ctx, id); err != nil || a.Mode != tc.mode {
+				t.Fatalf("%s: the agent's mode is %q (%v), want %s", tc.name, a.Mode, err, tc.mode)
 			}
 			got := limitOf(id)
 			if tc.want == 0 && got != nil || tc.want != 0 && (got == nil || *got != tc.want) {
@@ -87,7 +94,7 @@ func TestApprovalSetsABudget(t *testing.T) {
 
 		// The proof covers the budget.
 		tampered := link("tampered")
-		for _, field := range []string{"none", "fixed:1000000000000000", ""} {
+		for _, field := range []string{"none", "fixed:1000000000000000", "", "live;fixed:25000000", "fixed:25000000"} {
 			if _, err := approve(tampered, field, def); errs.CodeOf(err) != errs.CodeUnvouchedRequest {
 				t.Fatalf("a decision whose budget became %q: %v", field, err)
 			}
@@ -126,7 +133,20 @@ func TestApprovalBudgetForm(t *testing.T) {
 			t.Errorf("%s: %+v %v, want %+v %q", tc.name, got, err, tc.want, tc.code)
 		}
 	}
-	if agents.DefaultApprovalBudget().String() != "a fixed limit of 25 USDC" || (agents.ApprovalBudget{NoLimit: true}).String() != "no limit" {
+	if agents.DefaultApprovalBudget().String() != "a fixed limit of 25 USDC, trading paper money" ||
+		(agents.ApprovalBudget{NoLimit: true, Mode: models.ModeLive}).String() != "no limit, trading real money" {
 		t.Fatal("the budgets in words")
+	}
+}
+
+// TestParseMode reads the mode of the /link page and --mode.
+func TestParseMode(t *testing.T) {
+	for in, want := range map[string]string{"": models.ModePaper, "paper": models.ModePaper, " LIVE ": models.ModeLive} {
+		if got, err := agents.ParseMode(in); err != nil || got != want {
+			t.Errorf("ParseMode(%q) = %q %v, want %s", in, got, err, want)
+		}
+	}
+	if _, err := agents.ParseMode("real"); errs.CodeOf(err) != errs.CodeInvalidMode {
+		t.Errorf("ParseMode(real): %v", err)
 	}
 }

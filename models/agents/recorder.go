@@ -97,6 +97,7 @@ func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, client
 			UserID: userID, Name: l.AgentName, Status: models.AgentActive,
 			Scopes:              strings.Join(AllScopes, " "),
 			HeartbeatIntervalMs: DefaultLinkHeartbeatIntervalMs,
+			Mode:                b.Mode,
 		}
 		if !b.NoLimit {
 			limit := b.FixedLimitMicro
@@ -112,13 +113,13 @@ func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, client
 		}
 		if err := audit.Append(ctx, tx, audit.Entry{
 			UserID: userID, AgentID: a.ID, Action: audit.ActionDeviceApprove, Target: l.ID, Result: audit.Success,
-			ClientAddr: clientAddr, Detail: map[string]any{"agent_name": l.AgentName, "budget": b.audit()},
+			ClientAddr: clientAddr, Detail: map[string]any{"agent_name": l.AgentName, "budget": b.audit(), "mode": b.Mode},
 		}); err != nil {
 			return err
 		}
 		if err := audit.Append(ctx, tx, audit.Entry{
 			UserID: userID, AgentID: a.ID, Action: audit.ActionAgentLink, Target: a.ID, Result: audit.Success,
-			ClientAddr: clientAddr, Detail: map[string]any{"device_link": l.ID, "scopes": AllScopes, "budget": b.audit()},
+			ClientAddr: clientAddr, Detail: map[string]any{"device_link": l.ID, "scopes": AllScopes, "budget": b.audit(), "mode": b.Mode},
 		}); err != nil {
 			return err
 		}

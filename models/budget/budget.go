@@ -156,7 +156,14 @@ type inputs struct {
 // balance and, when a position limit is set, the open position value.
 func (s *Service) external(ctx context.Context, a *models.Agent, reads Reads) (inputs, error) {
 	var in inputs
-	bal, err := s.wallet.WalletBalance(ctx, a.UserID)
+	var bal int64
+	var err error
+	if a.Mode == models.ModePaper {
+		// A paper agent spends the user's paper balance, never the wallet.
+		bal, err = s.st.PaperBalance(ctx, a.UserID)
+	} else {
+		bal, err = s.wallet.WalletBalance(ctx, a.UserID)
+	}
 	switch {
 	case errs.Is(err, errs.NotFound):
 		bal = 0 // no wallet yet: nothing to spend

@@ -191,6 +191,7 @@ const (
 	CodeAmbiguousAgent     = "ambiguous_agent"
 	CodeAgentRevoked       = "agent_revoked"
 	CodeInvalidBudget      = "invalid_budget"
+	CodeInvalidMode        = "invalid_mode"
 	CodeInvalidHeartbeat   = "invalid_heartbeat"
 	CodeInvalidRateLimit   = "invalid_rate_limit"
 	CodeInvalidPrivateKey  = "invalid_private_key"
@@ -431,6 +432,7 @@ var catalogue = []Group{
 		{Code: CodeAmbiguousAgent, Kind: Conflict, Meaning: "Several agents have this name.", Remedy: "Name the agent by its id."},
 		{Code: CodeAgentRevoked, Kind: Conflict, Meaning: "The agent has been revoked; revocation is final.", Remedy: "Link a new agent."},
 		{Code: CodeInvalidBudget, Kind: Invalid, Meaning: "A budget amount or percentage is out of range.", Remedy: "Amounts positive up to 1,000,000,000 USDC; percentages 0.01–100."},
+		{Code: CodeInvalidMode, Kind: Invalid, Meaning: "An agent's mode must be paper or live.", Remedy: "Choose paper (simulated money against the real book) or live (the wallet's money)."},
 		{Code: CodeInvalidHeartbeat, Kind: Invalid, Meaning: "Heartbeat interval or active hours are invalid.", Remedy: "Interval 10 seconds to 1 day; active hours as distinct HH:MM start and end with an IANA time zone."},
 		{Code: CodeInvalidRateLimit, Kind: Invalid, Meaning: "The per-key rate limit is outside 1–10000 per minute.", Remedy: "Choose a value in range."},
 		{Code: CodeInvalidPrivateKey, Kind: Invalid, Meaning: "The private key is not 64 hex digits.", Remedy: "Paste the wallet's private key (0x optional)."},

@@ -145,6 +145,9 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 	if o.Status != models.OrderPending {
 		return view(o), nil
 	}
+	if o.Mode == models.ModePaper {
+		return s.submitPaper(ctx, o)
+	}
 	t, err := s.trader(ctx, o.UserID)
 	if err != nil {
 		if errs.Is(err, errs.NotFound) {
@@ -412,6 +415,9 @@ func (s *Service) Sync(ctx context.Context, orderID string) (Order, error) {
 	if err != nil {
 		return Order{}, err
 	}
+	if o.Mode == models.ModePaper {
+		return s.syncPaper(ctx, o)
+	}
 	if o.VenueOrderID == "" || TerminalStatus(o.Status) {
 		return view(o), nil
 	}
@@ -600,6 +606,8 @@ func (s *Service) CancelAtVenue(ctx context.Context, orderID string) (previous s
 		return "", Order{}, notCancellable(o.Status)
 	case o.Status == models.OrderPending:
 		return s.CancelPending(ctx, orderID)
+	case o.Mode == models.ModePaper:
+		return s.cancelPaper(ctx, o)
 	case o.VenueOrderID == "":
 		// Placed orders have a venue id; without one nothing can be live
 		// on the venue, so the cancel is only recorded.

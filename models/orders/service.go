@@ -97,6 +97,9 @@ type Service struct {
 	// Listen, in a worker, is told before each post so the wallet's
 	// venue events are listened to (*Listener); nil in other processes.
 	Listen interface{ Watch() }
+	// PaperListen, in a worker, is told when a paper order comes to rest
+	// so its token's trades are watched (*PaperWatcher); nil elsewhere.
+	PaperListen interface{ Watch() }
 	// Attempts, when set, is told when each placement attempt returns
 	// (see Attempts); set it before the worker starts.
 	Attempts *Attempts
@@ -175,6 +178,8 @@ type checked struct {
 	costMu    int64 // BUY: the most it can spend
 	tokenID   *big.Int
 	exchanges []common.Address
+	// mode is the placing agent's (models.ModePaper or ModeLive).
+	mode string
 }
 
 // normalize checks the request's own fields.
@@ -242,7 +247,13 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 	if err != nil {
 		return nil, err
 	}
-	c := &checked{req: r, side: side}
+	// The mode is the agent's as stored, never the caller's word: a paper
+	// agent's order (its own, a strategy's, a close) is a paper order.
+	a, err := s.Store.AgentByID(ctx, p.AgentID)
+	if err != nil {
+		return nil, err
+	}
+	c := &checked{req: r, side: side, mode: a.Mode}
 	c.tokenID, _ = new(big.Int).SetString(r.TokenID, 10)
 	if c.info, err = s.CLOB.MarketInfo(ctx, r.TokenID); err != nil {
 		return nil, notFoundToken(err, r.TokenID)
@@ -277,6 +288,12 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 			return nil, errs.Ef(errs.Invalid, "a %s BUY must be worth at least $1 (size × price), this one is $%s", r.Type, cost.StringFixed(2)).
 				WithCode(errs.CodeBelowMinSize)
 		}
+	}
+	if c.mode == models.ModePaper {
+		// Paper money: no wallet, no chain. The budget (whose wallet is
+		// the paper balance for a paper agent) bounds a BUY; the agent's
+		// paper position bounds a SELL (checkOwnShares).
+		return c, nil
 	}
 	if c.wallet, err = s.Wallets.Get(ctx, p.UserID); err != nil {
 		if errs.Is(err, errs.NotFound) {
@@ -478,6 +495,7 @@ func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Acce
 		TokenID: r.TokenID, ConditionID: c.meta.ConditionID, MarketQuestion: c.meta.Question, Outcome: c.meta.Outcome,
 		Side: r.Side, Type: string(venueType(r.Type)), RequestType: r.Type, NegRisk: c.info.NegRisk,
 		PriceMicro: c.priceMu, SizeMicro: c.sizeMu, Status: models.OrderPending, ReservedMicro: c.costMu,
+		Mode: c.mode,
 	}
 	if r.IdempotencyKey != "" {
 		k := r.IdempotencyKey
@@ -653,10 +671,16 @@ func view(o *models.Order) Order {
 		Price: micro.Decimal(o.PriceMicro), Size: micro.Decimal(o.SizeMicro),
 		FilledSize: micro.Decimal(o.FilledSizeMicro), AvgFillPrice: micro.Decimal(o.AvgFillPriceMicro),
 		MarketQuestion: o.MarketQuestion, Outcome: o.Outcome, FailureReason: o.FailureReason,
-		CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC(), FilledAt: o.FilledAt,
+		CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC(), FilledAt: o.FilledAt, Mode: o.Mode,
 	}
 	if v.Type == "" {
 		v.Type = TypeLimit
+	}
+	if v.Mode == "" {
+		v.Mode = models.ModeLive
+	}
+	if v.Mode == models.ModePaper {
+		v.PolyOrderID = "" // the paper exchange's id is the service's own
 	}
 	if o.StrategyID != nil {
 		v.StrategyID = *o.StrategyID

@@ -70,9 +70,11 @@ type PlaceRequest struct {
 
 // Order is the service's view of an order (never the store record).
 type Order struct {
-	ID             string
-	PolyOrderID    string
-	Status         string
+	ID          string
+	PolyOrderID string
+	Status      string
+	// Mode is models.ModePaper or models.ModeLive (the placing agent's).
+	Mode           string
 	Side           string
 	Type           string // the request type (LIMIT, MARKET, FOK, FAK)
 	TokenID        string

@@ -79,6 +79,10 @@ type RedeemPlan struct {
 	// Unresolved counts the calling agent's positions in scope whose
 	// market has not resolved yet.
 	Unresolved int `json:"unresolved"`
+	// Paper marks a paper agent's redemption (docs/paper-trading.md): it
+	// settles the user's paper positions from the market's resolution
+	// and credits the paper balance; nothing is sent to the chain.
+	Paper bool `json:"paper,omitempty"`
 }
 
 // Empty reports whether the plan redeems nothing. The workflow decides
@@ -137,13 +141,20 @@ func (s *Service) PlanRedeem(ctx context.Context, in RedeemInput) (RedeemPlan, e
 	if err != nil {
 		return plan, err
 	}
+	paper, callerPaper, err := s.paperAgents(ctx, in)
+	if err != nil {
+		return plan, err
+	}
+	if callerPaper {
+		return s.planPaperRedeem(ctx, in, all, paper)
+	}
 	// Group by market, in the store's (creation) order.
 	byCond := map[string][]*models.Position{}
 	var conds []string
 	for i := range all {
 		p := &all[i]
-		if !redeemable(p) {
-			continue
+		if !redeemable(p) || paper[p.AgentID] {
+			continue // paper positions hold no tokens of the wallet
 		}
 		c := strings.ToLower(p.ConditionID)
 		if in.ConditionID != "" && c != in.ConditionID {
@@ -268,6 +279,12 @@ func (s *Service) PlanRedeem(ctx context.Context, in RedeemInput) (RedeemPlan, e
 func (s *Service) RedeemOnChain(ctx context.Context, in RedeemExecution) ([]ChainRedemption, error) {
 	out := []ChainRedemption{}
 	if in.Plan.Empty() {
+		return out, nil
+	}
+	if in.Plan.Paper {
+		for _, c := range in.Plan.Conditions {
+			out = append(out, ChainRedemption{ConditionID: c.ConditionID})
+		}
 		return out, nil
 	}
 	w, err := s.Wallets.ChainWallet(ctx, in.UserID)
@@ -443,6 +460,11 @@ func (s *Service) RecordRedemptions(ctx context.Context, in RedeemRecord) (Redee
 			p.Status = models.PositionSettled
 			if err := tx.SavePosition(ctx, p); err != nil {
 				return err
+			}
+			if in.Plan.Paper {
+				if err := tx.AddPaperBalance(ctx, in.Input.UserID, pp.PayoutMicro); err != nil {
+					return err
+				}
 			}
 			if agent != caller {
 				if _, seen := settled[agent]; !seen {

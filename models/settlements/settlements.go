@@ -26,6 +26,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
@@ -306,6 +307,13 @@ func (s *Service) ApproveWallet(ctx context.Context, in ApproveInput) (ApproveRe
 	tok, err := chain.ParseApproveToken(in.Token)
 	if err != nil {
 		return ApproveResult{}, err
+	}
+	if a, err := s.Store.AgentByID(ctx, in.AgentID); err != nil {
+		return ApproveResult{}, err
+	} else if a.Mode == models.ModePaper {
+		// Paper money needs no approval, and a paper agent never writes
+		// to the chain (docs/paper-trading.md).
+		return ApproveResult{Token: in.Token, Approvals: []Approval{}, TransactionHashes: []string{}}, nil
 	}
 	req, err := s.Chain.RequiredApprovals(tok)
 	if err != nil {

@@ -53,10 +53,13 @@ func (s *Store) WithBudgetLock(ctx context.Context, userID string, fn func(tx *S
 func (s *Store) BudgetTotals(ctx context.Context, userID, agentID string) (BudgetTotals, error) {
 	var row struct{ Used, Held, UserHeld int64 }
 	err := s.db.WithContext(ctx).Model(&models.BudgetReservation{}).
+		// The user's held amount counts the agents of agentID's mode only:
+		// paper orders hold paper money, live ones the wallet's.
 		Select("COALESCE(SUM(CASE WHEN agent_id = ? THEN used_micro ELSE 0 END), 0) AS used, "+
 			"COALESCE(SUM(CASE WHEN agent_id = ? THEN held_micro ELSE 0 END), 0) AS held, "+
-			"COALESCE(SUM(CASE WHEN status = ? THEN held_micro ELSE 0 END), 0) AS user_held",
-			agentID, agentID, models.ReservationActive).
+			"COALESCE(SUM(CASE WHEN status = ? AND agent_id IN (SELECT id FROM agents WHERE user_id = ? AND "+
+			"mode = (SELECT mode FROM agents WHERE id = ?)) THEN held_micro ELSE 0 END), 0) AS user_held",
+			agentID, agentID, models.ReservationActive, userID, agentID).
 		Where("user_id = ?", userID).Scan(&row).Error
 	if err != nil {
 		return BudgetTotals{}, mapErr(err, "budget reservation")

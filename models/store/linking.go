@@ -21,6 +21,9 @@ func (s *Store) CreateAgent(ctx context.Context, a *models.Agent) error {
 	if a.Status == "" {
 		a.Status = models.AgentActive
 	}
+	if a.Mode == "" {
+		a.Mode = models.ModeLive
+	}
 	if a.RateLimitPerMinute == 0 {
 		a.RateLimitPerMinute = models.DefaultRateLimitPerMinute
 	}

@@ -25,6 +25,9 @@ func (s *Store) CreateOrder(ctx context.Context, o *models.Order) error {
 	if o.Status == "" {
 		o.Status = models.OrderPending
 	}
+	if o.Mode == "" {
+		o.Mode = models.ModeLive
+	}
 	now := s.now()
 	o.CreatedAt, o.UpdatedAt = now, now
 	o.FilledAt = utcPtr(o.FilledAt)
@@ -143,6 +146,8 @@ type OrderUpdate struct {
 	FailureReason     *string
 	FailureCode       *string
 	FilledAt          *time.Time
+	// PaperQueueMicro is a resting paper order's queue ahead of it.
+	PaperQueueMicro *int64
 }
 
 // UpdateOrder applies u to order id if its status is one of from (any
@@ -254,6 +259,9 @@ func orderSet(now time.Time, u OrderUpdate) map[string]any {
 	}
 	if u.FilledAt != nil {
 		set["filled_at"] = utc(*u.FilledAt)
+	}
+	if u.PaperQueueMicro != nil {
+		set["paper_queue_micro"] = *u.PaperQueueMicro
 	}
 	return set
 }
@@ -380,7 +388,7 @@ var restingStatuses = []string{models.OrderOpen, models.OrderPartiallyFilled}
 func (s *Store) UsersWithLiveOrders(ctx context.Context) ([]string, error) {
 	var ids []string
 	err := s.db.WithContext(ctx).Model(&models.Order{}).
-		Where("status IN ?", append([]string{models.OrderPending}, restingStatuses...)).
+		Where("status IN ? AND mode = ?", append([]string{models.OrderPending}, restingStatuses...), models.ModeLive).
 		Distinct().Order("user_id").Pluck("user_id", &ids).Error
 	if err != nil {
 		return nil, mapErr(err, "order")
