@@ -386,6 +386,10 @@ func (e *Engine) copy(ctx context.Context, st *models.Strategy, c Config, seq in
 // committed, held plus what its live buys may still fill (what counts
 // against maxPositionSize).
 func (e *Engine) holdings(ctx context.Context, strategyID, tokenID string) (held, committed int64, err error) {
+	if e.held != nil { // a backtest: its simulated holdings (backtest.go)
+		held = e.held(tokenID)
+		return held, held, nil
+	}
 	os, err := e.Store.StrategyTokenOrders(ctx, strategyID, tokenID)
 	if err != nil {
 		return 0, 0, err

@@ -69,6 +69,10 @@ type Engine struct {
 	Network *network.Network
 	Logger  *slog.Logger
 	Now     func() time.Time
+
+	// held, in a backtest's engine, is the simulated shares of a token
+	// (backtest.go): no store is read.
+	held func(tokenID string) int64
 }
 
 func (e *Engine) now() time.Time {

@@ -568,32 +568,11 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 			map[string]any{"side": rec.Side, "size": micro.Decimal(rec.SizeMicro).String(), "price": micro.Decimal(rec.PriceMicro).String(),
 				"tokenId": rec.TokenID, "amount": micro.Decimal(rec.AmountMicro).String(), "execution": seq})
 	}
-	if pl.complete == EndBudget && next.BudgetUsedMicro == 0 {
-		// A budget that bought nothing is not exhausted: the strategy
-		// waits (a lower price may fit it) rather than end having spent
-		// nothing. Create and PATCH refuse budgets that can never buy.
-		pl.complete = ""
-	}
 	if next.Status == StatusActive {
-		left := micro.Decimal(next.MaxBudgetMicro - next.BudgetUsedMicro)
-		switch {
-		case pl.complete != "":
-		case next.BudgetUsedMicro >= next.MaxBudgetMicro:
-			pl.complete = EndBudget
-		case st.Type == TypeRecurringBuy && c.MaxTotalAmount != nil && c.MaxTotalAmount.Sub(micro.Decimal(next.BudgetUsedMicro)).LessThan(minMarketBuy):
-			// What maxTotalAmount leaves cannot buy the venue's minimum.
-			pl.complete = EndTotal
-		case st.Type == TypeRecurringBuy && left.LessThan(minMarketBuy):
-			// What is left cannot buy the venue's minimum ever again.
-			pl.complete = EndBudget
-		}
-		// A strategy that sells what it bought (BUY_LOW_SELL_HIGH, a
-		// COPY_TRADE that copies sells) ends only with nothing to sell: no
-		// shares and no buy that may still fill.
-		if pl.complete != "" && (!sellsWhatItHolds(st.Type, c) || sellable(&next).IsZero() && buying == 0) {
-			next.Status, next.EndedReason = StatusCompleted, pl.complete
-			ev(events.StrategyCompleted, "strategy "+st.ID+" "+completedDetail(pl.complete),
-				map[string]any{"reason": pl.complete, "budgetUsed": micro.Decimal(next.BudgetUsedMicro).String()})
+		if end := endOf(st.Type, c, &next, pl.complete, buying); end != "" {
+			next.Status, next.EndedReason = StatusCompleted, end
+			ev(events.StrategyCompleted, "strategy "+st.ID+" "+completedDetail(end),
+				map[string]any{"reason": end, "budgetUsed": micro.Decimal(next.BudgetUsedMicro).String()})
 		}
 	}
 	u := store.StrategyUpdate{Status: &next.Status, BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
@@ -623,6 +602,38 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		res.OrderID = *rec.OrderID
 	}
 	return res, nil
+}
+
+// endOf is the reason an ACTIVE strategy ends after an execution whose
+// plan asked to complete with reason complete ("" when it goes on), from
+// its totals after the execution (next) and what its live buys may still
+// fill (buying). The live strategy (record) and the backtest apply it.
+func endOf(typ string, c Config, next *models.Strategy, complete string, buying int64) string {
+	if complete == EndBudget && next.BudgetUsedMicro == 0 {
+		// A budget that bought nothing is not exhausted: the strategy
+		// waits (a lower price may fit it) rather than end having spent
+		// nothing. Create and PATCH refuse budgets that can never buy.
+		complete = ""
+	}
+	left := micro.Decimal(next.MaxBudgetMicro - next.BudgetUsedMicro)
+	switch {
+	case complete != "":
+	case next.BudgetUsedMicro >= next.MaxBudgetMicro:
+		complete = EndBudget
+	case typ == TypeRecurringBuy && c.MaxTotalAmount != nil && c.MaxTotalAmount.Sub(micro.Decimal(next.BudgetUsedMicro)).LessThan(minMarketBuy):
+		// What maxTotalAmount leaves cannot buy the venue's minimum.
+		complete = EndTotal
+	case typ == TypeRecurringBuy && left.LessThan(minMarketBuy):
+		// What is left cannot buy the venue's minimum ever again.
+		complete = EndBudget
+	}
+	// A strategy that sells what it bought (BUY_LOW_SELL_HIGH, a
+	// COPY_TRADE that copies sells) ends only with nothing to sell: no
+	// shares and no buy that may still fill.
+	if complete != "" && (!sellsWhatItHolds(typ, c) || sellable(next).IsZero() && buying == 0) {
+		return complete
+	}
+	return ""
 }
 
 // marketMovedAway reports whether a FAILED order's refusal code says the
