@@ -32,8 +32,9 @@ type Source interface {
 	// Market is the token's market as the venue describes it now.
 	Market(ctx context.Context, token string) (*Market, error)
 	// MarketTrades are the fills the venue recorded in a market (by
-	// condition id) in [from, to]: its volume.
-	MarketTrades(ctx context.Context, conditionID string, from, to time.Time) ([]Trade, error)
+	// condition id) in [from, to]: its volume. since is the time from which
+	// they are every fill (from, unless the venue pages no further back).
+	MarketTrades(ctx context.Context, conditionID string, from, to time.Time) (trades []Trade, since time.Time, err error)
 	// WalletTrades are a wallet's recorded fills in [from, to] (the Data
 	// API's activity), oldest first.
 	WalletTrades(ctx context.Context, wallet string, from, to time.Time) ([]Trade, error)
@@ -227,15 +228,18 @@ func (s *Service) runToken(ctx context.Context, sm *sim, res *Result, from, to t
 		return errs.Ef(errs.NotFound, "the venue has no price history of token %s between %s and %s", token,
 			from.Format(time.RFC3339), to.Format(time.RFC3339)).WithCode(errs.CodeNoPriceHistory)
 	}
-	trades, err := s.Source.MarketTrades(ctx, m.ConditionID, from, to)
+	trades, since, err := s.Source.MarketTrades(ctx, m.ConditionID, from, to)
 	if err != nil {
 		return err
+	}
+	if len(trades) > 0 && since.After(from) {
+		sm.warn(fmt.Sprintf("the venue's trade record of this market reaches back only to %s: fills before it are not capped by volume", since.Format(time.RFC3339)))
 	}
 	sm.st.TokenID = token
 	sm.mkt = m
 	sm.markets[token] = marketView(m)
 	sm.model = Model{Tick: m.Tick, Spread: m.Spread}
-	pts := points(hist, trades, to, sm.model)
+	pts := points(hist, trades, since, to, sm.model)
 	if len(trades) == 0 {
 		sm.warn("the venue recorded no trades of this market in the window: fills are not capped by volume")
 	}
@@ -262,7 +266,7 @@ func (s *Service) runToken(ctx context.Context, sm *sim, res *Result, from, to t
 
 // points turns the price path into model points with each interval's
 // volume cap (the interval of a point runs to the next point).
-func points(hist []clob.PricePoint, trades []Trade, to time.Time, m Model) []Point {
+func points(hist []clob.PricePoint, trades []Trade, since, to time.Time, m Model) []Point {
 	sort.Slice(trades, func(i, j int) bool { return trades[i].Time.Before(trades[j].Time) })
 	out := make([]Point, len(hist))
 	k := 0
@@ -283,7 +287,7 @@ func points(hist []clob.PricePoint, trades []Trade, to time.Time, m Model) []Poi
 			k++
 		}
 		bid, ask := m.Quote(h.Price)
-		cp, capped := Cap(vol, len(trades) > 0)
+		cp, capped := Cap(vol, len(trades) > 0 && !h.Time.Before(since))
 		out[i] = Point{Time: h.Time, Price: h.Price, Bid: bid, Ask: ask, Cap: cp, Capped: capped}
 	}
 	return out
@@ -372,7 +376,7 @@ func (s *Service) runCopy(ctx context.Context, sm *sim, res *Result, from, to ti
 		if _, ok := vols[t.ConditionID]; ok || t.ConditionID == "" {
 			continue
 		}
-		v, err := s.Source.MarketTrades(ctx, t.ConditionID, from, to)
+		v, _, err := s.Source.MarketTrades(ctx, t.ConditionID, from, to)
 		if err != nil {
 			return err
 		}

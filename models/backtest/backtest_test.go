@@ -40,8 +40,8 @@ func (r *records) Market(_ context.Context, token string) (*Market, error) {
 	return nil, errs.E(errs.NotFound, "unknown token").WithCode(errs.CodeTokenNotFound)
 }
 
-func (r *records) MarketTrades(_ context.Context, cond string, from, to time.Time) ([]Trade, error) {
-	return between(r.trades[cond], from, to), nil
+func (r *records) MarketTrades(_ context.Context, cond string, from, to time.Time) ([]Trade, time.Time, error) {
+	return between(r.trades[cond], from, to), from, nil
 }
 
 func (r *records) WalletTrades(_ context.Context, w string, from, to time.Time) ([]Trade, error) {
