@@ -27,6 +27,7 @@ import (
 	strategyapi "github.com/agent-trading/ats/api/strategies"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/backtest"
 	"github.com/agent-trading/ats/models/budget"
 	"github.com/agent-trading/ats/models/changes"
 	"github.com/agent-trading/ats/models/heartbeat"
@@ -46,6 +47,7 @@ import (
 	"github.com/agent-trading/ats/sandbox"
 	"github.com/agent-trading/ats/venue/chain"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/dataapi"
 	"github.com/agent-trading/ats/venue/gamma"
 	"github.com/agent-trading/ats/venue/network"
 	"github.com/agent-trading/ats/workflows"
@@ -130,7 +132,9 @@ type services struct {
 	// strategies serves the API, the dashboard and the admin commands;
 	// strategyEngine runs the strategy workflows' activities (its
 	// Triggers are set where the process has a price feed).
-	strategies     *strategies.Service
+	strategies *strategies.Service
+	// backtests replay strategy configs over the venue's records.
+	backtests      *backtest.Service
 	strategyEngine *strategies.Engine
 	strategyClient workflows.StrategyClient
 	// controls are the user's brakes (pause, resume, revoke, cancels,
@@ -251,6 +255,10 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 			svc.strategyClient = workflows.StrategyClient{Client: tc, Intents: intents}
 			n := v.net
 			svc.strategies = &strategies.Service{Store: s, Runner: svc.strategyClient, Resolver: resolver, Markets: svc.markets, Network: &n}
+			dc := dataapi.ConfigFor(n)
+			dc.HTTP = venueHTTP("data", n.DataAPIURL, nil)
+			svc.backtests = &backtest.Service{Resolver: resolver,
+				Source: backtest.VenueSource{CLOB: v.clob, Data: dataapi.New(dc), Markets: svc.markets}}
 			if v.chain != nil {
 				svc.strategies.Head = v.chain.Backend().BlockNumber
 			}
@@ -348,7 +356,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 			heartbeatapi.Routes(svc.heartbeat, auth...),
 		)
 		if svc.strategies != nil {
-			rs = append(rs, strategyapi.Routes(svc.strategies, idem, auth...))
+			rs = append(rs, strategyapi.Routes(svc.strategies, idem, auth...), strategyapi.BacktestRoutes(svc.backtests, auth...))
 		}
 		// Each tool call is served as the REST request it stands for,
 		// through the routes above (where the per-key limit counts it);

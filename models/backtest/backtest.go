@@ -6,11 +6,13 @@
 package backtest
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -135,7 +137,17 @@ type Service struct {
 	// only tokenId configs).
 	Resolver strategies.Resolver
 	Now      func() time.Time
+	// MaxConcurrent bounds the backtests a process runs at once (default
+	// DefaultConcurrent); more wait for a slot while their request lasts.
+	MaxConcurrent int
+
+	once  sync.Once
+	slots chan struct{}
 }
+
+// DefaultConcurrent is how many backtests a process runs at once: each
+// is CPU-bound for up to a couple of seconds.
+const DefaultConcurrent = 2
 
 func (s *Service) now() time.Time {
 	if s.Now != nil {
@@ -171,6 +183,13 @@ func (s *Service) Check(r Request) error {
 func (s *Service) Run(ctx context.Context, r Request) (*Result, error) {
 	if err := s.Check(r); err != nil {
 		return nil, err
+	}
+	s.once.Do(func() { s.slots = make(chan struct{}, max(1, cmp.Or(s.MaxConcurrent, DefaultConcurrent))) })
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	case <-ctx.Done():
+		return nil, errs.Wrap(errs.Transient, ctx.Err(), "the service is busy with other backtests; retry shortly")
 	}
 	if err := strategies.CheckType(r.Type); err != nil {
 		return nil, err

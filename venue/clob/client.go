@@ -306,7 +306,7 @@ func (c *Client) PricesHistoryFinest(ctx context.Context, tokenID string, from, 
 		if err == nil {
 			return pts, f, nil
 		}
-		if c := venue.CategoryOf(err); c != venue.Invalid && c != venue.Rejected || !strings.Contains(strings.ToLower(venue.MessageOf(err)), "fidelity") {
+		if cat := venue.CategoryOf(err); cat != venue.Invalid && cat != venue.Rejected || !strings.Contains(strings.ToLower(venue.MessageOf(err)), "fidelity") {
 			return nil, 0, err
 		}
 	}
