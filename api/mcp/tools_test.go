@@ -320,7 +320,7 @@ func TestRequestFromArguments(t *testing.T) {
 		{tool: "cancel_strategy", args: `{"id":"str_1"}`, method: "DELETE", url: "/api/agent/v1/strategies/str_1"},
 		{tool: "backtest_strategy", args: `{"type":"RECURRING_BUY","config":{"tokenId":"1","amountPerInterval":5,"interval":"1h"},"maxBudget":20,` +
 			`"from":"2026-11-01T00:00:00Z","to":"2026-11-02T00:00:00Z","startingBalance":100}`, method: "POST",
-			url: "/api/agent/v1/strategies/backtest",
+			url:  "/api/agent/v1/strategies/backtest",
 			body: `{"config":{"tokenId":"1","amountPerInterval":5,"interval":"1h"},"from":"2026-11-01T00:00:00Z","maxBudget":20,"startingBalance":100,"to":"2026-11-02T00:00:00Z","type":"RECURRING_BUY"}`},
 		// Operations without Idempotency-Key take no idempotencyKey.
 		{tool: "cancel_order", args: `{"id":"ord_1","idempotencyKey":"k"}`, code: errs.CodeUnknownField},
