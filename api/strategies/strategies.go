@@ -210,7 +210,7 @@ func (h handlers) create(c *gin.Context) {
 
 var (
 	statuses = []string{strategies.StatusActive, strategies.StatusPaused, strategies.StatusError, strategies.StatusCompleted, strategies.StatusCancelled}
-	types    = []string{strategies.TypePriceAlert, strategies.TypeRecurringBuy, strategies.TypeBuyLowSellHigh, strategies.TypeCopyTrade}
+	types    = strategies.Types
 )
 
 func (h handlers) list(c *gin.Context) {

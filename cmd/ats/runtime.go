@@ -117,7 +117,7 @@ func startWorker(ctx context.Context, st *stack, tc client.Client, svc *services
 				return fmt.Errorf("rebuild strategy triggers: %w", err)
 			}
 			log.Info("strategy triggers rebuilt", "strategies", n)
-			syncTriggers(ctx, st, t, e.Store, log)
+			followTriggers(ctx, st, t, e.Store)
 		}
 	}
 	schedCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -139,34 +139,19 @@ func startPlacer(st *stack, tc client.Client, svc *services, log *slog.Logger) e
 	return nil
 }
 
-// triggerSyncInterval is how often a worker adopts the conditions of
-// strategies armed in other workers (see strategies.Triggers.Sync): the
-// longest a strategy waits for its conditions after its worker died.
-var triggerSyncInterval = 15 * time.Second
-
-// syncTriggers runs t.Sync every triggerSyncInterval until the stack stops.
-func syncTriggers(ctx context.Context, st *stack, t *strategies.Triggers, s *store.Store, log *slog.Logger) {
+// followTriggers keeps t in line with the database by events (a strategy
+// created, changed or ended anywhere is announced to every worker: see
+// strategies.Triggers.Follow) until the stack stops. There is no periodic
+// scan: a strategy whose conditions lived in a worker that died is already
+// armed in the others, which armed every strategy at start and follow every
+// change since.
+func followTriggers(ctx context.Context, st *stack, t *strategies.Triggers, s *store.Store) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
-	st.onStop("strategy-trigger-sync", func(context.Context) error { cancel(); <-done; return nil })
+	st.onStop("strategy-trigger-follow", func(context.Context) error { cancel(); <-done; return nil })
 	go func() {
 		defer close(done)
-		tick := time.NewTicker(triggerSyncInterval)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-			}
-			armed, disarmed, err := t.Sync(ctx, s)
-			switch {
-			case err != nil && ctx.Err() == nil:
-				log.Warn("syncing strategy triggers failed", "err", err)
-			case armed+disarmed > 0:
-				log.Info("strategy triggers synced", "armed", armed, "disarmed", disarmed)
-			}
-		}
+		t.Follow(ctx, s, nil)
 	}()
 }
 

@@ -51,6 +51,7 @@ type Market struct {
 	Slug        string
 	EndDate     *time.Time
 	Tick        decimal.Decimal
+	MinSize     decimal.Decimal // the market's minimum order size (zero: unknown)
 	// Spread is the book's spread now: the model's typical spread.
 	Spread decimal.Decimal
 	Closed bool
@@ -201,13 +202,14 @@ func (s *Service) Run(ctx context.Context, r Request) (*Result, error) {
 	if err := strategies.CheckMaxBudget(r.MaxBudget); err != nil {
 		return nil, err
 	}
+	typ := strategies.TypeOf(r.Type)
 	from, to := r.From.UTC(), r.To.UTC()
 	st := &models.Strategy{ID: "backtest", Type: r.Type, Status: strategies.StatusActive, Config: string(norm),
 		MaxBudgetMicro: micro(r.MaxBudget.Decimal)}
-	sm := &sim{ctx: ctx, cfg: cfg, st: st, balance: r.StartingBalance, start: r.StartingBalance, peak: r.StartingBalance, hold: map[string]*lot{},
+	sm := &sim{ctx: ctx, cfg: cfg, typ: typ, st: st, balance: r.StartingBalance, start: r.StartingBalance, peak: r.StartingBalance, hold: map[string]*lot{},
 		marks: map[string]decimal.Decimal{}, markets: map[string]*strategies.Market{}, execOrder: map[int]int{}}
 	res := &Result{Type: r.Type, From: from, To: to, StartingBalance: r.StartingBalance}
-	if r.Type == strategies.TypeCopyTrade {
+	if _, ok := typ.(strategies.Follower); ok {
 		err = s.runCopy(ctx, sm, res, from, to)
 	} else {
 		err = s.runToken(ctx, sm, res, from, to)
@@ -258,19 +260,23 @@ func (s *Service) runToken(ctx context.Context, sm *sim, res *Result, from, to t
 	sm.mkt = m
 	sm.markets[token] = marketView(m)
 	sm.model = Model{Tick: m.Tick, Spread: m.Spread}
+	// A config that could never place its order is refused as on create.
+	if err := sm.typ.Feasible(c, dec(sm.st.MaxBudgetMicro), m.MinSize); err != nil {
+		return err
+	}
 	pts := points(hist, trades, since, to, sm.model)
 	if len(trades) == 0 {
 		sm.warn("the venue recorded no trades of this market in the window: fills are not capped by volume")
 	}
 	res.TokenID, res.Market, res.Prices = token, sm.markets[token], hist
 	res.Points, res.Resolution = len(pts), resolution(hist)
-	res.Thresholds = thresholds(sm.st.Type, c)
+	res.Thresholds = thresholds(c)
 	sparse(sm, hist, from, to, res.Resolution)
-	if sm.st.Type == strategies.TypeRecurringBuy {
-		first := pts[0].Time
+	if sm.typ.Traits().Interval {
+		first := pts[0].Time // the first buy at once, as on create
 		sm.st.NextEvaluationAt = &first
 	}
-	sm.conds = strategies.Conditions(sm.st, c, 0)
+	sm.conds = sm.conditions()
 	for _, p := range pts {
 		// After the strategy ends the path still marks its holdings.
 		sm.at(p)
@@ -351,23 +357,17 @@ func sparse(sm *sim, hist []clob.PricePoint, from, to time.Time, res time.Durati
 }
 
 // thresholds are the config's price levels, for a chart.
-func thresholds(typ string, c strategies.Config) map[string]decimal.Decimal {
+func thresholds(c strategies.Config) map[string]decimal.Decimal {
 	out := map[string]decimal.Decimal{}
 	put := func(k string, d *strategies.Dec) {
 		if d != nil {
 			out[k] = d.Decimal
 		}
 	}
-	switch typ {
-	case strategies.TypePriceAlert:
-		put("triggerPrice", c.TriggerPrice)
-		put("priceLimit", c.PriceLimit)
-	case strategies.TypeRecurringBuy:
-		put("priceLimit", c.PriceLimit)
-	case strategies.TypeBuyLowSellHigh:
-		put("buyBelow", c.BuyBelow)
-		put("sellAbove", c.SellAbove)
-	}
+	put("triggerPrice", c.TriggerPrice)
+	put("priceLimit", c.PriceLimit)
+	put("buyBelow", c.BuyBelow)
+	put("sellAbove", c.SellAbove)
 	return out
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/agent-trading/ats/models"
-	"github.com/agent-trading/ats/models/markets"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/venue/clob"
@@ -24,6 +23,7 @@ type lot struct{ shares, cost decimal.Decimal }
 type sim struct {
 	ctx   context.Context
 	cfg   strategies.Config
+	typ   strategies.Type
 	st    *models.Strategy
 	mkt   *Market
 	model Model
@@ -56,32 +56,34 @@ func (sm *sim) warn(w string) {
 	sm.warnings = append(sm.warnings, w)
 }
 
-// quoter answers the decision code's reads at one point: the model's bid
-// and ask, and a book of one level each side holding what the volume cap
-// lets an order take there (unbounded without a volume record).
-type quoter struct {
-	p    Point
-	tick string
+// book is what the decision code reads when it walks the book at point
+// p (RECURRING_BUY): one level each side at the model's bid and ask,
+// holding what the volume cap lets an order take there (unbounded without
+// a volume record).
+func book(p Point, token, tick string) *clob.OrderBook {
+	size := unbounded
+	if p.Capped {
+		size = p.Cap
+	}
+	return &clob.OrderBook{AssetID: token, TickSize: clob.TickSize(tick),
+		Bids: []clob.PriceLevel{{Price: p.Bid, Size: size}}, Asks: []clob.PriceLevel{{Price: p.Ask, Size: size}}}
 }
 
 var unbounded = decimal.NewFromInt(1_000_000_000)
 
-func (q quoter) Quotes(_ context.Context, tokens []string) ([]markets.Quote, error) {
-	out := make([]markets.Quote, len(tokens))
-	for i, t := range tokens {
-		out[i] = markets.Quote{TokenID: t, TickSize: q.tick,
-			BestBid: decimal.NewNullDecimal(q.p.Bid), BestAsk: decimal.NewNullDecimal(q.p.Ask)}
-	}
-	return out, nil
+// snapshot is what the type's pure functions know of the strategy now.
+func (sm *sim) snapshot() strategies.Snapshot {
+	return strategies.Snapshot{Config: sm.cfg, TokenID: sm.st.TokenID, MaxBudgetMicro: sm.st.MaxBudgetMicro,
+		BudgetUsedMicro: sm.st.BudgetUsedMicro, OpenSizeMicro: sm.st.OpenSizeMicro, BuyingMicro: sm.buying(), Executions: sm.st.Executions}
 }
 
-func (q quoter) Book(_ context.Context, token string) (*clob.OrderBook, error) {
-	size := unbounded
-	if q.p.Capped {
-		size = q.p.Cap
+// conditions are what an ACTIVE strategy waits for, as the engine arms
+// them.
+func (sm *sim) conditions() []strategies.Cond {
+	if sm.st.Status != strategies.StatusActive || sm.st.TokenID == "" {
+		return nil
 	}
-	return &clob.OrderBook{AssetID: token, TickSize: clob.TickSize(q.tick),
-		Bids: []clob.PriceLevel{{Price: q.p.Bid, Size: size}}, Asks: []clob.PriceLevel{{Price: q.p.Ask, Size: size}}}, nil
+	return sm.typ.Conditions(sm.snapshot())
 }
 
 // at replays one price point: resting orders fill first, then the
@@ -91,7 +93,7 @@ func (sm *sim) at(p Point) {
 	tok := sm.st.TokenID
 	sm.marks[tok] = p.Price
 	sm.fillResting(p)
-	due := sm.st.Type == strategies.TypeRecurringBuy
+	due := sm.typ.Traits().Interval && (sm.st.NextEvaluationAt == nil || !p.Time.Before(*sm.st.NextEvaluationAt))
 	for _, c := range sm.conds {
 		if c.Met(p.Bid, p.Ask) {
 			due = true
@@ -111,50 +113,52 @@ func (sm *sim) tick() string {
 }
 
 func (sm *sim) decide(p Point) {
-	d, err := strategies.Decide(sm.ctx, quoter{p: p, tick: sm.tick()}, p.Time, sm.st, sm.cfg, sm.buying())
+	tok := sm.st.TokenID
+	pl, err := sm.typ.Decide(strategies.Input{Snapshot: sm.snapshot(), Now: p.Time,
+		Top:  strategies.Top{Bid: p.Bid, Ask: p.Ask, Tick: sm.tick()},
+		Book: func() (*clob.OrderBook, error) { return book(p, tok, sm.tick()), nil }})
 	if err != nil {
-		sm.record(p.Time, &strategies.Decision{Kind: strategies.KindError, Reason: err.Error()}, nil)
+		sm.record(p.Time, strategies.Plan{Kind: strategies.KindError, Reason: err.Error()}, nil)
 		return
 	}
-	if d == nil {
-		// Nothing due: the live strategy re-arms its conditions.
-		sm.conds = strategies.Conditions(sm.st, sm.cfg, sm.buying())
+	if pl.Kind == "" {
+		// Nothing due: the engine re-arms the type's conditions.
+		sm.conds = sm.conditions()
 		return
 	}
 	var o *models.Order
-	if d.Kind == strategies.KindAction {
-		o = sm.place(p, d)
+	if pl.Kind == strategies.KindAction {
+		o = sm.place(p, pl.Order)
 	}
-	sm.record(p.Time, d, o)
+	sm.record(p.Time, pl, o)
 }
 
 // copyAt replays one recorded fill of the target.
 func (sm *sim) copyAt(t Trade, vol decimal.Decimal, recorded bool) {
 	ct := &models.CopyTrade{Kind: models.CopyKindTrade, TxHash: t.TxHash, LogIndex: t.LogIndex, Target: sm.cfg.TargetAddress,
 		TokenID: t.TokenID, Side: upper(t.Side), SharesMicro: micro(t.Size), PriceMicro: micro(t.Price), CreatedAt: t.Time}
-	sm.st.TokenID = t.TokenID
 	sm.marks[t.TokenID] = t.Price
-	held := func(tok string) int64 {
-		if l := sm.hold[tok]; l != nil {
-			return micro(l.shares)
-		}
-		return 0
+	var held int64
+	if l := sm.hold[t.TokenID]; l != nil {
+		held = micro(l.shares)
 	}
-	d, err := strategies.DecideCopy(sm.ctx, t.Time, sm.st, sm.cfg, ct, held)
+	// Copies fill at once: what it holds is all it has committed.
+	pl, err := sm.typ.Decide(strategies.Input{Snapshot: sm.snapshot(), Now: t.Time,
+		Trade: &strategies.TargetTrade{Event: ct, HeldMicro: held, CommittedMicro: held}})
 	if err != nil {
-		sm.record(t.Time, &strategies.Decision{Kind: strategies.KindError, Reason: err.Error()}, nil)
+		sm.record(t.Time, strategies.Plan{Kind: strategies.KindError, Reason: err.Error()}, nil)
 		return
 	}
-	if d == nil {
+	if pl.Kind == "" {
 		return
 	}
 	var o *models.Order
-	if d.Kind == strategies.KindAction {
+	if pl.Kind == strategies.KindAction {
 		cp, capped := Cap(vol, recorded)
 		p := Point{Time: t.Time, Price: t.Price, Bid: t.Price, Ask: t.Price, Cap: cp, Capped: capped}
-		o = sm.place(p, d)
+		o = sm.place(p, pl.Order)
 	}
-	sm.record(t.Time, d, o)
+	sm.record(t.Time, pl, o)
 	sm.equity()
 }
 
@@ -163,10 +167,10 @@ func (sm *sim) buying() int64 {
 	return b
 }
 
-// place simulates the order of an action at point p.
-func (sm *sim) place(p Point, d *strategies.Decision) *models.Order {
+// place simulates the order d of an action at point p.
+func (sm *sim) place(p Point, d orders.PlaceRequest) *models.Order {
 	buy := d.Side == "BUY"
-	o := models.Order{ID: fmt.Sprintf("sim-%d", len(sm.orders)+1), TokenID: d.TokenID, Side: d.Side, RequestType: d.OrderType,
+	o := models.Order{ID: fmt.Sprintf("sim-%d", len(sm.orders)+1), TokenID: d.TokenID, Side: d.Side, RequestType: d.Type,
 		SizeMicro: micro(d.Size), PriceMicro: micro(d.Price), Status: models.OrderOpen}
 	free := sm.balance.Sub(sm.reserved)
 	if buy && d.Size.Mul(d.Price).GreaterThan(free) {
@@ -189,7 +193,7 @@ func (sm *sim) place(p Point, d *strategies.Decision) *models.Order {
 	if !buy {
 		px = p.Bid
 	}
-	switch d.OrderType {
+	switch d.Type {
 	case orders.TypeLimit:
 		f := Marketable(buy, d.Size, d.Price, px, p.Cap, p.Capped, false)
 		sm.apply(&o, f)
@@ -203,7 +207,7 @@ func (sm *sim) place(p Point, d *strategies.Decision) *models.Order {
 			}
 		}
 	default:
-		f := Marketable(buy, d.Size, d.Price, px, p.Cap, p.Capped, d.OrderType == orders.TypeFOK)
+		f := Marketable(buy, d.Size, d.Price, px, p.Cap, p.Capped, d.Type == orders.TypeFOK)
 		if f.Size.Sign() == 0 {
 			o.Status, o.FailureCode = models.OrderFailed, "no_match"
 			o.FailureReason = fmt.Sprintf("nothing to match at %s or better (the model's %s was %s)", d.Price.String(), side(buy), px.String())
@@ -304,74 +308,78 @@ func (sm *sim) refresh() {
 	sm.st.BudgetUsedMicro, sm.st.OpenSizeMicro = used, open
 }
 
-// record books an execution as the live engine's record does: its kind
-// from what the order did, the totals, the error count, completion and
+// record books an execution as the engine's record does: its kind from
+// what the order did, the totals, the error count, completion (EndOf) and
 // the next schedule.
-func (sm *sim) record(t time.Time, d *strategies.Decision, o *models.Order) {
-	c := sm.cfg
-	typ := sm.st.Type
-	ex := strategies.Execution{Seq: sm.st.Executions + 1, Time: t, Kind: d.Kind, Reason: d.Reason, TokenID: d.TokenID, Side: d.Side,
-		Action: d.Side, Market: sm.markets[d.TokenID]}
-	if ex.Action == "" {
-		ex.Action = "BUY"
-		if typ == strategies.TypePriceAlert {
-			ex.Action = "ORDER"
-		}
+func (sm *sim) record(t time.Time, pl strategies.Plan, o *models.Order) {
+	tr := sm.typ.Traits()
+	_, follower := sm.typ.(strategies.Follower)
+	ex := strategies.Execution{Seq: sm.st.Executions + 1, Time: t, Kind: pl.Kind, Reason: pl.Reason, TokenID: pl.Order.TokenID,
+		Side: pl.Order.Side, Action: pl.Order.Side}
+	if ex.TokenID == "" {
+		ex.TokenID = sm.st.TokenID
 	}
-	complete := d.Complete
+	ex.Market = sm.markets[ex.TokenID]
+	if ex.Action == "" {
+		ex.Action = tr.Action
+	}
+	complete := pl.Complete
 	if o != nil {
 		ex.Kind = strategies.KindAction
 		ex.OrderStatus = o.Status
 		ex.Price, ex.Size = dec(o.PriceMicro), dec(o.SizeMicro)
 		ex.FilledSize, ex.AvgFillPrice = dec(o.FilledSizeMicro), dec(o.AvgFillPriceMicro)
 		switch {
-		case o.Status == models.OrderFailed && o.FailureCode == "no_match" && typ == strategies.TypeRecurringBuy:
+		case tr.Unfilled != "" && o.FilledSizeMicro == 0 && (o.Status == models.OrderFailed && o.FailureCode == "no_match" || o.Status != models.OrderFailed && orders.TerminalStatus(o.Status)):
 			ex.Kind = strategies.KindSkip
-			ex.Reason = fmt.Sprintf("bought nothing: no ask was left at %s or better when the order reached the book (%s)", ex.Price.String(), d.Reason)
-		case o.Status == models.OrderFailed && o.FailureCode == "no_match" && typ == strategies.TypeCopyTrade:
-			ex.Kind = strategies.KindSkip
-			ex.Reason = fmt.Sprintf("not copied: nothing to match at %s or better (the target's price within the slippage; the market moved): %s", ex.Price.String(), d.Reason)
+			ex.Reason = fmt.Sprintf(tr.Unfilled, ex.Price.String(), pl.Reason)
 		case o.Status == models.OrderFailed:
 			ex.Kind = strategies.KindError
 			ex.Reason = "the order failed: " + o.FailureReason
-		case o.RequestType == orders.TypeFAK && o.FilledSizeMicro < o.SizeMicro:
+			if follower {
+				ex.Reason += " (" + pl.Reason + ")"
+			}
+		case orders.TerminalStatus(o.Status) && o.FilledSizeMicro == 0:
+			ex.Kind = strategies.KindError
+			ex.Reason = fmt.Sprintf("the order did not fill (%s): %s", o.Status, pl.Reason)
+		case o.RequestType == orders.TypeFAK && orders.TerminalStatus(o.Status) && o.FilledSizeMicro < o.SizeMicro:
 			ex.Reason = fmt.Sprintf("%s; partial fill: %s of %s shares at an average of %s, the rest was not on the book at %s or better and was not bought",
-				d.Reason, ex.FilledSize.String(), ex.Size.String(), ex.AvgFillPrice.String(), ex.Price.String())
+				pl.Reason, ex.FilledSize.String(), ex.Size.String(), ex.AvgFillPrice.String(), ex.Price.String())
 		}
-		if ex.Kind == strategies.KindError || ex.Kind == strategies.KindSkip && typ == strategies.TypeRecurringBuy {
+		if ex.Kind != strategies.KindAction {
 			complete = ""
 		}
 		sm.execOrder[len(sm.execs)] = len(sm.orders) - 1
-	}
-	sm.refresh()
-	if o != nil {
 		// What the order charges the budget, as the live record shows it.
 		used, _, _ := strategies.Totals([]models.Order{*o})
 		ex.Amount = dec(used)
+	} else if pl.Kind == strategies.KindAction {
+		ex.Kind = strategies.KindError
 	}
+	sm.refresh()
 	sm.st.Executions = ex.Seq
 	switch ex.Kind {
 	case strategies.KindError:
 		sm.st.ConsecutiveFailures++
 		sm.st.LastError = ex.Reason
-		if sm.st.ConsecutiveFailures >= strategies.MaxConsecutiveErrors {
+		if pl.Stop || sm.st.ConsecutiveFailures >= strategies.MaxConsecutiveErrors {
 			sm.st.Status = strategies.StatusError
 		}
 	case strategies.KindAction:
 		sm.st.ConsecutiveFailures = 0
 	}
 	if sm.st.Status == strategies.StatusActive {
-		if end := strategies.End(c, sm.st, complete, sm.buying()); end != "" {
+		if end := strategies.EndOf(sm.typ, sm.snapshot(), complete); end != "" {
 			sm.st.Status, sm.st.EndedReason = strategies.StatusCompleted, end
 		}
 	}
-	if typ == strategies.TypeRecurringBuy && sm.st.Status == strategies.StatusActive {
-		due := t.Add(c.IntervalDuration())
+	if tr.Interval && sm.st.Status == strategies.StatusActive {
+		due := t.Add(sm.cfg.IntervalDuration())
 		sm.st.NextEvaluationAt = &due
 	}
-	sm.conds = strategies.Conditions(sm.st, c, sm.buying())
-	if d.Wait != nil && sm.st.Status == strategies.StatusActive {
-		sm.conds = d.Wait
+	sm.conds = sm.conditions()
+	if pl.Conds != nil && sm.st.Status == strategies.StatusActive {
+		sm.conds = pl.Conds
 	}
 	sm.execs = append(sm.execs, ex)
 }

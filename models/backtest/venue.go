@@ -44,7 +44,7 @@ func (v VenueSource) Market(ctx context.Context, token string) (*Market, error) 
 		return nil, err
 	}
 	m := &Market{TokenID: token, ConditionID: tm.ConditionID, Question: tm.Question, Outcome: tm.Outcome, Slug: tm.Slug,
-		EndDate: tm.EndDate, Tick: tm.TickSize, Closed: tm.Closed}
+		EndDate: tm.EndDate, Tick: tm.TickSize, MinSize: tm.MinOrderSize, Closed: tm.Closed}
 	if !tm.Closed {
 		// A closed market has no book: its spread stays the tick.
 		if qs, err := v.Markets.Quotes(ctx, []string{token}); err == nil && len(qs) == 1 && qs[0].Spread.Valid {

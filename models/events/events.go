@@ -55,6 +55,7 @@ package events
 import (
 	"context"
 	"encoding/json"
+	"sync/atomic"
 	"time"
 
 	"github.com/agent-trading/ats/models"
@@ -135,6 +136,15 @@ func Append(ctx context.Context, tx *store.Store, e Event) (Event, error) {
 	return e, nil
 }
 
+// strategyTypes tells the strategy types (the registry of
+// models/strategies, which imports this package, sets it when it loads).
+var strategyTypes atomic.Pointer[func(string) bool]
+
+// SetStrategyTypes makes known the test of a strategy type events may
+// carry: models/strategies sets its registry, so the list of types lives
+// in one place.
+func SetStrategyTypes(known func(string) bool) { strategyTypes.Store(&known) }
+
 func validate(e Event) error {
 	if e.AgentID == "" {
 		return errs.E(errs.Invalid, "an event needs an agent")
@@ -149,9 +159,7 @@ func validate(e Event) error {
 	if e.StrategyID == "" || e.Summary == "" {
 		return errs.E(errs.Invalid, "a strategy event needs a strategy id and a summary")
 	}
-	switch e.StrategyType {
-	case models.StrategyPriceAlert, models.StrategyRecurringBuy, models.StrategyBuyLowSellHigh, models.StrategyCopyTrade:
-	default:
+	if known := strategyTypes.Load(); e.StrategyType == "" || known != nil && !(*known)(e.StrategyType) {
 		return errs.Ef(errs.Invalid, "unknown strategy type %q", e.StrategyType)
 	}
 	switch e.By {

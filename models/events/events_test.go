@@ -17,6 +17,8 @@ import (
 	"github.com/agent-trading/ats/models/events"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/models/store/storetest"
+	// The strategy types events may carry are the registry's.
+	_ "github.com/agent-trading/ats/models/strategies"
 )
 
 func strategyEvent(agent string, typ events.Type, by events.Actor) events.Event {

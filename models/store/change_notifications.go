@@ -39,6 +39,11 @@ const (
 	ChangePositions  = "positions"
 	ChangeOrders     = "orders"
 	ChangeStrategies = "strategies"
+	// ChangeStrategy: one strategy was created or deleted, or changed
+	// its status, its stored price conditions or (while it has any) its
+	// last evaluation (migration 00021); the id is the strategy's. The
+	// strategy triggers of every worker re-read it (Triggers.Follow).
+	ChangeStrategy = "strategy"
 )
 
 // changesPing is how often a quiet change connection is checked, so a

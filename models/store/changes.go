@@ -30,7 +30,8 @@ const (
 type Change struct {
 	UserID string
 	Topic  string
-	// OrderID or StrategyID, when UserID is "", name the changed row.
+	// OrderID or StrategyID name the changed row: always for a strategy
+	// (the strategy triggers re-read it), otherwise when UserID is "".
 	OrderID, StrategyID string
 }
 
@@ -38,13 +39,31 @@ type Change struct {
 // every store derived from it) writes: orders placed or updated, fills,
 // positions, strategies and their executions, agents, notifications. f
 // runs in the writer's goroutine after its commit, so it must not block:
-// hand the change to a goroutine of its own (models/changes does).
-func (s *Store) OnChange(f func(Change)) { s.changes.Store(&f) }
+// hand the change to a goroutine of its own (models/changes does). Each
+// call adds a listener (the dashboard's feed, the strategy triggers of a
+// single-process deployment); every one is told of every change.
+func (s *Store) OnChange(f func(Change)) {
+	for {
+		old := s.changes.Load()
+		var next []func(Change)
+		if old != nil {
+			next = append(next, *old...)
+		}
+		next = append(next, f)
+		if s.changes.CompareAndSwap(old, &next) {
+			return
+		}
+	}
+}
 
-// changed tells the OnChange listener of c once what s wrote commits.
+// changed tells the OnChange listeners of c once what s wrote commits.
 func (s *Store) changed(c Change) {
-	if f := s.changes.Load(); f != nil && *f != nil {
-		s.afterCommit(func() { (*f)(c) })
+	if fs := s.changes.Load(); fs != nil && len(*fs) > 0 {
+		s.afterCommit(func() {
+			for _, f := range *fs {
+				f(c)
+			}
+		})
 	}
 }
 

@@ -76,9 +76,9 @@ type Store struct {
 	orderStatus *atomic.Pointer[func(status string)]
 	// url is the PostgreSQL URL (ListenChanges opens its own connection).
 	url string
-	// changes is told of each committed change a user may watch
+	// changes are told of each committed change a user may watch
 	// (OnChange); shared with Tx-bound copies.
-	changes *atomic.Pointer[func(Change)]
+	changes *atomic.Pointer[[]func(Change)]
 	// onEvent runs in the transaction of every appended agent event
 	// (OnEvent); shared with Tx-bound copies.
 	onEvent *atomic.Pointer[EventHook]
@@ -168,7 +168,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	}
 	s := &Store{db: db, sqlDB: sqlDB, dialect: dialect, clock: clk, heartbeatWrites: &sync.Mutex{},
-		orderStatus: &atomic.Pointer[func(string)]{}, url: cfg.URL, changes: &atomic.Pointer[func(Change)]{},
+		orderStatus: &atomic.Pointer[func(string)]{}, url: cfg.URL, changes: &atomic.Pointer[[]func(Change)]{},
 		onEvent: &atomic.Pointer[EventHook]{}}
 	if err := s.Ping(ctx); err != nil {
 		_ = sqlDB.Close()

@@ -27,7 +27,7 @@ func (s *Store) CreateStrategy(ctx context.Context, st *models.Strategy) error {
 	if err := s.db.WithContext(ctx).Create(st).Error; err != nil {
 		return mapErr(err, "strategy")
 	}
-	s.changed(Change{UserID: st.UserID, Topic: TopicStrategies})
+	s.changed(Change{UserID: st.UserID, Topic: TopicStrategies, StrategyID: st.ID})
 	return nil
 }
 
@@ -357,7 +357,11 @@ func (s *Store) DeleteStrategy(ctx context.Context, id string) error {
 		if err := tx.db.WithContext(ctx).Where("strategy_id = ?", id).Delete(&models.StrategyExecution{}).Error; err != nil {
 			return mapErr(err, "strategy execution")
 		}
-		return mapErr(tx.db.WithContext(ctx).Where("id = ?", id).Delete(&models.Strategy{}).Error, "strategy")
+		if err := tx.db.WithContext(ctx).Where("id = ?", id).Delete(&models.Strategy{}).Error; err != nil {
+			return mapErr(err, "strategy")
+		}
+		tx.changed(Change{Topic: TopicStrategies, StrategyID: id})
+		return nil
 	})
 }
 

@@ -156,7 +156,7 @@ func (e *Engine) obeyAgent(ctx context.Context, st *models.Strategy) (*models.St
 		}
 		u = store.StrategyUpdate{Status: ptr(StatusActive), PausedBy: ptr(""), BudgetUsedMicro: &next.BudgetUsedMicro,
 			OpenSizeMicro: &next.OpenSizeMicro, Triggers: ptr(encodeConds(conditionsFor(&next, cfg, buying)))}
-		if st.Type == TypeRecurringBuy && st.NextEvaluationAt == nil {
+		if typeOf(st.Type).Traits().Interval && st.NextEvaluationAt == nil {
 			u.NextEvaluationAt = ptr(e.now())
 		}
 	default:

@@ -88,27 +88,22 @@ const (
 	OrderFOK    = "FOK"
 )
 
-var fieldsOf = map[string][]string{
-	TypePriceAlert:     {"tokenId", "marketQuery", "outcome", "side", "triggerCondition", "triggerPrice", "size", "orderType", "priceLimit"},
-	TypeRecurringBuy:   {"tokenId", "marketQuery", "outcome", "amountPerInterval", "intervalMs", "interval", "maxTotalAmount", "priceLimit"},
-	TypeBuyLowSellHigh: {"tokenId", "marketQuery", "outcome", "buyBelow", "sellAbove", "sizePerTrade", "maxOpenSize"},
-	TypeCopyTrade:      copyTradeFields,
-}
-
-// Types lists the strategy types.
-var Types = []string{TypePriceAlert, TypeRecurringBuy, TypeBuyLowSellHigh, TypeCopyTrade}
-
 // ConfigFields returns the config fields of type typ (nil for an unknown
 // type): the API accepts these and no others.
-func ConfigFields(typ string) []string { return slices.Clone(fieldsOf[typ]) }
+func ConfigFields(typ string) []string {
+	if t := TypeOf(typ); t != nil {
+		return slices.Clone(t.Fields())
+	}
+	return nil
+}
 
 // CheckType validates a strategy type.
 func CheckType(t string) error {
-	switch t {
-	case TypePriceAlert, TypeRecurringBuy, TypeBuyLowSellHigh, TypeCopyTrade:
+	if TypeOf(t) != nil {
 		return nil
 	}
-	return errs.Ef(errs.Invalid, "type must be PRICE_ALERT, RECURRING_BUY, BUY_LOW_SELL_HIGH or COPY_TRADE, not %q", t).WithCode(errs.CodeInvalidStrategyType)
+	names := Types[:len(Types)-1]
+	return errs.Ef(errs.Invalid, "type must be %s or %s, not %q", strings.Join(names, ", "), Types[len(Types)-1], t).WithCode(errs.CodeInvalidStrategyType)
 }
 
 // ParseConfig decodes and validates raw as the config of type typ and
@@ -125,7 +120,7 @@ func ParseConfig(typ string, raw json.RawMessage) (Config, json.RawMessage, erro
 	if err := json.Unmarshal(raw, &keys); err != nil {
 		return Config{}, nil, errs.E(errs.Invalid, "config must be a JSON object").WithCode(errs.CodeInvalidField)
 	}
-	allowed := fieldsOf[typ]
+	allowed := TypeOf(typ).Fields()
 	names := make([]string, 0, len(keys))
 	for k := range keys {
 		names = append(names, k)
@@ -251,9 +246,13 @@ func price(field string, d *Dec, required bool, code string) error {
 // Validate checks c as the config of typ (fields of other types are
 // refused by ParseConfig before).
 func (c *Config) Validate(typ string) error {
-	if typ == TypeCopyTrade {
+	t := TypeOf(typ)
+	if t == nil {
+		return CheckType(typ)
+	}
+	if t.Traits().Market == MarketNone {
 		// Copies follow a wallet, not a market.
-		return c.validateCopyTrade()
+		return t.Validate(c)
 	}
 	c.TokenID = strings.TrimSpace(c.TokenID)
 	c.MarketQuery = strings.TrimSpace(c.MarketQuery)
@@ -276,92 +275,7 @@ func (c *Config) Validate(typ string) error {
 			return errs.Ef(errs.Invalid, "config.outcome must be Yes or No, not %q", c.Outcome).WithCode(errs.CodeInvalidOutcome)
 		}
 	}
-	switch typ {
-	case TypePriceAlert:
-		return c.validatePriceAlert()
-	case TypeRecurringBuy:
-		return c.validateRecurringBuy()
-	case TypeBuyLowSellHigh:
-		return c.validateBuyLowSellHigh()
-	}
-	return CheckType(typ)
-}
-
-func (c *Config) validatePriceAlert() error {
-	c.Side = strings.ToUpper(strings.TrimSpace(c.Side))
-	if c.Side != "BUY" && c.Side != "SELL" {
-		return errs.E(errs.Invalid, "config.side must be BUY or SELL").WithCode(errs.CodeInvalidSide)
-	}
-	c.TriggerCondition = strings.ToUpper(strings.TrimSpace(c.TriggerCondition))
-	if c.TriggerCondition != PriceLTE && c.TriggerCondition != PriceGTE {
-		return errs.E(errs.Invalid, "config.triggerCondition must be PRICE_LTE or PRICE_GTE").WithCode(errs.CodeInvalidTriggerCondition)
-	}
-	if err := price("triggerPrice", c.TriggerPrice, true, errs.CodeInvalidTriggerPrice); err != nil {
-		return err
-	}
-	if err := positiveIn("size", c.Size, true, SizePlaces); err != nil {
-		return err
-	}
-	c.OrderType = strings.ToUpper(strings.TrimSpace(c.OrderType))
-	switch c.OrderType {
-	case "":
-		c.OrderType = OrderMarket
-	case OrderMarket, OrderLimit, OrderFOK:
-	default:
-		return errs.Ef(errs.Invalid, "config.orderType must be MARKET, LIMIT or FOK, not %q", c.OrderType).WithCode(errs.CodeInvalidOrderType)
-	}
-	if err := price("priceLimit", c.PriceLimit, false, errs.CodeInvalidPriceBand); err != nil || c.PriceLimit == nil {
-		return err
-	}
-	// priceLimit bounds the market order the trigger places: the most a
-	// BUY pays, the least a SELL takes. On the wrong side of the trigger
-	// the alert could never trade when it fires.
-	band := func(msg string) error { return errs.E(errs.Invalid, msg).WithCode(errs.CodeInvalidPriceBand) }
-	switch {
-	case c.OrderType == OrderLimit:
-		return band("config.priceLimit bounds a MARKET or FOK order; a LIMIT order rests at triggerPrice")
-	case c.Side == "BUY" && c.PriceLimit.LessThan(c.TriggerPrice.Decimal):
-		return band(fmt.Sprintf("config.priceLimit (%s), the most the BUY pays, must be at least triggerPrice (%s)", c.PriceLimit.String(), c.TriggerPrice.String()))
-	case c.Side == "SELL" && c.PriceLimit.GreaterThan(c.TriggerPrice.Decimal):
-		return band(fmt.Sprintf("config.priceLimit (%s), the least the SELL takes, must be at most triggerPrice (%s)", c.PriceLimit.String(), c.TriggerPrice.String()))
-	}
-	return nil
-}
-
-func (c *Config) validateRecurringBuy() error {
-	if err := positive("amountPerInterval", c.AmountPerInterval, true); err != nil {
-		return err
-	}
-	if _, err := c.interval(); err != nil {
-		return err
-	}
-	if err := positive("maxTotalAmount", c.MaxTotalAmount, false); err != nil {
-		return err
-	}
-	return price("priceLimit", c.PriceLimit, false, errs.CodeInvalidPriceBand)
-}
-
-func (c *Config) validateBuyLowSellHigh() error {
-	if err := price("buyBelow", c.BuyBelow, true, errs.CodeInvalidPriceBand); err != nil {
-		return err
-	}
-	if err := price("sellAbove", c.SellAbove, true, errs.CodeInvalidPriceBand); err != nil {
-		return err
-	}
-	if !c.SellAbove.GreaterThan(c.BuyBelow.Decimal) {
-		return errs.Ef(errs.Invalid, "config.sellAbove (%s) must be greater than config.buyBelow (%s)", c.SellAbove.String(), c.BuyBelow.String()).
-			WithCode(errs.CodeInvalidPriceBand)
-	}
-	if err := positiveIn("sizePerTrade", c.SizePerTrade, true, SizePlaces); err != nil {
-		return err
-	}
-	if err := positive("maxOpenSize", c.MaxOpenSize, false); err != nil {
-		return err
-	}
-	if c.MaxOpenSize != nil && c.MaxOpenSize.LessThan(c.SizePerTrade.Decimal) {
-		return amountErr("maxOpenSize", "must be at least sizePerTrade")
-	}
-	return nil
+	return t.Validate(c)
 }
 
 var humanInterval = regexp.MustCompile(`^([0-9]+)\s*(m|min|mins|minutes?|h|hr|hours?|d|days?)$`)

@@ -48,76 +48,6 @@ var (
 	cent = decimal.RequireFromString("0.01")
 )
 
-var copyTradeFields = []string{"targetAddress", "sizingMode", "fixedAmount", "proportionPct", "copySells", "maxPositionSize", "tokenFilter"}
-
-// validateCopyTrade checks a COPY_TRADE config and normalises it (the
-// checksummed address, the lower-case mode, the filter sorted). Whether the
-// target is the user's own wallet needs the user: Service.checkCopyTarget.
-func (c *Config) validateCopyTrade() error {
-	c.TargetAddress = strings.TrimSpace(c.TargetAddress)
-	if !common.IsHexAddress(c.TargetAddress) || !strings.HasPrefix(strings.ToLower(c.TargetAddress), "0x") {
-		return errs.E(errs.Invalid, "config.targetAddress must be a 0x-prefixed Ethereum address").WithCode(errs.CodeInvalidTargetAddress)
-	}
-	addr := common.HexToAddress(c.TargetAddress)
-	if addr == (common.Address{}) {
-		return errs.E(errs.Invalid, "config.targetAddress is the zero address").WithCode(errs.CodeInvalidTargetAddress)
-	}
-	c.TargetAddress = addr.Hex()
-	c.SizingMode = strings.ToLower(strings.TrimSpace(c.SizingMode))
-	mode := func(msg string) error { return errs.E(errs.Invalid, msg).WithCode(errs.CodeInvalidSizingMode) }
-	switch c.SizingMode {
-	case SizingFixed:
-		if c.FixedAmount == nil {
-			return mode("config.fixedAmount (USDC per copy) is required when sizingMode is fixed")
-		}
-		if c.ProportionPct != nil {
-			return mode("config.proportionPct is for sizingMode proportional, not fixed")
-		}
-		if err := positive("fixedAmount", c.FixedAmount, true); err != nil {
-			return err
-		}
-	case SizingProportional:
-		if c.ProportionPct == nil {
-			return mode("config.proportionPct (1 to 100) is required when sizingMode is proportional")
-		}
-		if c.FixedAmount != nil {
-			return mode("config.fixedAmount is for sizingMode fixed, not proportional")
-		}
-		if msg, ok := precise(c.ProportionPct, AmountPlaces); !ok {
-			return errs.Ef(errs.Invalid, "config.proportionPct %s", msg).WithCode(errs.CodeInvalidProportion)
-		}
-		if p := c.ProportionPct.Decimal; p.LessThan(MinProportionPct) || p.GreaterThan(MaxProportionPct) {
-			return errs.Ef(errs.Invalid, "config.proportionPct must be between 1 and 100, got %s", p.String()).WithCode(errs.CodeInvalidProportion)
-		}
-	default:
-		return mode("config.sizingMode must be fixed or proportional")
-	}
-	if c.CopySells == nil {
-		return errs.E(errs.Invalid, "config.copySells is required: true mirrors the target's sells too, false only its buys").WithCode(errs.CodeInvalidCopySells)
-	}
-	if err := positive("maxPositionSize", c.MaxPositionSize, false); err != nil {
-		return err
-	}
-	if len(c.TokenFilter) > MaxTokenFilter {
-		return errs.Ef(errs.Invalid, "config.tokenFilter holds more than %d token ids", MaxTokenFilter).WithCode(errs.CodeInvalidTokenFilter)
-	}
-	for i, t := range c.TokenFilter {
-		t = strings.TrimSpace(t)
-		if !validTokenID(t) {
-			return errs.Ef(errs.Invalid, "config.tokenFilter[%d] %q is not a token id (a decimal number)", i, t).WithCode(errs.CodeInvalidTokenFilter)
-		}
-		c.TokenFilter[i] = t
-	}
-	slices.Sort(c.TokenFilter)
-	if len(slices.Compact(slices.Clone(c.TokenFilter))) != len(c.TokenFilter) {
-		return errs.E(errs.Invalid, "config.tokenFilter names a token twice").WithCode(errs.CodeInvalidTokenFilter)
-	}
-	if len(c.TokenFilter) == 0 {
-		c.TokenFilter = nil
-	}
-	return nil
-}
-
 // OwnAddresses are the addresses of a user's wallet a COPY_TRADE may not
 // copy: its EOA, its funder (proxy, Safe or deposit wallet) and the proxy
 // and Safe the EOA would own on the network, deployed or not.
@@ -135,12 +65,12 @@ func OwnAddresses(w *models.Wallet, n *network.Network) []common.Address {
 
 // checkCopyTarget refuses a target that is the user's own wallet (at
 // creation and at resume).
-func (s *Service) checkCopyTarget(ctx context.Context, userID string, c Config) error {
-	own, err := copiesOwnWallet(ctx, s.Store, s.Network, userID, c.TargetAddress)
+func (s *Service) checkCopyTarget(ctx context.Context, userID, target string) error {
+	own, err := copiesOwnWallet(ctx, s.Store, s.Network, userID, target)
 	if err != nil || !own {
 		return err
 	}
-	return errs.Ef(errs.Invalid, "config.targetAddress %s is your own wallet: a strategy cannot copy itself", common.HexToAddress(c.TargetAddress).Hex()).
+	return errs.Ef(errs.Invalid, "config.targetAddress %s is your own wallet: a strategy cannot copy itself", common.HexToAddress(target).Hex()).
 		WithCode(errs.CodeCopyOwnWallet)
 }
 
@@ -183,10 +113,17 @@ func StopOwnCopies(ctx context.Context, s *store.Store, n *network.Network, user
 		return nil, err
 	}
 	own := OwnAddresses(w, n)
-	rows, err := s.FindStrategies(ctx, store.StrategyFilter{UserID: userID, Type: TypeCopyTrade,
-		Statuses: []string{StatusActive, StatusPaused}, Limit: 1000})
-	if err != nil {
-		return nil, err
+	var rows []models.Strategy
+	for _, t := range registry {
+		if _, ok := t.(Follower); !ok {
+			continue
+		}
+		page, err := s.FindStrategies(ctx, store.StrategyFilter{UserID: userID, Type: t.Name(),
+			Statuses: []string{StatusActive, StatusPaused}, Limit: 1000})
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, page...)
 	}
 	var stopped []string
 	for i := range rows {
@@ -222,25 +159,6 @@ func StopOwnCopies(ctx context.Context, s *store.Store, n *network.Network, user
 }
 
 // copySummary describes a COPY_TRADE config for operators.
-func copySummary(c Config) string {
-	size := "$" + c.FixedAmount.val().String() + " per copy"
-	if c.SizingMode == SizingProportional {
-		size = c.ProportionPct.val().String() + "% of the target's size"
-	}
-	sells := "buys only"
-	if c.CopySells != nil && *c.CopySells {
-		sells = "buys and sells"
-	}
-	out := fmt.Sprintf("copy %s: %s, %s", c.TargetAddress, size, sells)
-	if c.MaxPositionSize != nil {
-		out += ", at most " + c.MaxPositionSize.String() + " shares per token"
-	}
-	if len(c.TokenFilter) > 0 {
-		out += fmt.Sprintf(", %d tokens", len(c.TokenFilter))
-	}
-	return out
-}
-
 // Following is what the engine tells the process's copy watchers
 // (*CopyHub): which strategies copy which wallet, and whether they still
 // may copy (not final). Only ACTIVE ones get the target's events recorded;
@@ -252,23 +170,25 @@ type Following interface {
 
 // copyTarget is the wallet a COPY_TRADE strategy copies.
 func copyTarget(st *models.Strategy) string {
+	f, ok := followerOf(st.Type)
+	if !ok {
+		return ""
+	}
 	c, err := Load(st.Config)
 	if err != nil {
 		return ""
 	}
-	return c.TargetAddress
+	return f.Target(c)
 }
 
 // sellsWhatItHolds reports whether a strategy that spent its budget keeps
 // running while it holds shares, to sell them.
-func sellsWhatItHolds(typ string, c Config) bool {
-	return typ == TypeBuyLowSellHigh || (typ == TypeCopyTrade && c.CopySells != nil && *c.CopySells)
-}
+func sellsWhatItHolds(typ string, c Config) bool { return typeOf(typ).SellsHoldings(c) }
 
 // prepareCopy checks a new COPY_TRADE's target against the user's own
 // wallet and returns the write that records its follow with the strategy.
-func (s *Service) prepareCopy(ctx context.Context, userID string, st *models.Strategy, c Config) (func(tx *store.Store) error, error) {
-	if err := s.checkCopyTarget(ctx, userID, c); err != nil {
+func (s *Service) prepareCopy(ctx context.Context, userID string, st *models.Strategy, target string) (func(tx *store.Store) error, error) {
+	if err := s.checkCopyTarget(ctx, userID, target); err != nil {
 		return nil, err
 	}
 	var from uint64
@@ -279,7 +199,7 @@ func (s *Service) prepareCopy(ctx context.Context, userID string, st *models.Str
 		}
 		from = h + 1 // the head's trades happened before the strategy
 	}
-	f := &models.CopyFollow{StrategyID: st.ID, Target: c.TargetAddress, FromBlock: int64(from)}
+	f := &models.CopyFollow{StrategyID: st.ID, Target: target, FromBlock: int64(from)}
 	return func(tx *store.Store) error { return tx.CreateCopyFollow(ctx, f) }, nil
 }
 
@@ -304,7 +224,7 @@ func copySource(ct *models.CopyTrade) string {
 // attempt of seq claimed), decides the copy and places it under the key
 // derived from the event, and records it. Nothing pending: nothing
 // executed.
-func (e *Engine) executeCopy(ctx context.Context, st *models.Strategy, c Config, seq int) (Outcome, error) {
+func (e *Engine) executeCopy(ctx context.Context, f Follower, st *models.Strategy, c Config, seq int) (Outcome, error) {
 	ct, err := e.Store.ClaimCopyTrade(ctx, st.ID, seq)
 	if errs.Is(err, errs.NotFound) {
 		return Outcome{State: stateOf(st)}, nil
@@ -315,14 +235,14 @@ func (e *Engine) executeCopy(ctx context.Context, st *models.Strategy, c Config,
 	// The target may have become the user's own wallet since the strategy
 	// was created: then this event is the user's own trade, and a copy of
 	// it would be copied in turn. Never placed; the strategy stops.
-	if own, err := copiesOwnWallet(ctx, e.Store, e.Network, st.UserID, c.TargetAddress); err != nil {
+	if own, err := copiesOwnWallet(ctx, e.Store, e.Network, st.UserID, f.Target(c)); err != nil {
 		return Outcome{}, err
 	} else if own {
-		reason := ownCopyReason(c.TargetAddress) + ": " + copySource(ct)
-		return e.record(ctx, st, c, seq, plan{kind: KindError, stop: true, reason: reason}, nil,
+		reason := ownCopyReason(f.Target(c)) + ": " + copySource(ct)
+		return e.record(ctx, st, c, seq, Plan{Kind: KindError, Stop: true, Reason: reason}, nil,
 			errs.E(errs.Invalid, reason).WithCode(errs.CodeCopyOwnWallet))
 	}
-	out, err := e.copy(ctx, st, c, seq, ct)
+	out, err := e.copy(ctx, f, st, c, seq, ct)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -334,28 +254,33 @@ func (e *Engine) executeCopy(ctx context.Context, st *models.Strategy, c Config,
 	return out, nil
 }
 
-func (e *Engine) copy(ctx context.Context, st *models.Strategy, c Config, seq int, ct *models.CopyTrade) (Outcome, error) {
+func (e *Engine) copy(ctx context.Context, f Follower, st *models.Strategy, c Config, seq int, ct *models.CopyTrade) (Outcome, error) {
 	key := CopyIdempotencyKey(st.ID, ct.TxHash, ct.LogIndex)
 	if prev, err := e.Store.OrderByIdempotencyKey(ctx, st.AgentID, key); err == nil {
-		return e.record(ctx, st, c, seq, plan{kind: KindAction, reason: "copy of " + copySource(ct) + " (placed by an earlier attempt)"}, prev, nil)
+		return e.record(ctx, st, c, seq, Plan{Kind: KindAction, Reason: "copy of " + copySource(ct) + " (placed by an earlier attempt)"}, prev, nil)
 	} else if !errs.Is(err, errs.NotFound) {
 		return Outcome{}, err
 	}
-	if _, err := e.refresh(ctx, st); err != nil {
+	buying, err := e.refresh(ctx, st)
+	if err != nil {
 		return Outcome{}, err
 	}
-	pl, err := e.decideCopy(ctx, st, c, ct)
+	trade := &TargetTrade{Event: ct}
+	if trade.HeldMicro, trade.CommittedMicro, err = e.holdings(ctx, st.ID, ct.TokenID); err != nil {
+		return Outcome{}, err
+	}
+	pl, err := f.Decide(Input{Snapshot: snapshotOf(st, c, buying), Now: e.now(), Trade: trade})
 	if err != nil {
 		if retryable(err) {
 			return Outcome{}, err
 		}
-		return e.record(ctx, st, c, seq, plan{kind: KindError, reason: errs.PublicMessage(err) + ": " + copySource(ct)}, nil, err)
+		return e.record(ctx, st, c, seq, Plan{Kind: KindError, Reason: errs.PublicMessage(err) + ": " + copySource(ct)}, nil, err)
 	}
-	if pl.kind != KindAction {
-		return e.record(ctx, st, c, seq, *pl, nil, nil)
+	if pl.Kind != KindAction {
+		return e.record(ctx, st, c, seq, pl, nil, nil)
 	}
-	pl.req.IdempotencyKey, pl.req.StrategyID = key, st.ID
-	res, err := e.Orders.Place(ctx, orders.Principal{AgentID: st.AgentID, UserID: st.UserID, ClientAddr: "strategy " + st.ID}, pl.req)
+	pl.Order.IdempotencyKey, pl.Order.StrategyID = key, st.ID
+	res, err := e.Orders.Place(ctx, orders.Principal{AgentID: st.AgentID, UserID: st.UserID, ClientAddr: "strategy " + st.ID}, pl.Order)
 	if err != nil {
 		if retryable(err) {
 			return Outcome{}, err
@@ -363,13 +288,13 @@ func (e *Engine) copy(ctx context.Context, st *models.Strategy, c Config, seq in
 		if errs.CodeOf(err) == errs.CodeAgentInactive {
 			return e.agentStopped(ctx, st)
 		}
-		pl.kind, pl.reason, pl.complete = KindError, errs.PublicMessage(err)+": "+copySource(ct), ""
+		pl.Kind, pl.Reason, pl.Complete = KindError, errs.PublicMessage(err)+": "+copySource(ct), ""
 		if errs.CodeOf(err) == errs.CodeBelowMinSize {
 			// A small trade of the target is no failure of the strategy.
-			pl.kind, pl.reason = KindSkip, "the copy is below the market's minimum order size ("+errs.PublicMessage(err)+"): "+copySource(ct)
-			return e.record(ctx, st, c, seq, *pl, nil, nil)
+			pl.Kind, pl.Reason = KindSkip, "the copy is below the market's minimum order size ("+errs.PublicMessage(err)+"): "+copySource(ct)
+			return e.record(ctx, st, c, seq, pl, nil, nil)
 		}
-		return e.record(ctx, st, c, seq, *pl, nil, err)
+		return e.record(ctx, st, c, seq, pl, nil, err)
 	}
 	// From the target's trade recorded (its block seen) to the copy
 	// placed: the latency the goal bounds.
@@ -378,7 +303,7 @@ func (e *Engine) copy(ctx context.Context, st *models.Strategy, c Config, seq in
 	if err != nil {
 		return Outcome{}, err
 	}
-	return e.record(ctx, st, c, seq, *pl, o, nil)
+	return e.record(ctx, st, c, seq, pl, o, nil)
 }
 
 // holdings are a strategy's shares of one token: held, what its filled
@@ -386,84 +311,10 @@ func (e *Engine) copy(ctx context.Context, st *models.Strategy, c Config, seq in
 // committed, held plus what its live buys may still fill (what counts
 // against maxPositionSize).
 func (e *Engine) holdings(ctx context.Context, strategyID, tokenID string) (held, committed int64, err error) {
-	if e.held != nil { // a backtest: its simulated holdings (backtest.go)
-		held = e.held(tokenID)
-		return held, held, nil
-	}
 	os, err := e.Store.StrategyTokenOrders(ctx, strategyID, tokenID)
 	if err != nil {
 		return 0, 0, err
 	}
 	t := tallyOf(os)
 	return t.open, t.open + t.buying, nil
-}
-
-// decideCopy turns a recorded event of the target into this strategy's
-// copy: a skip (not a trade, stale, filtered, a sell with copySells false,
-// nothing left to buy or sell within the caps) or a marketable order (FAK)
-// at the target's price within CopySlippage, sized by the mode and capped
-// by maxPositionSize and the budget (BUY) or the strategy's own shares of
-// the token (SELL).
-func (e *Engine) decideCopy(ctx context.Context, st *models.Strategy, c Config, ct *models.CopyTrade) (*plan, error) {
-	src := copySource(ct)
-	skip := func(why string) (*plan, error) {
-		return &plan{kind: KindSkip, reason: why + ": " + src, req: orders.PlaceRequest{Side: ct.Side, TokenID: ct.TokenID}}, nil
-	}
-	switch {
-	case ct.Kind == models.CopyKindSkip:
-		return skip("not a trade, " + ct.Reason)
-	case e.now().Sub(ct.CreatedAt) > CopyMaxAge:
-		return skip(fmt.Sprintf("stale: recorded %s ago (copies older than %s are not placed)", e.now().Sub(ct.CreatedAt).Round(time.Second), CopyMaxAge))
-	case len(c.TokenFilter) > 0 && !slices.Contains(c.TokenFilter, ct.TokenID):
-		return skip("token " + ct.TokenID + " is not in tokenFilter")
-	case ct.Side == "SELL" && (c.CopySells == nil || !*c.CopySells):
-		return skip("a sell, and copySells is false")
-	}
-	price, shares := micro.Decimal(ct.PriceMicro), micro.Decimal(ct.SharesMicro)
-	if price.Sign() <= 0 || price.GreaterThanOrEqual(one) || shares.Sign() <= 0 {
-		return skip("the fill has no usable price or size")
-	}
-	size := shares.Mul(c.ProportionPct.val()).Div(MaxProportionPct)
-	if c.SizingMode == SizingFixed {
-		size = c.FixedAmount.val().Div(price)
-	}
-	held, committed, err := e.holdings(ctx, st.ID, ct.TokenID)
-	if err != nil {
-		return nil, err
-	}
-	if ct.Side == "SELL" {
-		if held <= 0 {
-			return skip("the strategy holds no shares of token " + ct.TokenID + " to sell")
-		}
-		size = decimal.Min(size, micro.Decimal(held)).RoundFloor(2)
-		worst := decimal.Max(price.Sub(CopySlippage), cent).Div(cent).Ceil().Mul(cent)
-		if size.Sign() <= 0 {
-			return skip("the copy rounds to no shares")
-		}
-		return &plan{kind: KindAction, reason: fmt.Sprintf("copy of %s: sell %s at %s or better", src, size.String(), worst.String()),
-			req: orders.PlaceRequest{TokenID: ct.TokenID, Side: "SELL", Type: orders.TypeFAK, Price: worst, Size: size, OwnSharesOnly: true}}, nil
-	}
-	worst := decimal.Min(price.Add(CopySlippage), one.Sub(cent)).Div(cent).Floor().Mul(cent)
-	if worst.LessThan(price) {
-		worst = price // a price above 0.99 on a finer tick
-	}
-	if c.MaxPositionSize != nil {
-		room := c.MaxPositionSize.Sub(micro.Decimal(committed))
-		if room.Sign() <= 0 {
-			return skip(fmt.Sprintf("the strategy holds (or is buying) %s shares of token %s, maxPositionSize %s",
-				micro.Decimal(committed).String(), ct.TokenID, c.MaxPositionSize.String()))
-		}
-		size = decimal.Min(size, room)
-	}
-	left := budgetLeft(st)
-	size = decimal.Min(size, left.Div(worst)).RoundFloor(2)
-	if size.Mul(worst).LessThan(minMarketBuy) {
-		pl, _ := skip(fmt.Sprintf("the copy would buy less than the venue's $1 minimum ($%s of the strategy's budget left)", left.String()))
-		if left.LessThan(minMarketBuy) && (!sellsWhatItHolds(st.Type, c) || st.OpenSizeMicro == 0) {
-			pl.complete = EndBudget
-		}
-		return pl, nil
-	}
-	return &plan{kind: KindAction, reason: fmt.Sprintf("copy of %s: buy %s at %s or better", src, size.String(), worst.String()),
-		req: orders.PlaceRequest{TokenID: ct.TokenID, Side: "BUY", Type: orders.TypeFAK, Price: worst, Size: size}}, nil
 }

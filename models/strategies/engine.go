@@ -69,10 +69,6 @@ type Engine struct {
 	Network *network.Network
 	Logger  *slog.Logger
 	Now     func() time.Time
-
-	// held, in a backtest's engine, is the simulated shares of a token
-	// (backtest.go): no store is read.
-	held func(tokenID string) int64
 }
 
 func (e *Engine) now() time.Time {
@@ -130,8 +126,9 @@ func stateOf(st *models.Strategy) State {
 		ExpiresAt: st.ExpiresAt, NextEvaluationAt: st.NextEvaluationAt, Armed: st.Triggers != "",
 		Summary: Summary(st), Version: st.Version,
 	}
-	if st.Type == TypePriceAlert || st.Type == TypeBuyLowSellHigh {
-		// RECURRING_BUY looks at its market every interval anyway.
+	if typeOf(st.Type).Traits().Market == MarketOne {
+		// A MarketEach type (RECURRING_BUY) looks at its market every
+		// execution anyway; a MarketNone one has none.
 		out.MarketCheckAt = st.MarketCheckAt
 	}
 	return out
@@ -151,23 +148,10 @@ func Summary(st *models.Strategy) string {
 	if st.MarketQuestion != "" {
 		market += fmt.Sprintf(" (%s: %s)", st.MarketQuestion, st.MarketOutcome)
 	}
-	var terms string
-	switch st.Type {
-	case TypePriceAlert:
-		op := "<="
-		if c.TriggerCondition == PriceGTE {
-			op = ">="
-		}
-		terms = fmt.Sprintf("%s %s %s when price %s %s", c.OrderType, c.Side, c.Size.val().String(), op, c.TriggerPrice.val().String())
-	case TypeRecurringBuy:
-		terms = fmt.Sprintf("buy $%s every %s", c.AmountPerInterval.val().String(), c.IntervalDuration())
-		if c.PriceLimit != nil {
-			terms += " up to " + c.PriceLimit.String()
-		}
-	case TypeBuyLowSellHigh:
-		terms = fmt.Sprintf("buy %s at <= %s, sell at >= %s", c.SizePerTrade.val().String(), c.BuyBelow.val().String(), c.SellAbove.val().String())
-	case TypeCopyTrade:
-		market, terms = "the target's markets", copySummary(c)
+	t := typeOf(st.Type)
+	terms := t.Summary(c)
+	if t.Traits().Market == MarketNone {
+		market = "the target's markets"
 	}
 	return fmt.Sprintf("%s %s on %s: %s; budget $%s; agent %s", st.Type, st.ID, market, terms,
 		micro.Decimal(st.MaxBudgetMicro).String(), st.AgentID)
@@ -188,7 +172,7 @@ func (e *Engine) Load(ctx context.Context, id string) (State, error) {
 	}
 	e.arm(st)
 	out := stateOf(st)
-	if st.Type == TypeCopyTrade && st.Status == StatusActive {
+	if _, ok := followerOf(st.Type); ok && st.Status == StatusActive {
 		if out.Pending, err = e.Store.CopyTradesPending(ctx, id, st.Executions); err != nil {
 			return State{}, err
 		}
@@ -198,7 +182,7 @@ func (e *Engine) Load(ctx context.Context, id string) (State, error) {
 
 // arm registers st's conditions in this process (none unless ACTIVE).
 func (e *Engine) arm(st *models.Strategy) {
-	if st.Type == TypeCopyTrade && e.Copies != nil {
+	if _, ok := followerOf(st.Type); ok && e.Copies != nil {
 		// Paused copiers keep the target watched, so a resume does not
 		// replay what the target did meanwhile (only ACTIVE ones record).
 		e.Copies.Follow(st.ID, copyTarget(st), !Final(st.Status))
@@ -213,65 +197,26 @@ func (e *Engine) arm(st *models.Strategy) {
 	e.Triggers.Arm(st.ID, conds)
 }
 
-// conditionsFor computes the price conditions st waits for: PRICE_ALERT
-// its trigger; BUY_LOW_SELL_HIGH a buy on the best ask at or below
-// buyBelow while it has room, and a sell on the best bid at or above
-// sellAbove while it holds shares. A buy reads the best ask and a sell the
-// best bid, so a met condition is fillable at that price. RECURRING_BUY
-// runs on its timer and has none. buying is what the strategy's live BUYs
-// may still fill (micro-shares): they take room as if filled.
+// conditionsFor computes the price conditions st waits for while ACTIVE
+// with a token: its type's (Type.Conditions). buying is what the
+// strategy's live BUYs may still fill (micro-shares): they take room as if
+// filled.
 func conditionsFor(st *models.Strategy, c Config, buying int64) []Cond {
 	if st.Status != StatusActive || st.TokenID == "" {
 		return nil
 	}
-	switch st.Type {
-	case TypePriceAlert:
-		field := FieldBestAsk
-		if c.Side == "SELL" {
-			field = FieldBestBid
-		}
-		op := OpAtOrBelow
-		if c.TriggerCondition == PriceGTE {
-			op = OpAtOrAbove
-		}
-		return []Cond{{TokenID: st.TokenID, Field: field, Op: op, Threshold: c.TriggerPrice.val()}}
-	case TypeBuyLowSellHigh:
-		var out []Cond
-		if hasRoom(st, c, buying) && budgetLeft(st).Sign() > 0 {
-			out = append(out, Cond{TokenID: st.TokenID, Field: FieldBestAsk, Op: OpAtOrBelow, Threshold: c.BuyBelow.val()})
-		}
-		if sellable(st).Sign() > 0 {
-			out = append(out, Cond{TokenID: st.TokenID, Field: FieldBestBid, Op: OpAtOrAbove, Threshold: c.SellAbove.val()})
-		}
-		return out
-	}
-	return nil
+	return typeOf(st.Type).Conditions(snapshotOf(st, c, buying))
 }
 
-func maxOpen(c Config) decimal.Decimal {
-	if c.MaxOpenSize != nil {
-		return c.MaxOpenSize.Decimal
-	}
-	return c.SizePerTrade.val()
+// snapshotOf is what the type's pure functions see of st.
+func snapshotOf(st *models.Strategy, c Config, buying int64) Snapshot {
+	return Snapshot{Config: c, TokenID: st.TokenID, MaxBudgetMicro: st.MaxBudgetMicro, BudgetUsedMicro: st.BudgetUsedMicro,
+		OpenSizeMicro: st.OpenSizeMicro, BuyingMicro: buying, Executions: st.Executions}
 }
 
-// hasRoom reports whether another lot keeps the strategy within
-// maxOpenSize, counting what its live BUYs may still fill (buying), so a
-// buy whose fill has not arrived yet is not bought again.
-func hasRoom(st *models.Strategy, c Config, buying int64) bool {
-	return sellable(st).Add(micro.Decimal(buying)).Add(c.SizePerTrade.val()).LessThanOrEqual(maxOpen(c))
-}
-
-// sellable is what the strategy can sell of its open size: the venue
-// trades whole hundredths of a share, so dust below 0.01 (a market buy,
-// sized in USDC at the level read, that filled at a better price gets a
-// little more than its size) is neither sold nor counted as held.
+// sellable is what st can sell of its open size (Snapshot.Sellable).
 func sellable(st *models.Strategy) decimal.Decimal {
-	return micro.Decimal(st.OpenSizeMicro).RoundFloor(2)
-}
-
-func budgetLeft(st *models.Strategy) decimal.Decimal {
-	return micro.Decimal(st.MaxBudgetMicro - st.BudgetUsedMicro)
+	return Snapshot{OpenSizeMicro: st.OpenSizeMicro}.Sellable()
 }
 
 func encodeConds(conds []Cond) string {
@@ -434,7 +379,7 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 	case ActionResume:
 		next.Status, next.ConsecutiveFailures = StatusActive, 0
 		u = store.StrategyUpdate{Status: ptr(StatusActive), PausedBy: ptr(""), ConsecutiveFailures: ptr(0), LastError: ptr("")}
-		if st.Type == TypeRecurringBuy {
+		if typeOf(st.Type).Traits().Interval {
 			due, err := e.resumeAt(ctx, st, now)
 			if err != nil {
 				return State{}, err
@@ -514,7 +459,7 @@ func Stale() error {
 // (a marketQuery of it names a new window's token each time) and
 // COPY_TRADE (no token of its own) never sell by their token.
 func (e *Engine) checkTokenChange(ctx context.Context, st *models.Strategy) error {
-	if st.TokenID == "" || (st.Type != TypeBuyLowSellHigh && st.Type != TypePriceAlert) {
+	if st.TokenID == "" || typeOf(st.Type).Traits().Market != MarketOne {
 		return nil
 	}
 	os, err := e.Store.StrategyTokenOrders(ctx, st.ID, st.TokenID)

@@ -38,22 +38,6 @@ func IdempotencyKey(strategyID string, seq int) string {
 // minMarketBuy is the venue's smallest marketable BUY ($1).
 var minMarketBuy = clob.MinMarketBuy
 
-// plan is what an execution decided to do.
-type plan struct {
-	kind   string // KindAction or KindSkip
-	reason string
-	req    orders.PlaceRequest
-	// complete ends the strategy after this execution (ended reason).
-	complete string
-	// stop puts the strategy in ERROR at once (a KindError that no retry
-	// can cure: a COPY_TRADE whose target is the user's own wallet).
-	stop bool
-	// conds, when set, are the conditions armed after this execution
-	// instead of the type's own (a PRICE_ALERT waiting for the price to
-	// come back within its bound).
-	conds []Cond
-}
-
 // Execute runs execution number seq of strategy id: it re-checks the
 // schedule and the price (a hint only ever wakes this check), decides, places the order through the
 // order service with the idempotency key of (strategy, seq), and records
@@ -93,18 +77,15 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 	if err != nil {
 		return Outcome{}, err
 	}
-	if st.Type == TypeCopyTrade {
-		return e.executeCopy(ctx, st, cfg, seq)
+	if f, ok := followerOf(st.Type); ok {
+		return e.executeCopy(ctx, f, st, cfg, seq)
 	}
 	p := orders.Principal{AgentID: st.AgentID, UserID: st.UserID, ClientAddr: "strategy " + st.ID}
 	key := IdempotencyKey(id, seq)
 
 	// An order placed by an earlier attempt of this execution is adopted.
 	if prev, err := e.Store.OrderByIdempotencyKey(ctx, st.AgentID, key); err == nil {
-		pl := plan{kind: KindAction, reason: "order placed by an earlier attempt of this execution"}
-		if st.Type == TypePriceAlert {
-			pl.complete = EndFired
-		}
+		pl := Plan{Kind: KindAction, Reason: "order placed by an earlier attempt of this execution", Complete: typeOf(st.Type).Traits().EndsWhenPlaced}
 		return e.record(ctx, st, cfg, seq, pl, prev, nil)
 	} else if !errs.Is(err, errs.NotFound) {
 		return Outcome{}, err
@@ -116,15 +97,15 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		if retryable(err) {
 			return Outcome{}, err
 		}
-		return e.record(ctx, st, cfg, seq, plan{kind: KindError, reason: errs.PublicMessage(err)}, nil, err)
+		return e.record(ctx, st, cfg, seq, Plan{Kind: KindError, Reason: errs.PublicMessage(err)}, nil, err)
 	}
 	switch {
 	case v.end != "":
 		return e.endOnMarket(ctx, st, seq, v)
-	case v.moveTo != nil && st.Type != TypeRecurringBuy:
+	case v.moveTo != nil && typeOf(st.Type).Traits().Market != MarketEach:
 		return e.moveMarket(ctx, st, cfg, seq, v)
 	case v.moveTo != nil:
-		// A recurring buy follows its query: this interval buys in the
+		// A MarketEach type (RECURRING_BUY) follows its query: this interval buys in the
 		// market it names now.
 		follow(st, v.moveTo, e.now())
 	case v.cur != nil:
@@ -140,9 +121,9 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		if retryable(err) {
 			return Outcome{}, err
 		}
-		return e.record(ctx, st, cfg, seq, plan{kind: KindError, reason: errs.PublicMessage(err)}, nil, err)
+		return e.record(ctx, st, cfg, seq, Plan{Kind: KindError, Reason: errs.PublicMessage(err)}, nil, err)
 	}
-	if pl == nil {
+	if pl.Kind == "" {
 		// Nothing due: keep the totals its orders show now (a fill that
 		// arrived since the last execution, whose order's hint ran this
 		// check) and re-arm for them: a BUY's late fill arms its sell.
@@ -159,12 +140,12 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		}
 		return Outcome{State: stateOf(out)}, nil
 	}
-	if pl.kind != KindAction {
-		return e.record(ctx, st, cfg, seq, *pl, nil, nil)
+	if pl.Kind != KindAction {
+		return e.record(ctx, st, cfg, seq, pl, nil, nil)
 	}
-	pl.req.IdempotencyKey = key
-	pl.req.StrategyID = id
-	res, err := e.Orders.Place(ctx, p, pl.req)
+	pl.Order.IdempotencyKey = key
+	pl.Order.StrategyID = id
+	res, err := e.Orders.Place(ctx, p, pl.Order)
 	if err != nil {
 		if retryable(err) {
 			return Outcome{}, err
@@ -172,14 +153,14 @@ func (e *Engine) Execute(ctx context.Context, id string, seq int) (Outcome, erro
 		if errs.CodeOf(err) == errs.CodeAgentInactive {
 			return e.agentStopped(ctx, st)
 		}
-		pl.kind, pl.reason, pl.complete = KindError, errs.PublicMessage(err), ""
-		return e.record(ctx, st, cfg, seq, *pl, nil, err)
+		pl.Kind, pl.Reason, pl.Complete = KindError, errs.PublicMessage(err), ""
+		return e.record(ctx, st, cfg, seq, pl, nil, err)
 	}
 	o, err := e.Store.OrderByID(ctx, res.Order.ID)
 	if err != nil {
 		return Outcome{}, err
 	}
-	return e.record(ctx, st, cfg, seq, *pl, o, nil)
+	return e.record(ctx, st, cfg, seq, pl, o, nil)
 }
 
 func retryable(err error) bool {
@@ -209,115 +190,33 @@ func (e *Engine) top(ctx context.Context, token string) (bid, ask decimal.Decima
 const scheduleSlack = 2 * time.Second
 
 // due reports whether st's schedule calls for an execution now, from the
-// database: a RECURRING_BUY buys only once its next evaluation is due, so
+// database: a type on an interval (RECURRING_BUY) acts only once its next evaluation is due, so
 // a hint (a forged "price" signal, the fill of its last buy) only makes
 // it look; the other types act on their condition, re-read by decide.
 func (e *Engine) due(st *models.Strategy) bool {
-	if st.Type != TypeRecurringBuy || st.NextEvaluationAt == nil {
+	if !typeOf(st.Type).Traits().Interval || st.NextEvaluationAt == nil {
 		return true
 	}
 	return !e.now().Add(scheduleSlack).Before(*st.NextEvaluationAt)
 }
 
 // decide re-checks the schedule (from the database) and re-reads the price
-// (from the venue) and returns what to do now: nil when nothing is due
-// (the condition is no longer met, or the interval has not passed).
-func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config, buying int64) (*plan, error) {
+// (from the venue) and returns what the type decides to do now (Kind ""
+// when nothing is due: the condition is no longer met, or the interval
+// has not passed).
+func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config, buying int64) (Plan, error) {
 	if !e.due(st) {
-		return nil, nil
+		return Nothing("the interval has not passed"), nil
 	}
 	// A marketQuery was resolved by watchMarket: st.TokenID is the token
 	// it names now.
 	token := st.TokenID
 	bid, ask, tick, err := e.top(ctx, token)
 	if err != nil {
-		return nil, err
+		return Plan{}, err
 	}
-	left := budgetLeft(st)
-	switch st.Type {
-	case TypePriceAlert:
-		px := ask
-		if c.Side == "SELL" {
-			px = bid
-		}
-		met := px.Sign() > 0 && px.LessThan(decimal.NewFromInt(1))
-		if c.TriggerCondition == PriceLTE {
-			met = met && px.LessThanOrEqual(c.TriggerPrice.Decimal)
-		} else {
-			met = met && px.GreaterThanOrEqual(c.TriggerPrice.Decimal)
-		}
-		if !met {
-			return nil, nil
-		}
-		buy := c.Side == "BUY"
-		why := fmt.Sprintf("%s price %s met %s %s", fieldName(c.Side), px.String(), c.TriggerCondition, c.TriggerPrice.String())
-		req := orders.PlaceRequest{TokenID: token, Side: c.Side, Size: c.Size.Decimal}
-		switch c.OrderType {
-		case OrderLimit:
-			// Rests at the trigger (on the tick, in the trader's favour).
-			req.Type, req.Price = orders.TypeLimit, onTick(c.TriggerPrice.Decimal, tick, buy)
-		default:
-			// Walks the book up to the alert's bound: priceLimit, else the
-			// trigger ± MarketSlippage. MARKET takes what is there within
-			// it (fill-and-kill), FOK all of size or nothing.
-			worst, how := alertBound(c)
-			req.Price = onTick(worst, tick, buy)
-			req.Type = orders.TypeFAK
-			if c.OrderType == OrderFOK {
-				req.Type = orders.TypeFOK
-			}
-			if buy && px.GreaterThan(req.Price) || !buy && px.LessThan(req.Price) {
-				// Already beyond the bound (a breakout that gapped): not an
-				// order that could fill. Wait for the price to come back
-				// within it, then look again.
-				return &plan{kind: KindSkip, conds: []Cond{{TokenID: token, Field: condField(c.Side), Op: backWithin(buy), Threshold: req.Price}},
-					reason: fmt.Sprintf("%s, but it is beyond %s, the %s the alert accepts (%s): waiting for the price to come back within it",
-						why, req.Price.String(), worstWord(buy), how)}, nil
-			}
-		}
-		pl := &plan{kind: KindAction, reason: why, req: req, complete: EndFired}
-		if c.Side == "BUY" {
-			if cost := req.Size.Mul(req.Price); cost.GreaterThan(left) {
-				return &plan{kind: KindSkip, complete: EndBudget,
-					reason: fmt.Sprintf("the order would cost up to $%s but $%s of the strategy's budget is left", cost.StringFixed(2), left.String())}, nil
-			}
-		}
-		return pl, nil
-
-	case TypeRecurringBuy:
-		if ask.Sign() <= 0 || ask.GreaterThanOrEqual(decimal.NewFromInt(1)) {
-			return &plan{kind: KindSkip, reason: "no ask on the book"}, nil
-		}
-		if c.PriceLimit != nil && ask.GreaterThan(c.PriceLimit.Decimal) {
-			return &plan{kind: KindSkip, reason: fmt.Sprintf("best ask %s is above priceLimit %s", ask.String(), c.PriceLimit.String())}, nil
-		}
-		return e.intervalBuy(ctx, st, c, token, ask, tick, left)
-
-	case TypeBuyLowSellHigh:
-		open := sellable(st)
-		if open.Sign() > 0 && bid.Sign() > 0 && bid.GreaterThanOrEqual(c.SellAbove.Decimal) {
-			// Worst prices are the thresholds: any fill within the band
-			// the user set, not only at the level read.
-			return &plan{kind: KindAction, reason: fmt.Sprintf("best bid %s at or above sellAbove %s", bid.String(), c.SellAbove.String()),
-				req: orders.PlaceRequest{TokenID: token, Side: "SELL", Type: orders.TypeMarket, Price: onTick(c.SellAbove.Decimal, tick, false), Size: open,
-					OwnSharesOnly: true}}, nil
-		}
-		if hasRoom(st, c, buying) && ask.Sign() > 0 && ask.LessThanOrEqual(c.BuyBelow.Decimal) {
-			size := c.SizePerTrade.Decimal
-			worst := onTick(c.BuyBelow.Decimal, tick, true)
-			if cost := size.Mul(worst); cost.GreaterThan(left) {
-				if open.Sign() > 0 {
-					return nil, nil // no budget for more: wait to sell
-				}
-				return &plan{kind: KindSkip, complete: EndBudget,
-					reason: fmt.Sprintf("a buy would cost up to $%s but $%s of the strategy's budget is left", cost.StringFixed(2), left.String())}, nil
-			}
-			return &plan{kind: KindAction, reason: fmt.Sprintf("best ask %s at or below buyBelow %s", ask.String(), c.BuyBelow.String()),
-				req: orders.PlaceRequest{TokenID: token, Side: "BUY", Type: orders.TypeMarket, Price: worst, Size: size}}, nil
-		}
-		return nil, nil
-	}
-	return nil, errs.Ef(errs.Internal, "strategy type %s has no executor", st.Type)
+	return typeOf(st.Type).Decide(Input{Snapshot: snapshotOf(st, c, buying), Now: e.now(), Top: Top{Bid: bid, Ask: ask, Tick: tick},
+		Book: func() (*clob.OrderBook, error) { return e.Quotes.Book(ctx, token) }})
 }
 
 func fieldName(side string) string {
@@ -431,7 +330,7 @@ func (e *Engine) derive(ctx context.Context, st *models.Strategy) (used, open, b
 		return 0, 0, 0, err
 	}
 	all := tallyOf(os)
-	if (st.Type != TypePriceAlert && st.Type != TypeBuyLowSellHigh) || st.TokenID == "" {
+	if typeOf(st.Type).Traits().Market != MarketOne || st.TokenID == "" {
 		return all.used, all.open, all.buying, nil
 	}
 	mine := os[:0:0]
@@ -459,20 +358,22 @@ func (e *Engine) refresh(ctx context.Context, st *models.Strategy) (buying int64
 // record writes execution seq (with its order, if any), the budget, the
 // open size, the error count and the status in one transaction, with the
 // events they raise.
-func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq int, pl plan, o *models.Order, cause error) (Outcome, error) {
+func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq int, pl Plan, o *models.Order, cause error) (Outcome, error) {
+	t := typeOf(st.Type)
+	tr := t.Traits()
 	now := e.now()
-	rec := &models.StrategyExecution{StrategyID: st.ID, Seq: seq, Time: now, Kind: pl.kind, Reason: truncate(pl.reason, 500)}
+	rec := &models.StrategyExecution{StrategyID: st.ID, Seq: seq, Time: now, Kind: pl.Kind, Reason: truncate(pl.Reason, 500)}
 	next := *st
 	next.Executions = seq
 	next.LastError = ""
-	if o != nil && o.TokenID != next.TokenID && next.Type == TypeRecurringBuy && e.Markets != nil {
+	if o != nil && o.TokenID != next.TokenID && tr.Market == MarketEach && e.Markets != nil {
 		// An order an earlier attempt placed in the market its query
 		// named then: the strategy follows it there.
 		if m, err := e.Markets.TokenMarket(ctx, o.TokenID); err == nil {
 			follow(&next, m, now)
 		}
 	}
-	if next.Type != TypeCopyTrade {
+	if tr.Market != MarketNone {
 		rec.TokenID = next.TokenID
 		marketOnExecution(rec, &next)
 	}
@@ -484,28 +385,18 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		rec.FilledSizeMicro, rec.AvgFillPriceMicro = o.FilledSizeMicro, o.AvgFillPriceMicro
 		rec.AmountMicro = spent(o)
 		switch {
-		case st.Type == TypeRecurringBuy && o.FilledSizeMicro == 0 &&
+		case tr.Unfilled != "" && o.FilledSizeMicro == 0 &&
 			(o.Status == models.OrderFailed && marketMovedAway(o.FailureCode) || o.Status != models.OrderFailed && orders.TerminalStatus(o.Status)):
-			// Fill-and-kill within the bound: the book moved between the
-			// read and the match and nothing was left within it. The
-			// interval buys nothing; a skip, not a failure.
+			// Nothing was left within the bound when the order reached
+			// the book: for these types a skip, not a failure
+			// (Traits.Unfilled).
 			rec.Kind = KindSkip
-			rec.Reason = truncate(fmt.Sprintf("bought nothing: no ask was left at %s or better when the order reached the book (%s)",
-				micro.Decimal(o.PriceMicro).String(), pl.reason), 500)
-		case st.Type == TypeCopyTrade && o.FilledSizeMicro == 0 &&
-			(o.Status == models.OrderFailed && marketMovedAway(o.FailureCode) || o.Status != models.OrderFailed && orders.TerminalStatus(o.Status)):
-			// A copy is a marketable order at the target's price within
-			// CopySlippage: when the book has moved past that (a late
-			// copy, a thin market) it is a copy not made, not a failure
-			// of the strategy, which must go on copying the next trade.
-			rec.Kind = KindSkip
-			rec.Reason = truncate(fmt.Sprintf("not copied: nothing to match at %s or better (the target's price within the slippage; the market moved): %s",
-				micro.Decimal(o.PriceMicro).String(), pl.reason), 500)
+			rec.Reason = truncate(fmt.Sprintf(tr.Unfilled, micro.Decimal(o.PriceMicro).String(), pl.Reason), 500)
 		case o.Status == models.OrderFailed:
 			rec.Kind = KindError
 			rec.Reason = "the order failed: " + o.FailureReason
-			if st.Type == TypeCopyTrade {
-				rec.Reason += " (" + pl.reason + ")" // names the target's transaction
+			if _, ok := t.(Follower); ok {
+				rec.Reason += " (" + pl.Reason + ")" // names the target's transaction
 			}
 			rec.Reason = truncate(rec.Reason, 500)
 		case orders.TerminalStatus(o.Status) && o.FilledSizeMicro == 0:
@@ -513,7 +404,7 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 			// a failure, so a condition that keeps firing on a book too
 			// thin to trade ends in ERROR instead of looping.
 			rec.Kind = KindError
-			rec.Reason = truncate(fmt.Sprintf("the order did not fill (%s): %s", o.Status, pl.reason), 500)
+			rec.Reason = truncate(fmt.Sprintf("the order did not fill (%s): %s", o.Status, pl.Reason), 500)
 		case o.RequestType == orders.TypeFAK && orders.TerminalStatus(o.Status) && o.FilledSizeMicro+shareDustMicro < marketShares(o):
 			// Fill-and-kill: what the book held within the bound was
 			// bought; the rest is a skip, not an error. (A whole fill of
@@ -521,13 +412,14 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 			// 198.03 shares at 0.53 are $104.95 of collateral, which buys
 			// 198.0188 shares there.)
 			rec.Reason = truncate(fmt.Sprintf("%s; partial fill: %s of %s shares at an average of %s, the rest was not on the book at %s or better and was not bought",
-				pl.reason, micro.Decimal(o.FilledSizeMicro).String(), micro.Decimal(o.SizeMicro).String(),
+				pl.Reason, micro.Decimal(o.FilledSizeMicro).String(), micro.Decimal(o.SizeMicro).String(),
 				micro.Decimal(o.AvgFillPriceMicro).String(), micro.Decimal(o.PriceMicro).String()), 500)
 		}
-		if rec.Kind == KindError || rec.Kind == KindSkip && st.Type == TypeRecurringBuy {
-			pl.complete = ""
+		if rec.Kind != KindAction {
+			// Its order failed or bought nothing: not what ends it.
+			pl.Complete = ""
 		}
-	} else if pl.kind == KindAction {
+	} else if pl.Kind == KindAction {
 		rec.Kind = KindError
 	}
 	if rec.Action == "" {
@@ -551,7 +443,7 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		if cause != nil {
 			e.log().WarnContext(ctx, "strategy execution failed", "strategy_id", st.ID, "seq", seq, "err", cause)
 		}
-		if pl.stop {
+		if pl.Stop {
 			// Nothing the strategy can do will succeed: ERROR at once.
 			next.Status = StatusError
 			ev(events.StrategyError, fmt.Sprintf("strategy %s stopped: %s", st.ID, rec.Reason),
@@ -569,7 +461,7 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 				"tokenId": rec.TokenID, "amount": micro.Decimal(rec.AmountMicro).String(), "execution": seq})
 	}
 	if next.Status == StatusActive {
-		if end := endOf(st.Type, c, &next, pl.complete, buying); end != "" {
+		if end := EndOf(t, snapshotOf(&next, c, buying), pl.Complete); end != "" {
 			next.Status, next.EndedReason = StatusCompleted, end
 			ev(events.StrategyCompleted, "strategy "+st.ID+" "+completedDetail(end),
 				map[string]any{"reason": end, "budgetUsed": micro.Decimal(next.BudgetUsedMicro).String()})
@@ -578,18 +470,18 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 	u := store.StrategyUpdate{Status: &next.Status, BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
 		ConsecutiveFailures: &next.ConsecutiveFailures, Executions: &next.Executions, LastError: &next.LastError,
 		EndedReason: &next.EndedReason, LastEvaluatedAt: &now}
-	if st.Type == TypeRecurringBuy && next.Status == StatusActive {
+	if tr.Interval && next.Status == StatusActive {
 		due := now.Add(c.IntervalDuration())
 		u.NextEvaluationAt = &due
 	} else if next.Status != StatusActive {
 		u.NextEvaluationAt = &time.Time{}
 	}
 	conds := conditionsFor(&next, c, buying)
-	if pl.conds != nil && next.Status == StatusActive {
-		conds = pl.conds
+	if pl.Conds != nil && next.Status == StatusActive {
+		conds = pl.Conds
 	}
 	u.Triggers = ptr(encodeConds(conds))
-	if next.Type != TypeCopyTrade && next.TokenID != "" {
+	if tr.Market != MarketNone && next.TokenID != "" {
 		setMarket(&u, &next)
 	}
 	out, err := e.commit(ctx, st.ID, []string{StatusActive}, u, rec, evs)
@@ -604,33 +496,30 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 	return res, nil
 }
 
-// endOf is the reason an ACTIVE strategy ends after an execution whose
-// plan asked to complete with reason complete ("" when it goes on), from
-// its totals after the execution (next) and what its live buys may still
-// fill (buying). The live strategy (record) and the backtest apply it.
-func endOf(typ string, c Config, next *models.Strategy, complete string, buying int64) string {
-	if complete == EndBudget && next.BudgetUsedMicro == 0 {
+// EndOf is why an ACTIVE strategy of type t ends after an execution that
+// asked to complete with reason complete ("" when it goes on), from its
+// counters after the execution (s). Pure: the engine's record and the
+// backtest (models/backtest) apply it.
+func EndOf(t Type, s Snapshot, complete string) string {
+	if complete == EndBudget && s.BudgetUsedMicro == 0 {
 		// A budget that bought nothing is not exhausted: the strategy
 		// waits (a lower price may fit it) rather than end having spent
 		// nothing. Create and PATCH refuse budgets that can never buy.
 		complete = ""
 	}
-	left := micro.Decimal(next.MaxBudgetMicro - next.BudgetUsedMicro)
 	switch {
 	case complete != "":
-	case next.BudgetUsedMicro >= next.MaxBudgetMicro:
+	case s.BudgetUsedMicro >= s.MaxBudgetMicro:
 		complete = EndBudget
-	case typ == TypeRecurringBuy && c.MaxTotalAmount != nil && c.MaxTotalAmount.Sub(micro.Decimal(next.BudgetUsedMicro)).LessThan(minMarketBuy):
-		// What maxTotalAmount leaves cannot buy the venue's minimum.
-		complete = EndTotal
-	case typ == TypeRecurringBuy && left.LessThan(minMarketBuy):
-		// What is left cannot buy the venue's minimum ever again.
-		complete = EndBudget
+	default:
+		// What is left may be too little for the type to act on ever
+		// again (RECURRING_BUY: the venue's minimum).
+		complete = t.Done(s)
 	}
 	// A strategy that sells what it bought (BUY_LOW_SELL_HIGH, a
 	// COPY_TRADE that copies sells) ends only with nothing to sell: no
 	// shares and no buy that may still fill.
-	if complete != "" && (!sellsWhatItHolds(typ, c) || sellable(next).IsZero() && buying == 0) {
+	if complete != "" && (!t.SellsHoldings(s.Config) || s.Sellable().IsZero() && s.BuyingMicro == 0) {
 		return complete
 	}
 	return ""
@@ -671,14 +560,11 @@ func derefOr(s *string) string {
 	return *s
 }
 
-func actionOf(typ string, pl plan) string {
-	if pl.req.Side != "" {
-		return pl.req.Side
+func actionOf(typ string, pl Plan) string {
+	if pl.Order.Side != "" {
+		return pl.Order.Side
 	}
-	if typ == TypePriceAlert {
-		return "ORDER"
-	}
-	return "BUY"
+	return typeOf(typ).Traits().Action
 }
 
 func completedDetail(reason string) string {
@@ -720,6 +606,6 @@ func (e *Engine) RecordFailure(ctx context.Context, id string, seq int, reason s
 	if err != nil {
 		return State{}, err
 	}
-	out, err := e.record(ctx, st, cfg, seq, plan{kind: KindError, reason: reason}, nil, nil)
+	out, err := e.record(ctx, st, cfg, seq, Plan{Kind: KindError, Reason: reason}, nil, nil)
 	return out.State, err
 }

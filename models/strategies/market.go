@@ -112,7 +112,7 @@ type marketVerdict struct {
 // watchMarket looks at the market of st (see the comment at the top).
 func (e *Engine) watchMarket(ctx context.Context, st *models.Strategy, c Config) (marketVerdict, error) {
 	var v marketVerdict
-	if e.Markets == nil || st.Type == TypeCopyTrade || st.TokenID == "" {
+	if e.Markets == nil || typeOf(st.Type).Traits().Market == MarketNone || st.TokenID == "" {
 		return v, nil
 	}
 	now := e.now()
@@ -126,7 +126,7 @@ func (e *Engine) watchMarket(ctx context.Context, st *models.Strategy, c Config)
 	v.cur = cur
 	trading := cur != nil && cur.Trading()
 	ended := cur != nil && cur.EndDate != nil && !now.Before(*cur.EndDate)
-	if c.MarketQuery != "" && (!trading || ended || st.Type == TypeRecurringBuy) {
+	if c.MarketQuery != "" && (!trading || ended || typeOf(st.Type).Traits().Market == MarketEach) {
 		tok, err := e.Resolver.Resolve(ctx, c.MarketQuery, c.Outcome)
 		switch {
 		case err == nil && tok != st.TokenID:
@@ -189,7 +189,7 @@ func (e *Engine) moveMarket(ctx context.Context, st *models.Strategy, c Config, 
 	if held := sellable(&oldTotals); held.Sign() > 0 {
 		reason += fmt.Sprintf("; the %s shares bought there stay in the agent's positions (redeem them once that market resolves)", held.String())
 	}
-	rec := &models.StrategyExecution{StrategyID: st.ID, Seq: seq, Time: now, Kind: KindSkip, Action: actionOf(st.Type, plan{}),
+	rec := &models.StrategyExecution{StrategyID: st.ID, Seq: seq, Time: now, Kind: KindSkip, Action: actionOf(st.Type, Plan{}),
 		Reason: truncate(reason, 500), TokenID: next.TokenID}
 	marketOnExecution(rec, &next)
 	next.Executions = seq
@@ -218,7 +218,7 @@ func (e *Engine) endOnMarket(ctx context.Context, st *models.Strategy, seq int, 
 	if held := sellable(&next); held.Sign() > 0 {
 		reason += fmt.Sprintf(" (its %s shares stay in the agent's positions: redeem them once the market resolves)", held.String())
 	}
-	rec := &models.StrategyExecution{StrategyID: st.ID, Seq: seq, Time: now, Kind: KindSkip, Action: actionOf(st.Type, plan{}),
+	rec := &models.StrategyExecution{StrategyID: st.ID, Seq: seq, Time: now, Kind: KindSkip, Action: actionOf(st.Type, Plan{}),
 		Reason: truncate(reason, 500), TokenID: st.TokenID}
 	marketOnExecution(rec, st)
 	next.Executions = seq

@@ -1,15 +1,11 @@
 package strategies
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models"
-	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/venue/clob"
-	"github.com/agent-trading/ats/venue/micro"
 )
 
 // A strategy's "market" order walks the book up to a bound and takes what
@@ -116,61 +112,4 @@ func minBuySize(price decimal.Decimal) decimal.Decimal {
 		n = n.Add(decimal.New(1, -2))
 	}
 	return n
-}
-
-// intervalBuy plans a RECURRING_BUY's buy of this interval: what its
-// amount (cut to what the budget and maxTotalAmount leave) buys on the
-// book up to its bound, never more than what is left can pay at the
-// bound, sent fill-and-kill at the bound.
-func (e *Engine) intervalBuy(ctx context.Context, st *models.Strategy, c Config, token string, ask decimal.Decimal, tick string, left decimal.Decimal) (*plan, error) {
-	amount := decimal.Min(c.AmountPerInterval.Decimal, left)
-	room := left // the most this buy may cost at its worst
-	complete := ""
-	if c.MaxTotalAmount != nil {
-		total := c.MaxTotalAmount.Sub(micro.Decimal(st.BudgetUsedMicro))
-		if total.LessThanOrEqual(amount) {
-			amount, complete = total, EndTotal
-		}
-		room = decimal.Min(room, total)
-	}
-	if amount.Equal(left) {
-		complete = EndBudget
-	}
-	worst, how := recurringBound(c, ask, tick)
-	need := minBuySize(worst)
-	if need.Mul(worst).GreaterThan(room) {
-		// What is left can no longer buy the venue's minimum.
-		return &plan{kind: KindSkip, complete: complete,
-			reason: fmt.Sprintf("$%s buys less than the venue's $1 minimum at %s: the strategy's budget is spent", room.StringFixed(2), worst.String())}, nil
-	}
-	book, err := e.Quotes.Book(ctx, token)
-	if err != nil {
-		return nil, err
-	}
-	size, cost, depth := walkAsks(book.Asks, worst, amount)
-	capped := false
-	if most := room.Div(worst).RoundFloor(2); size.GreaterThan(most) {
-		size, capped = most, true // even if the book moves to the bound, within the budget
-	}
-	if size.Mul(worst).RoundFloor(2).LessThan(minMarketBuy) {
-		if depth.LessThan(need) {
-			return &plan{kind: KindSkip, reason: fmt.Sprintf("the book offers %s shares at %s or better (%s), under the venue's $1 minimum for a market buy",
-				depth.String(), worst.String(), how)}, nil
-		}
-		size = need // the minimum, a few cents above the amount
-	}
-	reason := fmt.Sprintf("interval buy of $%s: %s shares from best ask %s, walking the book up to %s (%s)",
-		amount.StringFixed(2), size.String(), ask.String(), worst.String(), how)
-	switch {
-	case capped:
-		reason += fmt.Sprintf("; cut to what the $%s left can pay at %s", room.StringFixed(2), worst.String())
-	case cost.LessThan(amount.Sub(decimal.New(1, -2))):
-		// A thin book: the interval buys what is there within the bound.
-		reason += fmt.Sprintf("; partial buy: the book offers only %s shares ($%s) at %s or better, the rest of the $%s is not bought",
-			depth.String(), cost.StringFixed(2), worst.String(), amount.StringFixed(2))
-	}
-	// Whether this buy completes the strategy is for what it spent to say
-	// (record): a partial fill leaves budget to buy with.
-	return &plan{kind: KindAction, reason: reason,
-		req: orders.PlaceRequest{TokenID: token, Side: "BUY", Type: orders.TypeFAK, Price: worst, Size: size}}, nil
 }

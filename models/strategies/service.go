@@ -107,13 +107,14 @@ func (s *Service) Create(ctx context.Context, a Actor, r CreateRequest) (Strateg
 		exp := now.Add(DefaultExpiry)
 		st.ExpiresAt = &exp
 	}
-	if r.Type == TypeRecurringBuy {
+	t := TypeOf(r.Type) // checked by ParseConfig
+	if t.Traits().Interval {
 		st.NextEvaluationAt = &now
 	}
 	st.Triggers = encodeConds(conditionsFor(st, cfg, 0))
 	var also func(tx *store.Store) error
-	if r.Type == TypeCopyTrade {
-		if also, err = s.prepareCopy(ctx, a.UserID, st, cfg); err != nil {
+	if f, ok := t.(Follower); ok {
+		if also, err = s.prepareCopy(ctx, a.UserID, st, f.Target(cfg)); err != nil {
 			return Strategy{}, err
 		}
 	}
@@ -304,12 +305,8 @@ func (s *Service) change(ctx context.Context, a Actor, id string, ch Change) (St
 				return Strategy{}, err
 			}
 		}
-		if ch.Action == ActionResume && st.Type == TypeCopyTrade {
-			cfg, err := Load(st.Config)
-			if err != nil {
-				return Strategy{}, err
-			}
-			if err := s.checkCopyTarget(ctx, st.UserID, cfg); err != nil {
+		if _, ok := followerOf(st.Type); ok && ch.Action == ActionResume {
+			if err := s.checkCopyTarget(ctx, st.UserID, copyTarget(st)); err != nil {
 				return Strategy{}, err
 			}
 		}
@@ -408,7 +405,7 @@ func (s *Service) Patch(ctx context.Context, a Actor, id string, r PatchRequest)
 			if cfg, norm, err = ParseConfig(st.Type, merged); err != nil {
 				return Strategy{}, err
 			}
-			if st.Type == TypeCopyTrade && cfg.TargetAddress != copyTarget(st) {
+			if f, ok := followerOf(st.Type); ok && f.Target(cfg) != copyTarget(st) {
 				return Strategy{}, errs.E(errs.Invalid, "a COPY_TRADE's targetAddress never changes").WithCode(errs.CodeCopyTargetImmutable).
 					WithHint("cancel it and create a strategy that copies the other wallet")
 			}

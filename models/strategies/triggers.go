@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/pricefeed"
 	"github.com/agent-trading/ats/models/store"
@@ -64,8 +66,12 @@ type Triggers struct {
 	// Workers bounds concurrent signals (default 8).
 	Workers int
 
-	mu      sync.Mutex
-	armed   map[string][]*pricefeed.Trigger
+	mu    sync.Mutex
+	armed map[string][]*pricefeed.Trigger
+	// spec is the stored form (encodeConds) of the conditions last armed
+	// per strategy, kept after they fire: an announced change that stores
+	// the same conditions re-arms only where they are not armed.
+	spec    map[string]string
 	pending map[string]bool
 	queue   chan fire
 	once    sync.Once
@@ -74,6 +80,7 @@ type Triggers struct {
 func (t *Triggers) init() {
 	t.once.Do(func() {
 		t.armed = map[string][]*pricefeed.Trigger{}
+		t.spec = map[string]string{}
 		t.pending = map[string]bool{}
 		t.queue = make(chan fire, 1<<16)
 		n := t.Workers
@@ -99,6 +106,11 @@ func (t *Triggers) Arm(strategyID string, conds []Cond) {
 	t.mu.Lock()
 	old := t.armed[strategyID]
 	delete(t.armed, strategyID)
+	if len(conds) == 0 {
+		delete(t.spec, strategyID)
+	} else {
+		t.spec[strategyID] = encodeConds(conds)
+	}
 	t.mu.Unlock()
 	for _, tr := range old {
 		tr.Stop()
@@ -218,13 +230,14 @@ func (t *Triggers) signaller() {
 }
 
 // Sync brings this process's conditions in line with the database: every
-// ACTIVE strategy with stored conditions that is not armed here (and has no
-// signal in flight) is armed, and strategies armed here that are no longer
-// ACTIVE are disarmed. Every worker runs it periodically, so a strategy whose
-// conditions lived in a worker that died (SIGKILL, a lost node) is armed in
-// the survivors: each worker then holds every strategy's conditions and a
-// met condition is signalled by each, which is harmless (a signal is only a
-// hint; the execution re-checks the price and is idempotent per number).
+// ACTIVE strategy with stored conditions that is not armed here as stored
+// (and has no signal in flight) is armed, and strategies armed here that
+// are no longer ACTIVE are disarmed. Follow runs it whenever it may have
+// missed announcements (when it starts listening, and after the listening
+// failed), never on a timer: each worker then holds every strategy's
+// conditions and a met condition is signalled by each, which is harmless
+// (a signal is only a hint; the execution re-checks the price and is
+// idempotent per number).
 func (t *Triggers) Sync(ctx context.Context, s *store.Store) (armed, disarmed int, _ error) {
 	t.init()
 	t.mu.Lock()
@@ -243,7 +256,7 @@ func (t *Triggers) Sync(ctx context.Context, s *store.Store) (armed, disarmed in
 		for _, st := range page {
 			active[st.ID] = true
 			t.mu.Lock()
-			skip := len(t.armed[st.ID]) > 0 || t.pending[st.ID]
+			skip := len(t.armed[st.ID]) > 0 && t.spec[st.ID] == st.Triggers || t.pending[st.ID]
 			t.mu.Unlock()
 			if skip {
 				continue
@@ -293,5 +306,143 @@ func (t *Triggers) Rebuild(ctx context.Context, s *store.Store) (int, error) {
 			return n, nil
 		}
 		after = page[len(page)-1].ID
+	}
+}
+
+// Refresh arms strategyID here as the database stores it now: its stored
+// conditions while ACTIVE, none otherwise (or when it no longer exists).
+// Conditions armed here exactly as stored are left alone, so announcing a
+// change to the worker that made it (and armed it already) costs one read.
+func (t *Triggers) Refresh(ctx context.Context, s *store.Store, strategyID string) error {
+	t.init()
+	want := ""
+	st, err := s.StrategyByID(ctx, strategyID)
+	switch {
+	case errs.Is(err, errs.NotFound):
+	case err != nil:
+		return err
+	case st.Status == StatusActive:
+		want = st.Triggers
+	}
+	t.mu.Lock()
+	same := t.spec[strategyID] == want && (want == "" || len(t.armed[strategyID]) > 0)
+	t.mu.Unlock()
+	if same {
+		return nil
+	}
+	var conds []Cond
+	if want != "" {
+		if err := json.Unmarshal([]byte(want), &conds); err != nil {
+			t.log().Error("stored strategy conditions are unreadable", "strategy_id", strategyID, "err", err)
+			return nil
+		}
+	}
+	t.Arm(strategyID, conds)
+	return nil
+}
+
+// followBuffer bounds the announced strategies waiting to be re-read; past
+// it the announcements are dropped and one Sync catches up.
+const followBuffer = 4096
+
+// Follow keeps this process's conditions in line with the database by
+// events until ctx ends: a strategy created, changed (status, conditions,
+// an execution) or deleted anywhere is announced to every worker, which
+// re-reads that one strategy (Refresh). With PostgreSQL the database
+// announces it to every process (store.ChangeStrategy on ats_changes,
+// migration 00021); with SQLite, one process, the store's own after-commit
+// changes do. Nothing is scanned periodically: Sync runs once when the
+// listening starts (whatever committed before is armed) and again only
+// after announcements may have been missed (a failed connection, an
+// overflow). ready, when set, is called once the first Sync is done.
+// Follow returns once ctx ended and its work stopped.
+func (t *Triggers) Follow(ctx context.Context, s *store.Store, ready func()) {
+	t.init()
+	ids := make(chan string, followBuffer)
+	var lost atomic.Bool
+	announce := func(id string) {
+		select {
+		case ids <- id:
+		default:
+			lost.Store(true)
+		}
+	}
+	resync := make(chan struct{}, 1)
+	var once sync.Once
+	var wg sync.WaitGroup
+	defer wg.Wait() // nothing of it runs once Follow returns
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-resync:
+				lost.Store(false)
+				if armed, disarmed, err := t.Sync(ctx, s); err != nil && ctx.Err() == nil {
+					t.log().Warn("syncing strategy triggers failed; trying again", "err", err)
+					lost.Store(true)
+					select {
+					case <-ctx.Done():
+						return
+					case <-time.After(time.Second):
+					}
+				} else if armed+disarmed > 0 {
+					t.log().Info("strategy triggers synced", "armed", armed, "disarmed", disarmed)
+				}
+				if ready != nil {
+					once.Do(ready)
+				}
+			case id := <-ids:
+				if err := t.Refresh(ctx, s, id); err != nil && ctx.Err() == nil {
+					t.log().Warn("re-reading an announced strategy failed", "strategy_id", id, "err", err)
+					lost.Store(true)
+				}
+			}
+			if lost.Load() {
+				select {
+				case resync <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	catchUp := func() {
+		select {
+		case resync <- struct{}{}:
+		default:
+		}
+	}
+	if !s.CanListenChanges() {
+		s.OnChange(func(c store.Change) {
+			if c.Topic == store.TopicStrategies && c.StrategyID != "" && ctx.Err() == nil {
+				announce(c.StrategyID)
+			}
+		})
+		catchUp()
+		<-ctx.Done()
+		return
+	}
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := s.ListenChanges(ctx, func() {
+			catchUp() // whatever committed while nobody listened
+			backoff = 100 * time.Millisecond
+		}, func(kind, id string) {
+			if kind == store.ChangeStrategy {
+				announce(id)
+			}
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		t.log().Warn("strategy triggers: listening for database changes failed; listening again", "err", err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 5*time.Second)
 	}
 }

@@ -21,14 +21,6 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Types.
-const (
-	TypePriceAlert     = "PRICE_ALERT"
-	TypeRecurringBuy   = "RECURRING_BUY"
-	TypeBuyLowSellHigh = "BUY_LOW_SELL_HIGH"
-	TypeCopyTrade      = "COPY_TRADE"
-)
-
 // Statuses (the spec's "Strategy statuses").
 const (
 	StatusActive    = "ACTIVE"
