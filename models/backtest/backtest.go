@@ -249,11 +249,12 @@ func (s *Service) runToken(ctx context.Context, sm *sim, res *Result, from, to t
 		return errs.Ef(errs.NotFound, "the venue has no price history of token %s between %s and %s", token,
 			from.Format(time.RFC3339), to.Format(time.RFC3339)).WithCode(errs.CodeNoPriceHistory)
 	}
-	trades, since, err := s.Source.MarketTrades(ctx, m.ConditionID, from, to)
+	// The volume of the hour before the window caps its first points.
+	trades, since, err := s.Source.MarketTrades(ctx, m.ConditionID, from.Add(-VolumeWindow), to)
 	if err != nil {
 		return err
 	}
-	if len(trades) > 0 && since.After(from) {
+	if len(trades) > 0 && since.After(from.Add(-VolumeWindow)) {
 		sm.warn(fmt.Sprintf("the venue's trade record of this market reaches back only to %s: fills before it are not capped by volume", since.Format(time.RFC3339)))
 	}
 	sm.st.TokenID = token
@@ -266,7 +267,7 @@ func (s *Service) runToken(ctx context.Context, sm *sim, res *Result, from, to t
 	}
 	pts := points(hist, trades, since, to, sm.model)
 	if len(trades) == 0 {
-		sm.warn("the venue recorded no trades of this market in the window: fills are not capped by volume")
+		sm.warn("the venue recorded no trades of this market in the window (or the hour before it): fills are not capped by volume")
 	}
 	res.TokenID, res.Market, res.Prices = token, sm.markets[token], hist
 	res.Points, res.Resolution = len(pts), resolution(hist)
@@ -289,30 +290,36 @@ func (s *Service) runToken(ctx context.Context, sm *sim, res *Result, from, to t
 	return nil
 }
 
-// points turns the price path into model points with each interval's
-// volume cap (the interval of a point runs to the next point).
+// points turns the price path into model points with each one's volume
+// cap: a share of the volume recorded over the VolumeWindow ending with
+// the point's interval (which runs to the next point), or over the
+// interval when it is longer.
 func points(hist []clob.PricePoint, trades []Trade, since, to time.Time, m Model) []Point {
 	sort.Slice(trades, func(i, j int) bool { return trades[i].Time.Before(trades[j].Time) })
+	// cum[i] is the volume of trades[:i]: a span's volume is a difference.
+	cum := make([]decimal.Decimal, len(trades)+1)
+	for i, t := range trades {
+		// Both outcomes of a market trade against one book (a buy of one
+		// is a sell of the other): every fill of the market is volume of
+		// this token.
+		cum[i+1] = cum[i].Add(t.Size)
+	}
+	at := func(t time.Time) int { // trades before t
+		return sort.Search(len(trades), func(i int) bool { return !trades[i].Time.Before(t) })
+	}
 	out := make([]Point, len(hist))
-	k := 0
 	for i, h := range hist {
 		end := to.Add(time.Nanosecond)
 		if i+1 < len(hist) {
 			end = hist[i+1].Time
 		}
-		for k < len(trades) && trades[k].Time.Before(h.Time) {
-			k++
+		start := end.Add(-VolumeWindow)
+		if h.Time.Before(start) {
+			start = h.Time
 		}
-		vol := decimal.Zero
-		for k < len(trades) && trades[k].Time.Before(end) {
-			// Both outcomes of a market trade against one book (a buy
-			// of one is a sell of the other): every fill of the market
-			// is volume of this token.
-			vol = vol.Add(trades[k].Size)
-			k++
-		}
+		vol := cum[at(end)].Sub(cum[at(start)])
 		bid, ask := m.Quote(h.Price)
-		cp, capped := Cap(vol, len(trades) > 0 && !h.Time.Before(since))
+		cp, capped := Cap(vol, len(trades) > 0 && !start.Before(since))
 		out[i] = Point{Time: h.Time, Price: h.Price, Bid: bid, Ask: ask, Cap: cp, Capped: capped}
 	}
 	return out
@@ -395,7 +402,7 @@ func (s *Service) runCopy(ctx context.Context, sm *sim, res *Result, from, to ti
 		if _, ok := vols[t.ConditionID]; ok || t.ConditionID == "" {
 			continue
 		}
-		v, _, err := s.Source.MarketTrades(ctx, t.ConditionID, from, to)
+		v, _, err := s.Source.MarketTrades(ctx, t.ConditionID, from.Add(-VolumeWindow), to)
 		if err != nil {
 			return err
 		}
@@ -404,7 +411,7 @@ func (s *Service) runCopy(ctx context.Context, sm *sim, res *Result, from, to ti
 	}
 	sm.model = Model{}
 	res.Points = len(trades)
-	sm.warn("copies fill at the target's recorded price, at most 10% of the market's recorded volume in the minute around the target's fill; the live copy follows the target a few seconds later, at the book's price then")
+	sm.warn("copies fill at the target's recorded price, at most 10% of the market's volume recorded in the hour up to the target's fill (its own included); the live copy follows the target a few seconds later, at the book's price then")
 	for _, t := range trades {
 		if _, ok := sm.markets[t.TokenID]; !ok {
 			if m, err := s.Source.Market(ctx, t.TokenID); err == nil {
@@ -420,7 +427,7 @@ func (s *Service) runCopy(ctx context.Context, sm *sim, res *Result, from, to ti
 		if v := vols[t.ConditionID]; len(v) > 0 {
 			recorded = true
 			for _, x := range v {
-				if !x.Time.Before(t.Time.Add(-30*time.Second)) && !x.Time.After(t.Time.Add(30*time.Second)) {
+				if !x.Time.Before(t.Time.Add(-VolumeWindow)) && !x.Time.After(t.Time) {
 					vol = vol.Add(x.Size)
 				}
 			}

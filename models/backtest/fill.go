@@ -16,7 +16,8 @@ import (
 //     typical spread is the market's spread now (its book), never less than
 //     one tick;
 //   - no fill is larger than Participation of the volume the venue
-//     recorded in the market during the interval of the price point; when
+//     recorded in the market over the VolumeWindow that ends with the
+//     price point's interval (or over the interval, when longer); when
 //     the venue recorded no trade of the market over the whole window, fills
 //     are not capped (a warning says so);
 //   - a marketable order (MARKET, FAK) fills what the cap allows at that
@@ -27,9 +28,15 @@ import (
 //   - a market that resolved inside the window settles its shares at 1
 //     (the winning outcome) or 0 when its history ends.
 
-// Participation is the largest share of the volume recorded in an interval
-// that a simulated order may take.
+// Participation is the largest share of the recorded volume (over
+// VolumeWindow) that a simulated order may take.
 var Participation = decimal.RequireFromString("0.10")
+
+// VolumeWindow is the span of recorded volume a point's cap is a share of:
+// the hour up to the end of the point's interval. A minute of a prediction
+// market often records no trade at all although its book holds shares; an
+// hour says how much it trades.
+const VolumeWindow = time.Hour
 
 // Model is the fill model of one token.
 type Model struct {

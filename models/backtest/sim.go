@@ -478,7 +478,7 @@ func (sm *sim) finish(res *Result) {
 	if open > 0 {
 		sm.warn(fmt.Sprintf("%d simulated LIMIT orders were still resting at the end of the window", open))
 	}
-	sm.warn(fmt.Sprintf("fill model: buys at the recorded price plus half the spread (%s), sells at the price less half of it, on the tick; at most %s%% of the volume recorded in each interval; no fees, no latency, no impact of the strategy's own orders on later prices (docs/backtesting.md)",
+	sm.warn(fmt.Sprintf("fill model: buys at the recorded price plus half the spread (%s), sells at the price less half of it, on the tick; at most %s%% of the volume recorded in the hour up to each point's interval; no fees, no latency, no impact of the strategy's own orders on later prices (docs/backtesting.md)",
 		decimal.Max(sm.model.Spread, sm.model.Tick).String(), Participation.Shift(2).String()))
 	res.Warnings = sm.warnings
 }
