@@ -45,6 +45,11 @@ type sim struct {
 	won, lost []string
 
 	peak, maxDD, maxDDPct decimal.Decimal
+
+	// stale is set when an order changed since the totals (the strategy
+	// row's, and tBuying: what its live buys may still fill) were counted.
+	stale   bool
+	tBuying int64
 }
 
 func (sm *sim) warn(w string) {
@@ -163,12 +168,13 @@ func (sm *sim) copyAt(t Trade, vol decimal.Decimal, recorded bool) {
 }
 
 func (sm *sim) buying() int64 {
-	_, _, b := strategies.Totals(sm.orders)
-	return b
+	sm.refresh()
+	return sm.tBuying
 }
 
 // place simulates the order d of an action at point p.
 func (sm *sim) place(p Point, d orders.PlaceRequest) *models.Order {
+	defer sm.touch()
 	buy := d.Side == "BUY"
 	o := models.Order{ID: fmt.Sprintf("sim-%d", len(sm.orders)+1), TokenID: d.TokenID, Side: d.Side, RequestType: d.Type,
 		SizeMicro: micro(d.Size), PriceMicro: micro(d.Price), Status: models.OrderOpen}
@@ -235,6 +241,7 @@ func (sm *sim) apply(o *models.Order, f Fill) {
 	if f.Size.Sign() <= 0 {
 		return
 	}
+	sm.touch()
 	filled, avg := dec(o.FilledSizeMicro), dec(o.AvgFillPriceMicro)
 	total := filled.Add(f.Size)
 	avg = filled.Mul(avg).Add(f.Size.Mul(f.Price)).Div(total)
@@ -302,11 +309,19 @@ func (sm *sim) fillResting(p Point) {
 }
 
 // refresh brings the strategy's totals up to date with its orders, as the
-// live engine's refresh does.
+// live engine's refresh does: counted again only after an order changed
+// (touch), not at every point.
 func (sm *sim) refresh() {
-	used, open, _ := strategies.Totals(sm.orders)
-	sm.st.BudgetUsedMicro, sm.st.OpenSizeMicro = used, open
+	if !sm.stale {
+		return
+	}
+	used, open, buying := strategies.Totals(sm.orders)
+	sm.st.BudgetUsedMicro, sm.st.OpenSizeMicro, sm.tBuying = used, open, buying
+	sm.stale = false
 }
+
+// touch marks the totals stale: an order was placed, filled or ended.
+func (sm *sim) touch() { sm.stale = true }
 
 // record books an execution as the engine's record does: its kind from
 // what the order did, the totals, the error count, completion (EndOf) and
@@ -411,6 +426,7 @@ func (sm *sim) settle(token string, won bool, at time.Time) {
 				sm.reserved = decimal.Max(decimal.Zero, sm.reserved.Sub(dec(o.SizeMicro-o.FilledSizeMicro).Mul(dec(o.PriceMicro))))
 			}
 			o.Status = models.OrderCancelled
+			sm.touch()
 		}
 	}
 	l := sm.hold[token]
