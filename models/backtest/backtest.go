@@ -206,7 +206,7 @@ func (s *Service) Run(ctx context.Context, r Request) (*Result, error) {
 	from, to := r.From.UTC(), r.To.UTC()
 	st := &models.Strategy{ID: "backtest", Type: r.Type, Status: strategies.StatusActive, Config: string(norm),
 		MaxBudgetMicro: micro(r.MaxBudget.Decimal)}
-	sm := &sim{ctx: ctx, cfg: cfg, typ: typ, st: st, balance: r.StartingBalance, start: r.StartingBalance, peak: r.StartingBalance, hold: map[string]*lot{},
+	sm := &sim{cfg: cfg, typ: typ, st: st, balance: r.StartingBalance, peak: r.StartingBalance, hold: map[string]*lot{},
 		marks: map[string]decimal.Decimal{}, markets: map[string]*strategies.Market{}, execOrder: map[int]int{}}
 	res := &Result{Type: r.Type, From: from, To: to, StartingBalance: r.StartingBalance}
 	if _, ok := typ.(strategies.Follower); ok {

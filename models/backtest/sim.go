@@ -1,7 +1,6 @@
 package backtest
 
 import (
-	"context"
 	"fmt"
 	"sort"
 	"time"
@@ -21,14 +20,13 @@ type lot struct{ shares, cost decimal.Decimal }
 // it (totals, schedule, status), the simulated orders, the collateral
 // balance and the holdings.
 type sim struct {
-	ctx   context.Context
 	cfg   strategies.Config
 	typ   strategies.Type
 	st    *models.Strategy
 	mkt   *Market
 	model Model
 
-	start, balance decimal.Decimal
+	balance decimal.Decimal
 	// reserved is what resting buys hold back of the balance.
 	reserved decimal.Decimal
 	orders   []models.Order
