@@ -10,14 +10,14 @@ import (
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
-	"github.com/agent-trading/ats/models/backtest"
+	"github.com/agent-trading/ats/models/backtesting"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/strategies"
 )
 
-// Backtester runs backtests; *backtest.Service implements it.
+// Backtester runs backtests; *backtesting.Service implements it.
 type Backtester interface {
-	Run(ctx context.Context, r backtest.Request) (*backtest.Result, error)
+	Run(ctx context.Context, r backtesting.Request) (*backtesting.Result, error)
 }
 
 // BacktestBody is the body of POST /strategies/backtest: a create's body
@@ -93,7 +93,7 @@ type PricePoint struct {
 
 // BacktestDTO renders a backtest's result. Its executions have the shape
 // of a strategy's; their ids are bt_{seq} and no order stands behind them.
-func BacktestDTO(r *backtest.Result) Backtest {
+func BacktestDTO(r *backtesting.Result) Backtest {
 	out := Backtest{Type: r.Type, TokenID: opt(r.TokenID), Market: marketDTO(r.Market), From: r.From.UTC(), To: r.To.UTC(),
 		ResolutionSeconds: int64(r.Resolution / time.Second), Points: r.Points, Status: r.Status, EndedReason: opt(r.EndedReason),
 		StartingBalance: num(r.StartingBalance), FinalBalance: num(r.FinalBalance), RealizedPnl: num(r.RealizedPnL),
@@ -140,7 +140,7 @@ func BacktestRoutes(bt Backtester, auth ...gin.HandlerFunc) api.Routes {
 			if !api.BindJSON(c, &b) {
 				return
 			}
-			res, err := bt.Run(c.Request.Context(), backtest.Request{Type: b.Type, Config: b.Config, MaxBudget: b.MaxBudget,
+			res, err := bt.Run(c.Request.Context(), backtesting.Request{Type: b.Type, Config: b.Config, MaxBudget: b.MaxBudget,
 				From: *b.From, To: *b.To, StartingBalance: b.StartingBalance.Decimal})
 			if err != nil {
 				api.Fail(c, err)

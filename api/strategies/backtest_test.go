@@ -16,7 +16,7 @@ import (
 	"github.com/agent-trading/ats/api/agentauth"
 	strategyapi "github.com/agent-trading/ats/api/strategies"
 	"github.com/agent-trading/ats/models"
-	"github.com/agent-trading/ats/models/backtest"
+	"github.com/agent-trading/ats/models/backtesting"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -37,19 +37,19 @@ func (h history) PriceHistory(_ context.Context, token string, from, to time.Tim
 	return out, nil
 }
 
-func (history) Market(_ context.Context, token string) (*backtest.Market, error) {
+func (history) Market(_ context.Context, token string) (*backtesting.Market, error) {
 	if token != "1001" {
 		return nil, errs.E(errs.NotFound, "no such token").WithCode(errs.CodeTokenNotFound)
 	}
-	return &backtest.Market{TokenID: token, ConditionID: "0xc0", Question: "Will it?", Outcome: "Yes", Tick: decimal.RequireFromString("0.01"),
+	return &backtesting.Market{TokenID: token, ConditionID: "0xc0", Question: "Will it?", Outcome: "Yes", Tick: decimal.RequireFromString("0.01"),
 		Spread: decimal.RequireFromString("0.02")}, nil
 }
 
-func (history) MarketTrades(_ context.Context, _ string, from, _ time.Time) ([]backtest.Trade, time.Time, error) {
+func (history) MarketTrades(_ context.Context, _ string, from, _ time.Time) ([]backtesting.Trade, time.Time, error) {
 	return nil, from, nil
 }
 
-func (history) WalletTrades(context.Context, string, time.Time, time.Time) ([]backtest.Trade, error) {
+func (history) WalletTrades(context.Context, string, time.Time, time.Time) ([]backtesting.Trade, error) {
 	return nil, nil
 }
 
@@ -72,7 +72,7 @@ func TestBacktestEndpoint(t *testing.T) {
 	for i, p := range []string{"0.50", "0.45", "0.40", "0.38", "0.42"} {
 		pts = append(pts, clob.PricePoint{Time: t0.Add(time.Duration(i) * time.Minute), Price: decimal.RequireFromString(p)})
 	}
-	svc := &backtest.Service{Source: history{pts}}
+	svc := &backtesting.Service{Source: history{pts}}
 	srv := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Routes: []api.Routes{strategyapi.BacktestRoutes(svc, []gin.HandlerFunc{agentauth.Middleware(st, nil)}...)},
 	})

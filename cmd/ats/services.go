@@ -27,7 +27,7 @@ import (
 	strategyapi "github.com/agent-trading/ats/api/strategies"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
-	"github.com/agent-trading/ats/models/backtest"
+	"github.com/agent-trading/ats/models/backtesting"
 	"github.com/agent-trading/ats/models/budget"
 	"github.com/agent-trading/ats/models/changes"
 	"github.com/agent-trading/ats/models/heartbeat"
@@ -134,7 +134,7 @@ type services struct {
 	// Triggers are set where the process has a price feed).
 	strategies *strategies.Service
 	// backtests replay strategy configs over the venue's records.
-	backtests      *backtest.Service
+	backtests      *backtesting.Service
 	strategyEngine *strategies.Engine
 	strategyClient workflows.StrategyClient
 	// controls are the user's brakes (pause, resume, revoke, cancels,
@@ -257,8 +257,8 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 			svc.strategies = &strategies.Service{Store: s, Runner: svc.strategyClient, Resolver: resolver, Markets: svc.markets, Network: &n}
 			dc := dataapi.ConfigFor(n)
 			dc.HTTP = venueHTTP("data", n.DataAPIURL, nil)
-			svc.backtests = &backtest.Service{Resolver: resolver,
-				Source: backtest.VenueSource{CLOB: v.clob, Data: dataapi.New(dc), Markets: svc.markets}}
+			svc.backtests = &backtesting.Service{Resolver: resolver,
+				Source: backtesting.VenueSource{CLOB: v.clob, Data: dataapi.New(dc), Markets: svc.markets}}
 			if v.chain != nil {
 				svc.strategies.Head = v.chain.Backend().BlockNumber
 			}

@@ -6,7 +6,7 @@ import (
 	"github.com/agent-trading/ats/models"
 )
 
-// The backtest (models/backtest) runs a type's own decision code over
+// The backtest (models/backtesting) runs a type's own decision code over
 // recorded prices: the registry's Type (Conditions, Decide, Done,
 // SellsHoldings, pure by design), EndOf and Totals below, the same
 // functions the engine calls, so the backtest carries no copy of them

@@ -499,7 +499,7 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 // EndOf is why an ACTIVE strategy of type t ends after an execution that
 // asked to complete with reason complete ("" when it goes on), from its
 // counters after the execution (s). Pure: the engine's record and the
-// backtest (models/backtest) apply it.
+// backtest (models/backtesting) apply it.
 func EndOf(t Type, s Snapshot, complete string) string {
 	if complete == EndBudget && s.BudgetUsedMicro == 0 {
 		// A budget that bought nothing is not exhausted: the strategy

@@ -3,7 +3,7 @@
 // Decide, DecideCopy, Conditions and End, the code the live strategy runs)
 // at each recorded price point, with orders filled by a documented model
 // (fill.go, docs/backtesting.md). Nothing is placed and nothing is stored.
-package backtest
+package backtesting
 
 import (
 	"cmp"

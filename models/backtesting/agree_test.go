@@ -1,4 +1,4 @@
-package backtest_test
+package backtesting_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/agent-trading/ats/models/backtest"
+	"github.com/agent-trading/ats/models/backtesting"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
@@ -46,16 +46,16 @@ func (p path) PriceHistory(_ context.Context, _ string, from, to time.Time) ([]c
 	return out, nil
 }
 
-func (path) Market(_ context.Context, token string) (*backtest.Market, error) {
-	return &backtest.Market{TokenID: token, ConditionID: "0xc" + token, Question: "Will market " + token + " resolve Yes?", Outcome: "Yes",
+func (path) Market(_ context.Context, token string) (*backtesting.Market, error) {
+	return &backtesting.Market{TokenID: token, ConditionID: "0xc" + token, Question: "Will market " + token + " resolve Yes?", Outcome: "Yes",
 		Slug: "market-" + token, Tick: decimal.RequireFromString("0.01"), MinSize: decimal.NewFromInt(5), Spread: decimal.RequireFromString("0.02")}, nil
 }
 
-func (path) MarketTrades(_ context.Context, _ string, from, _ time.Time) ([]backtest.Trade, time.Time, error) {
+func (path) MarketTrades(_ context.Context, _ string, from, _ time.Time) ([]backtesting.Trade, time.Time, error) {
 	return nil, from, nil
 }
 
-func (path) WalletTrades(context.Context, string, time.Time, time.Time) ([]backtest.Trade, error) {
+func (path) WalletTrades(context.Context, string, time.Time, time.Time) ([]backtesting.Trade, error) {
 	return nil, errs.E(errs.Internal, "not a copy")
 }
 
@@ -96,7 +96,7 @@ func TestBacktestAgreesWithTheEngine(t *testing.T) {
 			for i, p := range tc.prices {
 				pts = append(pts, clob.PricePoint{Time: t0.Add(time.Duration(i) * tc.step), Price: decimal.RequireFromString(p)})
 			}
-			model := backtest.Model{Tick: decimal.RequireFromString("0.01"), Spread: decimal.RequireFromString("0.02")}
+			model := backtesting.Model{Tick: decimal.RequireFromString("0.01"), Spread: decimal.RequireFromString("0.02")}
 
 			// Live.
 			clk := &clock{now: t0}
@@ -143,8 +143,8 @@ func TestBacktestAgreesWithTheEngine(t *testing.T) {
 			slices.Reverse(live.Executions) // oldest first
 
 			// Backtest.
-			bt := &backtest.Service{Source: path{pts}, Now: func() time.Time { return t0.Add(30 * 24 * time.Hour) }}
-			res, err := bt.Run(ctx, backtest.Request{Type: tc.typ, Config: json.RawMessage(tc.config),
+			bt := &backtesting.Service{Source: path{pts}, Now: func() time.Time { return t0.Add(30 * 24 * time.Hour) }}
+			res, err := bt.Run(ctx, backtesting.Request{Type: tc.typ, Config: json.RawMessage(tc.config),
 				MaxBudget: strategies.D(decimal.RequireFromString(tc.budget)), From: t0, To: pts[len(pts)-1].Time,
 				StartingBalance: decimal.NewFromInt(1000)})
 			if err != nil {
