@@ -187,7 +187,10 @@ func TestBacktestAgainstTheSandbox(t *testing.T) {
 		config := map[string]any{"tokenId": yes, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.40, "size": 10, "orderType": "MARKET"}
 		s := e.createStrategy(t, tr, map[string]any{"type": "PRICE_ALERT", "maxBudget": 50, "config": config})
 		moved := time.Now()
-		e.setPrice(t, yes, "0.38")
+		// Well below the trigger: an ordinary sandbox market's price
+		// walks a tick now and then, and the backtest reads it at the
+		// next minute.
+		e.setPrice(t, yes, "0.30")
 		live := e.awaitStrategy(t, tr, s.ID, "filled", func(s apiStrategy) bool {
 			return s.Status == "COMPLETED" && len(s.Executions) == 1 && deref(s.Executions[0].OrderStatus) == "FILLED"
 		})
