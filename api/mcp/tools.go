@@ -66,6 +66,9 @@ var specs = []spec{
 	// A strategy trades the user's money on its own until its budget is
 	// spent: creating one is treated as spending.
 	{name: "create_strategy", operationID: "createStrategy", destructive: true, openWorld: true},
+	// A backtest is a POST (its body is a strategy config) that places
+	// nothing and stores nothing: it only reads the venue's records.
+	{name: "backtest_strategy", operationID: "backtestStrategy", readOnly: true, idempotent: true, openWorld: true},
 	{name: "list_strategies", operationID: "listStrategies", readOnly: true, idempotent: true},
 	{name: "get_strategy", operationID: "getStrategy", readOnly: true, idempotent: true},
 	// A patch replaces config fields; a market query is resolved at the

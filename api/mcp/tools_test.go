@@ -256,7 +256,8 @@ func compile(t *testing.T, schema map[string]any) *jsonschema.Schema {
 
 // TestAnnotationsFollowTheMethod ties the hints to what the operation is:
 // GET reads (the heartbeat excepted: it consumes the events it reports),
-// nothing else is read-only, DELETE destroys, PUT-like retries are safe
+// nothing else is read-only but the backtest (a POST of a config that
+// places and stores nothing), DELETE destroys, PUT-like retries are safe
 // where the operation says so.
 func TestAnnotationsFollowTheMethod(t *testing.T) {
 	for _, tl := range mustTools(t) {
@@ -266,7 +267,7 @@ func TestAnnotationsFollowTheMethod(t *testing.T) {
 			if a.ReadOnlyHint || a.IdempotentHint {
 				t.Errorf("heartbeat consumes the fills it reports: %+v", a)
 			}
-		case tl.method == http.MethodGet:
+		case tl.method == http.MethodGet || tl.name == "backtest_strategy":
 			if !a.ReadOnlyHint || !a.IdempotentHint {
 				t.Errorf("%s (GET) is not read-only and idempotent: %+v", tl.name, a)
 			}
@@ -317,6 +318,10 @@ func TestRequestFromArguments(t *testing.T) {
 		{tool: "close_position", args: `{"id":"pos_1","dryRun":true}`, method: "POST", url: "/api/agent/v1/positions/pos_1/close",
 			body: `{"dryRun":true}`},
 		{tool: "cancel_strategy", args: `{"id":"str_1"}`, method: "DELETE", url: "/api/agent/v1/strategies/str_1"},
+		{tool: "backtest_strategy", args: `{"type":"RECURRING_BUY","config":{"tokenId":"1","amountPerInterval":5,"interval":"1h"},"maxBudget":20,` +
+			`"from":"2026-11-01T00:00:00Z","to":"2026-11-02T00:00:00Z","startingBalance":100}`, method: "POST",
+			url:  "/api/agent/v1/strategies/backtest",
+			body: `{"config":{"tokenId":"1","amountPerInterval":5,"interval":"1h"},"from":"2026-11-01T00:00:00Z","maxBudget":20,"startingBalance":100,"to":"2026-11-02T00:00:00Z","type":"RECURRING_BUY"}`},
 		// Operations without Idempotency-Key take no idempotencyKey.
 		{tool: "cancel_order", args: `{"id":"ord_1","idempotencyKey":"k"}`, code: errs.CodeUnknownField},
 	}

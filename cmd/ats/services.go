@@ -27,6 +27,7 @@ import (
 	strategyapi "github.com/agent-trading/ats/api/strategies"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
+	"github.com/agent-trading/ats/models/backtesting"
 	"github.com/agent-trading/ats/models/budget"
 	"github.com/agent-trading/ats/models/changes"
 	"github.com/agent-trading/ats/models/heartbeat"
@@ -46,6 +47,7 @@ import (
 	"github.com/agent-trading/ats/sandbox"
 	"github.com/agent-trading/ats/venue/chain"
 	"github.com/agent-trading/ats/venue/clob"
+	"github.com/agent-trading/ats/venue/dataapi"
 	"github.com/agent-trading/ats/venue/gamma"
 	"github.com/agent-trading/ats/venue/network"
 	"github.com/agent-trading/ats/workflows"
@@ -132,8 +134,10 @@ type services struct {
 	// with strategies, the service it calls); strategyEngine runs the
 	// strategy workflows' activities (its Triggers are set where the
 	// process has a price feed).
-	strategies     *strategies.Service
-	strategyDesk   *workflows.StrategyDesk
+	strategies   *strategies.Service
+	strategyDesk *workflows.StrategyDesk
+	// backtests replay strategy configs over the venue's records.
+	backtests      *backtesting.Service
 	strategyEngine *strategies.Engine
 	strategyClient workflows.StrategyDeskClient
 	// controls are the user's brakes (pause, resume, revoke, cancels,
@@ -254,6 +258,10 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 			svc.strategyClient = workflows.StrategyDeskClient{Client: tc, Intents: intents}
 			n := v.net
 			svc.strategies = &strategies.Service{Store: s, Resolver: resolver, Markets: svc.markets, Network: &n}
+			dc := dataapi.ConfigFor(n)
+			dc.HTTP = venueHTTP("data", n.DataAPIURL, nil)
+			svc.backtests = &backtesting.Service{Resolver: resolver,
+				Source: backtesting.VenueSource{CLOB: v.clob, Data: dataapi.New(dc), Markets: svc.markets}}
 			if v.chain != nil {
 				svc.strategies.Head = v.chain.Backend().BlockNumber
 			}
@@ -352,7 +360,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 			heartbeatapi.Routes(svc.heartbeat, auth...),
 		)
 		if svc.strategyDesk != nil {
-			rs = append(rs, strategyapi.Routes(svc.strategyDesk, idem, auth...))
+			rs = append(rs, strategyapi.Routes(svc.strategyDesk, idem, auth...), strategyapi.BacktestRoutes(svc.backtests, auth...))
 		}
 		// Each tool call is served as the REST request it stands for,
 		// through the routes above (where the per-key limit counts it);

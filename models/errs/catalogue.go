@@ -133,6 +133,8 @@ const (
 	CodeInvalidTokenFilter      = "invalid_token_filter"
 	CodeStrategyInfeasible      = "strategy_infeasible"
 	CodeStrategyMarketClosed    = "strategy_market_closed"
+	CodeInvalidBacktestWindow   = "invalid_backtest_window"
+	CodeNoPriceHistory          = "no_price_history"
 
 	// Wallet approvals and redemptions.
 	CodeInvalidToken         = "invalid_token"
@@ -373,6 +375,8 @@ var catalogue = []Group{
 		{Code: CodeInvalidCopySells, Kind: Invalid, Meaning: "COPY_TRADE's `copySells` is missing or not a boolean.", Remedy: "Send true to mirror sells too, false for buys only."},
 		{Code: CodeStrategyInfeasible, Kind: Invalid, Meaning: "The strategy could never place its order: one order costs more than `maxBudget` (for example `size` × the alert's worst price, `sizePerTrade` × `buyBelow`), or is below the venue's $1 minimum for a market buy or the market's minimum order size. The message names the numbers and what would fit.", Remedy: "Raise `maxBudget`, or change the size or amount as the message says."},
 		{Code: CodeStrategyMarketClosed, Kind: Conflict, Meaning: "The strategy's `tokenId` belongs to a market that no longer accepts orders (closed or resolved).", Remedy: "Choose a market that trades (GET /markets/search), or give a `marketQuery`."},
+		{Code: CodeInvalidBacktestWindow, Kind: Invalid, Meaning: "A backtest's `from`/`to` are missing, not in order, in the future, or more than 30 days apart, or `startingBalance` is not a positive USDC amount.", Remedy: "Give a window of at most 30 days that has passed, and a positive starting balance."},
+		{Code: CodeNoPriceHistory, Kind: NotFound, Meaning: "The venue has no price history of the strategy's token over the backtest's window (or, for COPY_TRADE, no history of the markets the target traded).", Remedy: "Pick a window in which the market traded, or another market."},
 		{Code: CodeInvalidTokenFilter, Kind: Invalid, Meaning: "`tokenFilter` holds something that is not a token id, a duplicate, or more than 100 ids.", Remedy: "Give up to 100 distinct decimal token ids, or leave it out to copy every token."},
 	}},
 	{Title: "Wallet approvals and redemptions", Entries: []Entry{

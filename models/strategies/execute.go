@@ -456,29 +456,11 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 			map[string]any{"side": rec.Side, "size": micro.Decimal(rec.SizeMicro).String(), "price": micro.Decimal(rec.PriceMicro).String(),
 				"tokenId": rec.TokenID, "amount": micro.Decimal(rec.AmountMicro).String(), "execution": seq})
 	}
-	if pl.Complete == EndBudget && next.BudgetUsedMicro == 0 {
-		// A budget that bought nothing is not exhausted: the strategy
-		// waits (a lower price may fit it) rather than end having spent
-		// nothing. Create and PATCH refuse budgets that can never buy.
-		pl.Complete = ""
-	}
 	if next.Status == StatusActive {
-		switch {
-		case pl.Complete != "":
-		case next.BudgetUsedMicro >= next.MaxBudgetMicro:
-			pl.Complete = EndBudget
-		default:
-			// What is left may be too little for the type to act on
-			// ever again (RECURRING_BUY: the venue's minimum).
-			pl.Complete = t.Done(snapshotOf(&next, c, buying))
-		}
-		// A strategy that sells what it bought (BUY_LOW_SELL_HIGH, a
-		// COPY_TRADE that copies sells) ends only with nothing to sell: no
-		// shares and no buy that may still fill.
-		if pl.Complete != "" && (!t.SellsHoldings(c) || sellable(&next).IsZero() && buying == 0) {
-			next.Status, next.EndedReason = StatusCompleted, pl.Complete
-			ev(events.StrategyCompleted, "strategy "+st.ID+" "+completedDetail(pl.Complete),
-				map[string]any{"reason": pl.Complete, "budgetUsed": micro.Decimal(next.BudgetUsedMicro).String()})
+		if end := EndOf(t, snapshotOf(&next, c, buying), pl.Complete); end != "" {
+			next.Status, next.EndedReason = StatusCompleted, end
+			ev(events.StrategyCompleted, "strategy "+st.ID+" "+completedDetail(end),
+				map[string]any{"reason": end, "budgetUsed": micro.Decimal(next.BudgetUsedMicro).String()})
 		}
 	}
 	u := store.StrategyUpdate{Status: &next.Status, BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
@@ -508,6 +490,35 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		res.OrderID = *rec.OrderID
 	}
 	return res, nil
+}
+
+// EndOf is why an ACTIVE strategy of type t ends after an execution that
+// asked to complete with reason complete ("" when it goes on), from its
+// counters after the execution (s). Pure: the engine's record and the
+// backtest (models/backtesting) apply it.
+func EndOf(t Type, s Snapshot, complete string) string {
+	if complete == EndBudget && s.BudgetUsedMicro == 0 {
+		// A budget that bought nothing is not exhausted: the strategy
+		// waits (a lower price may fit it) rather than end having spent
+		// nothing. Create and PATCH refuse budgets that can never buy.
+		complete = ""
+	}
+	switch {
+	case complete != "":
+	case s.BudgetUsedMicro >= s.MaxBudgetMicro:
+		complete = EndBudget
+	default:
+		// What is left may be too little for the type to act on ever
+		// again (RECURRING_BUY: the venue's minimum).
+		complete = t.Done(s)
+	}
+	// A strategy that sells what it bought (BUY_LOW_SELL_HIGH, a
+	// COPY_TRADE that copies sells) ends only with nothing to sell: no
+	// shares and no buy that may still fill.
+	if complete != "" && (!t.SellsHoldings(s.Config) || s.Sellable().IsZero() && s.BuyingMicro == 0) {
+		return complete
+	}
+	return ""
 }
 
 // marketMovedAway reports whether a FAILED order's refusal code says the

@@ -821,8 +821,11 @@ type PricePoint struct {
 	Micro uint64 // price of outcome 0
 }
 
-// historyCap bounds the samples kept per market; beyond it the older half
-// is dropped (about a day of samples at the default 2 s quote interval).
+// historyCap bounds the samples kept per market. Beyond it the older half
+// is thinned to the first sample of each minute (all /prices-history
+// serves of it, and all the journal keeps), so a market keeps weeks of
+// one-minute history; only when that too passes three quarters of the cap
+// are the oldest samples dropped.
 const historyCap = 50_000
 
 // recordLocked samples a market's fair price, at most once a second.
@@ -839,12 +842,94 @@ func (v *Venue) recordLocked(conditionID string, now time.Time) {
 	}
 	h = append(h, PricePoint{Time: now, Micro: v.fair[conditionID]})
 	if len(h) > historyCap {
-		h = append([]PricePoint(nil), h[len(h)-historyCap/2:]...)
-		if v.cfg.Journal != nil {
-			v.cfg.Journal.DeleteRange(historyKey(conditionID, time.UnixMilli(0)), historyKey(conditionID, h[0].Time))
-		}
+		h = v.thinLocked(conditionID, h)
 	}
 	v.history[conditionID] = h
+}
+
+// thinLocked keeps the first sample of each minute of h's older half, and
+// drops the oldest samples when even that is too many.
+func (v *Venue) thinLocked(conditionID string, h []PricePoint) []PricePoint {
+	half := len(h) / 2
+	out := make([]PricePoint, 0, len(h))
+	for i, p := range h[:half] {
+		if i == 0 || h[i-1].Time.Unix()/60 != p.Time.Unix()/60 {
+			out = append(out, p)
+		}
+	}
+	out = append(out, h[half:]...)
+	if len(out) > historyCap*3/4 {
+		out = append([]PricePoint(nil), out[len(out)-historyCap/2:]...)
+		if v.cfg.Journal != nil {
+			v.cfg.Journal.DeleteRange(historyKey(conditionID, time.UnixMilli(0)), historyKey(conditionID, out[0].Time))
+		}
+	}
+	return out
+}
+
+// RecordHistory records a price path of tokenID that has already happened
+// (the control API's history: a test sets the history a backtest replays).
+// The points, oldest first, each at or before now, replace the samples
+// recorded between the first and the last; prices are the token's (the
+// other outcome's are 1 − price). The path is on disk when it returns.
+func (v *Venue) RecordHistory(tokenID string, pts []PricePoint) (Info, error) {
+	if len(pts) == 0 {
+		return Info{}, venue.E(venue.Invalid, "points are required")
+	}
+	v.mu.Lock()
+	m := v.byToken[tokenID]
+	if m == nil {
+		v.mu.Unlock()
+		return Info{}, venue.E(venue.NotFound, "market not found")
+	}
+	now := v.cfg.Clock()
+	for i, p := range pts {
+		switch {
+		case p.Micro == 0 || p.Micro >= exchange.One:
+			v.mu.Unlock()
+			return Info{}, venue.Ef(venue.Invalid, "point %d: the price must be strictly between 0 and 1", i)
+		case p.Time.After(now):
+			v.mu.Unlock()
+			return Info{}, venue.Ef(venue.Invalid, "point %d is in the future: history is what already happened", i)
+		case i > 0 && !p.Time.After(pts[i-1].Time):
+			v.mu.Unlock()
+			return Info{}, venue.Ef(venue.Invalid, "point %d is not after point %d: points go oldest first", i, i-1)
+		}
+	}
+	first, last := pts[0].Time, pts[len(pts)-1].Time
+	h := v.history[m.ConditionID]
+	out := make([]PricePoint, 0, len(h)+len(pts))
+	i := 0
+	for ; i < len(h) && h[i].Time.Before(first); i++ {
+		out = append(out, h[i])
+	}
+	for _, p := range pts {
+		if tokenID == m.TokenIDs[1] {
+			p.Micro = exchange.One - p.Micro
+		}
+		out = append(out, PricePoint{Time: p.Time, Micro: p.Micro})
+	}
+	for ; i < len(h); i++ {
+		if h[i].Time.After(last) {
+			out = append(out, h[i])
+		}
+	}
+	var seq uint64
+	if j := v.cfg.Journal; j != nil {
+		j.DeleteRange(historyKey(m.ConditionID, first), historyKey(m.ConditionID, last.Add(time.Millisecond)))
+		for _, p := range out {
+			if !p.Time.Before(first) && !p.Time.After(last) {
+				seq = j.Put(historyKey(m.ConditionID, p.Time), p.Micro)
+			}
+		}
+	}
+	if len(out) > historyCap {
+		out = v.thinLocked(m.ConditionID, out)
+	}
+	v.history[m.ConditionID] = out
+	cp := *m
+	v.mu.Unlock()
+	return cp, v.durable(seq)
 }
 
 // History returns a token's fair-price samples in [from, to].

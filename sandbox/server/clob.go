@@ -878,6 +878,11 @@ func (s *Server) pricesHistory(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	now := s.cfg.Clock()
 	from, to := time.Time{}, now
+	if q.Get("interval") == "" && (q.Get("startTs") == "" || q.Get("endTs") == "") {
+		// As the venue: a span is interval, or both timestamps.
+		writeError(w, invalid("interval or both startTs and endTs are required"))
+		return
+	}
 	switch q.Get("interval") {
 	case "1h":
 		from = now.Add(-time.Hour)

@@ -27,6 +27,7 @@ func (s *Server) controlRoutes() http.Handler {
 	m.HandleFunc("GET /control/markets", s.controlMarkets)
 	m.HandleFunc("POST /control/markets", s.controlCreate)
 	m.HandleFunc("POST /control/markets/{id}/price", s.controlPrice)
+	m.HandleFunc("POST /control/markets/{id}/history", s.controlHistory)
 	m.HandleFunc("POST /control/markets/{id}/resolve", s.controlResolve)
 	m.HandleFunc("POST /control/wallets/{address}/fund", s.controlFund)
 	m.HandleFunc("POST /control/trades", s.controlTrade)
@@ -100,6 +101,43 @@ func (s *Server) controlPrice(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, err := s.v.SetPrice(r.Context(), r.PathValue("id"), p)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, 200, s.controlMarket(m))
+}
+
+// controlHistory records a price path that has already happened
+// ({"points": [{"time": RFC 3339, "price": 0.42}, …]}, oldest first, the
+// token's price): /prices-history serves it, so a test can give a
+// backtest the history it replays. It replaces what was recorded between
+// the first and the last point and leaves the book as it is.
+func (s *Server) controlHistory(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Points []struct {
+			Time  time.Time       `json:"time"`
+			Price decimal.Decimal `json:"price"`
+		} `json:"points"`
+	}
+	if err := decodeBody(r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if len(req.Points) > 15_000 { // and the body is at most 1 MiB
+		writeError(w, venue.E(venue.Invalid, "at most 15000 points per request"))
+		return
+	}
+	pts := make([]markets.PricePoint, len(req.Points))
+	for i, p := range req.Points {
+		v, err := priceMicro(p.Price)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		pts[i] = markets.PricePoint{Time: p.Time.UTC(), Micro: v}
+	}
+	m, err := s.v.RecordHistory(r.PathValue("id"), pts)
 	if err != nil {
 		writeError(w, err)
 		return

@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"math"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -193,6 +195,18 @@ func (s *Server) tradeRows(r *http.Request, activity bool) ([]map[string]any, er
 	if t := q.Get("type"); activity && t != "" && !containsFold(strings.Split(t, ","), "TRADE") {
 		return []map[string]any{}, nil
 	}
+	// start/end (unix seconds) bound the fills' times, as the Data API's
+	// do.
+	start, end := int64(math.MinInt64), int64(math.MaxInt64)
+	for k, dst := range map[string]*int64{"start": &start, "end": &end} {
+		if v := q.Get(k); v != "" {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return nil, venue.Ef(venue.Invalid, "invalid %s", k)
+			}
+			*dst = n
+		}
+	}
 	var out []map[string]any
 	fills := fillsOf(ts, user)
 	for i := len(fills) - 1; i >= 0; i-- { // newest first
@@ -204,6 +218,9 @@ func (s *Server) tradeRows(r *http.Request, activity bool) ([]map[string]any, er
 			continue
 		}
 		if side != "" && f.side.String() != side {
+			continue
+		}
+		if at := f.trade.MatchTime.Unix(); at < start || at > end {
 			continue
 		}
 		m, _ := s.v.ByCondition(f.trade.ConditionID)
@@ -227,6 +244,9 @@ func (s *Server) tradeRows(r *http.Request, activity bool) ([]map[string]any, er
 	}
 	if out == nil {
 		out = []map[string]any{}
+	}
+	if strings.EqualFold(q.Get("sortDirection"), "ASC") {
+		slices.Reverse(out)
 	}
 	limit := q.Get("limit")
 	if limit == "" {

@@ -186,3 +186,88 @@ func TestPricesHistory(t *testing.T) {
 	w = serve(s, "GET", "/clob/prices-history?market=42", nil, nil)
 	assert.Equal(t, 400, w.Code)
 }
+
+// POST /control/markets/{tokenId}/history records a past price path that
+// /prices-history then serves (one point per fidelity bucket, the first);
+// the span is interval or both timestamps, as on the venue.
+func TestControlHistory(t *testing.T) {
+	s, clk := newServer(t)
+	m := s.v.Markets()[0]
+	start := clk.Now().Add(-10 * time.Minute).Truncate(time.Minute)
+	body := `{"points":[`
+	for i, p := range []string{"0.50", "0.45", "0.40", "0.38", "0.42"} {
+		if i > 0 {
+			body += ","
+		}
+		body += `{"time":"` + start.Add(time.Duration(i)*time.Minute).Format(time.RFC3339) + `","price":` + p + `}`
+	}
+	body += `]}`
+	w := serve(s, "POST", "/control/markets/"+m.TokenIDs[0]+"/history", nil, []byte(body))
+	require.Equal(t, 200, w.Code, w.Body.String())
+
+	span := "&startTs=" + strconv.FormatInt(start.Unix(), 10) + "&endTs=" + strconv.FormatInt(start.Add(5*time.Minute).Unix(), 10)
+	var h struct {
+		History []struct {
+			T int64
+			P float64
+		}
+	}
+	w = serve(s, "GET", "/clob/prices-history?market="+m.TokenIDs[0]+span+"&fidelity=1", nil, nil)
+	require.Equal(t, 200, w.Code, w.Body.String())
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &h))
+	require.Len(t, h.History, 5)
+	assert.Equal(t, start.Add(3*time.Minute).Unix(), h.History[3].T)
+	assert.Equal(t, 0.38, h.History[3].P)
+	w = serve(s, "GET", "/clob/prices-history?market="+m.TokenIDs[1]+span+"&fidelity=2", nil, nil)
+	require.NoError(t, json.Unmarshal(w.Body.Bytes(), &h))
+	require.Len(t, h.History, 3, "one point per two-minute bucket")
+	assert.InDelta(t, 0.60, h.History[1].P, 1e-9, "the other outcome at 1 - p")
+
+	for _, bad := range []string{
+		`{"points":[{"time":"` + clk.Now().Add(time.Hour).Format(time.RFC3339) + `","price":0.5}]}`,
+		`{"points":[{"time":"` + start.Format(time.RFC3339) + `","price":1.2}]}`,
+		`{"points":[]}`,
+	} {
+		w = serve(s, "POST", "/control/markets/"+m.TokenIDs[0]+"/history", nil, []byte(bad))
+		assert.Equal(t, 400, w.Code, bad)
+	}
+	w = serve(s, "GET", "/clob/prices-history?market="+m.TokenIDs[0]+"&startTs=1", nil, nil)
+	assert.Equal(t, 400, w.Code, "startTs without endTs")
+}
+
+// The Data API's /activity and /trades bound fills by start/end (unix
+// seconds), and /activity sorts oldest first on sortDirection=ASC.
+func TestDataWindow(t *testing.T) {
+	s, clk := newServer(t)
+	ctx := context.Background()
+	m := s.v.Markets()[0]
+	w := s.v.Chain().(*markets.MemChain).OutsideWallets()[0]
+	var at []int64
+	for range 3 {
+		_, err := s.v.OutsideTrade(ctx, w, m.TokenIDs[0], exchange.Buy, 990_000, 5*exchange.One)
+		require.NoError(t, err)
+		at = append(at, clk.Now().Unix())
+		clk.Add(time.Minute)
+	}
+	user := "user=" + crypto.PubkeyToAddress(w.PublicKey).Hex()
+	var rows []struct {
+		Timestamp int64 `json:"timestamp"`
+	}
+	get := func(path string) {
+		t.Helper()
+		r := serve(s, "GET", path, nil, nil)
+		require.Equal(t, 200, r.Code, r.Body.String())
+		rows = nil
+		require.NoError(t, json.Unmarshal(r.Body.Bytes(), &rows))
+	}
+	get("/data-api/activity?" + user)
+	require.Len(t, rows, 3)
+	assert.Equal(t, at[2], rows[0].Timestamp, "newest first")
+	get("/data-api/activity?" + user + "&start=" + strconv.FormatInt(at[1], 10) + "&sortDirection=ASC")
+	require.Len(t, rows, 2)
+	assert.Equal(t, at[1], rows[0].Timestamp)
+	get("/data-api/trades?market=" + m.ConditionID + "&end=" + strconv.FormatInt(at[0], 10))
+	require.Len(t, rows, 1)
+	r := serve(s, "GET", "/data-api/activity?"+user+"&start=soon", nil, nil)
+	assert.Equal(t, 400, r.Code)
+}

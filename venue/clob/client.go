@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -286,6 +287,30 @@ func (c *Client) PricesHistory(ctx context.Context, tokenID string, from, to tim
 		out = append(out, PricePoint{Time: time.Unix(h.T, 0).UTC(), Price: h.P.Decimal})
 	}
 	return out, nil
+}
+
+// historyFidelities are the fidelities (minutes) PricesHistoryFinest
+// tries, finest first.
+var historyFidelities = []int{1, 5, 15, 60, 240, 1440}
+
+// PricesHistoryFinest returns the token's price samples between from and
+// to at the finest fidelity the venue serves for that span: the venue
+// refuses too fine a fidelity for a long span ("minimum 'fidelity' for
+// … range is …"), so each refusal that names the fidelity tries the next
+// coarser one. It answers the fidelity used.
+func (c *Client) PricesHistoryFinest(ctx context.Context, tokenID string, from, to time.Time) ([]PricePoint, int, error) {
+	var err error
+	for _, f := range historyFidelities {
+		var pts []PricePoint
+		pts, err = c.PricesHistory(ctx, tokenID, from, to, f)
+		if err == nil {
+			return pts, f, nil
+		}
+		if cat := venue.CategoryOf(err); cat != venue.Invalid && cat != venue.Rejected || !strings.Contains(strings.ToLower(venue.MessageOf(err)), "fidelity") {
+			return nil, 0, err
+		}
+	}
+	return nil, 0, err
 }
 
 // TickSize returns the token's minimum tick, from cache when fresh.

@@ -246,3 +246,62 @@ func (c *Client) Trades(ctx context.Context, user common.Address, p TradesParams
 	}
 	return out, nil
 }
+
+// pageSize is the page a paged read asks for; maxOffset is how deep the
+// Data API pages (its offset limit).
+const (
+	pageSize  = 500
+	maxOffset = 10_000
+)
+
+// WalletTrades returns the wallet's TRADE activity in [from, to], oldest
+// first, paging the Data API's /activity to its offset limit; complete is
+// false when the wallet traded more than that in the window (the oldest
+// pages are the ones read).
+func (c *Client) WalletTrades(ctx context.Context, user common.Address, from, to time.Time) (out []Activity, complete bool, err error) {
+	for off := 0; off < maxOffset; off += pageSize {
+		page, err := c.Activity(ctx, user, ActivityParams{Types: []string{"TRADE"}, Start: from, End: to, SortBy: "TIMESTAMP",
+			SortDirection: "ASC", Limit: pageSize, Offset: off})
+		if err != nil {
+			return nil, false, err
+		}
+		out = append(out, page...)
+		if len(page) < pageSize {
+			return out, true, nil
+		}
+	}
+	return out, false, nil
+}
+
+// MarketTrades returns the fills of a market (condition id) in [from,
+// to], newest first, taker fills only (each match once): the market's
+// volume. The Data API's /trades does not filter by time: it pages back
+// from the newest until a fill older than from, to its offset limit;
+// since is the time from which the answer holds every fill (from, when
+// complete).
+func (c *Client) MarketTrades(ctx context.Context, conditionID string, from, to time.Time) (out []Trade, since time.Time, err error) {
+	q := url.Values{"market": {conditionID}, "takerOnly": {"true"}, "limit": {strconv.Itoa(pageSize)}}
+	for off := 0; off < maxOffset; off += pageSize {
+		q.Set("offset", strconv.Itoa(off))
+		var page []Trade
+		if err := c.rest.GetJSON(ctx, "/trades", q, &page); err != nil {
+			return nil, time.Time{}, err
+		}
+		for _, t := range page {
+			at := time.Unix(t.Timestamp, 0)
+			if at.Before(from) {
+				return out, from, nil
+			}
+			if !at.After(to) {
+				out = append(out, t)
+			}
+		}
+		if len(page) < pageSize {
+			return out, from, nil
+		}
+	}
+	if len(out) == 0 {
+		return nil, to, nil
+	}
+	return out, time.Unix(out[len(out)-1].Timestamp, 0), nil
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,4 +100,58 @@ func TestErrors(t *testing.T) {
 	_, err = c.Activity(context.Background(), user, ActivityParams{})
 	require.Equal(t, venue.Invalid, venue.CategoryOf(err))
 	require.Contains(t, venue.MessageOf(err), "invalid user")
+}
+
+// MarketTrades pages /trades back from the newest fill until one older
+// than from; WalletTrades pages /activity oldest first until a short page.
+func TestPagedTrades(t *testing.T) {
+	const n = 1200 // fills, one a second from t0, newest first on /trades
+	t0 := int64(1778583600)
+	mux := http.NewServeMux()
+	pages := 0
+	mux.HandleFunc("GET /trades", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if q.Get("market") != "0xabc" || q.Get("takerOnly") != "true" || q.Get("limit") != "500" {
+			w.WriteHeader(400)
+			return
+		}
+		pages++
+		off, _ := strconv.Atoi(q.Get("offset"))
+		var rows []string
+		for i := off; i < min(off+500, n); i++ {
+			rows = append(rows, `{"side":"BUY","asset":"7132","conditionId":"0xabc","size":"1","price":"0.5","timestamp":`+strconv.FormatInt(t0+int64(n-1-i), 10)+`}`)
+		}
+		_, _ = w.Write([]byte("[" + strings.Join(rows, ",") + "]"))
+	})
+	mux.HandleFunc("GET /activity", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if q.Get("type") != "TRADE" || q.Get("sortDirection") != "ASC" || q.Get("start") != strconv.FormatInt(t0, 10) {
+			w.WriteHeader(400)
+			return
+		}
+		off, _ := strconv.Atoi(q.Get("offset"))
+		var rows []string
+		for i := off; i < min(off+500, 700); i++ {
+			rows = append(rows, `{"type":"TRADE","asset":"7132","side":"SELL","size":2,"price":0.4,"timestamp":`+strconv.FormatInt(t0+int64(i), 10)+`}`)
+		}
+		_, _ = w.Write([]byte("[" + strings.Join(rows, ",") + "]"))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	c := New(Config{BaseURL: srv.URL, Timeout: time.Second, Backoff: time.Millisecond})
+	ctx := context.Background()
+
+	from, to := time.Unix(t0+300, 0), time.Unix(t0+1000, 0)
+	ts, since, err := c.MarketTrades(ctx, "0xabc", from, to)
+	require.NoError(t, err)
+	require.Len(t, ts, 701, "fills from t0+300 to t0+1000")
+	require.Equal(t, t0+1000, ts[0].Timestamp)
+	require.True(t, since.Equal(from))
+	require.Equal(t, 2, pages, "stops at the page that reaches before from")
+
+	as, complete, err := c.WalletTrades(ctx, common.HexToAddress(wallet), time.Unix(t0, 0), time.Unix(t0+5000, 0))
+	require.NoError(t, err)
+	require.True(t, complete)
+	require.Len(t, as, 700)
+	require.Equal(t, t0, as[0].Timestamp)
 }
