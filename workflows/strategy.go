@@ -289,7 +289,7 @@ func (w *strategyWorkflow) marketDue(now time.Time) bool {
 }
 
 func (w *strategyWorkflow) intervalDue(now time.Time) bool {
-	return w.st.Type == strategies.TypeRecurringBuy && w.st.NextEvaluationAt != nil && !now.Before(*w.st.NextEvaluationAt)
+	return strategies.Scheduled(w.st.Type) && w.st.NextEvaluationAt != nil && !now.Before(*w.st.NextEvaluationAt)
 }
 
 // deadline is when the run wakes without a hint: the expiry, the next
@@ -300,7 +300,7 @@ func (w *strategyWorkflow) deadline() time.Time {
 	if st.ExpiresAt != nil {
 		deadline = *st.ExpiresAt
 	}
-	if st.Status == strategies.StatusActive && st.Type == strategies.TypeRecurringBuy && st.NextEvaluationAt != nil &&
+	if st.Status == strategies.StatusActive && strategies.Scheduled(st.Type) && st.NextEvaluationAt != nil &&
 		(deadline.IsZero() || st.NextEvaluationAt.Before(deadline)) {
 		deadline = *st.NextEvaluationAt
 	}

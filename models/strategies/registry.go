@@ -232,6 +232,11 @@ func typeOf(name string) Type {
 }
 
 // followerOf is the type named name when it follows a wallet.
+// Scheduled reports whether a stored strategy of this type runs on an
+// interval (its workflow wakes at NextEvaluationAt), from the registry
+// rather than a list of type names in the workflow.
+func Scheduled(name string) bool { return typeOf(name).Traits().Interval }
+
 func followerOf(name string) (Follower, bool) {
 	f, ok := byName[name].(Follower)
 	return f, ok
