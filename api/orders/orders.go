@@ -19,6 +19,7 @@ import (
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
+	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
 )
@@ -84,6 +85,9 @@ type Order struct {
 
 // OrderDTO renders a service order (shared with the positions API).
 func OrderDTO(o orders.Order) Order {
+	if o.Mode == "" {
+		o.Mode = models.ModeLive // an order read before modes were
+	}
 	return Order{
 		ID: o.ID, PolyOrderID: o.PolyOrderID, Status: o.Status, Mode: o.Mode, Side: o.Side, Type: o.Type, TokenID: o.TokenID,
 		Price: Num(o.Price), Size: Num(o.Size), FilledSize: Num(o.FilledSize), AvgFillPrice: Num(o.AvgFillPrice),
