@@ -308,12 +308,18 @@ func (s *Service) ApproveWallet(ctx context.Context, in ApproveInput) (ApproveRe
 	if err != nil {
 		return ApproveResult{}, err
 	}
-	if a, err := s.Store.AgentByID(ctx, in.AgentID); err != nil {
-		return ApproveResult{}, err
-	} else if a.Mode == models.ModePaper {
-		// Paper money needs no approval, and a paper agent never writes
-		// to the chain (docs/paper-trading.md).
-		return ApproveResult{Token: in.Token, Approvals: []Approval{}, TransactionHashes: []string{}}, nil
+	// An approval without an agent is the user's own (the dashboard, the
+	// admin command): their wallet is live.
+	if in.AgentID != "" {
+		a, err := s.Store.AgentByID(ctx, in.AgentID)
+		if err != nil {
+			return ApproveResult{}, err
+		}
+		if a.Mode == models.ModePaper {
+			// Paper money needs no approval, and a paper agent never
+			// writes to the chain (docs/paper-trading.md).
+			return ApproveResult{Token: in.Token, Approvals: []Approval{}, TransactionHashes: []string{}}, nil
+		}
 	}
 	req, err := s.Chain.RequiredApprovals(tok)
 	if err != nil {

@@ -33,7 +33,7 @@ func TestCheck(t *testing.T) {
 		{"an undocumented field", "GET", "/api/agent/v1/balance", 200, nil,
 			`{"success":true,"data":{"usdc":1,"address":"0xab","walletType":"proxy","extra":1}}`, "additional properties 'extra' not allowed"},
 		{"a missing field", "GET", "/api/agent/v1/me", 200, nil,
-			`{"success":true,"data":{"agentId":"a","name":"n","status":"active"}}`, "missing property 'scopes'"},
+			`{"success":true,"data":{"agentId":"a","name":"n","status":"active","mode":"live"}}`, "missing property 'scopes'"},
 		{"an undocumented status", "GET", "/api/agent/v1/balance", 409, nil,
 			errBody(409, "Conflict", "budget_exceeded"), "status is not supported"},
 		{"the wrong label for the status", "GET", "/api/agent/v1/balance", 404, nil,
@@ -55,11 +55,11 @@ func TestCheck(t *testing.T) {
 			`{"openapi":"3.1.0","info":{},"paths":{}}`, "X-RateLimit-Limit is sent but not declared"},
 		{"a declared rate-limit header", "GET", "/api/agent/v1/me", 200,
 			map[string]string{"X-RateLimit-Limit": "100", "X-RateLimit-Remaining": "99", "X-RateLimit-Reset": "1700000000"},
-			`{"success":true,"data":{"agentId":"a","name":"n","status":"active","scopes":["read"]}}`, ""},
+			`{"success":true,"data":{"agentId":"a","name":"n","status":"active","mode":"live","scopes":["read"]}}`, ""},
 		{"a body that is not JSON", "GET", "/api/agent/v1/me", 200, nil, `<html>`, "not JSON"},
 		{"a malformed rate-limit header", "GET", "/api/agent/v1/me", 200,
 			map[string]string{"X-RateLimit-Limit": "lots"},
-			`{"success":true,"data":{"agentId":"a","name":"n","status":"active","scopes":["read"]}}`, "X-RateLimit-Limit"},
+			`{"success":true,"data":{"agentId":"a","name":"n","status":"active","mode":"live","scopes":["read"]}}`, "X-RateLimit-Limit"},
 		{"an undocumented endpoint that answers", "GET", "/api/agent/v1/not-an-endpoint", 200, nil,
 			`{"success":true,"data":{}}`, "not in the OpenAPI document"},
 		{"an undocumented endpoint that is not found", "GET", "/api/agent/v1/not-an-endpoint", 404, nil,
@@ -87,7 +87,7 @@ func TestCheck(t *testing.T) {
 	t.Run("X-Request-Id is required", func(t *testing.T) {
 		req := httptest.NewRequest("GET", "/api/agent/v1/me", nil)
 		h := http.Header{"Content-Type": {"application/json"}}
-		err := v.Check(req, 200, h, []byte(`{"success":true,"data":{"agentId":"a","name":"n","status":"active","scopes":[]}}`))
+		err := v.Check(req, 200, h, []byte(`{"success":true,"data":{"agentId":"a","name":"n","status":"active","mode":"live","scopes":[]}}`))
 		if err == nil || !strings.Contains(err.Error(), rid) {
 			t.Fatalf("want a missing %s error, got %v", rid, err)
 		}
