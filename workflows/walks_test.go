@@ -26,10 +26,12 @@ const module = "github.com/agent-trading/ats"
 // remain"). A field found that is not here fails the test, and so does an
 // entry here that no field matches any more (the list stays true).
 var allowedPorts = map[string]string{
-	"models/strategies.Engine.Orders": "a strategy execution (an activity) places its order through the order desk and waits for the placement; " +
-		"it goes when the Strategy workflow places its orders as child Order workflows (issue 26b)",
+	"models/strategies.Engine.Orders": "a strategy run that executed before the child-orders version places its order through the order desk from " +
+		"the ExecuteStrategy activity until it continues as new; runs from that version place child Order workflows",
 	"models/orders.Router.Signaler": "an event source in the worker process: it signals an order's workflow a hint " +
 		"(venue-event) and waits for nothing; no workflow or activity calls it",
+	"models/orders.PaperWatcher.Signaler": "an event source in the worker process: the venue's trades that fill a paper " +
+		"order signal its workflow a hint and wait for nothing; no workflow or activity calls it",
 	"models/strategies.Triggers.Signal": "an event source in the worker process: it signals a strategy's workflow a " +
 		"price hint and waits for nothing; an execution re-checks the price itself",
 	"models/strategies.CopyHub.Signal": "an event source in the worker process: it signals a COPY_TRADE's workflow " +

@@ -132,7 +132,7 @@ func TestHeartbeatAgainstTheSandbox(t *testing.T) {
 	ctx := context.Background()
 	e.svc.positions.ResolutionTTL = time.Millisecond // see a resolution at once
 	yes := m.TokenIDs[0]
-	allMembers := []string{"budget", "heartbeat", "orderActivity", "portfolio", "status", "timestamp"}
+	allMembers := []string{"budget", "heartbeat", "mode", "orderActivity", "portfolio", "status", "timestamp"}
 
 	// A fresh agent with budget and nothing working is told to look for trades.
 	d := e.heartbeat(t, a.key, "?skill_version=1")
@@ -325,7 +325,7 @@ func TestHeartbeatAgainstTheSandbox(t *testing.T) {
 	appendEvent(events.StrategyExecuted, "", "bought while the agent slept")
 	d = e.heartbeat(t, a.key, "")
 	assert.Equal(t, "SLEEPING", d.Status)
-	assert.Equal(t, []string{"heartbeat", "message", "status", "timestamp"}, d.members)
+	assert.Equal(t, []string{"heartbeat", "message", "mode", "status", "timestamp"}, d.members)
 	assert.NotEmpty(t, d.Message)
 	assert.Equal(t, "2026-06-10T13:00:00Z", d.Heartbeat.NextCheckAt, "22:00 JST")
 	require.NotNil(t, d.Heartbeat.ActiveHours)

@@ -67,6 +67,30 @@ func TestHub(t *testing.T) {
 	}
 }
 
+// listening waits until the feed's LISTEN is in place on PostgreSQL: it
+// starts in a goroutine, and a change committed before it is not heard
+// (the dashboard re-reads on connect; a test would wait in vain).
+func listening(t *testing.T, s *store.Store, h *changes.Hub) {
+	t.Helper()
+	if s.Dialect() != store.Postgres {
+		return
+	}
+	probe := h.Subscribe("usr_probe")
+	defer probe.Close()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if err := s.Notify(context.Background(), changes.Channel, "usr_probe probe"); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-probe.C:
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	t.Fatal("the feed never listened")
+}
+
 // await waits for a change of user under topic on sub.
 func await(t *testing.T, sub *changes.Sub, user, topic string) {
 	t.Helper()
@@ -101,6 +125,7 @@ func TestFeed(t *testing.T) {
 		h := changes.NewHub()
 		done := changes.Feed(ctx, s, h, nil)
 		defer func() { cancel(); <-done }()
+		listening(t, s, h)
 		sub := h.Subscribe("usr_1")
 		defer sub.Close()
 		o := order(t, s, "usr_1")
