@@ -3,7 +3,6 @@ package settlements
 import (
 	"context"
 	"math/big"
-	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -36,22 +35,7 @@ func (s *Service) paperAgents(ctx context.Context, in RedeemInput) (map[string]b
 // recording the plan credits the paper balance (RecordRedemptions).
 func (s *Service) planPaperRedeem(ctx context.Context, in RedeemInput, all []models.Position, paper map[string]bool) (RedeemPlan, error) {
 	plan := RedeemPlan{Conditions: []PlannedCondition{}, Positions: []PlannedPosition{}, Holdings: []PlannedHolding{}, Paper: true}
-	byCond := map[string][]*models.Position{}
-	var conds []string
-	for i := range all {
-		p := &all[i]
-		if !redeemable(p) || !paper[p.AgentID] {
-			continue
-		}
-		c := strings.ToLower(p.ConditionID)
-		if in.ConditionID != "" && c != in.ConditionID {
-			continue
-		}
-		if _, seen := byCond[c]; !seen {
-			conds = append(conds, c)
-		}
-		byCond[c] = append(byCond[c], p)
-	}
+	byCond, conds := byCondition(all, in, func(p *models.Position) bool { return paper[p.AgentID] })
 	for _, c := range conds {
 		ps := byCond[c]
 		nums, den, err := s.Chain.Payouts(ctx, common.HexToHash(c))
@@ -70,12 +54,7 @@ func (s *Service) planPaperRedeem(ctx context.Context, in RedeemInput, all []mod
 		if err != nil {
 			return plan, err
 		}
-		pc := PlannedCondition{ConditionID: c, NegRisk: m.NegRisk}
-		index := map[string]int{}
-		for i, t := range m.Tokens {
-			pc.TokenIDs = append(pc.TokenIDs, t.TokenID)
-			index[t.TokenID] = i
-		}
+		pc, index := plannedCondition(c, m)
 		for _, p := range ps {
 			idx, ok := index[p.TokenID]
 			if !ok || idx >= len(nums) {

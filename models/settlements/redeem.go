@@ -14,6 +14,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/chain"
+	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/micro"
 )
 
@@ -149,22 +150,8 @@ func (s *Service) PlanRedeem(ctx context.Context, in RedeemInput) (RedeemPlan, e
 		return s.planPaperRedeem(ctx, in, all, paper)
 	}
 	// Group by market, in the store's (creation) order.
-	byCond := map[string][]*models.Position{}
-	var conds []string
-	for i := range all {
-		p := &all[i]
-		if !redeemable(p) || paper[p.AgentID] {
-			continue // paper positions hold no tokens of the wallet
-		}
-		c := strings.ToLower(p.ConditionID)
-		if in.ConditionID != "" && c != in.ConditionID {
-			continue
-		}
-		if _, seen := byCond[c]; !seen {
-			conds = append(conds, c)
-		}
-		byCond[c] = append(byCond[c], p)
-	}
+	// Paper positions hold no tokens of the wallet.
+	byCond, conds := byCondition(all, in, func(p *models.Position) bool { return !paper[p.AgentID] })
 	recorded := len(conds) > 0
 	if in.ConditionID != "" && !recorded {
 		conds = append(conds, in.ConditionID) // the wallet may hold it all the same
@@ -202,12 +189,7 @@ func (s *Service) PlanRedeem(ctx context.Context, in RedeemInput) (RedeemPlan, e
 			}
 			return plan, err
 		}
-		pc := PlannedCondition{ConditionID: c, NegRisk: m.NegRisk}
-		index := map[string]int{}
-		for i, t := range m.Tokens {
-			pc.TokenIDs = append(pc.TokenIDs, t.TokenID)
-			index[t.TokenID] = i
-		}
+		pc, index := plannedCondition(c, m)
 		for _, p := range ps {
 			if idx, ok := index[p.TokenID]; !ok || idx >= len(nums) {
 				return plan, errs.Ef(errs.Internal, "position %s holds token %s, which market %s does not list", p.ID, p.TokenID, c)
@@ -668,4 +650,39 @@ func (s *Service) RecordAudit(ctx context.Context, r AuditRecord) error {
 		e.Detail = detail
 	}
 	return s.audit().Record(ctx, e)
+}
+
+// byCondition groups the redeemable positions keep accepts by market (in
+// the store's creation order), narrowed to in.ConditionID when it names one.
+func byCondition(all []models.Position, in RedeemInput, keep func(*models.Position) bool) (map[string][]*models.Position, []string) {
+	byCond := map[string][]*models.Position{}
+	var conds []string
+	for i := range all {
+		p := &all[i]
+		if !redeemable(p) || !keep(p) {
+			continue
+		}
+		c := strings.ToLower(p.ConditionID)
+		if in.ConditionID != "" && c != in.ConditionID {
+			continue
+		}
+		if _, seen := byCond[c]; !seen {
+			conds = append(conds, c)
+		}
+		byCond[c] = append(byCond[c], p)
+	}
+	return byCond, conds
+}
+
+// plannedCondition is market m's condition c as a plan names it, with the
+// index of each of its tokens among the market's outcomes (the payouts'
+// order).
+func plannedCondition(c string, m *clob.Market) (PlannedCondition, map[string]int) {
+	pc := PlannedCondition{ConditionID: c, NegRisk: m.NegRisk}
+	index := map[string]int{}
+	for i, t := range m.Tokens {
+		pc.TokenIDs = append(pc.TokenIDs, t.TokenID)
+		index[t.TokenID] = i
+	}
+	return pc, index
 }
