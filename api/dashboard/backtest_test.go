@@ -11,15 +11,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agent-trading/ats/api/dashboard"
+	"github.com/agent-trading/ats/api/dashboard/dashboardtest"
 	"github.com/agent-trading/ats/api/ratelimit"
 	strategyapi "github.com/agent-trading/ats/api/strategies"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/backtesting"
+	"github.com/agent-trading/ats/models/changes"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/strategies/strategiestest"
@@ -146,7 +149,7 @@ func TestStrategyBacktest(t *testing.T) {
 	// The form: windows, the balance (the strategy's budget by default).
 	p := c.Get(page)
 	require.Equal(t, http.StatusOK, p.Status, p.Body)
-	for _, want := range []string{`id="backtest-form"`, `action="` + page + `/backtest"`, `value="day"`, `value="week"`, `value="custom"`,
+	for _, want := range []string{`id="backtest-form"`, `action="` + page + `/backtest#backtest"`, `value="day"`, `value="week"`, `value="custom"`,
 		`name="balance"`, `value="20"`, `href="/backtest?strategy=` + band.ID + `"`} {
 		assert.Contains(t, p.Body, want)
 	}
@@ -314,4 +317,46 @@ func TestBacktestsOff(t *testing.T) {
 	assert.NotContains(t, p.Body, `id="backtest-form"`)
 	assert.NotContains(t, c.Get("/strategies").Body, `href="/backtest"`)
 	assert.Equal(t, http.StatusServiceUnavailable, c.Get("/backtest").Status)
+}
+
+// TestBacktestInTheBrowser runs a backtest from a strategy's page in
+// headless Chromium and sees the simulated marks on its chart; the live
+// refresh of the page leaves the result alone.
+func TestBacktestInTheBrowser(t *testing.T) {
+	dashboardtest.ChromiumPath(t)
+	svc := &backtesting.Service{Source: &recorded{prices: swing(time.Now().UTC())}, Resolver: strategiestest.Resolver{}}
+	hub := changes.NewHub()
+	e := newEnvWith(t, users.SignupOpen, func(d *dashboard.Deps) {
+		d.Backtests, d.Changes = svc, hub
+		ctx, cancel := context.WithCancel(context.Background())
+		done := changes.Feed(ctx, d.Portfolio.Store, hub, nil)
+		t.Cleanup(func() { cancel(); <-done })
+	})
+	e.signUp("alice@example.com", "correct horse battery")
+	uid, agent := e.agentFor("alice@example.com", "scalper")
+	band := e.createStrategy(uid, agent, strategies.TypeBuyLowSellHigh, bandConfig)
+	b := dashboardtest.NewBrowser(t, e.url)
+	b.Open("/signin")
+	b.Fill("email", "alice@example.com")
+	b.Fill("password", "correct horse battery")
+	b.Click("#signin-submit", "/")
+	b.Open("/strategies/" + band.ID)
+	b.Do(chromedp.Click(chromedp.CSS(`input[name=window][value=day]`)))
+	b.Fill("bt-balance", "250")
+	b.Click("#backtest-submit", "/strategies/"+band.ID+"/backtest")
+	b.Do(chromedp.WaitVisible(chromedp.CSS(`#backtest-result .chart-wide g.mark.buy.simulated`)),
+		chromedp.WaitVisible(chromedp.CSS(`#backtest-result .chart-wide g.mark.sell.simulated`)))
+	b.See("Simulated executions", "from $250.00", "simulated buy")
+	// The marks are drawn hollow: their fill is the card's, not a buy's.
+	fill := dashboardtest.Run(b, chromedp.Evaluate[string](
+		`getComputedStyle(document.querySelector('#backtest-result .chart-wide g.mark.buy.simulated path')).fill`))
+	live := dashboardtest.Run(b, chromedp.Evaluate[string](`getComputedStyle(document.querySelector('#backtest-result')).backgroundColor`))
+	if fill == "" || fill == "rgb(27, 122, 74)" {
+		t.Fatalf("a simulated buy is filled as a live one: %q (card %q)", fill, live)
+	}
+	b.Screenshot("strategy-backtest")
+	// The page's live refresh (on connecting) reads the strategy again:
+	// the result stays.
+	b.Do(chromedp.WaitVisible(chromedp.CSS(`#live-status[data-state="live"]`)))
+	b.Do(chromedp.WaitVisible(chromedp.CSS(`#backtest-result`)))
 }
