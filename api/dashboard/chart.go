@@ -185,6 +185,9 @@ type strategyChart struct {
 	TrackY                string
 	FirstLabel, LastLabel string
 	Summary               string
+	// Simulated: the executions are a backtest's, drawn hollow and named
+	// as simulated so they never read as live ones.
+	Simulated bool
 }
 
 // band is a price range the strategy acts in (buy below, sell above, the
@@ -279,6 +282,10 @@ func layoutStrategyChart(prices []clob.PricePoint, execs []strategies.Execution,
 		if p, ok := fills[e.OrderID]; ok && e.OrderID != "" {
 			return p, true
 		}
+		if c.Simulated && e.AvgFillPrice.IsPositive() {
+			// A backtest's execution carries its simulated fill.
+			return e.AvgFillPrice, true
+		}
 		return e.Price, false
 	}
 	var seen []decimal.Decimal
@@ -362,6 +369,9 @@ func layoutStrategyChart(prices []clob.PricePoint, execs []strategies.Execution,
 		mx := x(e.Time)
 		m := mark{Kind: e.Kind, X: fmt.Sprintf("%.1f", mx)}
 		at := e.Time.UTC().Format("Jan 2 15:04:05 UTC")
+		if c.Simulated {
+			at = "Simulated " + at
+		}
 		switch {
 		case e.Kind == strategies.KindAction && e.Side != "":
 			p, filled := price(e)
@@ -395,5 +405,8 @@ func layoutStrategyChart(prices []clob.PricePoint, execs []strategies.Execution,
 	c.FirstLabel, c.LastLabel = timeLabels(from, to)
 	c.Summary = fmt.Sprintf("From %s to %s: %d price samples between %s and %s, %d buys, %d sells, %d executions in all.",
 		c.FirstLabel, c.LastLabel, n, notify.Cents(lo), notify.Cents(hi), buys, sells, len(c.Marks))
+	if c.Simulated {
+		c.Summary = "Backtest, simulated executions. " + c.Summary
+	}
 	return c
 }

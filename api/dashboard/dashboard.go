@@ -9,6 +9,7 @@
 package dashboard
 
 import (
+	"context"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
@@ -81,6 +82,12 @@ type Deps struct {
 	// line (nil: executions only).
 	Strategies *workflows.StrategyDesk
 	Prices     PriceHistory
+	// Backtests replays a strategy's config over the venue's history (the
+	// agent API's backtest service); nil hides the backtest form.
+	// BacktestLimit, when set, runs before each backtest with the user's
+	// id (LimitBacktests).
+	Backtests     Backtester
+	BacktestLimit func(ctx context.Context, userID string) error
 	// Links, when set, makes /link a dashboard page: the device-link
 	// review, sign-in (with the second factor) and decision in the
 	// dashboard's session. LinkLimit, when set, runs before both of its
@@ -281,6 +288,10 @@ func (h *handler) routes(s *api.Server) {
 	in.POST("/strategies/:id/resume", h.csrf, h.strategyResume)
 	in.POST("/strategies/:id/cancel", h.csrf, h.strategyCancel)
 	in.POST("/strategies/:id/extend", h.csrf, h.strategyExtend)
+	in.GET("/strategies/:id/backtest", h.backtestBack)
+	in.POST("/strategies/:id/backtest", h.csrf, h.strategyBacktest)
+	in.GET("/backtest", h.tryPage)
+	in.POST("/backtest", h.csrf, h.tryRun)
 
 	in.GET("/orders", h.ordersPage)
 	in.POST("/orders/:id/cancel", h.csrf, h.orderCancel)

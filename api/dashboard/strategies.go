@@ -45,6 +45,8 @@ type strategiesData struct {
 	Agents     []agents.Agent
 	AgentNames map[string]string
 	Strategies []strategies.Strategy
+	// Backtests: the try page is served.
+	Backtests bool
 }
 
 var (
@@ -71,7 +73,7 @@ func (h *handler) strategiesPage(c *gin.Context) {
 		h.fail(c, errNoStrategies)
 		return
 	}
-	d := strategiesData{Statuses: strategyStatuses, Types: strategyTypes,
+	d := strategiesData{Statuses: strategyStatuses, Types: strategyTypes, Backtests: h.d.Backtests != nil,
 		Filter: strategyFilter{Status: c.Query("status"), Type: c.Query("type"), Agent: c.Query("agent")}}
 	// Unknown filter values are ignored rather than refused: they come
 	// from a link or a bookmark, and the whole list is the useful answer.
@@ -109,6 +111,9 @@ type strategyData struct {
 	TemporalUI string
 	// TokenInConfig: the config names the token, so it is not repeated.
 	TokenInConfig bool
+	// Backtest is the backtest form and its last result (nil: backtests
+	// are not available on this server).
+	Backtest *backtestView
 }
 
 // configField is one setting of a strategy: its config key (what the
@@ -142,6 +147,12 @@ func (h *handler) strategyPage(c *gin.Context) {
 }
 
 func (h *handler) renderStrategy(c *gin.Context, status int, msg string) {
+	h.renderStrategyWith(c, status, msg, nil)
+}
+
+// renderStrategyWith shows the strategy with bt, a backtest just run (nil:
+// the backtest form, empty).
+func (h *handler) renderStrategyWith(c *gin.Context, status int, msg string, bt *backtestView) {
 	s, err := h.findStrategy(c)
 	if err != nil {
 		h.fail(c, err)
@@ -157,6 +168,12 @@ func (h *handler) renderStrategy(c *gin.Context, status int, msg string) {
 	d.Chart, d.Narrow, d.PriceNote = h.strategyCharts(c, s)
 	if h.operator(c) {
 		d.TemporalUI = h.workflowURL(s.ID)
+	}
+	if h.d.Backtests != nil {
+		if bt == nil {
+			bt = &backtestView{Form: defaultForm(s.MaxBudget)}
+		}
+		d.Backtest = bt
 	}
 	h.render(c, status, "strategy", view{Title: "Strategy " + s.ID, Nav: "strategies", Error: msg, Live: "strategies orders fills", Data: d})
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"net"
 	"net/url"
 	"os"
@@ -135,6 +136,17 @@ func (svc *services) enableDashboard(o dashboardOptions) error {
 	}
 	if svc.markets != nil {
 		deps.Prices = svc.markets
+	}
+	if svc.backtests != nil {
+		// The agent API's backtest service, per user limited (routes()
+		// sets the limit before anything is served).
+		deps.Backtests = svc.backtests
+		deps.BacktestLimit = func(ctx context.Context, userID string) error {
+			if svc.backtestLimit != nil {
+				return svc.backtestLimit(ctx, userID)
+			}
+			return nil
+		}
 	}
 	if svc.feed != nil {
 		deps.Quotes = svc.feed

@@ -13,6 +13,7 @@ import (
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/account"
 	"github.com/agent-trading/ats/api/agentauth"
+	"github.com/agent-trading/ats/api/dashboard"
 	"github.com/agent-trading/ats/api/device"
 	heartbeatapi "github.com/agent-trading/ats/api/heartbeat"
 	"github.com/agent-trading/ats/api/idempotency"
@@ -151,6 +152,8 @@ type services struct {
 	// linkLimit limits the device endpoints and /link per client address;
 	// routes sets it, before anything is served.
 	linkLimit gin.HandlerFunc
+	// backtestLimit limits the dashboard's backtests per user.
+	backtestLimit func(ctx context.Context, userID string) error
 	// reads serve the key check and the read endpoints from memory once
 	// cacheReads ran (processes that serve the API).
 	reads *readcache.Reads
@@ -328,6 +331,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	// The device endpoints and /link (the dashboard's page, or the plain
 	// one) share one per-address budget.
 	svc.linkLimit = ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)
+	svc.backtestLimit = dashboard.LimitBacktests(l.Scope("dashboard-backtests"), 0)
 	var keys agentauth.Keys = svc.store
 	budgetReads := svc.budget
 	if svc.reads != nil {
