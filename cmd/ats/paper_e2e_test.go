@@ -394,6 +394,21 @@ func TestPaperBesideLiveOnTheSandbox(t *testing.T) {
 	}
 	liveSpent, paperSpent := int64(0), int64(0)
 	var liveOrders []string // the live agent's venue order ids
+	// venueSaw checks, after each step, that every order the venue has
+	// received is one of the live agent's, in order, and nothing was
+	// cancelled there.
+	venueSaw := func(step string) {
+		t.Helper()
+		posts, cancels := watch.seen()
+		if len(posts) != len(liveOrders) || len(cancels) != 0 {
+			t.Fatalf("%s: the venue received %d orders and cancels %v, the live agent placed %d: %+v", step, len(posts), cancels, len(liveOrders), posts)
+		}
+		for i, p := range posts {
+			if !strings.EqualFold(p.orderID, liveOrders[i]) || !strings.EqualFold(p.maker, live.wallet.Address) {
+				t.Fatalf("%s: order %d the venue received: %+v, want the live agent's %s", step, i, p, liveOrders[i])
+			}
+		}
+	}
 
 	// 1. The paper agent's marketable buy walks the book as the sandbox's
 	// public API shows it.
@@ -404,6 +419,7 @@ func TestPaperBesideLiveOnTheSandbox(t *testing.T) {
 		t.Fatalf("the buy should walk two levels of %+v", book.Asks)
 	}
 	po := e.placeOrder(t, paper, buy)
+	venueSaw("the paper buy")
 	if !e.publicBook(t, yes).same(book) {
 		t.Fatal("the sandbox's book changed under the paper buy: it took from the venue")
 	}
@@ -430,6 +446,7 @@ func TestPaperBesideLiveOnTheSandbox(t *testing.T) {
 		t.Fatalf("live buy %+v beside paper %+v", lo, po)
 	}
 	liveOrders = append(liveOrders, lo.PolyOrderID)
+	venueSaw("the live buy")
 	liveSpent += cost(want)
 	if e.publicBook(t, yes).same(book) {
 		t.Fatal("the live buy left the sandbox's book as it was")
@@ -447,6 +464,7 @@ func TestPaperBesideLiveOnTheSandbox(t *testing.T) {
 	if rest.Status != models.OrderOpen || rest.Mode != models.ModePaper {
 		t.Fatalf("resting paper bid %+v", rest)
 	}
+	venueSaw("the paper bid")
 	row, err := e.store.OrderByID(ctx, rest.ID)
 	if err != nil || row.PaperQueueMicro != micro.Truncate(ahead) {
 		t.Fatalf("queue ahead of the paper bid %d (%v), the book showed %s", row.PaperQueueMicro, err, ahead)
@@ -513,6 +531,7 @@ func TestPaperBesideLiveOnTheSandbox(t *testing.T) {
 	e.awaitStrategy(t, paper, copier, "copied", func(s apiStrategy) bool { return len(s.Executions) == 1 })
 	e.setPrice(t, yes, "0.65")
 	e.awaitStrategy(t, paper, blsh.ID, "sold", func(s apiStrategy) bool { return len(s.Executions) == 2 && s.OpenSize.String() == "0" })
+	venueSaw("the paper strategies")
 	for _, id := range []string{alert.ID, blsh.ID, recurring.ID, copier} {
 		os := e.strategyOrders(t, paper.agentID, id)
 		if len(os) == 0 {
@@ -607,18 +626,7 @@ func TestPaperBesideLiveOnTheSandbox(t *testing.T) {
 	}
 
 	// 6. What the venue and the chain saw: the live agent's alone.
-	posts, cancels := watch.seen()
-	if len(posts) != len(liveOrders) {
-		t.Fatalf("the venue received %d orders, the live agent placed %d: %+v", len(posts), len(liveOrders), posts)
-	}
-	for i, p := range posts {
-		if !strings.EqualFold(p.orderID, liveOrders[i]) || !strings.EqualFold(p.maker, live.wallet.Address) {
-			t.Fatalf("order %d the venue received: %+v, want the live agent's %s", i, p, liveOrders[i])
-		}
-	}
-	if len(cancels) != 0 {
-		t.Fatalf("the venue received cancels %v", cancels)
-	}
+	venueSaw("the redemptions")
 	held2 := e.sb.Venue().Engine().Orders(exchange.OrderFilter{Maker: common.HexToAddress(live.wallet.Address)})
 	if len(held2) != len(liveOrders) {
 		t.Fatalf("the venue's engine holds %d orders of the wallet, the live agent placed %d", len(held2), len(liveOrders))
