@@ -72,6 +72,11 @@ type Config struct {
 	// DataDir/state): a sandbox started again on it continues where it
 	// stopped. Empty keeps everything in memory. See persist.go.
 	DataDir string
+
+	// Observe, when set, wraps the sandbox's whole HTTP handler: a test
+	// sees every request the venue serves (and its answer) as it arrives,
+	// without the client under test reporting anything.
+	Observe func(http.Handler) http.Handler
 }
 
 // Sandbox is a running sandbox venue.
@@ -192,11 +197,15 @@ func Start(ctx context.Context, cfg Config) (*Sandbox, error) {
 		mux.Handle("GET /explorer/tx/{hash}", explorer{sb.evm.Client()})
 	}
 	mux.Handle("/", sb.api.Handler())
+	var handler http.Handler = mux
+	if cfg.Observe != nil {
+		handler = cfg.Observe(mux)
+	}
 	// Headers capped at 64 KiB like every listener of the service; no
 	// read or write deadline, because the WebSocket channels (/ws/…,
 	// /rpc/ws) stay open for hours, but slow headers and idle keep-alive
 	// connections are cut.
-	sb.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+	sb.srv = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		MaxHeaderBytes: 64 << 10, ErrorLog: slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn)}
 
 	sb.wg.Add(3)

@@ -125,6 +125,13 @@ type tradingOpts struct {
 	// temporal, when set, is the Temporal cluster (clustertest) the env
 	// runs on, over its mutual TLS, instead of a dev server of its own.
 	temporal *clustertest.Cluster
+	// observeSandbox wraps the sandbox's own HTTP handler (sandbox.Config
+	// Observe): whatever reaches the venue, from any client.
+	observeSandbox func(http.Handler) http.Handler
+	// quoteInterval is the sandbox makers' re-quote period (their
+	// default when 0); a long one keeps books still between the test's
+	// own moves (trades, /control prices).
+	quoteInterval time.Duration
 }
 
 // newTradingTest skips t in -short mode (it starts the sandbox and
@@ -149,7 +156,8 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	e := &tradingEnv{dataDir: t.TempDir(), log: log, databaseURL: o.databaseURL}
 	var err error
 	e.sb, err = sandbox.Start(ctx, sandbox.Config{Addr: "127.0.0.1:0", Seed: 7, BlockInterval: 100 * time.Millisecond,
-		Logger: log, DisableUpDown: len(o.upDown) == 0, UpDownSeries: o.upDown, UpDownWindow: o.upDownWindow, Ordinary: 4})
+		Logger: log, DisableUpDown: len(o.upDown) == 0, UpDownSeries: o.upDown, UpDownWindow: o.upDownWindow, Ordinary: 4,
+		Observe: o.observeSandbox, QuoteInterval: o.quoteInterval})
 	if err != nil {
 		t.Fatal(err)
 	}
