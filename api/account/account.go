@@ -15,7 +15,9 @@ import (
 
 	"github.com/agent-trading/ats/api"
 	"github.com/agent-trading/ats/api/agentauth"
+	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/budget"
+	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/stats"
 	"github.com/agent-trading/ats/venue/micro"
 )
@@ -26,11 +28,21 @@ type WalletReader interface {
 	Wallet(ctx context.Context, userID string) (budget.WalletInfo, error)
 }
 
+// PaperBalances reads a user's paper balance (micro-USDC): the money a
+// paper agent trades with (docs/paper-trading.md). *store.Store
+// implements it.
+type PaperBalances interface {
+	PaperBalance(ctx context.Context, userID string) (int64, error)
+}
+
 // Deps are the services behind the endpoints.
 type Deps struct {
 	Wallets WalletReader
-	Budget  *budget.Service
-	Stats   *stats.Service
+	// Paper answers /balance for paper agents; without it a paper agent's
+	// /balance is refused rather than showing the real wallet's money.
+	Paper  PaperBalances
+	Budget *budget.Service
+	Stats  *stats.Service
 }
 
 // Balance is the body of GET /balance.
@@ -85,6 +97,10 @@ func (d Deps) balance(c *gin.Context) {
 	if !ok {
 		return
 	}
+	if id.AgentMode == models.ModePaper {
+		d.paperBalance(c, id.UserID)
+		return
+	}
 	w, err := d.Wallets.Wallet(c.Request.Context(), id.UserID)
 	if err != nil {
 		api.Fail(c, err)
@@ -92,6 +108,26 @@ func (d Deps) balance(c *gin.Context) {
 	}
 	api.OK(c, Balance{USDC: num(micro.Decimal(w.CollateralMicro)), Address: w.Address.Hex(), WalletType: w.Type})
 }
+
+// paperBalance answers a paper agent's /balance: the user's paper balance,
+// never the wallet's collateral (a paper agent sees and spends only paper
+// money, as its /budget does). No wallet holds paper money, so the address
+// is empty and walletType says "paper"; the chain is not read.
+func (d Deps) paperBalance(c *gin.Context, userID string) {
+	if d.Paper == nil {
+		api.Fail(c, errs.E(errs.Internal, "account: no paper balance reader wired"))
+		return
+	}
+	bal, err := d.Paper.PaperBalance(c.Request.Context(), userID)
+	if err != nil {
+		api.Fail(c, err)
+		return
+	}
+	api.OK(c, Balance{USDC: num(micro.Decimal(bal)), Address: "", WalletType: WalletTypePaper})
+}
+
+// WalletTypePaper is /balance's walletType for a paper agent.
+const WalletTypePaper = "paper"
 
 func (d Deps) budget(c *gin.Context) {
 	id, ok := agentauth.Need(c)

@@ -70,7 +70,7 @@ func newEnv(t testing.TB, st *store.Store) *env {
 	chain := &fakeChain{bal: map[common.Address]*big.Int{}}
 	w := budget.ChainWallets{Wallets: &wallets.Service{Store: st}, Chain: chain}
 	px := prices{"tokC": 750_000}
-	deps := account.Deps{Wallets: w, Budget: budget.New(st, w, px), Stats: stats.New(st, px)}
+	deps := account.Deps{Wallets: w, Paper: st, Budget: budget.New(st, w, px), Stats: stats.New(st, px)}
 	srv := api.New(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{
 		Routes: []api.Routes{account.Routes(deps, agentauth.Middleware(st, nil))},
 	})
@@ -88,11 +88,17 @@ type user struct {
 // wallet of that kind holding balance micro-USDC.
 func (e *env) newUser(t testing.TB, scopes, kind string, balance int64) user {
 	t.Helper()
+	return e.newUserAs(t, models.ModeLive, scopes, kind, balance)
+}
+
+// newUserAs is newUser with an agent of mode (paper or live).
+func (e *env) newUserAs(t testing.TB, mode, scopes, kind string, balance int64) user {
+	t.Helper()
 	ctx := context.Background()
 	u := &models.User{Email: models.NewID("u") + "@example.com"}
 	require.NoError(t, e.st.CreateUser(ctx, u))
 	plain, hash, prefix := secret.NewAPIKey()
-	a := &models.Agent{UserID: u.ID, Name: "bot", Scopes: scopes}
+	a := &models.Agent{UserID: u.ID, Name: "bot", Scopes: scopes, Mode: mode}
 	require.NoError(t, e.st.CreateAgentWithKey(ctx, a, &models.APIKey{Hash: hash, DisplayPrefix: prefix}))
 	out := user{id: u.ID, key: plain, agent: a}
 	if kind != "" {
@@ -137,6 +143,11 @@ func TestEndpoints(t *testing.T) {
 	noRead := e.newUser(t, "trade", models.WalletEOA, M)
 	trader := e.newUser(t, "read", models.WalletEOA, M)
 	seedTrades(t, e.st, trader.agent.ID)
+	// A paper agent of a user whose real wallet holds 77 USDC: its
+	// /balance and /budget show the paper balance, never the wallet's.
+	paper := e.newUserAs(t, models.ModePaper, "read trade", models.WalletProxy, 77*M)
+	require.NoError(t, e.st.SetPaperBalance(ctx, paper.id, 250_500_000))
+	paperNoWallet := e.newUserAs(t, models.ModePaper, "read", "", 0)
 
 	tests := []struct {
 		name    string
@@ -151,6 +162,12 @@ func TestEndpoints(t *testing.T) {
 			data: `{"usdc":123.456789,"address":"` + rich.wallet.Hex() + `","walletType":"proxy"}`},
 		{name: "balance eoa", key: limits.key, path: "/balance", status: 200,
 			data: `{"usdc":200,"address":"` + limits.wallet.Hex() + `","walletType":"eoa"}`},
+		{name: "paper balance", key: paper.key, path: "/balance", status: 200,
+			data: `{"usdc":250.5,"address":"","walletType":"paper"}`},
+		{name: "paper balance without wallet (the default 1,000)", key: paperNoWallet.key, path: "/balance", status: 200,
+			data: `{"usdc":1000,"address":"","walletType":"paper"}`},
+		{name: "paper budget", key: paper.key, path: "/budget", status: 200,
+			data: `{"usdc":250.5,"limitedBy":"wallet","wallet":250.5,"config":{"fixedLimit":null,"budgetPercent":null,"maxPositionValue":null,"used":0}}`},
 		{name: "balance without wallet", key: noWallet.key, path: "/balance", status: 404, code: "no_wallet", message: "no wallet"},
 		{name: "budget without limits", key: rich.key, path: "/budget", status: 200,
 			data: `{"usdc":123.456789,"limitedBy":"wallet","wallet":123.456789,"config":{"fixedLimit":null,"budgetPercent":null,"maxPositionValue":null,"used":0}}`},

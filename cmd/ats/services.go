@@ -357,7 +357,7 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 	if svc.markets != nil {
 		rs = append(rs,
 			markets.Routes(svc.markets, auth...),
-			account.Routes(account.Deps{Wallets: svc.balance, Budget: budgetReads, Stats: svc.stats}, auth...),
+			account.Routes(account.Deps{Wallets: svc.balance, Paper: svc.store, Budget: budgetReads, Stats: svc.stats}, auth...),
 			orderapi.Routes(svc.orders, svc.orderDesk, idem, auth...),
 			positionapi.Routes(positionapi.Deps{Positions: svc.positions, Closer: &workflows.PositionDesk{Positions: svc.positions, Orders: svc.orderDesk}}, idem, auth...),
 			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlementDesk}, idem, auth...),
