@@ -11,6 +11,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
@@ -42,6 +43,13 @@ type Wallets interface {
 	Signer(ctx context.Context, userID string) (*wallets.Signer, error)
 	Creds(ctx context.Context, userID string) (clob.Creds, error)
 	InvalidateCreds(ctx context.Context, userID string) error
+}
+
+// tradingWallets is implemented by a Wallets (*wallets.Service) that
+// gives Get, Signer and Creds from one read of the wallet, which each
+// placement attempt needs; Wallets without it are asked three times.
+type tradingWallets interface {
+	Trading(ctx context.Context, userID string) (wallets.Wallet, *wallets.Signer, clob.Creds, error)
 }
 
 // Chain reads what validation needs from chain; *chain.Client implements it.
@@ -180,6 +188,17 @@ type checked struct {
 	exchanges []common.Address
 	// mode is the placing agent's (models.ModePaper or ModeLive).
 	mode string
+	// agent is the placing agent as read by validate, and collateral the
+	// wallet's balance checkFunds read from chain (a live BUY's): the
+	// budget takes both from here instead of reading them again in the
+	// same request (budget.Known).
+	agent      *models.Agent
+	collateral *big.Int
+}
+
+// known is what the budget needs not read again (budget.Known).
+func (c *checked) known() budget.Known {
+	return budget.Known{Agent: c.agent, Wallet: c.collateral}
 }
 
 // normalize checks the request's own fields.
@@ -253,7 +272,7 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 	if err != nil {
 		return nil, err
 	}
-	c := &checked{req: r, side: side, mode: a.Mode}
+	c := &checked{req: r, side: side, mode: a.Mode, agent: a}
 	c.tokenID, _ = new(big.Int).SetString(r.TokenID, 10)
 	if c.info, err = s.CLOB.MarketInfo(ctx, r.TokenID); err != nil {
 		return nil, notFoundToken(err, r.TokenID)
@@ -317,18 +336,20 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 	maker := common.HexToAddress(c.wallet.Address)
 	if c.side == clob.Buy {
-		bal, err := s.Chain.CollateralBalance(ctx, maker)
-		if err != nil {
+		// The two reads go to the node at once: one round trip of wait
+		// instead of two on every BUY (and every dry run of one).
+		var bal, allow *big.Int
+		g, gctx := errgroup.WithContext(ctx)
+		g.Go(func() (err error) { bal, err = s.Chain.CollateralBalance(gctx, maker); return err })
+		g.Go(func() (err error) { allow, err = s.Chain.CollateralAllowance(gctx, maker, c.exchanges[0]); return err })
+		if err := g.Wait(); err != nil {
 			return err
 		}
 		if bal.Cmp(big.NewInt(c.costMu)) < 0 {
 			return errs.Ef(errs.Conflict, "insufficient balance: the order needs %s USDC but the wallet holds %s USDC",
 				micro.Decimal(c.costMu).String(), micro.DecimalBig(bal).String()).WithCode(errs.CodeInsufficientBalance)
 		}
-		allow, err := s.Chain.CollateralAllowance(ctx, maker, c.exchanges[0])
-		if err != nil {
-			return err
-		}
+		c.collateral = bal
 		if allow.Cmp(big.NewInt(c.costMu)) < 0 {
 			return errs.E(errs.Conflict, "allowance error: the exchange may not spend the wallet's USDC").WithCode(errs.CodeAllowanceError).
 				WithHint(`POST /wallet/approve {"token":"USDC"}, then retry`)
@@ -418,7 +439,15 @@ func checkActing(ctx context.Context, st *store.Store, p Principal) error {
 	if err != nil {
 		return err
 	}
-	if a.UserID != p.UserID {
+	return actingAs(p, a)
+}
+
+// actingAs is checkActing on the agent a as read already.
+func actingAs(p Principal, a *models.Agent) error {
+	if p.ByUser {
+		return nil
+	}
+	if a.ID != p.AgentID || a.UserID != p.UserID {
 		return errs.E(errs.NotFound, "agent not found")
 	}
 	return agentActive(a)
@@ -509,7 +538,7 @@ func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Acce
 	if c.side == clob.Buy {
 		// The reservation checks the agent's status under the user's lock
 		// (an order the user places for the agent is a SELL: a close).
-		_, err = s.Budget.ReserveWith(ctx, p.AgentID, p.UserID, c.costMu, o.ID, create)
+		_, err = s.Budget.ReserveKnown(ctx, p.AgentID, p.UserID, c.costMu, o.ID, c.known(), create)
 	} else {
 		// The user's lock is the one position recomputes hold: the agent's
 		// own shares, its other live sells and this insert are one view,
@@ -624,10 +653,12 @@ func (s *Service) auditPlace(ctx context.Context, p Principal, o *models.Order, 
 // preview answers a dry run: every check ran; the budget is read, not
 // reserved.
 func (s *Service) preview(ctx context.Context, p Principal, c *checked) (PlaceResult, error) {
-	if err := checkActing(ctx, s.Store, p); err != nil {
+	// The agent validate read in this request: a dry run reserves
+	// nothing, so the same read answers whether the agent may act.
+	if err := actingAs(p, c.agent); err != nil {
 		return PlaceResult{}, err
 	}
-	b, err := s.Budget.Snapshot(ctx, p.AgentID)
+	b, err := s.Budget.SnapshotKnown(ctx, p.AgentID, c.known())
 	if err != nil {
 		return PlaceResult{}, err
 	}
