@@ -534,7 +534,17 @@ func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Acce
 		sid := r.StrategyID
 		o.StrategyID = &sid
 	}
-	create := func(tx *store.Store) error { return tx.CreateOrder(ctx, o) }
+	create := func(tx *store.Store) error {
+		if err := tx.CreateOrder(ctx, o); err != nil {
+			return err
+		}
+		if s.Audit == nil {
+			return nil
+		}
+		// The entry commits with the order it records: one commit for
+		// both (a refusal is recorded after the rollback, below).
+		return audit.Append(ctx, tx, placeEntry(p, o, audit.Success, nil))
+	}
 	if c.side == clob.Buy {
 		// The reservation checks the agent's status under the user's lock
 		// (an order the user places for the agent is a SELL: a close).
@@ -565,7 +575,6 @@ func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Acce
 		s.auditPlace(ctx, p, o, refusal(err), err)
 		return Accepted{}, err
 	}
-	s.auditPlace(ctx, p, o, audit.Success, nil)
 	ref := refOf(o)
 	return Accepted{Await: &ref}, nil
 }
@@ -632,6 +641,13 @@ func (s *Service) auditPlace(ctx context.Context, p Principal, o *models.Order, 
 	if s.Audit == nil {
 		return
 	}
+	if err := s.Audit.Record(ctx, placeEntry(p, o, result, cause)); err != nil {
+		s.log().WarnContext(ctx, "audit of an order placement failed", "order_id", o.ID, "err", err)
+	}
+}
+
+// placeEntry is the audit entry of a placement of o.
+func placeEntry(p Principal, o *models.Order, result string, cause error) audit.Entry {
 	detail := map[string]any{
 		"tokenId": o.TokenID, "side": o.Side, "type": o.RequestType,
 		"price": micro.Decimal(o.PriceMicro).String(), "size": micro.Decimal(o.SizeMicro).String(),
@@ -642,11 +658,9 @@ func (s *Service) auditPlace(ctx context.Context, p Principal, o *models.Order, 
 	if p.ByUser {
 		detail["by"] = "user"
 	}
-	if err := s.Audit.Record(ctx, audit.Entry{
+	return audit.Entry{
 		UserID: p.UserID, AgentID: p.AgentID, Action: "order.place", Target: o.ID, Result: result,
 		ClientAddr: p.ClientAddr, Detail: detail,
-	}); err != nil {
-		s.log().WarnContext(ctx, "audit of an order placement failed", "order_id", o.ID, "err", err)
 	}
 }
 
