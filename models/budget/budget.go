@@ -141,6 +141,10 @@ type Known struct {
 	// read live from chain in this request (a live agent's; a paper
 	// agent's paper balance is always read here).
 	Wallet *big.Int
+	// NewRef says the reservation's ref was made for this call (a new
+	// order's id): no reservation holds it, so it is not looked up (the
+	// unique ref still refuses a second one).
+	NewRef bool
 }
 
 // SnapshotKnown is Snapshot with what the caller read already (Known).
@@ -339,7 +343,7 @@ func (s *Service) ReserveKnown(ctx context.Context, agentID, userID string, amou
 	if pre.UserID != userID {
 		return models.BudgetReservation{}, errs.E(errs.NotFound, "agent not found")
 	}
-	if known.Wallet == nil {
+	if known.Wallet == nil && !known.NewRef {
 		// A retried ref answers before the chain is read; with the balance
 		// known there is nothing to save, and the check under the lock
 		// below answers it the same.
@@ -356,11 +360,13 @@ func (s *Service) ReserveKnown(ctx context.Context, agentID, userID string, amou
 
 	var out models.BudgetReservation
 	err = s.st.WithBudgetLock(ctx, userID, func(tx *store.Store) error {
-		if r, err := tx.BudgetReservationByRef(ctx, ref); err == nil {
-			out, err = sameAgent(r, agentID)
-			return err
-		} else if !errs.Is(err, errs.NotFound) {
-			return err
+		if !known.NewRef {
+			if r, err := tx.BudgetReservationByRef(ctx, ref); err == nil {
+				out, err = sameAgent(r, agentID)
+				return err
+			} else if !errs.Is(err, errs.NotFound) {
+				return err
+			}
 		}
 		// Re-read the settings under the lock: a limit lowered in the
 		// dashboard a moment ago applies.

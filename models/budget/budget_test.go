@@ -386,6 +386,13 @@ func TestReserveKnown(t *testing.T) {
 		assert.Equal(t, r.ID, again.ID)
 		assert.Equal(t, 1, created, "then runs once")
 
+		// A ref said to be new is not looked up, and still held once.
+		fresh := known(50 * usdc)
+		fresh.NewRef = true
+		_, err = f.svc.ReserveKnown(ctx, a.ID, f.user.ID, 1*usdc, "ord_k1", fresh, then)
+		assert.Equal(t, errs.Conflict, errs.KindOf(err), "the ref's unique index refuses a second reservation")
+		assert.Equal(t, 1, created, "then does not run")
+
 		_, err = f.svc.ReserveKnown(ctx, a.ID, f.user.ID, 21*usdc, "ord_k2", known(50*usdc), nil)
 		assert.Equal(t, "budget_exceeded", errs.CodeOf(err), "the known balance less what is held bounds it")
 

@@ -548,7 +548,9 @@ func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Acce
 	if c.side == clob.Buy {
 		// The reservation checks the agent's status under the user's lock
 		// (an order the user places for the agent is a SELL: a close).
-		_, err = s.Budget.ReserveKnown(ctx, p.AgentID, p.UserID, c.costMu, o.ID, c.known(), create)
+		known := c.known()
+		known.NewRef = true // o.ID was made above
+		_, err = s.Budget.ReserveKnown(ctx, p.AgentID, p.UserID, c.costMu, o.ID, known, create)
 	} else {
 		// The user's lock is the one position recomputes hold: the agent's
 		// own shares, its other live sells and this insert are one view,
