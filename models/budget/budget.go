@@ -125,11 +125,38 @@ func (s *Service) ReadingFrom(r Reads) *Service {
 // Snapshot returns the agent's current budget. An unknown agent is
 // NotFound.
 func (s *Service) Snapshot(ctx context.Context, agentID string) (Budget, error) {
-	a, err := s.reads.AgentByID(ctx, agentID)
-	if err != nil {
-		return Budget{}, err
+	return s.SnapshotKnown(ctx, agentID, Known{})
+}
+
+// Known is what a caller read already, live, in the same request, for
+// the engine to use instead of reading it again: the order service's
+// checks read the agent and the wallet's collateral balance just before
+// they reserve (or preview). What decides is unchanged: a reservation
+// still re-reads the agent (status, limits) and the totals under the
+// user's lock.
+type Known struct {
+	// Agent is the agent as read in this request (nil: read it).
+	Agent *models.Agent
+	// Wallet, when set, is the wallet's collateral balance (micro-USDC)
+	// read live from chain in this request (a live agent's; a paper
+	// agent's paper balance is always read here).
+	Wallet *big.Int
+	// NewRef says the reservation's ref was made for this call (a new
+	// order's id): no reservation holds it, so it is not looked up (the
+	// unique ref still refuses a second one).
+	NewRef bool
+}
+
+// SnapshotKnown is Snapshot with what the caller read already (Known).
+func (s *Service) SnapshotKnown(ctx context.Context, agentID string, known Known) (Budget, error) {
+	a := known.Agent
+	if a == nil || a.ID != agentID {
+		var err error
+		if a, err = s.reads.AgentByID(ctx, agentID); err != nil {
+			return Budget{}, err
+		}
 	}
-	in, err := s.external(ctx, a, s.reads)
+	in, err := s.external(ctx, a, s.reads, known.Wallet)
 	if err != nil {
 		return Budget{}, err
 	}
@@ -154,14 +181,17 @@ type inputs struct {
 
 // external reads the inputs that live outside the database: the wallet
 // balance and, when a position limit is set, the open position value.
-func (s *Service) external(ctx context.Context, a *models.Agent, reads Reads) (inputs, error) {
+func (s *Service) external(ctx context.Context, a *models.Agent, reads Reads, wallet *big.Int) (inputs, error) {
 	var in inputs
 	var bal int64
 	var err error
-	if a.Mode == models.ModePaper {
+	switch {
+	case wallet != nil && a.Mode != models.ModePaper:
+		bal = saturate(wallet) // read live by the caller, in this request
+	case a.Mode == models.ModePaper:
 		// A paper agent spends the user's paper balance, never the wallet.
 		bal, err = s.st.PaperBalance(ctx, a.UserID)
-	} else {
+	default:
 		bal, err = s.wallet.WalletBalance(ctx, a.UserID)
 	}
 	switch {
@@ -288,36 +318,55 @@ func (s *Service) Reserve(ctx context.Context, agentID, userID string, amountMic
 // An error from then rolls both back. then does not run when the ref was
 // already reserved.
 func (s *Service) ReserveWith(ctx context.Context, agentID, userID string, amountMicro int64, ref string, then func(tx *store.Store) error) (models.BudgetReservation, error) {
+	return s.ReserveKnown(ctx, agentID, userID, amountMicro, ref, Known{}, then)
+}
+
+// ReserveKnown is ReserveWith with what the caller read already in this
+// request (Known): the agent read before the lock (its owner, mode and
+// position limit; status and limits are re-read under the lock as
+// always) and the wallet balance, so neither is read twice.
+func (s *Service) ReserveKnown(ctx context.Context, agentID, userID string, amountMicro int64, ref string, known Known,
+	then func(tx *store.Store) error) (models.BudgetReservation, error) {
 	if ref == "" {
 		return models.BudgetReservation{}, errs.E(errs.Invalid, "a budget reservation needs a reference")
 	}
 	if amountMicro <= 0 {
 		return models.BudgetReservation{}, errs.E(errs.Invalid, "the amount to reserve must be positive")
 	}
-	pre, err := s.st.AgentByID(ctx, agentID)
-	if err != nil {
-		return models.BudgetReservation{}, err
+	pre := known.Agent
+	if pre == nil || pre.ID != agentID {
+		var err error
+		if pre, err = s.st.AgentByID(ctx, agentID); err != nil {
+			return models.BudgetReservation{}, err
+		}
 	}
 	if pre.UserID != userID {
 		return models.BudgetReservation{}, errs.E(errs.NotFound, "agent not found")
 	}
-	if r, err := s.st.BudgetReservationByRef(ctx, ref); err == nil {
-		return sameAgent(r, agentID)
-	} else if !errs.Is(err, errs.NotFound) {
-		return models.BudgetReservation{}, err
+	if known.Wallet == nil && !known.NewRef {
+		// A retried ref answers before the chain is read; with the balance
+		// known there is nothing to save, and the check under the lock
+		// below answers it the same.
+		if r, err := s.st.BudgetReservationByRef(ctx, ref); err == nil {
+			return sameAgent(r, agentID)
+		} else if !errs.Is(err, errs.NotFound) {
+			return models.BudgetReservation{}, err
+		}
 	}
-	in, err := s.external(ctx, pre, s.st)
+	in, err := s.external(ctx, pre, s.st, known.Wallet)
 	if err != nil {
 		return models.BudgetReservation{}, err
 	}
 
 	var out models.BudgetReservation
 	err = s.st.WithBudgetLock(ctx, userID, func(tx *store.Store) error {
-		if r, err := tx.BudgetReservationByRef(ctx, ref); err == nil {
-			out, err = sameAgent(r, agentID)
-			return err
-		} else if !errs.Is(err, errs.NotFound) {
-			return err
+		if !known.NewRef {
+			if r, err := tx.BudgetReservationByRef(ctx, ref); err == nil {
+				out, err = sameAgent(r, agentID)
+				return err
+			} else if !errs.Is(err, errs.NotFound) {
+				return err
+			}
 		}
 		// Re-read the settings under the lock: a limit lowered in the
 		// dashboard a moment ago applies.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -349,5 +350,79 @@ func TestConcurrentReservations(t *testing.T) {
 				assert.Equal(t, want*tc.amount, held)
 			})
 		}
+	})
+}
+
+// TestReserveKnown: what the caller read in the same request (the agent,
+// the wallet's balance) is not read again, and changes nothing of what
+// decides: the agent's status and limits are re-read under the lock, the
+// owner is checked, a ref is idempotent, and a paper agent's balance is
+// its paper balance whatever wallet balance is passed.
+func TestReserveKnown(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		f := newFixture(t, s, nil)
+		a := f.agent
+		// The balancer fails: every answer below comes from Known.
+		f.w.err = errors.New("the wallet balance must not be read again")
+		known := func(bal int64) budget.Known {
+			cur, err := s.AgentByID(ctx, a.ID)
+			require.NoError(t, err)
+			return budget.Known{Agent: cur, Wallet: big.NewInt(bal)}
+		}
+
+		b, err := f.svc.SnapshotKnown(ctx, a.ID, known(50*usdc))
+		require.NoError(t, err)
+		assert.Equal(t, "50", b.Available.String())
+		assert.Equal(t, budget.LimitedByWallet, b.LimitedBy)
+
+		created := 0
+		then := func(*store.Store) error { created++; return nil }
+		r, err := f.svc.ReserveKnown(ctx, a.ID, f.user.ID, 30*usdc, "ord_k1", known(50*usdc), then)
+		require.NoError(t, err)
+		assert.Equal(t, int64(30*usdc), r.HeldMicro)
+		again, err := f.svc.ReserveKnown(ctx, a.ID, f.user.ID, 30*usdc, "ord_k1", known(50*usdc), then)
+		require.NoError(t, err, "the same ref is idempotent")
+		assert.Equal(t, r.ID, again.ID)
+		assert.Equal(t, 1, created, "then runs once")
+
+		// A ref said to be new is not looked up, and still held once.
+		fresh := known(50 * usdc)
+		fresh.NewRef = true
+		_, err = f.svc.ReserveKnown(ctx, a.ID, f.user.ID, 1*usdc, "ord_k1", fresh, then)
+		assert.Equal(t, errs.Conflict, errs.KindOf(err), "the ref's unique index refuses a second reservation")
+		assert.Equal(t, 1, created, "then does not run")
+
+		_, err = f.svc.ReserveKnown(ctx, a.ID, f.user.ID, 21*usdc, "ord_k2", known(50*usdc), nil)
+		assert.Equal(t, "budget_exceeded", errs.CodeOf(err), "the known balance less what is held bounds it")
+
+		// A limit lowered and a pause after the caller read the agent
+		// still apply: both are re-read under the lock.
+		stale := known(100 * usdc)
+		f.setLimits(t, a, ptr(35*usdc), nil, nil)
+		_, err = f.svc.ReserveKnown(ctx, a.ID, f.user.ID, 6*usdc, "ord_k3", stale, nil)
+		assert.Equal(t, "budget_exceeded", errs.CodeOf(err), "the fixed limit set after the read applies")
+		require.NoError(t, s.UpdateAgentStatus(ctx, f.user.ID, a.ID, models.AgentPaused))
+		_, err = f.svc.ReserveKnown(ctx, a.ID, f.user.ID, 1*usdc, "ord_k4", stale, nil)
+		assert.Equal(t, "agent_inactive", errs.CodeOf(err), "a pause after the read applies")
+
+		_, err = f.svc.ReserveKnown(ctx, a.ID, "usr_other", 1, "ord_k5", stale, nil)
+		assert.Equal(t, errs.NotFound, errs.KindOf(err), "another user's agent")
+
+		// A paper agent spends its paper balance, never the wallet's.
+		pa := &models.Agent{UserID: f.user.ID, Name: models.NewID("a"), Scopes: "read trade", Mode: models.ModePaper}
+		require.NoError(t, s.CreateAgentWithKey(ctx, pa, &models.APIKey{Hash: models.NewID("h"), DisplayPrefix: "ll_x"}))
+		require.NoError(t, s.SetPaperBalance(ctx, f.user.ID, 20*usdc))
+		ps, err := f.svc.SnapshotKnown(ctx, pa.ID, budget.Known{Agent: pa, Wallet: big.NewInt(500 * usdc)})
+		require.NoError(t, err)
+		assert.Equal(t, "20", ps.Available.String())
+
+		// Known of another agent is not taken for this one.
+		b2 := f.newAgent(t)
+		f.w.err = nil
+		f.w.set(f.user.ID, 70*usdc)
+		snap, err := f.svc.SnapshotKnown(ctx, b2.ID, budget.Known{Agent: stale.Agent})
+		require.NoError(t, err)
+		assert.Equal(t, "40", snap.Available.String(), "b2's own budget: the wallet less what a holds")
 	})
 }

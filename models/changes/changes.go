@@ -198,6 +198,42 @@ const channel = "ats_user_changes"
 // writer never waits for them.
 const feedBuffer = 4096
 
+// feedBatch bounds the changes resolved and sent together.
+const feedBatch = 256
+
+// ownerCache remembers whose the orders and strategies whose changes
+// were resolved are (an order or strategy never changes owner), so the
+// changes of an order being placed cost one read of its owner, not one
+// each. Used by the feed's one goroutine only.
+type ownerCache struct {
+	users map[string]string // order or strategy id → user id
+}
+
+// ownerCacheSize bounds the cache; it starts over when full.
+const ownerCacheSize = 10_000
+
+func (o *ownerCache) of(ctx context.Context, st *store.Store, c store.Change) string {
+	if c.UserID != "" {
+		return c.UserID
+	}
+	id := c.OrderID
+	if id == "" {
+		id = c.StrategyID
+	}
+	if user, ok := o.users[id]; ok {
+		return user
+	}
+	user, err := st.UserOf(ctx, c)
+	if err != nil || user == "" {
+		return ""
+	}
+	if o.users == nil || len(o.users) >= ownerCacheSize {
+		o.users = make(map[string]string)
+	}
+	o.users[id] = user
+	return user
+}
+
 // Feed connects st's changes to h until ctx ends, and returns when its
 // goroutines have stopped. On SQLite the store's changes go to h; on
 // PostgreSQL they go to every process through NOTIFY, and this process's
@@ -219,6 +255,7 @@ func Feed(ctx context.Context, st *store.Store, h *Hub, log *slog.Logger) (done 
 		}
 	})
 	pg := st.Dialect() == store.Postgres
+	users := &ownerCache{}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -228,16 +265,34 @@ func Feed(ctx context.Context, st *store.Store, h *Hub, log *slog.Logger) (done 
 			case <-ctx.Done():
 				return
 			case c := <-in:
-				user, err := st.UserOf(ctx, c)
-				if err != nil || user == "" {
-					continue
+				// What queued meanwhile goes with it, each (user, topic)
+				// once: an order's placement writes its row several times
+				// in a few milliseconds, and one hint tells the same.
+				batch := []store.Change{c}
+			drain:
+				for len(batch) < feedBatch {
+					select {
+					case c := <-in:
+						batch = append(batch, c)
+					default:
+						break drain
+					}
 				}
-				if !pg {
-					h.Publish(Change{UserID: user, Topic: c.Topic})
-					continue
-				}
-				if err := st.Notify(ctx, channel, user+" "+c.Topic); err != nil && ctx.Err() == nil {
-					log.WarnContext(ctx, "change not sent to the other processes", "err", err)
+				sent := make(map[Change]bool, len(batch))
+				for _, c := range batch {
+					user := users.of(ctx, st, c)
+					ch := Change{UserID: user, Topic: c.Topic}
+					if user == "" || sent[ch] {
+						continue
+					}
+					sent[ch] = true
+					if !pg {
+						h.Publish(ch)
+						continue
+					}
+					if err := st.Notify(ctx, channel, user+" "+c.Topic); err != nil && ctx.Err() == nil {
+						log.WarnContext(ctx, "change not sent to the other processes", "err", err)
+					}
 				}
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/store"
+	"github.com/agent-trading/ats/models/wallets"
 	"github.com/agent-trading/ats/venue"
 	"github.com/agent-trading/ats/venue/clob"
 	"github.com/agent-trading/ats/venue/micro"
@@ -38,15 +39,7 @@ func (so storedOrder) built() (*clob.Built, error) {
 // trader is the venue trader of the user's wallet, with its API
 // credentials.
 func (s *Service) trader(ctx context.Context, userID string) (*clob.Trader, error) {
-	w, err := s.Wallets.Get(ctx, userID)
-	if err != nil {
-		return nil, err
-	}
-	signer, err := s.Wallets.Signer(ctx, userID)
-	if err != nil {
-		return nil, err
-	}
-	creds, err := s.Wallets.Creds(ctx, userID)
+	w, signer, creds, err := s.tradingWallet(ctx, userID)
 	if err != nil {
 		return nil, err
 	}
@@ -54,6 +47,27 @@ func (s *Service) trader(ctx context.Context, userID string) (*clob.Trader, erro
 		Client: s.CLOB.WithCreds(creds, signer.Address()), Network: s.Network, Signer: signer,
 		SignatureType: clob.SignatureType(w.SignatureType), Funder: common.HexToAddress(w.Address),
 	}, nil
+}
+
+// tradingWallet is the user's wallet, its signer and its venue API
+// credentials, from one read of the wallet where Wallets can.
+func (s *Service) tradingWallet(ctx context.Context, userID string) (wallets.Wallet, *wallets.Signer, clob.Creds, error) {
+	if tw, ok := s.Wallets.(tradingWallets); ok {
+		return tw.Trading(ctx, userID)
+	}
+	w, err := s.Wallets.Get(ctx, userID)
+	if err != nil {
+		return wallets.Wallet{}, nil, clob.Creds{}, err
+	}
+	signer, err := s.Wallets.Signer(ctx, userID)
+	if err != nil {
+		return wallets.Wallet{}, nil, clob.Creds{}, err
+	}
+	creds, err := s.Wallets.Creds(ctx, userID)
+	if err != nil {
+		return wallets.Wallet{}, nil, clob.Creds{}, err
+	}
+	return w, signer, creds, nil
 }
 
 // build signs the venue order for o as its request type says.
@@ -168,7 +182,7 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 		if err != nil {
 			return Order{}, errs.Wrap(errs.Internal, err, "encode the signed order")
 		}
-		if o, err = s.Store.SetSignedOrder(ctx, o.ID, string(raw), b.Hash.Hex()); err != nil {
+		if o, err = s.Store.SetSignedOrder(ctx, o, string(raw), b.Hash.Hex()); err != nil {
 			return Order{}, err
 		}
 		if o.Status != models.OrderPending {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/audit"
@@ -42,6 +43,13 @@ type Wallets interface {
 	Signer(ctx context.Context, userID string) (*wallets.Signer, error)
 	Creds(ctx context.Context, userID string) (clob.Creds, error)
 	InvalidateCreds(ctx context.Context, userID string) error
+}
+
+// tradingWallets is implemented by a Wallets (*wallets.Service) that
+// gives Get, Signer and Creds from one read of the wallet, which each
+// placement attempt needs; Wallets without it are asked three times.
+type tradingWallets interface {
+	Trading(ctx context.Context, userID string) (wallets.Wallet, *wallets.Signer, clob.Creds, error)
 }
 
 // Chain reads what validation needs from chain; *chain.Client implements it.
@@ -180,6 +188,17 @@ type checked struct {
 	exchanges []common.Address
 	// mode is the placing agent's (models.ModePaper or ModeLive).
 	mode string
+	// agent is the placing agent as read by validate, and collateral the
+	// wallet's balance checkFunds read from chain (a live BUY's): the
+	// budget takes both from here instead of reading them again in the
+	// same request (budget.Known).
+	agent      *models.Agent
+	collateral *big.Int
+}
+
+// known is what the budget needs not read again (budget.Known).
+func (c *checked) known() budget.Known {
+	return budget.Known{Agent: c.agent, Wallet: c.collateral}
 }
 
 // normalize checks the request's own fields.
@@ -253,7 +272,7 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 	if err != nil {
 		return nil, err
 	}
-	c := &checked{req: r, side: side, mode: a.Mode}
+	c := &checked{req: r, side: side, mode: a.Mode, agent: a}
 	c.tokenID, _ = new(big.Int).SetString(r.TokenID, 10)
 	if c.info, err = s.CLOB.MarketInfo(ctx, r.TokenID); err != nil {
 		return nil, notFoundToken(err, r.TokenID)
@@ -317,18 +336,20 @@ func (s *Service) validate(ctx context.Context, p Principal, r PlaceRequest) (*c
 func (s *Service) checkFunds(ctx context.Context, c *checked) error {
 	maker := common.HexToAddress(c.wallet.Address)
 	if c.side == clob.Buy {
-		bal, err := s.Chain.CollateralBalance(ctx, maker)
-		if err != nil {
+		// The two reads go to the node at once: one round trip of wait
+		// instead of two on every BUY (and every dry run of one).
+		var bal, allow *big.Int
+		g, gctx := errgroup.WithContext(ctx)
+		g.Go(func() (err error) { bal, err = s.Chain.CollateralBalance(gctx, maker); return err })
+		g.Go(func() (err error) { allow, err = s.Chain.CollateralAllowance(gctx, maker, c.exchanges[0]); return err })
+		if err := g.Wait(); err != nil {
 			return err
 		}
 		if bal.Cmp(big.NewInt(c.costMu)) < 0 {
 			return errs.Ef(errs.Conflict, "insufficient balance: the order needs %s USDC but the wallet holds %s USDC",
 				micro.Decimal(c.costMu).String(), micro.DecimalBig(bal).String()).WithCode(errs.CodeInsufficientBalance)
 		}
-		allow, err := s.Chain.CollateralAllowance(ctx, maker, c.exchanges[0])
-		if err != nil {
-			return err
-		}
+		c.collateral = bal
 		if allow.Cmp(big.NewInt(c.costMu)) < 0 {
 			return errs.E(errs.Conflict, "allowance error: the exchange may not spend the wallet's USDC").WithCode(errs.CodeAllowanceError).
 				WithHint(`POST /wallet/approve {"token":"USDC"}, then retry`)
@@ -418,7 +439,15 @@ func checkActing(ctx context.Context, st *store.Store, p Principal) error {
 	if err != nil {
 		return err
 	}
-	if a.UserID != p.UserID {
+	return actingAs(p, a)
+}
+
+// actingAs is checkActing on the agent a as read already.
+func actingAs(p Principal, a *models.Agent) error {
+	if p.ByUser {
+		return nil
+	}
+	if a.ID != p.AgentID || a.UserID != p.UserID {
 		return errs.E(errs.NotFound, "agent not found")
 	}
 	return agentActive(a)
@@ -505,11 +534,23 @@ func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Acce
 		sid := r.StrategyID
 		o.StrategyID = &sid
 	}
-	create := func(tx *store.Store) error { return tx.CreateOrder(ctx, o) }
+	create := func(tx *store.Store) error {
+		if err := tx.CreateOrder(ctx, o); err != nil {
+			return err
+		}
+		if s.Audit == nil {
+			return nil
+		}
+		// The entry commits with the order it records: one commit for
+		// both (a refusal is recorded after the rollback, below).
+		return audit.Append(ctx, tx, placeEntry(p, o, audit.Success, nil))
+	}
 	if c.side == clob.Buy {
 		// The reservation checks the agent's status under the user's lock
 		// (an order the user places for the agent is a SELL: a close).
-		_, err = s.Budget.ReserveWith(ctx, p.AgentID, p.UserID, c.costMu, o.ID, create)
+		known := c.known()
+		known.NewRef = true // o.ID was made above
+		_, err = s.Budget.ReserveKnown(ctx, p.AgentID, p.UserID, c.costMu, o.ID, known, create)
 	} else {
 		// The user's lock is the one position recomputes hold: the agent's
 		// own shares, its other live sells and this insert are one view,
@@ -536,7 +577,6 @@ func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Acce
 		s.auditPlace(ctx, p, o, refusal(err), err)
 		return Accepted{}, err
 	}
-	s.auditPlace(ctx, p, o, audit.Success, nil)
 	ref := refOf(o)
 	return Accepted{Await: &ref}, nil
 }
@@ -603,6 +643,13 @@ func (s *Service) auditPlace(ctx context.Context, p Principal, o *models.Order, 
 	if s.Audit == nil {
 		return
 	}
+	if err := s.Audit.Record(ctx, placeEntry(p, o, result, cause)); err != nil {
+		s.log().WarnContext(ctx, "audit of an order placement failed", "order_id", o.ID, "err", err)
+	}
+}
+
+// placeEntry is the audit entry of a placement of o.
+func placeEntry(p Principal, o *models.Order, result string, cause error) audit.Entry {
 	detail := map[string]any{
 		"tokenId": o.TokenID, "side": o.Side, "type": o.RequestType,
 		"price": micro.Decimal(o.PriceMicro).String(), "size": micro.Decimal(o.SizeMicro).String(),
@@ -613,21 +660,21 @@ func (s *Service) auditPlace(ctx context.Context, p Principal, o *models.Order, 
 	if p.ByUser {
 		detail["by"] = "user"
 	}
-	if err := s.Audit.Record(ctx, audit.Entry{
+	return audit.Entry{
 		UserID: p.UserID, AgentID: p.AgentID, Action: "order.place", Target: o.ID, Result: result,
 		ClientAddr: p.ClientAddr, Detail: detail,
-	}); err != nil {
-		s.log().WarnContext(ctx, "audit of an order placement failed", "order_id", o.ID, "err", err)
 	}
 }
 
 // preview answers a dry run: every check ran; the budget is read, not
 // reserved.
 func (s *Service) preview(ctx context.Context, p Principal, c *checked) (PlaceResult, error) {
-	if err := checkActing(ctx, s.Store, p); err != nil {
+	// The agent validate read in this request: a dry run reserves
+	// nothing, so the same read answers whether the agent may act.
+	if err := actingAs(p, c.agent); err != nil {
 		return PlaceResult{}, err
 	}
-	b, err := s.Budget.Snapshot(ctx, p.AgentID)
+	b, err := s.Budget.SnapshotKnown(ctx, p.AgentID, c.known())
 	if err != nil {
 		return PlaceResult{}, err
 	}

@@ -91,3 +91,75 @@ func TestOrderPostingClaim(t *testing.T) {
 		})
 	})
 }
+
+// SetSignedOrder answers the order as stored without reading it back when
+// its update stored the signed order, and as read when another attempt's
+// signed order (or a cancel) came first: either way the answer is what a
+// read of the row gives.
+func TestSetSignedOrder(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		now := time.Date(2026, 5, 6, 7, 8, 9, 123456000, time.UTC)
+		s.SetClock(func() time.Time { return now })
+		o := &models.Order{AgentID: "agt_1", UserID: "usr_1", WalletID: "wal_1", TokenID: "1", Side: "BUY", Type: "GTC",
+			PriceMicro: 500_000, SizeMicro: 1_000_000, ReservedMicro: 500_000, Status: models.OrderPending}
+		if err := s.CreateOrder(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		read, err := s.OrderByID(ctx, o.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := func(t *testing.T, got *models.Order, signed, hash string) {
+			t.Helper()
+			stored, err := s.OrderByID(ctx, o.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.SignedOrder != signed || got.VenueOrderID != hash {
+				t.Fatalf("answered %q %q, want %q %q", got.SignedOrder, got.VenueOrderID, signed, hash)
+			}
+			if got.SignedOrder != stored.SignedOrder || got.VenueOrderID != stored.VenueOrderID || got.Status != stored.Status ||
+				!got.UpdatedAt.Equal(stored.UpdatedAt) || !got.CreatedAt.Equal(stored.CreatedAt) {
+				t.Fatalf("answered %+v, stored %+v", got, stored)
+			}
+		}
+
+		now = now.Add(time.Second)
+		first, err := s.SetSignedOrder(ctx, read, `{"a":1}`, "0xaa")
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(t, first, `{"a":1}`, "0xaa")
+		if read.SignedOrder != "" {
+			t.Fatal("the caller's order was changed")
+		}
+
+		// A second attempt that read the order before the first stored its
+		// signed order gets the first one's.
+		second, err := s.SetSignedOrder(ctx, read, `{"b":2}`, "0xbb")
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(t, second, `{"a":1}`, "0xaa")
+
+		// A cancelled order is answered as it stands, unsigned.
+		c := *o
+		c.ID, c.SignedOrder, c.VenueOrderID = "", "", ""
+		if err := s.CreateOrder(ctx, &c); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CancelPendingOrder(ctx, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		pending := c // as read before the cancel
+		pending.Status = models.OrderPending
+		got, err := s.SetSignedOrder(ctx, &pending, `{"c":3}`, "0xcc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != models.OrderCancelled || got.SignedOrder != "" {
+			t.Fatalf("cancelled order answered %+v", got)
+		}
+	})
+}

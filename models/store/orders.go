@@ -332,15 +332,24 @@ func (s *Store) ListFills(ctx context.Context, orderID string) ([]models.Fill, e
 // hash (the venue order id) unless one is stored already, and returns the
 // order as stored: a concurrent or earlier attempt's signed order wins, so
 // every retry posts the identical order. A non-PENDING order is returned
-// unchanged.
-func (s *Store) SetSignedOrder(ctx context.Context, id, signed, venueOrderID string) (*models.Order, error) {
-	err := s.db.WithContext(ctx).Model(&models.Order{}).
-		Where("id = ? AND status = ? AND signed_order = ''", id, models.OrderPending).
-		Updates(map[string]any{"signed_order": signed, "venue_order_id": venueOrderID, "updated_at": s.now()}).Error
-	if err != nil {
-		return nil, mapErr(err, "order")
+// unchanged. o is the order as the caller read it: when this update is
+// the one that stores the signed order, the row is o with the three
+// columns set, so it is answered without reading it back; otherwise
+// (another attempt won, the order moved on) it is read.
+func (s *Store) SetSignedOrder(ctx context.Context, o *models.Order, signed, venueOrderID string) (*models.Order, error) {
+	now := s.now()
+	res := s.db.WithContext(ctx).Model(&models.Order{}).
+		Where("id = ? AND status = ? AND signed_order = ''", o.ID, models.OrderPending).
+		Updates(map[string]any{"signed_order": signed, "venue_order_id": venueOrderID, "updated_at": now})
+	if res.Error != nil {
+		return nil, mapErr(res.Error, "order")
 	}
-	return s.OrderByID(ctx, id)
+	if res.RowsAffected == 1 && o.Status == models.OrderPending && o.SignedOrder == "" {
+		cur := *o
+		cur.SignedOrder, cur.VenueOrderID, cur.UpdatedAt = signed, venueOrderID, now
+		return &cur, nil
+	}
+	return s.OrderByID(ctx, o.ID)
 }
 
 // ClearSignedOrder forgets the signed order of a PENDING order whose post

@@ -34,6 +34,27 @@ func (s *Service) Creds(ctx context.Context, userID string) (clob.Creds, error) 
 	if err != nil {
 		return clob.Creds{}, err
 	}
+	return s.credsOf(ctx, userID, w)
+}
+
+// Trading returns, from one read of userID's wallet row, what placing an
+// order needs: the wallet, its signer and its venue API credentials (as
+// Get, Signer and Creds would, which read the row once each). The signer
+// still reloads the row for every signature (Signer).
+func (s *Service) Trading(ctx context.Context, userID string) (Wallet, *Signer, clob.Creds, error) {
+	w, err := s.walletRow(ctx, userID)
+	if err != nil {
+		return Wallet{}, nil, clob.Creds{}, err
+	}
+	creds, err := s.credsOf(ctx, userID, w)
+	if err != nil {
+		return Wallet{}, nil, clob.Creds{}, err
+	}
+	return toDTO(w), s.signerFor(w), creds, nil
+}
+
+// credsOf is Creds of the wallet row w, read already.
+func (s *Service) credsOf(ctx context.Context, userID string, w *models.Wallet) (clob.Creds, error) {
 	if len(w.APICredsCiphertext) > 0 {
 		return s.openCreds(w)
 	}

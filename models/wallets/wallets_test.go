@@ -435,6 +435,38 @@ func TestCreds(t *testing.T) {
 	})
 }
 
+// Trading answers from one read what Get, Signer and Creds answer, and
+// no wallet as they do.
+func TestTrading(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, st *store.Store) {
+		e := newEnv(t, st)
+		ctx := ctxT(t)
+		uid := e.user(t)
+		_, _, _, err := e.svc.Trading(ctx, uid)
+		require.Equal(t, errs.CodeNoWallet, errs.CodeOf(err))
+		_, keyHex, owner := newKey(t)
+		_, err = e.svc.Import(ctx, uid, keyHex, chain.DeriveProxyAddress(sb.Network(), owner).Hex(), "")
+		require.NoError(t, err)
+
+		// The first call derives and stores the credentials, as Creds does.
+		_, _, first, err := e.svc.Trading(ctx, uid)
+		require.NoError(t, err)
+		w, signer, creds, err := e.svc.Trading(ctx, uid)
+		require.NoError(t, err)
+		c, err := e.svc.Creds(ctx, uid)
+		require.NoError(t, err)
+		require.Equal(t, c, first)
+		require.Equal(t, c, creds)
+		got, err := e.svc.Get(ctx, uid)
+		require.NoError(t, err)
+		require.Equal(t, got, w)
+		s2, err := e.svc.Signer(ctx, uid)
+		require.NoError(t, err)
+		require.Equal(t, owner, signer.Address())
+		require.Equal(t, s2.Address(), signer.Address())
+	})
+}
+
 func requireDemoReady(t *testing.T, e *env, uid string, w wallets.Wallet) {
 	t.Helper()
 	ctx := ctxT(t)
