@@ -94,12 +94,12 @@ func (e *Engine) log() *slog.Logger {
 // State is what the workflow knows of its strategy: ids, status and
 // timing. It carries no config amounts and no secrets.
 type State struct {
-	ID                string     `json:"id"`
-	Type              string     `json:"type"`
-	Status            string     `json:"status"`
-	AgentID           string     `json:"agent_id"`
-	UserID            string     `json:"user_id"`
-	TokenID           string     `json:"token_id,omitempty"`
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Status  string `json:"status"`
+	AgentID string `json:"agent_id"`
+	UserID  string `json:"user_id"`
+	TokenID string `json:"token_id,omitempty"`
 	// Mode is the agent's mode (models.ModePaper or ModeLive).
 	Mode              string     `json:"mode,omitempty"`
 	PausedBy          string     `json:"paused_by,omitempty"`
