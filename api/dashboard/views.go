@@ -188,7 +188,7 @@ func (h *handler) fillsPage(c *gin.Context) {
 var positionStatuses = []string{positions.FilterOpen, positions.FilterRedeemable, positions.FilterSettled, positions.FilterAll}
 
 type positionsData struct {
-	Filter      filterData
+	Filter    filterData
 	Positions []portfolio.PositionRow
 	// Summary totals the live positions, PaperSummary the paper ones:
 	// simulated money is never added to real money.
