@@ -395,6 +395,9 @@ type Strategy struct {
 	OpenSizeMicro int64 `gorm:"column:open_size_micro"`
 	// Triggers are the price conditions armed for it (JSON).
 	Triggers string `gorm:"column:triggers"`
+	// Mode is its agent's mode (ModePaper or ModeLive), copied at
+	// creation: an agent's mode never changes.
+	Mode string `gorm:"column:mode;default:live"`
 	// Version counts the changes of what the strategy does (status,
 	// config, budget, token, expiry): store.UpdateStrategy moves it. A
 	// change's proof is bound to the version it was made for, so a change

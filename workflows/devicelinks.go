@@ -2,8 +2,10 @@ package workflows
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
+	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/audit"
 )
@@ -34,6 +36,11 @@ type DeviceLinkRuns interface {
 type DeviceLinks struct {
 	Agents *agents.Service
 	Runs   DeviceLinkRuns
+	// Control, when set, has the paper agents a live approval revoked
+	// (agents.PaperNamesakes) stop what acts in their name (their
+	// strategies cancelled, their resting orders cancelled), as a revoke
+	// from the dashboard does; their keys stop at the approval's commit.
+	Control AgentControlRuns
 }
 
 // keyIssuedNoticeTimeout bounds the notice to the workflow after a key was
@@ -86,11 +93,35 @@ func (d *DeviceLinks) ApproveDevice(ctx context.Context, userID, userCode, clien
 	if err != nil {
 		return agents.LinkedAgent{}, err
 	}
+	// The paper namesakes the approval revokes if it is live (in its own
+	// transaction: agents.Recorder.ApproveDeviceLink); read first to stop
+	// what acts in their name afterwards.
+	var paper []models.Agent
+	if budget.Resolved().Mode == models.ModeLive {
+		if paper, err = agents.PaperNamesakes(ctx, d.Agents.Store, userID, l.AgentName); err != nil {
+			return agents.LinkedAgent{}, err
+		}
+	}
 	agentID, err := d.Runs.Approve(ctx, l.ID, userID, clientAddr, budget.Resolved())
 	if err != nil {
 		return agents.LinkedAgent{}, d.Agents.DecisionErr(ctx, l.ID, err)
 	}
-	return agents.LinkedAgent{LinkID: l.ID, AgentID: agentID, AgentName: l.AgentName}, nil
+	out := agents.LinkedAgent{LinkID: l.ID, AgentID: agentID, AgentName: l.AgentName}
+	for _, p := range paper {
+		a, err := d.Agents.Store.AgentByID(ctx, p.ID)
+		if err != nil || a.Status != models.AgentRevoked {
+			continue // not this approval's to stop
+		}
+		out.RevokedPaper = append(out.RevokedPaper, p.ID)
+		if d.Control != nil {
+			if err := d.Control.Apply(ctx, p.ID, userID); err != nil {
+				// Revoked already: its key and any new order are refused;
+				// its strategies stop at their next run.
+				slog.Default().WarnContext(ctx, "the revoked paper agent's control did not start", "agent_id", p.ID, "err", err)
+			}
+		}
+	}
+	return out, nil
 }
 
 // DenyDevice denies the link with user code userCode; see ApproveDevice.

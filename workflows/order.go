@@ -668,9 +668,9 @@ type OrderDeskClient struct {
 // this process before it asks the workflow (the placement update).
 const attemptWait = 2 * time.Second
 
-func (c OrderDeskClient) startOptions(orderID, userID, agentID, tokenID string) (client.StartWorkflowOptions, error) {
+func (c OrderDeskClient) startOptions(orderID, userID, agentID, tokenID, mode string) (client.StartWorkflowOptions, error) {
 	opts, err := StartOptions(StartSpec{
-		Kind: KindOrder, BusinessID: orderID, Summary: "order " + orderID + " of agent " + agentID,
+		Kind: KindOrder, BusinessID: orderID, Summary: "order " + orderID + " of agent " + agentID, Mode: mode,
 		SearchAttributes: []temporal.SearchAttributeUpdate{
 			SAUserID.ValueSet(userID), SAAgentID.ValueSet(agentID), SATokenID.ValueSet(tokenID), SAOrderStatus.ValueSet("PENDING"),
 		},
@@ -689,8 +689,8 @@ func (c OrderDeskClient) startOptions(orderID, userID, agentID, tokenID string) 
 
 // StartAndAwaitPlacement starts the order's workflow with the placement
 // update (update-with-start) and waits for the placement result.
-func (c OrderDeskClient) StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID string) (string, error) {
-	opts, err := c.startOptions(orderID, userID, agentID, tokenID)
+func (c OrderDeskClient) StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID, mode string) (string, error) {
+	opts, err := c.startOptions(orderID, userID, agentID, tokenID, mode)
 	if err != nil {
 		return "", err
 	}
@@ -755,8 +755,8 @@ func (c OrderDeskClient) StartAndAwaitPlacement(ctx context.Context, orderID, us
 
 // Resume starts the workflow of a persisted order whose workflow may never
 // have started; it is a no-op when it runs or ran already.
-func (c OrderDeskClient) Resume(ctx context.Context, orderID, userID, agentID, tokenID string) error {
-	opts, err := c.startOptions(orderID, userID, agentID, tokenID)
+func (c OrderDeskClient) Resume(ctx context.Context, orderID, userID, agentID, tokenID, mode string) error {
+	opts, err := c.startOptions(orderID, userID, agentID, tokenID, mode)
 	if err != nil {
 		return err
 	}

@@ -42,7 +42,7 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 	if _, _, err := oc.Cancel(ctx, "ord_none"); errs.CodeOf(err) != errs.CodeOrderWorkflowNotFound {
 		t.Fatalf("cancel without a workflow: %v", err)
 	}
-	if err := oc.Resume(ctx, "ord_1", "usr_1", "agt_1", "123"); err != nil {
+	if err := oc.Resume(ctx, "ord_1", "usr_1", "agt_1", "123", "live"); err != nil {
 		t.Fatal(err)
 	}
 	submits := func() int {
@@ -129,7 +129,7 @@ func TestStrategyOrderHintsItsStrategyOnDevServer(t *testing.T) {
 	}
 
 	oc := workflows.OrderDeskClient{Client: c, Intents: keys}
-	if err := oc.Resume(ctx, "ord_1", fx.UserID, fx.AgentID, strategiestest.Token); err != nil {
+	if err := oc.Resume(ctx, "ord_1", fx.UserID, fx.AgentID, strategiestest.Token, "live"); err != nil {
 		t.Fatal(err)
 	}
 	// The venue fills the order; the store learns it as the order

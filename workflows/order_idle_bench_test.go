@@ -115,7 +115,7 @@ func BenchmarkIdleOrders(b *testing.B) {
 	for range 16 {
 		wg.Go(func() {
 			for id := range ids {
-				if err := oc.Resume(ctx, id, "usr_1", "agt_1", "123"); err != nil {
+				if err := oc.Resume(ctx, id, "usr_1", "agt_1", "123", "live"); err != nil {
 					b.Error(err)
 				}
 			}

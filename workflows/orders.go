@@ -18,14 +18,14 @@ type OrderDeskRuns interface {
 	// StartAndAwaitPlacement starts the order's workflow (or attaches to
 	// the running one) and waits until the order was placed or failed.
 	// It returns the status after placement.
-	StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID string) (string, error)
+	StartAndAwaitPlacement(ctx context.Context, orderID, userID, agentID, tokenID, mode string) (string, error)
 	// Cancel asks the order's workflow to cancel the order and returns
 	// the status before and after. An order without a running workflow
 	// is NotFound with code errs.CodeOrderWorkflowNotFound.
 	Cancel(ctx context.Context, orderID string) (previous, status string, err error)
 	// Resume starts the workflow of a persisted order unless it runs or
 	// ran already.
-	Resume(ctx context.Context, orderID, userID, agentID, tokenID string) error
+	Resume(ctx context.Context, orderID, userID, agentID, tokenID, mode string) error
 }
 
 // OrderDesk is how an order is placed and cancelled, for the API and for the
@@ -80,7 +80,7 @@ func (o *OrderDesk) Place(ctx context.Context, p orders.Principal, r orders.Plac
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	t0 := time.Now()
-	_, err = o.Runs.StartAndAwaitPlacement(wctx, ref.ID, ref.UserID, ref.AgentID, ref.TokenID)
+	_, err = o.Runs.StartAndAwaitPlacement(wctx, ref.ID, ref.UserID, ref.AgentID, ref.TokenID, ref.Mode)
 	o.log().DebugContext(ctx, "order placement awaited", "order_id", ref.ID, "took", time.Since(t0), "err", err)
 	if err != nil && (wctx.Err() == nil || ctx.Err() != nil) {
 		// The workflow could not be started at all: the order stays
@@ -144,7 +144,7 @@ func (o *OrderDesk) ResumeStale(ctx context.Context, now time.Time, olderThan ti
 			failed = append(failed, err) // shutting down: the next sweep goes on
 			break
 		}
-		if err := o.Runs.Resume(ctx, r.ID, r.UserID, r.AgentID, r.TokenID); err != nil {
+		if err := o.Runs.Resume(ctx, r.ID, r.UserID, r.AgentID, r.TokenID, r.Mode); err != nil {
 			failed = append(failed, fmt.Errorf("order %s: %w", r.ID, err))
 			continue
 		}

@@ -133,7 +133,7 @@ type fakeRunner struct {
 	cancels    int
 }
 
-func (r *fakeRunner) StartAndAwaitPlacement(ctx context.Context, orderID, _, _, _ string) (string, error) {
+func (r *fakeRunner) StartAndAwaitPlacement(ctx context.Context, orderID, _, _, _, _ string) (string, error) {
 	r.mu.Lock()
 	r.placements = append(r.placements, orderID)
 	hold := r.hold
@@ -159,7 +159,7 @@ func (r *fakeRunner) Cancel(context.Context, string) (string, string, error) {
 	return "", "", r.cancelErr
 }
 
-func (r *fakeRunner) Resume(_ context.Context, orderID, _, _, _ string) error {
+func (r *fakeRunner) Resume(_ context.Context, orderID, _, _, _, _ string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err := r.resumeErr[orderID]; err != nil {

@@ -30,7 +30,7 @@ const TaskQueue = "ats-main"
 const OrderTaskQueue = "ats-orders"
 
 // Custom search attributes. All are Keyword (exact match; the SQLite dev
-// server has 10 Keyword slots per namespace, 7 are used here). They are
+// server has 10 Keyword slots per namespace, 8 are used here). They are
 // stored and indexed in plain text: ids and states only, never secrets or
 // amounts that identify a user's position.
 var (
@@ -51,7 +51,36 @@ var (
 	// SAWorkflowKind is the Kind of a workflow, so the UI can filter
 	// "all strategies" without prefix queries on the workflow id.
 	SAWorkflowKind = temporal.NewSearchAttributeKeyKeyword("WorkflowKind")
+	// SAMode is "paper" or "live" (models.ModePaper, models.ModeLive): the
+	// mode of the agent a workflow acts for, so operators tell simulated
+	// from real money in the Web UI (Mode = "paper"). Set at start; an
+	// agent's mode never changes.
+	SAMode = temporal.NewSearchAttributeKeyKeyword("Mode")
 )
+
+// MemoMode is the memo key holding the mode ("paper" or "live") of the
+// agent a workflow acts for, shown beside the summary in the Web UI.
+const MemoMode = "mode"
+
+// withMode returns updates with the Mode search attribute of mode added;
+// an empty mode (a placement decided before modes reached the workflows,
+// whose recorded start carries none) adds nothing, so a replayed start is
+// the one recorded. Every start that knows its agent's mode goes through
+// it (StartSpec.Mode, the strategy's child orders).
+func withMode(mode string, updates ...temporal.SearchAttributeUpdate) []temporal.SearchAttributeUpdate {
+	if mode == "" {
+		return updates
+	}
+	return append(updates, SAMode.ValueSet(mode))
+}
+
+// modeMemo adds the mode to memo as withMode does to search attributes.
+func modeMemo(mode string, memo map[string]any) map[string]any {
+	if mode != "" {
+		memo[MemoMode] = mode
+	}
+	return memo
+}
 
 // SearchAttributes lists every custom search attribute the workflows use.
 // The dev server is started with exactly these and
@@ -59,7 +88,7 @@ var (
 // workflow using an unregistered key fails to start.
 func SearchAttributes() []temporal.SearchAttributeKey {
 	return []temporal.SearchAttributeKey{
-		SAUserID, SAAgentID, SAStrategyType, SAStrategyStatus, SATokenID, SAOrderStatus, SAWorkflowKind,
+		SAUserID, SAAgentID, SAStrategyType, SAStrategyStatus, SATokenID, SAOrderStatus, SAWorkflowKind, SAMode,
 	}
 }
 
@@ -111,6 +140,9 @@ type StartSpec struct {
 	// SearchAttributes are set on start in addition to SAWorkflowKind,
 	// e.g. SAUserID.ValueSet(userID).
 	SearchAttributes []temporal.SearchAttributeUpdate
+	// Mode is the mode of the agent the workflow acts for (SAMode and
+	// the memo's MemoMode); empty where none is known.
+	Mode string
 }
 
 // StartOptions builds the StartWorkflowOptions for spec: workflow id from
@@ -129,6 +161,7 @@ func StartOptions(spec StartSpec) (client.StartWorkflowOptions, error) {
 	updates := make([]temporal.SearchAttributeUpdate, 0, len(spec.SearchAttributes)+1)
 	updates = append(updates, SAWorkflowKind.ValueSet(string(spec.Kind)))
 	updates = append(updates, spec.SearchAttributes...)
+	updates = withMode(spec.Mode, updates...)
 	opts := client.StartWorkflowOptions{
 		ID:                                       WorkflowID(spec.Kind, spec.BusinessID),
 		TaskQueue:                                TaskQueue,
@@ -138,6 +171,12 @@ func StartOptions(spec StartSpec) (client.StartWorkflowOptions, error) {
 	if spec.Summary != "" {
 		opts.Memo = map[string]any{MemoSummary: spec.Summary}
 		opts.StaticSummary = spec.Summary
+	}
+	if spec.Mode != "" {
+		if opts.Memo == nil {
+			opts.Memo = map[string]any{}
+		}
+		opts.Memo = modeMemo(spec.Mode, opts.Memo)
 	}
 	return opts, nil
 }

@@ -150,7 +150,7 @@ var _ StrategyDeskRuns = StrategyDeskClient{}
 // Start starts the strategy's workflow.
 func (c StrategyDeskClient) Start(ctx context.Context, st strategies.State) error {
 	opts, err := StartOptions(StartSpec{
-		Kind: KindStrategy, BusinessID: st.ID, Summary: st.Summary,
+		Kind: KindStrategy, BusinessID: st.ID, Summary: st.Summary, Mode: st.Mode,
 		SearchAttributes: []temporal.SearchAttributeUpdate{
 			SAStrategyType.ValueSet(st.Type), SAStrategyStatus.ValueSet(st.Status), SAAgentID.ValueSet(st.AgentID),
 			SAUserID.ValueSet(st.UserID), SATokenID.ValueSet(st.TokenID),

@@ -424,14 +424,17 @@ func (w *strategyWorkflow) execute(ctx workflow.Context, seq int) (strategies.St
 // not started again; the order is then recorded as it stands.
 func (w *strategyWorkflow) placeOrder(ctx workflow.Context, pm strategies.Placement) {
 	summary := "order " + pm.OrderID + " of agent " + pm.AgentID + " (strategy " + w.id + ")"
+	// The child's Mode comes with the placement (the recorded decision):
+	// a history decided before it existed has none and replays the start
+	// it recorded, so no version marker is needed for it.
 	opts := workflow.ChildWorkflowOptions{
 		WorkflowID:            WorkflowID(KindOrder, pm.OrderID),
 		TaskQueue:             OrderTaskQueue,
 		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		TypedSearchAttributes: temporal.NewSearchAttributes(SAWorkflowKind.ValueSet(string(KindOrder)), SAUserID.ValueSet(pm.UserID),
-			SAAgentID.ValueSet(pm.AgentID), SATokenID.ValueSet(pm.TokenID), SAOrderStatus.ValueSet("PENDING")),
-		Memo:          map[string]any{MemoSummary: summary},
+		TypedSearchAttributes: temporal.NewSearchAttributes(withMode(pm.Mode, SAWorkflowKind.ValueSet(string(KindOrder)), SAUserID.ValueSet(pm.UserID),
+			SAAgentID.ValueSet(pm.AgentID), SATokenID.ValueSet(pm.TokenID), SAOrderStatus.ValueSet("PENDING"))...),
+		Memo:          modeMemo(pm.Mode, map[string]any{MemoSummary: summary}),
 		StaticSummary: summary,
 	}
 	child := workflow.ExecuteChildWorkflow(workflow.WithChildOptions(ctx, opts), Order,

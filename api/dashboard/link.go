@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/agents"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/sessions"
@@ -39,6 +40,9 @@ type linkData struct {
 	NoLimit                  bool
 	// Live is the mode as sent (paper, the default, otherwise).
 	Live bool
+	// PaperNamesakes are the signed-in user's paper agents of the
+	// requesting agent's name, which approving it as Live revokes.
+	PaperNamesakes []models.Agent
 }
 
 type scopeView struct{ Name, Text string }
@@ -70,6 +74,11 @@ func (h *handler) review(c *gin.Context, d *linkData) error {
 		return err
 	}
 	d.Review, d.ClientAddr, d.SameAddr = &r, ip, r.RequestAddr == ip
+	if u := userOf(c); u != nil {
+		if d.PaperNamesakes, err = agents.PaperNamesakes(c.Request.Context(), h.d.Agents.Store, u.ID, r.AgentName); err != nil {
+			return err
+		}
+	}
 	d.Next = "/link?code=" + url.QueryEscape(r.UserCode)
 	for _, s := range r.Scopes {
 		d.Scopes = append(d.Scopes, scopeView{Name: s, Text: agents.ScopeDescriptions[s]})

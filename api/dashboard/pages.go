@@ -30,6 +30,10 @@ type overviewData struct {
 	StrategiesOn bool
 	Strategies   []strategies.Strategy
 	AgentNames   map[string]string
+	// PaperBalanceMicro (when HasPaperBalance) is the user's paper money,
+	// shown apart from the wallet's cash.
+	HasPaperBalance   bool
+	PaperBalanceMicro int64
 }
 
 func (h *handler) overview(c *gin.Context) {
@@ -43,6 +47,11 @@ func (h *handler) overview(c *gin.Context) {
 		now = &ov.NowPnL
 	}
 	d := overviewData{Overview: ov, Chart: newChart(ov.Series, ov.Now, now), NarrowChart: newNarrowChart(ov.Series, ov.Now, now)}
+	if h.d.Orders != nil && ov.Paper.Any {
+		if b, err := h.d.Orders.PaperBalance(c.Request.Context(), userOf(c).ID); err == nil {
+			d.HasPaperBalance, d.PaperBalanceMicro = true, b
+		}
+	}
 	if h.d.Strategies != nil {
 		d.StrategiesOn, d.AgentNames = true, map[string]string{}
 		for _, a := range ov.Agents {

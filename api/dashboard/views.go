@@ -128,10 +128,10 @@ func (h *handler) ordersPage(c *gin.Context) {
 	}
 	if c.Query("format") == "csv" {
 		h.csv(c, "orders", []string{"placed_at", "order_id", "agent", "market", "outcome", "side", "type", "price", "size",
-			"filled", "avg_fill_price", "status", "failure_reason", "strategy_id"}, func(w func(...string)) {
+			"filled", "avg_fill_price", "status", "failure_reason", "strategy_id", "mode"}, func(w func(...string)) {
 			for _, o := range rows {
 				w(o.CreatedAt.UTC().Format(time.RFC3339), o.ID, o.AgentName, o.MarketQuestion, o.Outcome, o.Side, o.Type,
-					o.Price.String(), o.Size.String(), o.FilledSize.String(), o.AvgFillPrice.String(), o.Status, o.FailureReason, o.StrategyID)
+					o.Price.String(), o.Size.String(), o.FilledSize.String(), o.AvgFillPrice.String(), o.Status, o.FailureReason, o.StrategyID, o.Mode)
 			}
 		})
 		return
@@ -188,10 +188,12 @@ func (h *handler) fillsPage(c *gin.Context) {
 var positionStatuses = []string{positions.FilterOpen, positions.FilterRedeemable, positions.FilterSettled, positions.FilterAll}
 
 type positionsData struct {
-	Filter      filterData
-	Positions   []portfolio.PositionRow
-	Summary     positions.Summary
-	Unavailable []string
+	Filter    filterData
+	Positions []portfolio.PositionRow
+	// Summary totals the live positions, PaperSummary the paper ones:
+	// simulated money is never added to real money.
+	Summary, PaperSummary positions.Summary
+	Unavailable           []string
 }
 
 func (h *handler) positionsPage(c *gin.Context) {
@@ -214,22 +216,23 @@ func (h *handler) positionsPage(c *gin.Context) {
 		h.render(c, http.StatusOK, "positions", v)
 		return
 	}
-	rows, sum, unavailable, err := h.d.Portfolio.PositionList(c.Request.Context(), userOf(c).ID, f.Agent, status, f.Market)
+	rows, unavailable, err := h.d.Portfolio.PositionList(c.Request.Context(), userOf(c).ID, f.Agent, status, f.Market)
 	if err != nil {
 		h.fail(c, err)
 		return
 	}
 	if c.Query("format") == "csv" {
 		h.csv(c, "positions", []string{"agent", "market", "outcome", "status", "size", "avg_entry_price", "current_price",
-			"value", "unrealized_pnl", "unrealized_pct", "realized_pnl", "token_id"}, func(w func(...string)) {
+			"value", "unrealized_pnl", "unrealized_pct", "realized_pnl", "token_id", "mode"}, func(w func(...string)) {
 			for _, p := range rows {
 				w(p.AgentName, p.Question, p.Outcome, p.Status, p.Size.String(), p.AvgEntryPrice.String(), p.CurrentPrice.String(),
-					p.CurrentValue.String(), p.Unrealized.String(), p.UnrealizedPercent.String(), p.RealizedPnl.String(), p.TokenID)
+					p.CurrentValue.String(), p.Unrealized.String(), p.UnrealizedPercent.String(), p.RealizedPnl.String(), p.TokenID, p.Mode)
 			}
 		})
 		return
 	}
-	d.Positions, d.Summary, d.Unavailable = rows, sum, unavailable
+	d.Positions, d.Unavailable = rows, unavailable
+	d.Summary, d.PaperSummary = portfolio.SummaryByMode(rows)
 	h.render(c, http.StatusOK, "positions", v)
 }
 

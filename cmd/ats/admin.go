@@ -222,6 +222,9 @@ func adminDeviceApprove(c *cli.Context) error {
 		return err
 	}
 	fmt.Fprintf(c.App.Writer, "approved: agent %s (%s) is linked with %s; it receives its key on its next poll\n", linked.AgentName, linked.AgentID, budget)
+	for _, id := range linked.RevokedPaper {
+		fmt.Fprintf(c.App.Writer, "revoked: the paper agent %s of the same name (going live is a new approval; its key no longer works)\n", id)
+	}
 	return nil
 }
 

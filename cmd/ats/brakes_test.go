@@ -379,4 +379,24 @@ func TestAdminBrakesAgainstTheSandbox(t *testing.T) {
 	if err != nil || len(page.Entries) != 1 || !strings.Contains(string(page.Entries[0].Detail), `"no_limit":true`) {
 		t.Fatalf("the explicit no limit audited as %+v (%v)", page.Entries, err)
 	}
+
+	// Going live: the paper agent "scripted" links again under its name
+	// and is approved --mode live; the approval revokes the paper agent
+	// (said in the output, audited) and its control runs.
+	paper := approve("scripted")
+	var dev struct {
+		Data struct {
+			UserCode string `json:"user_code"`
+		} `json:"data"`
+	}
+	postJSON(t, e.api.URL+"/api/auth/device", `{"agent_name":"scripted"}`, http.StatusOK, &dev)
+	if out := admin("admin", "device", "approve", "--code", dev.Data.UserCode, "--mode", "live"); !strings.Contains(out, "revoked: the paper agent "+paper.ID) {
+		t.Fatalf("going live: %s", out)
+	}
+	if a, err := e.store.AgentByID(ctx, paper.ID); err != nil || a.Status != models.AgentRevoked {
+		t.Fatalf("the paper agent after going live: %+v %v", a, err)
+	}
+	if err := e.tc.GetWorkflow(ctx, workflows.WorkflowID(workflows.KindAgentControl, paper.ID), "").Get(ctx, &res); err != nil || res.Status != models.AgentRevoked {
+		t.Fatalf("the revoked paper agent's control: %+v %v", res, err)
+	}
 }

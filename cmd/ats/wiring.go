@@ -129,6 +129,7 @@ func deviceLinks(ag *agents.Service, tc client.Client, intents *intent.Keys) *wo
 	d := &workflows.DeviceLinks{Agents: ag}
 	if tc != nil {
 		d.Runs = workflows.DeviceLinkClient{Client: tc, Intents: intents}
+		d.Control = workflows.AgentControlClient{Client: tc}
 	}
 	return d
 }

@@ -30,7 +30,7 @@ RETENTION=${TEMPORAL_RETENTION:-720h}
 
 # The custom search attributes of workflows.SearchAttributes() (name=type);
 # go test ./deployments/ checks this list against the code.
-SEARCH_ATTRIBUTES="UserId=Keyword AgentId=Keyword StrategyType=Keyword StrategyStatus=Keyword TokenId=Keyword OrderStatus=Keyword WorkflowKind=Keyword"
+SEARCH_ATTRIBUTES="UserId=Keyword AgentId=Keyword StrategyType=Keyword StrategyStatus=Keyword TokenId=Keyword OrderStatus=Keyword WorkflowKind=Keyword Mode=Keyword"
 
 say() { echo "temporal-setup: $*" >&2; }
 

@@ -283,6 +283,9 @@ type LinkedAgent struct {
 	LinkID    string `json:"link_id"`
 	AgentID   string `json:"agent_id"`
 	AgentName string `json:"agent_name"`
+	// RevokedPaper are the paper agents of the same name a live approval
+	// revoked (PaperNamesakes).
+	RevokedPaper []string `json:"revoked_paper_agents,omitempty"`
 }
 
 // ClientAddrCLI is the client address recorded for admin-command

@@ -79,7 +79,10 @@ func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, client
 		return "", err
 	}
 	var agentID string
-	err = r.Store.Tx(ctx, func(tx *store.Store) error {
+	// Under the user's budget lock, as any revocation (Service.setStatus):
+	// a paper namesake's order is accepted before the commit or refused
+	// after it.
+	err = r.Store.WithBudgetLock(ctx, userID, func(tx *store.Store) error {
 		l, err := tx.DeviceLinkByID(ctx, linkID)
 		if err != nil {
 			return err
@@ -111,9 +114,19 @@ func (r *Recorder) ApproveDeviceLink(ctx context.Context, linkID, userID, client
 		}); err != nil {
 			return err
 		}
+		detail := map[string]any{"agent_name": l.AgentName, "budget": b.audit(), "mode": b.Mode}
+		if b.Mode == models.ModeLive {
+			revoked, err := revokePaperNamesakes(ctx, tx, userID, l, a.ID, clientAddr)
+			if err != nil {
+				return err
+			}
+			if len(revoked) > 0 {
+				detail["revoked_paper_agents"] = revoked
+			}
+		}
 		if err := audit.Append(ctx, tx, audit.Entry{
 			UserID: userID, AgentID: a.ID, Action: audit.ActionDeviceApprove, Target: l.ID, Result: audit.Success,
-			ClientAddr: clientAddr, Detail: map[string]any{"agent_name": l.AgentName, "budget": b.audit(), "mode": b.Mode},
+			ClientAddr: clientAddr, Detail: detail,
 		}); err != nil {
 			return err
 		}
@@ -258,6 +271,56 @@ func (r *Recorder) ExpireUnissuedDeviceLink(ctx context.Context, linkID string) 
 		})
 	})
 	return expired, err
+}
+
+// PaperNamesakes are userID's paper agents that a live approval of a link
+// named name revokes: not revoked yet, and of the same name (the agent's
+// identity in the device flow is the name it asks to link under; case and
+// surrounding spaces aside). A paper agent never becomes live by itself:
+// going live is a new approval, which ends the paper one
+// (docs/paper-trading.md).
+func PaperNamesakes(ctx context.Context, st *store.Store, userID, name string) ([]models.Agent, error) {
+	list, err := st.ListAgentsByUser(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	var out []models.Agent
+	for _, a := range list {
+		if a.Mode == models.ModePaper && a.Status != models.AgentRevoked && SameAgentName(a.Name, name) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// SameAgentName reports whether two agent names name the same agent.
+func SameAgentName(a, b string) bool {
+	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+}
+
+// revokePaperNamesakes revokes, in the live approval's transaction, the
+// paper namesakes of link l's agent (now liveID) and audits each; it
+// returns their ids. What acts in their name is stopped after the commit
+// (DeviceLinks.ApproveDevice has their control applied).
+func revokePaperNamesakes(ctx context.Context, tx *store.Store, userID string, l *models.DeviceLink, liveID, clientAddr string) ([]string, error) {
+	paper, err := PaperNamesakes(ctx, tx, userID, l.AgentName)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(paper))
+	for _, p := range paper {
+		if err := tx.UpdateAgentStatus(ctx, userID, p.ID, models.AgentRevoked); err != nil {
+			return nil, err
+		}
+		if err := audit.Append(ctx, tx, audit.Entry{
+			UserID: userID, AgentID: p.ID, Action: audit.ActionAgentRevoke, Target: p.ID, Result: audit.Success, ClientAddr: clientAddr,
+			Detail: map[string]any{"from": p.Status, "to": models.AgentRevoked, "reason": "went_live", "device_link": l.ID, "live_agent": liveID},
+		}); err != nil {
+			return nil, err
+		}
+		ids = append(ids, p.ID)
+	}
+	return ids, nil
 }
 
 func deref(p *string) string {

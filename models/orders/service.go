@@ -478,10 +478,12 @@ func checkSell(ctx context.Context, st *store.Store, agentID string, c *checked)
 // Ref names a stored order and labels its workflow.
 type Ref struct {
 	ID, UserID, AgentID, TokenID string
+	// Mode is the order's mode (models.ModePaper or ModeLive).
+	Mode string
 }
 
 func refOf(o *models.Order) Ref {
-	return Ref{ID: o.ID, UserID: o.UserID, AgentID: o.AgentID, TokenID: o.TokenID}
+	return Ref{ID: o.ID, UserID: o.UserID, AgentID: o.AgentID, TokenID: o.TokenID, Mode: o.Mode}
 }
 
 // Accepted is the outcome of Accept: a final answer (a dry run's preview,

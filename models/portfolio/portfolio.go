@@ -52,7 +52,41 @@ type AgentRow struct {
 // PositionRow is an open position and the agent holding it.
 type PositionRow struct {
 	AgentID, AgentName string
+	// Mode is the agent's mode (models.ModePaper or ModeLive).
+	Mode string
 	positions.Item
+}
+
+// PaperTotals are the paper agents' figures on the overview. They are
+// simulated money and are never added to the live figures beside them.
+type PaperTotals struct {
+	// Any is true when the user has (or had) a paper agent.
+	Any bool
+	// Agents counts the paper agents that are not revoked.
+	Agents        int
+	Positions     []PositionRow
+	PositionValue decimal.Decimal
+	Unrealized    decimal.Decimal
+	Realized      decimal.Decimal
+	// NowPnL (when HasNowPnL) is Realized with the open positions at
+	// market.
+	NowPnL    decimal.Decimal
+	HasNowPnL bool
+}
+
+// SummaryByMode totals rows per mode: live positions and paper positions
+// are never summed together.
+func SummaryByMode(rows []PositionRow) (live, paper positions.Summary) {
+	for _, r := range rows {
+		sum := &live
+		if r.Mode == models.ModePaper {
+			sum = &paper
+		}
+		sum.TotalPositions++
+		sum.TotalValue = sum.TotalValue.Add(r.CurrentValue)
+		sum.TotalUnrealizedPnl = sum.TotalUnrealizedPnl.Add(r.Unrealized)
+	}
+	return live, paper
 }
 
 // Overview is the overview page's data. Unavailable lists the parts that
@@ -61,6 +95,9 @@ type PositionRow struct {
 type Overview struct {
 	HasWallet bool
 	Wallet    budget.WalletInfo
+	// The figures below are the live agents' (real money); Paper holds
+	// the paper agents', apart.
+	//
 	// Value is the portfolio's value: the wallet's cash plus the open
 	// positions at market. HasValue is false when the balance could not
 	// be read (or there is no wallet).
@@ -82,6 +119,7 @@ type Overview struct {
 	// fill of any agent.
 	Series      []stats.Point
 	Unavailable []string
+	Paper       PaperTotals
 }
 
 // AgentRows lists the user's agents, newest state, with spend and the last
@@ -123,9 +161,19 @@ func (s *Service) Overview(ctx context.Context, userID string) (Overview, error)
 		return out, err
 	}
 	out.Agents = rows
+	var live, paper []AgentRow
 	for _, a := range rows {
 		if a.Status != models.AgentRevoked {
 			out.Linked++
+			if a.Mode == models.ModePaper {
+				out.Paper.Agents++
+			}
+		}
+		if a.Mode == models.ModePaper {
+			paper = append(paper, a)
+			out.Paper.Any = true
+		} else {
+			live = append(live, a)
 		}
 	}
 	if s.Wallet != nil {
@@ -155,8 +203,16 @@ func (s *Service) Overview(ctx context.Context, userID string) (Overview, error)
 				out.Unavailable = append(out.Unavailable, "positions of "+a.Name)
 				continue
 			}
+			if a.Mode == models.ModePaper {
+				for _, it := range list.Positions {
+					out.Paper.Positions = append(out.Paper.Positions, PositionRow{AgentID: a.ID, AgentName: a.Name, Mode: a.Mode, Item: it})
+				}
+				out.Paper.PositionValue = out.Paper.PositionValue.Add(list.Summary.TotalValue)
+				out.Paper.Unrealized = out.Paper.Unrealized.Add(list.Summary.TotalUnrealizedPnl)
+				continue
+			}
 			for _, it := range list.Positions {
-				out.Positions = append(out.Positions, PositionRow{AgentID: a.ID, AgentName: a.Name, Item: it})
+				out.Positions = append(out.Positions, PositionRow{AgentID: a.ID, AgentName: a.Name, Mode: a.Mode, Item: it})
 			}
 			out.PositionValue = out.PositionValue.Add(list.Summary.TotalValue)
 			out.Unrealized = out.Unrealized.Add(list.Summary.TotalUnrealizedPnl)
@@ -166,12 +222,22 @@ func (s *Service) Overview(ctx context.Context, userID string) (Overview, error)
 		out.Value = micro.Decimal(out.Wallet.CollateralMicro).Add(out.PositionValue)
 	}
 	if s.Stats != nil {
-		series, err := s.series(ctx, rows)
+		series, err := s.series(ctx, live)
 		if err != nil {
 			return out, err
 		}
 		if len(series) > 0 {
 			out.Realized = series[len(series)-1].Realized
+		}
+		paperSeries, err := s.series(ctx, paper)
+		if err != nil {
+			return out, err
+		}
+		if len(paperSeries) > 0 {
+			out.Paper.Realized = paperSeries[len(paperSeries)-1].Realized
+		}
+		if len(paperSeries) > 0 || !out.Paper.Unrealized.IsZero() {
+			out.Paper.HasNowPnL, out.Paper.NowPnL = true, out.Paper.Realized.Add(out.Paper.Unrealized)
 		}
 		now := time.Now().UTC()
 		if s.Now != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
-	"github.com/agent-trading/ats/models/positions"
 	"github.com/agent-trading/ats/models/store"
 	"github.com/agent-trading/ats/venue/micro"
 )
@@ -209,17 +208,16 @@ func (s *Service) Markets(ctx context.Context, userID string) ([]store.Market, e
 
 // PositionList lists the user's positions across agents (or one agent's)
 // with status (positions' filters: open, settled, redeemable, all) and in
-// one market when conditionID is set, valued at current prices, with
-// their totals. Agents whose positions cannot be priced just now are
-// named in unavailable; the rest is listed.
-func (s *Service) PositionList(ctx context.Context, userID, agentID, status, conditionID string) ([]PositionRow, positions.Summary, []string, error) {
-	var sum positions.Summary
+// one market when conditionID is set, valued at current prices (their
+// totals per mode: SummaryByMode). Agents whose positions cannot be
+// priced just now are named in unavailable; the rest is listed.
+func (s *Service) PositionList(ctx context.Context, userID, agentID, status, conditionID string) ([]PositionRow, []string, error) {
 	if s.Positions == nil {
-		return nil, sum, nil, errs.E(errs.Transient, "trading is not configured on this server")
+		return nil, nil, errs.E(errs.Transient, "trading is not configured on this server")
 	}
 	rows, err := s.AgentRows(ctx, userID)
 	if err != nil {
-		return nil, sum, nil, err
+		return nil, nil, err
 	}
 	var out []PositionRow
 	var unavailable []string
@@ -230,7 +228,7 @@ func (s *Service) PositionList(ctx context.Context, userID, agentID, status, con
 		list, err := s.Positions.List(ctx, a.ID, status, false)
 		if err != nil {
 			if !transient(err) {
-				return nil, sum, nil, err
+				return nil, nil, err
 			}
 			unavailable = append(unavailable, "positions of "+a.Name)
 			continue
@@ -239,13 +237,10 @@ func (s *Service) PositionList(ctx context.Context, userID, agentID, status, con
 			if conditionID != "" && it.ConditionID != conditionID {
 				continue
 			}
-			out = append(out, PositionRow{AgentID: a.ID, AgentName: a.Name, Item: it})
-			sum.TotalPositions++
-			sum.TotalValue = sum.TotalValue.Add(it.CurrentValue)
-			sum.TotalUnrealizedPnl = sum.TotalUnrealizedPnl.Add(it.Unrealized)
+			out = append(out, PositionRow{AgentID: a.ID, AgentName: a.Name, Mode: a.Mode, Item: it})
 		}
 	}
-	return out, sum, unavailable, nil
+	return out, unavailable, nil
 }
 
 // FillPrices returns the average fill price of the user's orders among

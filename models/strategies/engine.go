@@ -94,12 +94,14 @@ func (e *Engine) log() *slog.Logger {
 // State is what the workflow knows of its strategy: ids, status and
 // timing. It carries no config amounts and no secrets.
 type State struct {
-	ID                string     `json:"id"`
-	Type              string     `json:"type"`
-	Status            string     `json:"status"`
-	AgentID           string     `json:"agent_id"`
-	UserID            string     `json:"user_id"`
-	TokenID           string     `json:"token_id,omitempty"`
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Status  string `json:"status"`
+	AgentID string `json:"agent_id"`
+	UserID  string `json:"user_id"`
+	TokenID string `json:"token_id,omitempty"`
+	// Mode is the agent's mode (models.ModePaper or ModeLive).
+	Mode              string     `json:"mode,omitempty"`
 	PausedBy          string     `json:"paused_by,omitempty"`
 	EndedReason       string     `json:"ended_reason,omitempty"`
 	LastError         string     `json:"last_error,omitempty"`
@@ -126,7 +128,7 @@ type State struct {
 
 func stateOf(st *models.Strategy) State {
 	out := State{
-		ID: st.ID, Type: st.Type, Status: st.Status, AgentID: st.AgentID, UserID: st.UserID, TokenID: st.TokenID,
+		ID: st.ID, Type: st.Type, Status: st.Status, AgentID: st.AgentID, UserID: st.UserID, TokenID: st.TokenID, Mode: st.Mode,
 		PausedBy: st.PausedBy, EndedReason: st.EndedReason, LastError: st.LastError,
 		ConsecutiveErrors: st.ConsecutiveFailures, Executions: st.Executions,
 		ExpiresAt: st.ExpiresAt, NextEvaluationAt: st.NextEvaluationAt, Armed: st.Triggers != "",

@@ -30,6 +30,9 @@ type Placement struct {
 	UserID  string `json:"user_id"`
 	AgentID string `json:"agent_id"`
 	TokenID string `json:"token_id"`
+	// Mode is the strategy's (its agent's) mode: the order workflow's
+	// Mode search attribute. Empty in placements decided before it.
+	Mode string `json:"mode,omitempty"`
 	// Kind, Reason and Complete are the decision's (plan).
 	Kind     string `json:"kind"`
 	Reason   string `json:"reason"`
@@ -58,7 +61,7 @@ type deferral struct {
 // hold hands the accepted order o (PENDING) to the workflow, with the plan
 // that will record it.
 func (d *deferral) hold(st *models.Strategy, o *orders.Ref, pl Plan, copiedAt *time.Time) Outcome {
-	d.place = &Placement{OrderID: o.ID, UserID: o.UserID, AgentID: o.AgentID, TokenID: o.TokenID,
+	d.place = &Placement{OrderID: o.ID, UserID: o.UserID, AgentID: o.AgentID, TokenID: o.TokenID, Mode: st.Mode,
 		Kind: pl.Kind, Reason: pl.Reason, Complete: pl.Complete, CopiedAt: copiedAt}
 	return Outcome{State: stateOf(st)}
 }
@@ -71,7 +74,7 @@ func (d *deferral) holdStored(st *models.Strategy, o *models.Order, pl Plan) (Ou
 	if d == nil || o.Status != models.OrderPending {
 		return Outcome{}, false
 	}
-	return d.hold(st, &orders.Ref{ID: o.ID, UserID: o.UserID, AgentID: o.AgentID, TokenID: o.TokenID}, pl, nil), true
+	return d.hold(st, &orders.Ref{ID: o.ID, UserID: o.UserID, AgentID: o.AgentID, TokenID: o.TokenID, Mode: o.Mode}, pl, nil), true
 }
 
 // placeOrder places req for st. Without a deferral (the ExecuteStrategy

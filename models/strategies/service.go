@@ -87,10 +87,14 @@ func (s *Service) Accept(ctx context.Context, a Actor, r CreateRequest) (State, 
 	if err := feasible(r.Type, cfg, r.MaxBudget.Decimal, m); err != nil {
 		return State{}, err
 	}
+	agent, err := s.Store.AgentByID(ctx, a.AgentID)
+	if err != nil {
+		return State{}, err
+	}
 	now := s.now()
 	st := &models.Strategy{
 		ID: models.NewID(models.PrefixStrategy), AgentID: a.AgentID, UserID: a.UserID, Type: r.Type, Config: string(norm),
-		MaxBudgetMicro: micro.Truncate(r.MaxBudget.Decimal), Status: StatusActive, CreatedBy: a.By, TokenID: token,
+		MaxBudgetMicro: micro.Truncate(r.MaxBudget.Decimal), Status: StatusActive, CreatedBy: a.By, TokenID: token, Mode: agent.Mode,
 	}
 	if m != nil {
 		follow(st, m, now)
@@ -236,7 +240,7 @@ func (s *Service) List(ctx context.Context, a Actor, f ListFilter) ([]Strategy, 
 
 func (s *Service) view(ctx context.Context, st *models.Strategy, withExecutions bool) (Strategy, error) {
 	v := Strategy{
-		ID: st.ID, AgentID: st.AgentID, UserID: st.UserID, Type: st.Type, Status: st.Status, Config: json.RawMessage(st.Config),
+		ID: st.ID, AgentID: st.AgentID, UserID: st.UserID, Type: st.Type, Status: st.Status, Mode: st.Mode, Config: json.RawMessage(st.Config),
 		MaxBudget: micro.Decimal(st.MaxBudgetMicro), BudgetUsed: micro.Decimal(st.BudgetUsedMicro), CreatedBy: st.CreatedBy,
 		PausedBy: st.PausedBy, EndedReason: st.EndedReason, LastError: st.LastError, ConsecutiveErrors: st.ConsecutiveFailures,
 		TokenID: st.TokenID, OpenSize: micro.Decimal(st.OpenSizeMicro), ExecutionCount: st.Executions,

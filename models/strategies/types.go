@@ -94,6 +94,8 @@ type Strategy struct {
 	UserID  string
 	Type    string
 	Status  string
+	// Mode is its agent's mode (models.ModePaper or ModeLive).
+	Mode string
 	// Config is the configuration as stored (normalised JSON).
 	Config            json.RawMessage
 	MaxBudget         decimal.Decimal
