@@ -34,9 +34,9 @@ import (
 	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/models/wallets"
 	"github.com/agent-trading/ats/sandbox"
-	"github.com/agent-trading/ats/venue/network"
 	"github.com/agent-trading/ats/sandbox/githubprovider"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
+	"github.com/agent-trading/ats/venue/network"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/clustertest"
 	"github.com/agent-trading/ats/worker/devserver"
@@ -60,7 +60,7 @@ type tradingEnv struct {
 	// (tradingOpts.sandboxProcess; sb is nil then).
 	sbURL  string
 	sbProc *workerProcess
-	dev *devserver.Server
+	dev    *devserver.Server
 	// cluster is the Temporal cluster instead of dev (tradingOpts.temporal).
 	cluster *clustertest.Cluster
 	// databaseURL is the PostgreSQL database of store ("" for SQLite in
