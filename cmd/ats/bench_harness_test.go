@@ -186,20 +186,21 @@ func (e *tradingEnv) readCounters(t testing.TB, w *writeCounter, worker *workerP
 	return c
 }
 
-// report reports the per-copy counters between c0 and c1 over n copies,
-// the history events of the workflows concerned (events, summed over
-// them, written between the two reads) and the load average.
-func reportFanout(b *testing.B, c0, c1 fanoutCounters, events int64, n int, pg bool) {
+// reportFanout reports the counters between c0 and c1 per unit ("copy",
+// "order") over n of them, the history events of the workflows concerned
+// (events, summed over them, written between the two reads) and the load
+// average.
+func reportFanout(b *testing.B, unit string, c0, c1 fanoutCounters, events int64, n int, pg bool) {
 	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(n) }
-	b.ReportMetric(per(c1.atsCPU-c0.atsCPU), "ats-cpu-ms/copy")
-	b.ReportMetric(per(c1.temporalCPU-c0.temporalCPU), "temporal-cpu-ms/copy")
-	b.ReportMetric(per(c1.atsCPU-c0.atsCPU+c1.temporalCPU-c0.temporalCPU), "cpu-ms/copy")
-	b.ReportMetric(float64(events)/float64(n), "history-events/copy")
+	b.ReportMetric(per(c1.atsCPU-c0.atsCPU), "ats-cpu-ms/"+unit)
+	b.ReportMetric(per(c1.temporalCPU-c0.temporalCPU), "temporal-cpu-ms/"+unit)
+	b.ReportMetric(per(c1.atsCPU-c0.atsCPU+c1.temporalCPU-c0.temporalCPU), "cpu-ms/"+unit)
+	b.ReportMetric(float64(events)/float64(n), "history-events/"+unit)
 	if pg {
-		b.ReportMetric(float64(c1.writes-c0.writes)/float64(n), "pg-rows-written/copy")
-		b.ReportMetric(float64(c1.commits-c0.commits)/float64(n), "pg-commits/copy")
+		b.ReportMetric(float64(c1.writes-c0.writes)/float64(n), "pg-rows-written/"+unit)
+		b.ReportMetric(float64(c1.commits-c0.commits)/float64(n), "pg-commits/"+unit)
 	} else {
-		b.ReportMetric(float64(c1.writes-c0.writes)/float64(n), "db-writes/copy")
+		b.ReportMetric(float64(c1.writes-c0.writes)/float64(n), "db-writes/"+unit)
 	}
 	if avg, err := loadAverage(); err == nil {
 		b.ReportMetric(avg, "loadavg")

@@ -209,7 +209,7 @@ func benchCopy(b *testing.B, n int) {
 		}
 	}
 	events := e.historyLength(b, strategyWIDs) - events0 + e.historyLength(b, orderWIDs)
-	reportFanout(b, c0, c1, events, total, e.databaseURL != "")
+	reportFanout(b, "copy", c0, c1, events, total, e.databaseURL != "")
 	// Every copy placed exactly once: one order per copier and trade.
 	if placed != total {
 		b.Errorf("%d orders for %d copies", placed, total)

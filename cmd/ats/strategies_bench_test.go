@@ -306,7 +306,7 @@ func BenchmarkPriceAlertFanout(b *testing.B) {
 		owids[i] = workflows.WorkflowID(workflows.KindOrder, r.ID)
 	}
 	events := e.historyLength(b, wids) - events0 + e.historyLength(b, owids)
-	reportFanout(b, c0, c1, events, n, e.databaseURL != "")
+	reportFanout(b, "order", c0, c1, events, n, e.databaseURL != "")
 	b.ReportMetric(100*float64(len(answered))/float64(n), "answered-pct")
 	lat := make([]time.Duration, 0, len(answered))
 	for _, t := range answered {
