@@ -37,7 +37,7 @@ func startSandboxProcess(t testing.TB, bin string) (string, *workerProcess) {
 			t.Logf("sandbox logs:\n%s", sp.logs.String())
 		}
 	})
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
 		for _, l := range strings.Split(sp.logs.String(), "\n") {
 			if u, ok := strings.CutPrefix(l, "listening sandbox "); ok {
 				return strings.TrimSpace(u), sp
