@@ -90,9 +90,20 @@ var (
 // version is taken at a run's first execution, so a run that executed
 // before the upgrade goes on with the activity (its history says so)
 // until it continues as new, and one still waiting takes version 1.
+//
+// Version 2 waits for the placement without a timer (strategyUntimedWait).
 const (
 	strategyChildOrders        = "child-orders"
 	strategyChildOrdersVersion = 1
+	// strategyUntimedWait: the execution waits for its order's placement
+	// until the order reports (its completion or its placement signal)
+	// or until the run is needed elsewhere — a change (update) waiting for
+	// the execution or the agent's hint — instead of at most
+	// strategyPlacementWait: no timer started and cancelled per execution
+	// (2 history events and their timer task), and a pause waits for no
+	// placement at all. The order is then recorded as it stands, as when
+	// the timer fired.
+	strategyUntimedWait = 2
 )
 
 var (
@@ -104,10 +115,12 @@ var (
 		StartToCloseTimeout: 15 * time.Second,
 		RetryPolicy:         strategyExecuteOptions.RetryPolicy,
 	}
-	// strategyPlacementWait bounds how long an execution waits for its
-	// order's placement before it records the order as it stands (still
-	// PENDING: its workflow goes on), as the order desk's 20 s did: the
-	// strategy's updates (pause, cancel) wait for the execution.
+	// strategyPlacementWait bounds, in runs at version 1 of
+	// strategyChildOrders, how long an execution waits for its order's
+	// placement before it records the order as it stands (still PENDING:
+	// its workflow goes on), as the order desk's 20 s did: the strategy's
+	// updates (pause, cancel) wait for the execution. From
+	// strategyUntimedWait a waiting update ends the wait instead.
 	strategyPlacementWait = 20 * time.Second
 )
 
@@ -172,8 +185,13 @@ type strategyWorkflow struct {
 	marketCheck bool
 	executions  int
 	// child: executions place their orders as child workflows
-	// (strategyChildOrdersVersion); decided at the run's first execution.
-	child *bool
+	// (strategyChildOrdersVersion); decided at the run's first execution,
+	// with childVersion, the version of strategyChildOrders taken then.
+	child        *bool
+	childVersion workflow.Version
+	// changing counts the changes (updates) waiting for the step in
+	// flight: a placement wait (strategyUntimedWait) gives way to them.
+	changing int
 }
 
 // strategyActivities names the strategy activities for ExecuteActivity.
@@ -225,7 +243,10 @@ func (w *strategyWorkflow) setHandlers(ctx workflow.Context) error {
 
 // change applies a change (an update) once no step runs.
 func (w *strategyWorkflow) change(ctx workflow.Context, action string, ch strategies.Change) (strategies.State, error) {
-	if err := workflow.Await(ctx, func() bool { return w.loaded && !w.busy }); err != nil {
+	w.changing++
+	err := workflow.Await(ctx, func() bool { return w.loaded && !w.busy })
+	w.changing--
+	if err != nil {
 		return w.st, err
 	}
 	if err := strategies.AllowedFor(action, w.st.Status, w.st.PausedBy); err != nil {
@@ -389,7 +410,8 @@ func (w *strategyWorkflow) step(ctx workflow.Context) error {
 // strategyChildOrdersVersion on, else with the ExecuteStrategy activity.
 func (w *strategyWorkflow) execute(ctx workflow.Context, seq int) (strategies.State, error) {
 	if w.child == nil {
-		v := workflow.GetVersion(ctx, strategyChildOrders, workflow.DefaultVersion, strategyChildOrdersVersion) >= strategyChildOrdersVersion
+		w.childVersion = workflow.GetVersion(ctx, strategyChildOrders, workflow.DefaultVersion, strategyUntimedWait)
+		v := w.childVersion >= strategyChildOrdersVersion
 		w.child = &v
 	}
 	if !*w.child {
@@ -419,7 +441,8 @@ func (w *strategyWorkflow) execute(ctx workflow.Context, seq int) (strategies.St
 // the strategy abandons when it ends or continues as new, and waits for
 // the placement: the child's completion (an order final at once, as a
 // copy's fill-and-kill is), its signal that the order rests on the book,
-// or strategyPlacementWait. A workflow of the order that runs already (a
+// or strategyPlacementWait (version 1; from strategyUntimedWait, a change
+// or the agent's hint waiting: awaitPlacement). A workflow of the order that runs already (a
 // retried decision after a worker died, or the housekeeping's resume) is
 // not started again; the order is then recorded as it stands.
 func (w *strategyWorkflow) placeOrder(ctx workflow.Context, pm strategies.Placement) {
@@ -443,6 +466,10 @@ func (w *strategyWorkflow) placeOrder(ctx workflow.Context, pm strategies.Placem
 		workflow.GetLogger(ctx).Info("the order's workflow was not started here; recording the order as it stands", "order_id", pm.OrderID, "error", err)
 		return
 	}
+	if w.childVersion >= strategyUntimedWait {
+		w.awaitPlacement(ctx, child, pm.OrderID)
+		return
+	}
 	tctx, stopTimer := workflow.WithCancel(ctx)
 	defer stopTimer()
 	done := false
@@ -456,6 +483,27 @@ func (w *strategyWorkflow) placeOrder(ctx workflow.Context, pm strategies.Placem
 	sel.AddFuture(workflow.NewTimer(tctx, strategyPlacementWait), func(workflow.Future) { done = true })
 	for !done {
 		sel.Select(ctx)
+	}
+}
+
+// awaitPlacement waits (strategyUntimedWait) for the child's completion
+// or its signal that order orderID rests on the book — an earlier order's
+// late signal is taken and passed over — or until a change or the
+// agent's hint waits for the run.
+func (w *strategyWorkflow) awaitPlacement(ctx workflow.Context, child workflow.ChildWorkflowFuture, orderID string) {
+	placed := workflow.GetSignalChannel(ctx, StrategySignalPlaced)
+	for {
+		_ = workflow.Await(ctx, func() bool {
+			return child.IsReady() || placed.Len() > 0 || w.changing > 0 || w.agentCheck
+		})
+		if child.IsReady() || w.changing > 0 || w.agentCheck || ctx.Err() != nil {
+			return
+		}
+		var id string
+		placed.Receive(ctx, &id)
+		if id == orderID {
+			return
+		}
 	}
 }
 

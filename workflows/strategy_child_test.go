@@ -16,6 +16,7 @@ import (
 	"github.com/agent-trading/ats/activities"
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs/temporalerr"
+	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store/storetest"
@@ -75,7 +76,7 @@ func venueOrder(p *strategiestest.Placer) func(ctx workflow.Context, in workflow
 // with the order OPEN (RecordStrategyPlacement), and the strategy
 // completes; the order's workflow goes on after its strategy ended. With
 // ATS_RECORD_HISTORY=<path> it writes the strategy's history (the shape
-// of version 1 of "child-orders") for the replay tests:
+// of the latest version of "child-orders") for the replay tests:
 //
 //	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy_child.json \
 //	  go test -run TestStrategyChildOrderOnDevServer ./workflows/
@@ -136,6 +137,19 @@ func TestStrategyChildHistoryReplays(t *testing.T) {
 	replaytest.ReplayFileWithOptions(t, strategyChildHistory, replayOptions(t), workflows.All()...)
 }
 
+// strategyChildUntimedHistory was recorded by
+// TestStrategyChildOrderOnDevServer at version 2 of "child-orders": the
+// placement awaited without a timer (no TIMER_STARTED/TIMER_CANCELED
+// around the child's signal), 2 events fewer per execution.
+//
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy_child_untimed.json \
+//	  go test -run TestStrategyChildOrderOnDevServer ./workflows/
+const strategyChildUntimedHistory = "testdata/strategy_child_untimed.json"
+
+func TestStrategyChildUntimedHistoryReplays(t *testing.T) {
+	replaytest.ReplayFileWithOptions(t, strategyChildUntimedHistory, replayOptions(t), workflows.All()...)
+}
+
 // The pre-change histories do not replay with an execution that always
 // places a child order: the version marker is what keeps them running.
 func TestStrategyPreChildHistoryNeedsTheVersion(t *testing.T) {
@@ -150,5 +164,62 @@ func TestStrategyPreChildHistoryNeedsTheVersion(t *testing.T) {
 		if err := replaytest.Replay(h, replayOptions(t), replaytest.Named{Name: "Strategy", Func: always}); err == nil {
 			t.Fatalf("%s replayed with a changed workflow", h)
 		}
+	}
+}
+
+// TestPauseDuringASlowPlacementIsNotHeld: from version 2 of
+// "child-orders" an execution waiting for its order's placement, with no
+// timer bounding the wait, gives way to a change: a pause sent while the
+// order's workflow is still placing (its venue call blocked until the
+// pause has answered — were the pause held by the placement, neither
+// would ever end) applies at once, the execution recorded with its order
+// as it stands (PENDING); the order's workflow goes on.
+func TestPauseDuringASlowPlacementIsNotHeld(t *testing.T) {
+	r := newStrategyRig(t, "BUY_LOW_SELL_HIGH", `{"tokenId":"1001","buyBelow":0.40,"sellAbove":0.60,"sizePerTrade":10}`, "100")
+	r.fx.Book.Set(strategiestest.Token, "0.37", "0.39")
+	release := make(chan struct{})
+	r.fx.Placer.Set(func(p *strategiestest.Placer) {
+		p.Fill = func(req orders.PlaceRequest) (decimal.Decimal, decimal.Decimal) {
+			<-release // the venue answers once the pause has
+			return req.Size, req.Price
+		}
+	})
+	var paused strategies.State
+	var pauseErr error
+	var ex []models.StrategyExecution
+	var sent, answered time.Time
+	r.at(time.Minute, r.hint)
+	r.at(time.Minute+time.Millisecond, func() {
+		sent = r.env.Now()
+		ch := strategies.Change{StrategyID: r.id, Action: strategies.ActionPause, By: strategies.ByUser, Version: r.stored().Version}
+		ch.Proof = r.keys.Sign(intent.StrategyPause, ch.ProofFields()...)
+		r.env.UpdateWorkflow(ch.Action, "pause", &testsuite.TestUpdateCallback{
+			OnAccept: func() {},
+			OnReject: func(err error) { pauseErr = err; close(release) },
+			OnComplete: func(v any, err error) {
+				paused, _ = v.(strategies.State)
+				pauseErr, ex, answered = err, r.executions(), r.env.Now()
+				close(release)
+			},
+		}, ch)
+	})
+	var cancelled *updateResult
+	r.at(time.Hour, func() { cancelled = r.change(strategies.ActionCancel, strategies.ByUser, strategies.Change{}) })
+	st := r.run()
+	if pauseErr != nil || paused.Status != strategies.StatusPaused {
+		t.Fatalf("pause: %+v %v", paused, pauseErr)
+	}
+	// Version 1 ended the wait with its 20 s timer (in workflow time).
+	if wait := answered.Sub(sent); wait >= 10*time.Second {
+		t.Fatalf("the pause answered %s after it was sent: the placement held it", wait)
+	}
+	if len(ex) != 1 || ex[0].OrderID == nil || ex[0].OrderStatus != models.OrderPending {
+		t.Fatalf("the execution was not recorded with its order PENDING when the pause answered: %+v", ex)
+	}
+	if cancelled == nil || !cancelled.done || st.Status != strategies.StatusCancelled {
+		t.Fatalf("cancel %+v, ended %s", cancelled, st.Status)
+	}
+	if o, err := r.fx.Store.OrderByID(context.Background(), *ex[0].OrderID); err != nil || o.Status != models.OrderFilled {
+		t.Fatalf("the order's workflow did not go on: %+v %v", o, err)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/agent-trading/ats/models/secret"
 	"github.com/agent-trading/ats/models/store/storetest"
 	"github.com/agent-trading/ats/models/strategies"
+	"github.com/agent-trading/ats/workflows"
 )
 
 // BenchmarkCopyTradeLatency measures a COPY_TRADE's latency end to end
@@ -60,7 +61,7 @@ func benchCopy(b *testing.B, n int) {
 	// As `ats dev` and `ats worker` run: the placements a strategy's
 	// execution makes start their order workflows eagerly, and the dev
 	// server's SQLite is in WAL mode (devTemporalPragmas).
-	o := tradingOpts{eager: true, devPragmas: devTemporalPragmas, databaseURL: benchDatabaseURL(b)}
+	o := tradingOpts{eager: true, devPragmas: devTemporalPragmas, databaseURL: benchDatabaseURL(b), sandboxProcess: true}
 	rpc := os.Getenv("ATS_BENCH_COPY_RPC")
 	switch rpc {
 	case "":
@@ -73,57 +74,25 @@ func benchCopy(b *testing.B, n int) {
 	ctx := context.Background()
 	m := e.newMarket(b, fmt.Sprintf("Will %d copies be fast", n), "0.5")
 	yes := m.TokenIDs[0]
-	target := e.outsideAddress(b)
-	e.outsideTrade(b, yes, "BUY", "5", "0.6") // warm the outside wallet up
+	// Warm the outside wallet up; it is the target.
+	var warmed struct {
+		Address string `json:"address"`
+	}
+	e.control(b, "/control/trades", fmt.Sprintf(`{"tokenId":%q,"side":"BUY","size":5,"price":0.6}`, yes), &warmed)
+	target := warmed.Address
+	writes := countWrites(b, e.store.DB())
 
 	// n copiers: users of 10 agents of 10 strategies each.
-	var ids []string
-	var mu sync.Mutex
-	var wg sync.WaitGroup
 	cfg := json.RawMessage(`{"targetAddress":"` + target + `","sizingMode":"fixed","fixedAmount":3,"copySells":false}`)
-	for made := 0; made < n; {
-		tr := e.newTrader(b, 0)
-		for a := 0; a < 10 && made < n; a++ {
-			agentID := tr.agentID
-			if a > 0 {
-				_, hash, prefix := secret.NewAPIKey()
-				ag := &models.Agent{UserID: tr.userID, Name: fmt.Sprintf("copier-%d", a), Scopes: "read trade", RateLimitPerMinute: 100_000}
-				if err := e.store.CreateAgentWithKey(ctx, ag, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
-					b.Fatal(err)
-				}
-				agentID = ag.ID
-			}
-			k := min(10, n-made)
-			made += k
-			wg.Add(1)
-			go func(userID, agentID string, k int) {
-				defer wg.Done()
-				for range k {
-					st, err := e.svc.strategyDesk.Create(ctx, strategies.Actor{By: strategies.ByAgent, AgentID: agentID, UserID: userID},
-						strategies.CreateRequest{Type: strategies.TypeCopyTrade, Config: cfg, MaxBudget: strategies.D(decimal.NewFromInt(1000))})
-					if err != nil {
-						b.Error(err)
-						return
-					}
-					mu.Lock()
-					ids = append(ids, st.ID)
-					mu.Unlock()
-				}
-			}(tr.userID, agentID, k)
-		}
-		wg.Wait()
-	}
-	if b.Failed() {
-		b.FailNow()
-	}
+	ids := e.createStrategies(b, n, strategies.TypeCopyTrade, cfg, decimal.NewFromInt(1000))
 	warm := 0
 	var worker *workerProcess
 	if rpc != "" {
 		// The worker follows every ACTIVE copier as it starts; the first
 		// trade's copies show it is listening.
-		url := e.sb.URL() + "/rpc"
+		url := e.sandboxURL() + "/rpc"
 		if rpc == "ws" {
-			url = "ws" + strings.TrimPrefix(e.sb.URL(), "http") + "/rpc/ws"
+			url = "ws" + strings.TrimPrefix(e.sandboxURL(), "http") + "/rpc/ws"
 		}
 		worker = e.startWorkerProcess(b, buildATS(b), "--chain-rpc", url)
 		warm = 1
@@ -159,26 +128,34 @@ func benchCopy(b *testing.B, n int) {
 
 	lat, rec, started := make([]time.Duration, 0, b.N*n), make([]time.Duration, 0, b.N*n), make([]time.Duration, 0, b.N*n)
 	total := 0
-	// CPU spent while the copies run, by this process (service, worker,
-	// sandbox venue and chain) and by the Temporal dev server: what one
-	// copy costs the machine, whatever the wait.
-	self, dev := os.Getpid(), e.dev.Pid()
-	var selfCPU0, devCPU0, workerCPU0 time.Duration
+	// What the copies cost, read around the timed part: CPU of the
+	// service's processes (this one — API, worker, copy watchers, and the
+	// benchmark's own polling — and the `ats worker` when one runs) and of
+	// the Temporal dev server, the sandbox being its own process; database
+	// writes; history events of the copiers' and their orders' workflows.
+	strategyWIDs := make([]string, len(ids))
+	for i, id := range ids {
+		strategyWIDs[i] = workflows.WorkflowID(workflows.KindStrategy, id)
+	}
+	var c0 fanoutCounters
+	var events0 int64
+	var ordersBefore map[string]bool
 	b.ResetTimer()
 	for i := range b.N + warm {
 		if i == warm {
-			b.ResetTimer()
-			selfCPU0, _ = procStat(b, self)
-			devCPU0, _ = procStat(b, dev)
-			if worker != nil {
-				workerCPU0, _ = procStat(b, worker.pid())
-			}
+			b.StopTimer()
+			ordersBefore = e.strategiesOrderIDs(b, ids)
+			events0 = e.historyLength(b, strategyWIDs)
+			c0 = e.readCounters(b, writes, worker)
+			b.StartTimer()
 		}
 		e.outsideTrade(b, yes, "BUY", "10", "0.6")
 		// Wait until every copier's copy i+1 was answered by the venue.
 		var block int64
 		answered, recordedAt, placedAt := map[string]time.Time{}, map[string]time.Time{}, map[string]time.Time{}
-		for deadline := time.Now().Add(5 * time.Minute); len(answered) < n; time.Sleep(20 * time.Millisecond) {
+		// The latencies are the rows' times: polling seldom keeps the
+		// poll's own queries (counted as the service's CPU) small.
+		for deadline := time.Now().Add(5 * time.Minute); len(answered) < n; time.Sleep(250 * time.Millisecond) {
 			var rows []struct {
 				StrategyID string
 				Block      int64
@@ -222,17 +199,21 @@ func benchCopy(b *testing.B, n int) {
 		}
 	}
 	b.StopTimer()
-	selfCPU1, _ := procStat(b, self)
-	devCPU1, _ := procStat(b, dev)
-	if worker != nil {
-		workerCPU1, _ := procStat(b, worker.pid())
-		b.ReportMetric(float64((workerCPU1-workerCPU0).Microseconds())/1000/float64(total), "worker-cpu-ms/copy")
+	c1 := e.readCounters(b, writes, worker)
+	var orderWIDs []string
+	for id := range e.strategiesOrderIDs(b, ids) {
+		if !ordersBefore[id] {
+			orderWIDs = append(orderWIDs, workflows.WorkflowID(workflows.KindOrder, id))
+		}
 	}
-	if avg, err := loadAverage(); err == nil {
-		b.ReportMetric(avg, "loadavg")
+	events := e.historyLength(b, strategyWIDs) - events0 + e.historyLength(b, orderWIDs)
+	reportFanout(b, "copy", c0, c1, events, total, e.databaseURL != "")
+	// Every copy placed at most once (one order per copier and trade);
+	// those not placed within the bound show in placed-pct.
+	b.ReportMetric(100*float64(len(orderWIDs))/float64(total), "placed-pct")
+	if len(orderWIDs) > total {
+		b.Errorf("%d orders for %d copies", len(orderWIDs), total)
 	}
-	b.ReportMetric(float64((selfCPU1-selfCPU0).Microseconds())/1000/float64(total), "service-cpu-ms/copy")
-	b.ReportMetric(float64((devCPU1-devCPU0).Microseconds())/1000/float64(total), "temporal-cpu-ms/copy")
 	// How much of it is the watcher's: block available → trade recorded.
 	sort.Slice(rec, func(i, j int) bool { return rec[i] < rec[j] })
 	b.ReportMetric(float64(rec[len(rec)/2].Microseconds())/1000, "recorded-p50-ms")
@@ -253,4 +234,67 @@ func benchDatabaseURL(b *testing.B) string {
 		return ""
 	}
 	return storetest.CreateDatabase(b, pgBaseURL(b))
+}
+
+// strategiesOrderIDs is the set of the ids of the orders the strategies
+// ids placed.
+func (e *tradingEnv) strategiesOrderIDs(t testing.TB, ids []string) map[string]bool {
+	t.Helper()
+	var rows []string
+	if err := e.store.DB().Raw(`SELECT id FROM orders WHERE strategy_id IN ?`, ids).Scan(&rows).Error; err != nil {
+		t.Fatal(err)
+	}
+	out := make(map[string]bool, len(rows))
+	for _, id := range rows {
+		out[id] = true
+	}
+	return out
+}
+
+// createStrategies creates n strategies of typ with cfg and maxBudget for
+// users of 10 agents of 10 strategies each (an agent holds at most 10
+// non-final strategies; each user's demo wallet funds 100) through the
+// strategy desk, as the API does, and returns their ids.
+func (e *tradingEnv) createStrategies(b *testing.B, n int, typ string, cfg json.RawMessage, maxBudget decimal.Decimal) []string {
+	b.Helper()
+	ctx := context.Background()
+	var ids []string
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for made := 0; made < n; {
+		tr := e.newTrader(b, 0)
+		for a := 0; a < 10 && made < n; a++ {
+			agentID := tr.agentID
+			if a > 0 {
+				_, hash, prefix := secret.NewAPIKey()
+				ag := &models.Agent{UserID: tr.userID, Name: fmt.Sprintf("agent-%d", a), Scopes: "read trade", RateLimitPerMinute: 100_000}
+				if err := e.store.CreateAgentWithKey(ctx, ag, &models.APIKey{Hash: hash, DisplayPrefix: prefix}); err != nil {
+					b.Fatal(err)
+				}
+				agentID = ag.ID
+			}
+			k := min(10, n-made)
+			made += k
+			wg.Add(1)
+			go func(userID, agentID string, k int) {
+				defer wg.Done()
+				for range k {
+					st, err := e.svc.strategyDesk.Create(ctx, strategies.Actor{By: strategies.ByAgent, AgentID: agentID, UserID: userID},
+						strategies.CreateRequest{Type: typ, Config: cfg, MaxBudget: strategies.D(maxBudget)})
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					mu.Lock()
+					ids = append(ids, st.ID)
+					mu.Unlock()
+				}
+			}(tr.userID, agentID, k)
+		}
+		wg.Wait()
+	}
+	if b.Failed() {
+		b.FailNow()
+	}
+	return ids
 }

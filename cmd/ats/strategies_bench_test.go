@@ -216,3 +216,107 @@ func BenchmarkStrategiesWaiting(b *testing.B) {
 	}
 	reportQuantiles(b, lat)
 }
+
+// BenchmarkPriceAlertFanout measures ATS_BENCH_ALERTS (default 1,000)
+// PRICE_ALERTs on one token fired by one price move: every alert (a LIMIT
+// BUY of 5 at or below 0.35; 100 per user, 10 per agent) armed in the
+// worker's price feed, the sandbox's price moved from 0.5 to 0.3 (POST
+// /control/…/price) → the market channel → the feed's conditions → a
+// signal to each alert's workflow → its execution places its order as a
+// child Order workflow → the venue answered the signed post (the order
+// leaves PENDING; its updated_at). Each alert's latency is a sample. It
+// checks that every alert placed exactly one order, and reports per order
+// the counters of BenchmarkCopyTradeLatency (the sandbox in its own
+// process). Goal: p95 ≤ 5 s. It runs once whatever -benchtime says.
+//
+//	go test -run '^$' -bench BenchmarkPriceAlertFanout -benchtime 1x -timeout 30m ./cmd/ats/
+func BenchmarkPriceAlertFanout(b *testing.B) {
+	n := 1000
+	if v, err := strconv.Atoi(os.Getenv("ATS_BENCH_ALERTS")); err == nil && v > 0 {
+		n = v
+	}
+	e := newTradingEnv(b, tradingOpts{eager: true, devPragmas: devTemporalPragmas, databaseURL: benchDatabaseURL(b), sandboxProcess: true})
+	e.withStrategyFeed(b)
+	m := e.newMarket(b, fmt.Sprintf("Will %d alerts fire at once", n), "0.5")
+	token := m.TokenIDs[0]
+	writes := countWrites(b, e.store.DB())
+	cfg := json.RawMessage(`{"tokenId":"` + token + `","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.35,"size":5,"orderType":"LIMIT"}`)
+	ids := e.createStrategies(b, n, strategies.TypePriceAlert, cfg, decimal.NewFromInt(5))
+	trig := e.svc.strategyEngine.Triggers.(*strategies.Triggers)
+	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		armed := 0
+		for _, id := range ids {
+			if trig.IsArmed(id) {
+				armed++
+			}
+		}
+		if armed == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("%d of %d alerts armed after 5 minutes", armed, n)
+		}
+	}
+	wids := make([]string, len(ids))
+	for i, id := range ids {
+		wids[i] = workflows.WorkflowID(workflows.KindStrategy, id)
+	}
+	events0 := e.historyLength(b, wids)
+	c0 := e.readCounters(b, writes, nil)
+	b.ResetTimer()
+	t0 := time.Now()
+	e.setPrice(b, token, "0.3")
+	answered := map[string]time.Time{}
+	orders := map[string][]string{}
+	// The latencies are the rows' times: polling seldom keeps the poll's
+	// own queries (counted as the service's CPU) small.
+	for deadline := time.Now().Add(5 * time.Minute); len(answered) < n; time.Sleep(250 * time.Millisecond) {
+		var rows []struct {
+			ID, StrategyID, Status string
+			UpdatedAt              time.Time
+		}
+		if err := e.store.DB().Raw(`SELECT id, strategy_id, status, updated_at FROM orders WHERE strategy_id IN ? AND status <> 'PENDING'`, ids).
+			Scan(&rows).Error; err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range rows {
+			answered[r.StrategyID] = r.UpdatedAt
+		}
+		if time.Now().After(deadline) {
+			b.Logf("%d of %d alerts' orders answered after 5 minutes", len(answered), n)
+			break
+		}
+	}
+	b.StopTimer()
+	c1 := e.readCounters(b, writes, nil)
+	var rows []struct{ ID, StrategyID string }
+	if err := e.store.DB().Raw(`SELECT id, strategy_id FROM orders WHERE strategy_id IN ?`, ids).Scan(&rows).Error; err != nil {
+		b.Fatal(err)
+	}
+	for _, r := range rows {
+		orders[r.StrategyID] = append(orders[r.StrategyID], r.ID)
+	}
+	// Every alert placed at most once; those not placed within the bound
+	// show in placed-pct.
+	b.ReportMetric(100*float64(len(orders))/float64(n), "placed-pct")
+	for _, id := range ids {
+		if len(orders[id]) > 1 {
+			b.Errorf("alert %s placed %d orders, not one", id, len(orders[id]))
+		}
+	}
+	owids := make([]string, len(rows))
+	for i, r := range rows {
+		owids[i] = workflows.WorkflowID(workflows.KindOrder, r.ID)
+	}
+	events := e.historyLength(b, wids) - events0 + e.historyLength(b, owids)
+	reportFanout(b, "order", c0, c1, events, n, e.databaseURL != "")
+	b.ReportMetric(100*float64(len(answered))/float64(n), "answered-pct")
+	lat := make([]time.Duration, 0, len(answered))
+	for _, t := range answered {
+		lat = append(lat, t.Sub(t0))
+	}
+	if len(lat) == 0 {
+		b.Fatal("no alert's order was answered")
+	}
+	reportQuantiles(b, lat)
+}

@@ -21,7 +21,7 @@ import (
 // in it.
 func (e *tradingEnv) withStrategyFeed(t testing.TB) {
 	t.Helper()
-	_, stop := runPriceFeed(network.Sandbox(e.sb.URL()).StreamsURL, e.svc.orders.CLOB, e.svc, e.log)
+	_, stop := runPriceFeed(network.Sandbox(e.sandboxURL()).StreamsURL, e.svc.orders.CLOB, e.svc, e.log)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -36,6 +36,7 @@ import (
 	"github.com/agent-trading/ats/sandbox"
 	"github.com/agent-trading/ats/sandbox/githubprovider"
 	"github.com/agent-trading/ats/sandbox/oidcprovider"
+	"github.com/agent-trading/ats/venue/network"
 	"github.com/agent-trading/ats/worker"
 	"github.com/agent-trading/ats/worker/clustertest"
 	"github.com/agent-trading/ats/worker/devserver"
@@ -54,8 +55,12 @@ const envRecordOrderHistory = "ATS_RECORD_ORDER_HISTORY"
 // worker (optional: the kill test runs it as a separate process) and the
 // API on an httptest server.
 type tradingEnv struct {
-	sb  *sandbox.Sandbox
-	dev *devserver.Server
+	sb *sandbox.Sandbox
+	// sbURL and sbProc are the sandbox in its own process
+	// (tradingOpts.sandboxProcess; sb is nil then).
+	sbURL  string
+	sbProc *workerProcess
+	dev    *devserver.Server
 	// cluster is the Temporal cluster instead of dev (tradingOpts.temporal).
 	cluster *clustertest.Cluster
 	// databaseURL is the PostgreSQL database of store ("" for SQLite in
@@ -132,6 +137,10 @@ type tradingOpts struct {
 	// default when 0); a long one keeps books still between the test's
 	// own moves (trades, /control prices).
 	quoteInterval time.Duration
+	// sandboxProcess runs the sandbox as its own `ats sandbox` process
+	// (chain read over its /rpc/ws, wallets funded through its control
+	// API) so a benchmark's CPU of the service leaves the venue out.
+	sandboxProcess bool
 }
 
 // newTradingTest skips t in -short mode (it starts the sandbox and
@@ -155,13 +164,20 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	}
 	e := &tradingEnv{dataDir: t.TempDir(), log: log, databaseURL: o.databaseURL}
 	var err error
-	e.sb, err = sandbox.Start(ctx, sandbox.Config{Addr: "127.0.0.1:0", Seed: 7, BlockInterval: 100 * time.Millisecond,
-		Logger: log, DisableUpDown: len(o.upDown) == 0, UpDownSeries: o.upDown, UpDownWindow: o.upDownWindow, Ordinary: 4,
-		Observe: o.observeSandbox, QuoteInterval: o.quoteInterval})
-	if err != nil {
-		t.Fatal(err)
+	if o.sandboxProcess {
+		if o.observeSandbox != nil || o.quoteInterval != 0 {
+			t.Fatal("observeSandbox and quoteInterval need the sandbox in process")
+		}
+		e.sbURL, e.sbProc = startSandboxProcess(t, buildATS(t))
+	} else {
+		e.sb, err = sandbox.Start(ctx, sandbox.Config{Addr: "127.0.0.1:0", Seed: 7, BlockInterval: 100 * time.Millisecond,
+			Logger: log, DisableUpDown: len(o.upDown) == 0, UpDownSeries: o.upDown, UpDownWindow: o.upDownWindow, Ordinary: 4,
+			Observe: o.observeSandbox, QuoteInterval: o.quoteInterval})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = e.sb.Close() })
 	}
-	t.Cleanup(func() { _ = e.sb.Close() })
 	conn := temporalConn{namespace: "default", tracing: o.tracing}
 	if e.cluster = o.temporal; e.cluster != nil {
 		conn.hostPort, conn.tls = e.cluster.Address(), e.cluster.TLS()
@@ -202,9 +218,14 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(e.tc.Close)
-	n := e.sb.Network()
+	n, rpcURL := network.Sandbox(e.sandboxURL()), ""
+	if e.sb != nil {
+		n = e.sb.Network()
+	} else {
+		rpcURL = n.WSURL
+	}
 	if o.wrapCLOB != nil {
-		target, err := url.Parse(e.sb.URL())
+		target, err := url.Parse(e.sandboxURL())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,7 +233,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Cleanup(front.Close)
 		n.CLOBURL = front.URL + "/clob"
 	}
-	vc, err := connectVenue(ctx, n, e.sb, "", o.tracing)
+	vc, err := connectVenue(ctx, n, e.sb, rpcURL, o.tracing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +353,11 @@ func (e *tradingEnv) newTrader(t testing.TB, fixedLimit int64) trader {
 	if err := e.store.CreateUser(ctx, u); err != nil {
 		t.Fatal(err)
 	}
-	w, err := e.svc.wallets.SeedDemo(ctx, e.sb.EVM(), u.ID)
+	var funder wallets.Funder = httpFunder{base: e.sbURL}
+	if e.sb != nil {
+		funder = e.sb.EVM()
+	}
+	w, err := e.svc.wallets.SeedDemo(ctx, funder, u.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -481,7 +506,7 @@ func (e *tradingEnv) askDepth(t testing.TB, token string, limit decimal.Decimal)
 
 func (e *tradingEnv) control(t testing.TB, path, body string, out any) {
 	t.Helper()
-	resp, err := http.Post(e.sb.URL()+path, "application/json", strings.NewReader(body))
+	resp, err := http.Post(e.sandboxURL()+path, "application/json", strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -288,7 +288,7 @@ func (e *tradingEnv) startWorkerProcess(t testing.TB, bin string, extra ...strin
 		t.Fatal(err)
 	}
 	wp := &workerProcess{args: []string{"worker", "--data-dir", e.dataDir, "--venue", "sandbox", "--ops-listen", "127.0.0.1:0",
-		"--sandbox-addr", strings.TrimPrefix(e.sb.URL(), "http://"), "--master-key-file", keyFile, "--log-level", "warn"}}
+		"--sandbox-addr", strings.TrimPrefix(e.sandboxURL(), "http://"), "--master-key-file", keyFile, "--log-level", "warn"}}
 	if e.databaseURL != "" {
 		wp.args = append(wp.args, "--database-url", e.databaseURL)
 	}
