@@ -58,9 +58,13 @@ type PnL struct {
 // settled, closed) is an addition to the spec's fields, so a listing of
 // status=all can be told apart.
 type Position struct {
-	ID            string      `json:"id"`
-	TokenID       string      `json:"tokenId"`
-	Status        string      `json:"status"`
+	ID      string `json:"id"`
+	TokenID string `json:"tokenId"`
+	Status  string `json:"status"`
+	// Mode is the agent's (paper or live): an agent lists only its own
+	// positions, and its mode never changes, so every position it holds
+	// is of its mode.
+	Mode          string      `json:"mode"`
 	Market        Market      `json:"market"`
 	Size          json.Number `json:"size"`
 	AvgEntryPrice json.Number `json:"avgEntryPrice"`
@@ -180,7 +184,7 @@ func (d Deps) list(c *gin.Context) {
 	}}
 	for _, p := range l.Positions {
 		out.Positions = append(out.Positions, Position{
-			ID: p.ID, TokenID: p.TokenID, Status: p.Status,
+			ID: p.ID, TokenID: p.TokenID, Status: p.Status, Mode: id.AgentMode,
 			Market:        Market{Question: p.Question, Outcome: p.Outcome},
 			Size:          num(p.Size),
 			AvgEntryPrice: num(p.AvgEntryPrice),

@@ -120,9 +120,9 @@ func TestListPositions(t *testing.T) {
 	noRead := e.newAgent(t, "trade")
 	empty := e.newAgent(t, "read")
 
-	itemA := `{"id":"` + posA + `","tokenId":"101","status":"open","market":{"question":"Will A?","outcome":"Yes"},
+	itemA := `{"id":"` + posA + `","tokenId":"101","status":"open","mode":"live","market":{"question":"Will A?","outcome":"Yes"},
 		"size":10,"avgEntryPrice":0.4,"currentPrice":0.55,"currentValue":5.5,"pnl":{"unrealized":1.5,"unrealizedPercent":37.5}}`
-	itemB := `{"id":"` + posB + `","tokenId":"202","status":"redeemable","market":{"question":"Will B?","outcome":"No"},
+	itemB := `{"id":"` + posB + `","tokenId":"202","status":"redeemable","mode":"live","market":{"question":"Will B?","outcome":"No"},
 		"size":8,"avgEntryPrice":0.25,"currentPrice":1,"currentValue":8,"pnl":{"unrealized":6,"unrealizedPercent":300}}`
 	tests := []struct {
 		name, key, query string

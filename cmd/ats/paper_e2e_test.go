@@ -552,6 +552,31 @@ func TestPaperBesideLiveOnTheSandbox(t *testing.T) {
 	if p := paperCash(); p != paperStart-paperSpent {
 		t.Fatalf("paper balance %s after the strategies, want %s", micro.Decimal(p), micro.Decimal(paperStart-paperSpent))
 	}
+	// Strategies and positions carry their agent's mode in the answers.
+	for _, id := range []string{alert.ID, blsh.ID, recurring.ID, copier} {
+		if st := e.awaitStrategy(t, paper, id, "listed", func(apiStrategy) bool { return true }); st.Mode != models.ModePaper {
+			t.Fatalf("strategy %s answers mode %q, want paper", id, st.Mode)
+		}
+	}
+	for _, tr := range []struct {
+		trader
+		mode string
+	}{{paper, models.ModePaper}, {live, models.ModeLive}} {
+		status, b := e.call(t, tr.key, "GET", "/positions", nil)
+		var l struct {
+			Positions []struct {
+				Mode string `json:"mode"`
+			} `json:"positions"`
+		}
+		if status != http.StatusOK || json.Unmarshal(b["data"], &l) != nil || len(l.Positions) == 0 {
+			t.Fatalf("positions of the %s agent: %d %s", tr.mode, status, b)
+		}
+		for _, p := range l.Positions {
+			if p.Mode != tr.mode {
+				t.Fatalf("a position of the %s agent answers mode %q", tr.mode, p.Mode)
+			}
+		}
+	}
 	for _, id := range []string{blsh.ID, recurring.ID, copier} {
 		if status, b := e.call(t, paper.key, "DELETE", "/strategies/"+id, nil); status != http.StatusOK {
 			t.Fatalf("stop %s: %d %s", id, status, b)

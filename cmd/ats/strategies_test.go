@@ -32,6 +32,7 @@ func (e *tradingEnv) withStrategyFeed(t testing.TB) {
 type apiStrategy struct {
 	ID          string      `json:"id"`
 	Status      string      `json:"status"`
+	Mode        string      `json:"mode"`
 	EndedReason *string     `json:"endedReason"`
 	BudgetUsed  json.Number `json:"budgetUsed"`
 	OpenSize    json.Number `json:"openSize"`
