@@ -29,6 +29,14 @@ func TestDeviceLinkActivities(t *testing.T) {
 	if err := s.CreateUser(ctx, u); err != nil {
 		t.Fatal(err)
 	}
+	// other is a real second user: the approval locks its user's row
+	// first (a live approval revokes paper namesakes under that lock), so
+	// an unknown user id would be refused as not found before the link's
+	// owner is compared.
+	other := &models.User{Email: "act-other@example.com", PasswordHash: "x"}
+	if err := s.CreateUser(ctx, other); err != nil {
+		t.Fatal(err)
+	}
 	newLink := func(code string) *models.DeviceLink {
 		l := &models.DeviceLink{DeviceCodeHash: "hash-" + code, UserCode: code, AgentName: "bot " + code, ExpiresAt: time.Now().Add(time.Hour), IntervalSeconds: 5}
 		if err := s.CreateDeviceLink(ctx, l); err != nil {
@@ -73,7 +81,7 @@ func TestDeviceLinkActivities(t *testing.T) {
 			return err
 		}, errs.Conflict},
 		{"approve for another user", func() error {
-			_, err := env.ExecuteActivity(dl.ApproveDeviceLink, decision(intent.DeviceApprove, approved.ID, "usr_other"))
+			_, err := env.ExecuteActivity(dl.ApproveDeviceLink, decision(intent.DeviceApprove, approved.ID, other.ID))
 			return err
 		}, errs.Conflict},
 		{"unknown link", func() error {

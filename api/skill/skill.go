@@ -41,7 +41,7 @@ import (
 // Version is the skill's version. Bump it (and add the new digest to
 // versions in skill_test.go) whenever the served skill changes: its text,
 // or a fact of the code it states.
-const Version = 5
+const Version = 6
 
 // Path is where the skill is served.
 const Path = "/skill.md"

@@ -29,6 +29,7 @@ var versions = map[int]string{
 	3: "ddb89a16cfe08aad4541ab4e63877d17bf7343f28484b345e387e19e2d4d78f8",
 	4: "08473b989f584b2401d732da4027ee5ecac9f95f93c1b40b26d51280ad12f0fa",
 	5: "77f78bc3b4923850f97bcb4e9a473c7e42617dc346ee6e08ceb9d44b75fcc908",
+	6: "57081bc6cdd68b875fca05b1ead474f5079319c5c2b165078e95bd5f3db6afbc",
 }
 
 func TestVersionMatchesContent(t *testing.T) {
