@@ -4,8 +4,6 @@ import (
 	"context"
 	"math/big"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/venue/chain"
@@ -38,16 +36,11 @@ func (s *Service) planPaperRedeem(ctx context.Context, in RedeemInput, all []mod
 	byCond, conds := byCondition(all, in, func(p *models.Position) bool { return paper[p.AgentID] })
 	for _, c := range conds {
 		ps := byCond[c]
-		nums, den, err := s.Chain.Payouts(ctx, common.HexToHash(c))
+		nums, den, resolved, err := s.resolvedPayouts(ctx, c, ps, in.AgentID, &plan)
 		if err != nil {
 			return plan, err
 		}
-		if den.Sign() == 0 {
-			for _, p := range ps {
-				if p.AgentID == in.AgentID {
-					plan.Unresolved++
-				}
-			}
+		if !resolved {
 			continue
 		}
 		m, err := s.Markets.Market(ctx, c)

@@ -170,16 +170,11 @@ func (s *Service) PlanRedeem(ctx context.Context, in RedeemInput) (RedeemPlan, e
 	plan.Maker = maker.Hex()
 	for _, c := range conds {
 		ps := byCond[c]
-		nums, den, err := s.Chain.Payouts(ctx, common.HexToHash(c))
+		nums, den, resolved, err := s.resolvedPayouts(ctx, c, ps, in.AgentID, &plan)
 		if err != nil {
 			return plan, err
 		}
-		if den.Sign() == 0 {
-			for _, p := range ps {
-				if p.AgentID == in.AgentID {
-					plan.Unresolved++
-				}
-			}
+		if !resolved {
 			continue
 		}
 		m, err := s.Markets.Market(ctx, c)
@@ -654,6 +649,27 @@ func (s *Service) RecordAudit(ctx context.Context, r AuditRecord) error {
 
 // byCondition groups the redeemable positions keep accepts by market (in
 // the store's creation order), narrowed to in.ConditionID when it names one.
+// resolvedPayouts reads condition c's payouts (numerators, denominator)
+// from the chain.
+// A condition not resolved yet (denominator 0) answers resolved false and
+// counts agentID's positions among ps in plan.Unresolved; paper and live
+// plans alike.
+func (s *Service) resolvedPayouts(ctx context.Context, c string, ps []*models.Position, agentID string, plan *RedeemPlan) (nums []*big.Int, den *big.Int, resolved bool, err error) {
+	nums, den, err = s.Chain.Payouts(ctx, common.HexToHash(c))
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if den.Sign() == 0 {
+		for _, p := range ps {
+			if p.AgentID == agentID {
+				plan.Unresolved++
+			}
+		}
+		return nil, nil, false, nil
+	}
+	return nums, den, true, nil
+}
+
 func byCondition(all []models.Position, in RedeemInput, keep func(*models.Position) bool) (map[string][]*models.Position, []string) {
 	byCond := map[string][]*models.Position{}
 	var conds []string
