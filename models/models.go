@@ -122,6 +122,15 @@ const (
 	ModeLive  = "live"
 )
 
+// ModeOrLive is mode, or ModeLive for a row stored before modes existed
+// (the mode columns' default): what an answer shows for it.
+func ModeOrLive(mode string) string {
+	if mode == "" {
+		return ModeLive
+	}
+	return mode
+}
+
 // DefaultPaperBalanceMicro is a user's paper balance until they set one:
 // 1,000 USDC.
 const DefaultPaperBalanceMicro = 1_000 * 1_000_000

@@ -85,9 +85,7 @@ type Order struct {
 
 // OrderDTO renders a service order (shared with the positions API).
 func OrderDTO(o orders.Order) Order {
-	if o.Mode == "" {
-		o.Mode = models.ModeLive // an order read before modes were
-	}
+	o.Mode = models.ModeOrLive(o.Mode) // an order read before modes were
 	return Order{
 		ID: o.ID, PolyOrderID: o.PolyOrderID, Status: o.Status, Mode: o.Mode, Side: o.Side, Type: o.Type, TokenID: o.TokenID,
 		Price: Num(o.Price), Size: Num(o.Size), FilledSize: Num(o.FilledSize), AvgFillPrice: Num(o.AvgFillPrice),

@@ -130,19 +130,10 @@ func opt(s string) *string {
 	return &s
 }
 
-// modeOf is the strategy's mode: its agent's, stored at creation; a row
-// from before modes existed is live (the column's default).
-func modeOf(s strategies.Strategy) string {
-	if s.Mode == "" {
-		return models.ModeLive
-	}
-	return s.Mode
-}
-
 // DTO renders a strategy (executions included when loaded).
 func DTO(s strategies.Strategy) Strategy {
 	out := Strategy{
-		ID: s.ID, Type: s.Type, Status: s.Status, Mode: modeOf(s), Config: s.Config, MaxBudget: num(s.MaxBudget), BudgetUsed: num(s.BudgetUsed),
+		ID: s.ID, Type: s.Type, Status: s.Status, Mode: models.ModeOrLive(s.Mode), Config: s.Config, MaxBudget: num(s.MaxBudget), BudgetUsed: num(s.BudgetUsed),
 		BudgetRemaining: num(decimal.Max(decimal.Zero, s.MaxBudget.Sub(s.BudgetUsed))), TokenID: s.TokenID, OpenSize: num(s.OpenSize),
 		CreatedBy: s.CreatedBy, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(), ExpiresAt: utc(s.ExpiresAt),
 		PausedBy: opt(s.PausedBy), EndedReason: opt(s.EndedReason), LastError: opt(s.LastError),
