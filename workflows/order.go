@@ -235,16 +235,34 @@ func (w *orderWorkflow) reportPlacement(ctx workflow.Context) {
 	if !w.in.ReportPlacement || parent == nil || w.terminal() {
 		return
 	}
-	if workflow.GetVersion(ctx, orderReportPlacementChange, workflow.DefaultVersion, orderReportPlacementVersion) < orderReportPlacementVersion {
+	if w.version(ctx, orderReportPlacementChange, orderReportPlacementVersion) < orderReportPlacementVersion {
 		return
 	}
 	w.hints = append(w.hints, workflow.SignalExternalWorkflow(ctx, parent.ID, "", StrategySignalPlaced, w.in.OrderID))
 }
 
+// orderShapeChange bundles the order workflow's earlier changes
+// (GetVersion): a run begun at version 1 takes the latest version of each
+// of them — cancel-pending 1, local-submit 1, event-signals 1,
+// strategy-hint 2, report-placement 1 — without asking for it. Each
+// GetVersion the SDK records writes a marker and an upsert of the
+// TemporalChangeVersion search attribute (a visibility write in the
+// server), and a placed order asked for four or five of them: ten
+// history events of an order's ~28 (docs/benchmarks.md, "Strategy engine
+// fan-out"). One bundle marker costs two. Runs begun before it ask for
+// each change as before (their histories hold the markers).
+const (
+	orderShapeChange  = "order-shape"
+	orderShapeVersion = 1
+)
+
 // orderWorkflow is the state of one run of Order; its methods are the
 // steps and the handlers of the run.
 type orderWorkflow struct {
 	in OrderInput
+	// shaped: the run is at orderShapeVersion, which answers version for
+	// every bundled change.
+	shaped bool
 	// v1: the run is at orderCancelPendingVersion.
 	v1 bool
 	// local: SubmitOrder runs as a local activity
@@ -268,14 +286,24 @@ var orderActivities *activities.Orders
 func newOrderWorkflow(ctx workflow.Context, in OrderInput) *orderWorkflow {
 	w := &orderWorkflow{
 		in:     in,
-		v1:     workflow.GetVersion(ctx, orderCancelPendingChange, workflow.DefaultVersion, orderCancelPendingVersion) >= orderCancelPendingVersion,
+		shaped: workflow.GetVersion(ctx, orderShapeChange, workflow.DefaultVersion, orderShapeVersion) >= orderShapeVersion,
 		state:  activities.OrderState{Status: in.Status},
 		placed: in.Placed,
 	}
+	w.v1 = w.version(ctx, orderCancelPendingChange, orderCancelPendingVersion) >= orderCancelPendingVersion
 	if w.state.Status == "" {
 		w.state.Status = "PENDING"
 	}
 	return w
+}
+
+// version is the version of a bundled change: its latest (max) in a run
+// at orderShapeVersion, else what GetVersion records or replays.
+func (w *orderWorkflow) version(ctx workflow.Context, change string, max workflow.Version) workflow.Version {
+	if w.shaped {
+		return max
+	}
+	return workflow.GetVersion(ctx, change, workflow.DefaultVersion, max)
 }
 
 func (w *orderWorkflow) terminal() bool { return orders.TerminalStatus(w.state.Status) }
@@ -311,7 +339,7 @@ func (w *orderWorkflow) hintStrategy(ctx workflow.Context, strategyID string) {
 	if strategyID == "" {
 		return
 	}
-	v := workflow.GetVersion(ctx, orderStrategyHintChange, workflow.DefaultVersion, orderStrategyHintPlacedVer)
+	v := w.version(ctx, orderStrategyHintChange, orderStrategyHintPlacedVer)
 	if v < orderStrategyHintVersion || v >= orderStrategyHintPlacedVer && !w.placed {
 		return
 	}
@@ -448,7 +476,7 @@ func (w *orderWorkflow) place(ctx workflow.Context) error {
 // here (submitLocal).
 func (w *orderWorkflow) submit(ctx workflow.Context, left time.Duration) (st activities.OrderState, stopped bool, err error) {
 	if w.local == nil {
-		local := workflow.GetVersion(ctx, orderLocalSubmitChange, workflow.DefaultVersion, orderLocalSubmitVersion) >= orderLocalSubmitVersion
+		local := w.version(ctx, orderLocalSubmitChange, orderLocalSubmitVersion) >= orderLocalSubmitVersion
 		w.local = &local
 	}
 	sctx, stop := workflow.WithCancel(ctx)
@@ -528,7 +556,7 @@ func (w *orderWorkflow) follow(ctx workflow.Context) (activities.OrderState, err
 	if w.terminal() {
 		return w.finish(ctx)
 	}
-	if workflow.GetVersion(ctx, orderSignalsChange, workflow.DefaultVersion, orderSignalsVersion) == workflow.DefaultVersion {
+	if w.version(ctx, orderSignalsChange, orderSignalsVersion) == workflow.DefaultVersion {
 		return w.poll(ctx)
 	}
 	return w.listen(ctx)

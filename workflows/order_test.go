@@ -176,7 +176,15 @@ func orderEnv(t *testing.T, f *fakeVenueOrder) *testsuite.TestWorkflowEnvironmen
 // (orderSignalsChange at DefaultVersion): the polling that runs started
 // before it keep until they end or continue as new.
 func pollingVersion(env *testsuite.TestWorkflowEnvironment) {
+	bundledVersions(env)
 	env.OnGetVersion("event-signals", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+}
+
+// bundledVersions pins the run to the version before "order-shape", so
+// that it asks for each change the bundle takes at its latest (a test
+// pins one of them to an earlier version).
+func bundledVersions(env *testsuite.TestWorkflowEnvironment) {
+	env.OnGetVersion("order-shape", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
 }
 
 // placementVersions are the ways an order is placed: a local activity
@@ -188,6 +196,7 @@ var placementVersions = []struct {
 }{
 	{"local activity", func(*testsuite.TestWorkflowEnvironment) {}},
 	{"activity", func(env *testsuite.TestWorkflowEnvironment) {
+		bundledVersions(env)
 		env.OnGetVersion("local-submit", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
 	}},
 }

@@ -142,7 +142,8 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 	// end date (State.MarketCheckAt) and runs an execution, which moves a
 	// marketQuery to the market it names now or ends a tokenId strategy
 	// whose market closed. Runs recorded before it never wake for it.
-	w.marketCheck = workflow.GetVersion(ctx, strategyMarketCheck, workflow.DefaultVersion, 1) >= 1
+	w.shaped = workflow.GetVersion(ctx, strategyShapeChange, workflow.DefaultVersion, strategyShapeVersion) >= strategyShapeVersion
+	w.marketCheck = w.version(ctx, strategyMarketCheck, 1) >= 1
 	if err := w.load(ctx); err != nil {
 		return w.st, err
 	}
@@ -166,10 +167,27 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 	return w.st, nil
 }
 
+// strategyShapeChange bundles the strategy workflow's earlier changes
+// (GetVersion): a run begun at version 1 takes the latest version of
+// each — market-check 1, agent-status 1, child-orders 2
+// (strategyUntimedWait) — without asking for it. Every GetVersion the SDK
+// records writes a marker and an upsert of the TemporalChangeVersion
+// search attribute; a run asked for two or three of them, one
+// (child-orders) at its first execution, so a strategy that executes once
+// per run (a PRICE_ALERT, a copier of a quiet target) paid two more
+// events in its execution. The bundle is taken once, at the start. Runs
+// begun before it ask for each change as before.
+const (
+	strategyShapeChange  = "strategy-shape"
+	strategyShapeVersion = 1
+)
+
 // strategyWorkflow is the state of one run of Strategy; its methods are
 // the steps and the handlers of the run.
 type strategyWorkflow struct {
 	id string
+	// shaped: the run is at strategyShapeVersion (version).
+	shaped bool
 	st strategies.State
 	// shown is the state the search attributes and memo show.
 	shown  strategies.State
@@ -192,6 +210,15 @@ type strategyWorkflow struct {
 	// changing counts the changes (updates) waiting for the step in
 	// flight: a placement wait (strategyUntimedWait) gives way to them.
 	changing int
+}
+
+// version is the version of a bundled change: its latest (max) in a run
+// at strategyShapeVersion, else what GetVersion records or replays.
+func (w *strategyWorkflow) version(ctx workflow.Context, change string, max workflow.Version) workflow.Version {
+	if w.shaped {
+		return max
+	}
+	return workflow.GetVersion(ctx, change, workflow.DefaultVersion, max)
 }
 
 // strategyActivities names the strategy activities for ExecuteActivity.
@@ -364,7 +391,7 @@ func (w *strategyWorkflow) step(ctx workflow.Context) error {
 	switch {
 	case w.agentCheck:
 		w.agentCheck = false
-		if workflow.GetVersion(ctx, strategyAgentChange, workflow.DefaultVersion, strategyAgentVersion) >= strategyAgentVersion {
+		if w.version(ctx, strategyAgentChange, strategyAgentVersion) >= strategyAgentVersion {
 			var next strategies.State
 			if err := workflow.ExecuteActivity(step, strategyActivities.ReconcileStrategyAgent, w.id).Get(ctx, &next); err != nil {
 				return err
@@ -410,7 +437,7 @@ func (w *strategyWorkflow) step(ctx workflow.Context) error {
 // strategyChildOrdersVersion on, else with the ExecuteStrategy activity.
 func (w *strategyWorkflow) execute(ctx workflow.Context, seq int) (strategies.State, error) {
 	if w.child == nil {
-		w.childVersion = workflow.GetVersion(ctx, strategyChildOrders, workflow.DefaultVersion, strategyUntimedWait)
+		w.childVersion = w.version(ctx, strategyChildOrders, strategyUntimedWait)
 		v := w.childVersion >= strategyChildOrdersVersion
 		w.child = &v
 	}
