@@ -542,8 +542,21 @@ var orderHistoriesLocal = []string{
 	"testdata/order_local_cancel_pending.json",
 }
 
+// orderHistoriesShape are histories of the bundle version (orderShapeChange
+// 1), where one marker stands for the latest version of every earlier
+// change:
+//
+//   - order_shape.json: TestStrategyOrderHintsItsStrategyOnDevServer
+//     (ATS_RECORD_HISTORY=...), a strategy's order placed by a local
+//     activity, filled at a venue event, hinting its strategy: one version
+//     marker and its TemporalChangeVersion upsert where
+//     order_strategy_hint_v2.json has four of each.
+var orderHistoriesShape = []string{
+	"testdata/order_shape.json",
+}
+
 func TestOrderReplays(t *testing.T) {
-	all := append(append(append([]string{orderHistory}, orderHistoriesV1...), orderHistoriesSignals...), orderHistoriesLocal...)
+	all := append(append(append(append([]string{orderHistory}, orderHistoriesV1...), orderHistoriesSignals...), orderHistoriesLocal...), orderHistoriesShape...)
 	for _, h := range all {
 		t.Run(h, func(t *testing.T) {
 			replaytest.ReplayFileWithOptions(t, h, replayOptions(t), workflows.All()...)

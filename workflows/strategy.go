@@ -188,7 +188,7 @@ type strategyWorkflow struct {
 	id string
 	// shaped: the run is at strategyShapeVersion (version).
 	shaped bool
-	st strategies.State
+	st     strategies.State
 	// shown is the state the search attributes and memo show.
 	shown  strategies.State
 	loaded bool

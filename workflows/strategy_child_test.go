@@ -76,9 +76,10 @@ func venueOrder(p *strategiestest.Placer) func(ctx workflow.Context, in workflow
 // with the order OPEN (RecordStrategyPlacement), and the strategy
 // completes; the order's workflow goes on after its strategy ended. With
 // ATS_RECORD_HISTORY=<path> it writes the strategy's history (the shape
-// of the latest version of "child-orders") for the replay tests:
+// of the latest versions: strategy_child.json, strategy_child_untimed.json
+// and now strategy_shape.json) for the replay tests:
 //
-//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy_child.json \
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy_shape.json \
 //	  go test -run TestStrategyChildOrderOnDevServer ./workflows/
 func TestStrategyChildOrderOnDevServer(t *testing.T) {
 	keys := intenttest.Keys(t)
@@ -148,6 +149,20 @@ const strategyChildUntimedHistory = "testdata/strategy_child_untimed.json"
 
 func TestStrategyChildUntimedHistoryReplays(t *testing.T) {
 	replaytest.ReplayFileWithOptions(t, strategyChildUntimedHistory, replayOptions(t), workflows.All()...)
+}
+
+// strategyShapeHistory was recorded by TestStrategyChildOrderOnDevServer
+// at version 1 of "strategy-shape": one version marker at the start stands
+// for market-check, agent-status and child-orders (2), so the execution
+// records no marker of its own (29 events against 31 in
+// strategy_child_untimed.json).
+//
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/strategy_shape.json \
+//	  go test -run TestStrategyChildOrderOnDevServer ./workflows/
+const strategyShapeHistory = "testdata/strategy_shape.json"
+
+func TestStrategyShapeHistoryReplays(t *testing.T) {
+	replaytest.ReplayFileWithOptions(t, strategyShapeHistory, replayOptions(t), workflows.All()...)
 }
 
 // The pre-change histories do not replay with an execution that always
