@@ -109,6 +109,13 @@ var syncOptions = workflow.ActivityOptions{
 	},
 }
 
+// syncLocalOptions are syncOptions for the local activity
+// (orderLocalSyncVersion).
+var syncLocalOptions = workflow.LocalActivityOptions{
+	StartToCloseTimeout: syncOptions.StartToCloseTimeout,
+	RetryPolicy:         syncOptions.RetryPolicy,
+}
+
 // cancelOptions: an agent waits on the cancel.
 var cancelOptions = workflow.ActivityOptions{
 	StartToCloseTimeout:    20 * time.Second,
@@ -251,18 +258,27 @@ func (w *orderWorkflow) reportPlacement(ctx workflow.Context) {
 // history events of an order's ~28 (docs/benchmarks.md, "Strategy engine
 // fan-out"). One bundle marker costs two. Runs begun before it ask for
 // each change as before (their histories hold the markers).
+//
+// Version 2 (orderLocalSyncVersion) also reads the venue at an event hint
+// with SyncOrder as a local activity, in the workflow task the hint
+// starts, as SubmitOrder places: a hint then costs the signal, one
+// workflow task and a marker instead of a workflow task, an activity
+// task's three events and a second workflow task. SyncOrder only reads
+// the venue and records what it says, so running it again (a worker
+// killed mid-attempt) is as safe as the activity's retry.
 const (
-	orderShapeChange  = "order-shape"
-	orderShapeVersion = 1
+	orderShapeChange      = "order-shape"
+	orderShapeVersion     = 1
+	orderLocalSyncVersion = 2
 )
 
 // orderWorkflow is the state of one run of Order; its methods are the
 // steps and the handlers of the run.
 type orderWorkflow struct {
 	in OrderInput
-	// shaped: the run is at orderShapeVersion, which answers version for
-	// every bundled change.
-	shaped bool
+	// shape is the run's version of orderShapeChange: from
+	// orderShapeVersion on, version answers for every bundled change.
+	shape workflow.Version
 	// v1: the run is at orderCancelPendingVersion.
 	v1 bool
 	// local: SubmitOrder runs as a local activity
@@ -286,7 +302,7 @@ var orderActivities *activities.Orders
 func newOrderWorkflow(ctx workflow.Context, in OrderInput) *orderWorkflow {
 	w := &orderWorkflow{
 		in:     in,
-		shaped: workflow.GetVersion(ctx, orderShapeChange, workflow.DefaultVersion, orderShapeVersion) >= orderShapeVersion,
+		shape:  workflow.GetVersion(ctx, orderShapeChange, workflow.DefaultVersion, orderLocalSyncVersion),
 		state:  activities.OrderState{Status: in.Status},
 		placed: in.Placed,
 	}
@@ -300,7 +316,7 @@ func newOrderWorkflow(ctx workflow.Context, in OrderInput) *orderWorkflow {
 // version is the version of a bundled change: its latest (max) in a run
 // at orderShapeVersion, else what GetVersion records or replays.
 func (w *orderWorkflow) version(ctx workflow.Context, change string, max workflow.Version) workflow.Version {
-	if w.shaped {
+	if w.shape >= orderShapeVersion {
 		return max
 	}
 	return workflow.GetVersion(ctx, change, workflow.DefaultVersion, max)
@@ -648,7 +664,13 @@ func (w *orderWorkflow) poll(ctx workflow.Context) (activities.OrderState, error
 // fails is tried again at the next poll.
 func (w *orderWorkflow) sync(ctx workflow.Context) bool {
 	var st activities.OrderState
-	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, syncOptions), orderActivities.SyncOrder, w.in.OrderID).Get(ctx, &st); err != nil {
+	var f workflow.Future
+	if w.shape >= orderLocalSyncVersion {
+		f = workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, syncLocalOptions), orderActivities.SyncOrder, w.in.OrderID)
+	} else {
+		f = workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, syncOptions), orderActivities.SyncOrder, w.in.OrderID)
+	}
+	if err := f.Get(ctx, &st); err != nil {
 		workflow.GetLogger(ctx).Warn("order sync failed; trying again at the next poll", "order_id", w.in.OrderID, "error", err)
 		return false
 	}

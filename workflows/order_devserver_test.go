@@ -87,11 +87,12 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 // reach the strategy's workflow as hints, whose checks find nothing due at
 // a bid below sellAbove and arm the sell once the shares are the
 // strategy's. With ATS_RECORD_HISTORY=<path> it writes the order's history
-// (version "order-shape" 1; order_strategy_hint.json is version 1 of
-// "strategy-hint", order_strategy_hint_v2.json version 2, both before the
-// bundle) for the replay tests:
+// (order_shape_sync.json: version 2 of "order-shape"; order_shape.json is
+// its version 1, order_strategy_hint.json version 1 of "strategy-hint" and
+// order_strategy_hint_v2.json its version 2, both before the bundle) for
+// the replay tests:
 //
-//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/order_shape.json \
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/order_shape_sync.json \
 //	  go test -run TestStrategyOrderHintsItsStrategyOnDevServer ./workflows/
 func TestStrategyOrderHintsItsStrategyOnDevServer(t *testing.T) {
 	keys := intenttest.Keys(t)

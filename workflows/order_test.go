@@ -184,7 +184,7 @@ func pollingVersion(env *testsuite.TestWorkflowEnvironment) {
 // that it asks for each change the bundle takes at its latest (a test
 // pins one of them to an earlier version).
 func bundledVersions(env *testsuite.TestWorkflowEnvironment) {
-	env.OnGetVersion("order-shape", workflow.DefaultVersion, 1).Return(workflow.DefaultVersion)
+	env.OnGetVersion("order-shape", workflow.DefaultVersion, 2).Return(workflow.DefaultVersion)
 }
 
 // placementVersions are the ways an order is placed: a local activity
@@ -550,9 +550,13 @@ var orderHistoriesLocal = []string{
 //     (ATS_RECORD_HISTORY=...), a strategy's order placed by a local
 //     activity, filled at a venue event, hinting its strategy: one version
 //     marker and its TemporalChangeVersion upsert where
-//     order_strategy_hint_v2.json has four of each.
+//     order_strategy_hint_v2.json has four of each;
+//   - order_shape_sync.json: the same test at version 2
+//     (orderLocalSyncVersion), the venue read at the hint by a local
+//     activity: 17 events where order_strategy_hint_v2.json has 28.
 var orderHistoriesShape = []string{
 	"testdata/order_shape.json",
+	"testdata/order_shape_sync.json",
 }
 
 func TestOrderReplays(t *testing.T) {
