@@ -152,7 +152,24 @@ func (s *Service) Submit(ctx context.Context, orderID string) (o Order, err erro
 }
 
 func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
+	// An order whose workflow this process started early is read once its
+	// acceptance decided: committed, or refused (nothing to place).
+	if known, stored, err := s.Accepts.Await(ctx, orderID); known {
+		if err != nil {
+			return Order{}, errs.Wrap(errs.Transient, err, "the order's acceptance has not decided yet")
+		}
+		if !stored {
+			return Order{ID: orderID, Status: StatusNotStored}, nil
+		}
+	}
 	o, err := s.Store.OrderByID(ctx, orderID)
+	if errs.Is(err, errs.NotFound) {
+		// Started early by an API process that died before its acceptance
+		// decided (or a start naming no order): retried until the
+		// placement gives up, whose abandon step then ends the run
+		// (StatusNotStored). An acceptance is bounded far within that.
+		return Order{}, errs.E(errs.Transient, "the order is not stored (yet)")
+	}
 	if err != nil {
 		return Order{}, err
 	}
@@ -367,6 +384,10 @@ func (s *Service) fail(ctx context.Context, o *models.Order, kind, code, reason 
 // claim has run out.
 func (s *Service) Abandon(ctx context.Context, orderID string) (Order, error) {
 	o, err := s.Store.OrderByID(ctx, orderID)
+	if errs.Is(err, errs.NotFound) {
+		// Never stored (see submit): there is nothing to end.
+		return Order{ID: orderID, Status: StatusNotStored}, nil
+	}
 	if err != nil {
 		return Order{}, err
 	}
