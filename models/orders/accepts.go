@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/agent-trading/ats/models"
 )
 
 // StatusNotStored is what a placement attempt answers for an order whose
@@ -39,8 +41,13 @@ type Accepts struct {
 }
 
 type acceptGate struct {
+	once    sync.Once
 	decided chan struct{}
 	stored  bool
+	// row is the order as the acceptance stored it (nil when not
+	// stored, or decided without it): the first attempt in this process
+	// takes it instead of reading the row back (guarded by mu).
+	row *models.Order
 }
 
 // Open registers order id's acceptance as running; call it before the
@@ -55,23 +62,36 @@ func (a *Accepts) Open(id string) {
 }
 
 // Decide records whether order id was stored (its row committed) and
-// releases the attempt waiting for it. The gate is forgotten after
-// acceptGateTTL.
-func (a *Accepts) Decide(id string, stored bool) {
+// releases the attempt waiting for it; only the first decision counts.
+// The gate is forgotten after acceptGateTTL.
+func (a *Accepts) Decide(id string, stored bool) { a.decide(id, stored, nil) }
+
+// stored decides order o's gate with the row its acceptance committed.
+func (a *Accepts) stored(o *models.Order) {
+	row := *o
+	a.decide(o.ID, true, &row)
+}
+
+func (a *Accepts) decide(id string, stored bool, row *models.Order) {
+	if a == nil {
+		return
+	}
 	a.mu.Lock()
 	g := a.gates[id]
 	a.mu.Unlock()
 	if g == nil {
 		return
 	}
-	g.stored = stored
-	close(g.decided)
-	time.AfterFunc(acceptGateTTL, func() {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		if a.gates[id] == g {
-			delete(a.gates, id)
-		}
+	g.once.Do(func() {
+		g.stored, g.row = stored, row
+		close(g.decided)
+		time.AfterFunc(acceptGateTTL, func() {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			if a.gates[id] == g {
+				delete(a.gates, id)
+			}
+		})
 	})
 }
 
@@ -80,19 +100,30 @@ func (a *Accepts) Decide(id string, stored bool) {
 // it (the attempt reads the database alone). The placement attempt
 // (Service.Submit) calls it.
 func (a *Accepts) Await(ctx context.Context, id string) (known, stored bool, err error) {
+	known, stored, _, err = a.await(ctx, id)
+	return known, stored, err
+}
+
+// await is Await with the row the acceptance stored, when it said.
+func (a *Accepts) await(ctx context.Context, id string) (known, stored bool, row *models.Order, err error) {
 	if a == nil {
-		return false, false, nil
+		return false, false, nil, nil
 	}
 	a.mu.Lock()
 	g := a.gates[id]
 	a.mu.Unlock()
 	if g == nil {
-		return false, false, nil
+		return false, false, nil, nil
 	}
 	select {
 	case <-g.decided:
-		return true, g.stored, nil
+		// The row is the first attempt's only: a later one reads what
+		// the earlier ones did to the order.
+		a.mu.Lock()
+		row, g.row = g.row, nil
+		a.mu.Unlock()
+		return true, g.stored, row, nil
 	case <-ctx.Done():
-		return true, false, ctx.Err()
+		return true, false, nil, ctx.Err()
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/agent-trading/ats/models"
 )
 
 func TestAcceptsGate(t *testing.T) {
@@ -44,6 +46,18 @@ func TestAcceptsGate(t *testing.T) {
 		t.Fatalf("undecided past the deadline: known=%v err=%v", known, err)
 	}
 	a.Decide("ord_never_opened", true) // no gate: nothing to release
+
+	// The stored row goes to the first attempt only; a second decision
+	// changes nothing.
+	a.Open("ord_row")
+	a.stored(&models.Order{ID: "ord_row", Status: models.OrderPending})
+	a.Decide("ord_row", false)
+	if known, stored, row, _ := a.await(context.Background(), "ord_row"); !known || !stored || row == nil || row.ID != "ord_row" {
+		t.Fatalf("first attempt: known=%v stored=%v row=%v", known, stored, row)
+	}
+	if known, stored, row, _ := a.await(context.Background(), "ord_row"); !known || !stored || row != nil {
+		t.Fatalf("second attempt: known=%v stored=%v row=%v", known, stored, row)
+	}
 	var nilAccepts *Accepts
 	if known, _, _ := nilAccepts.Await(context.Background(), "ord_x"); known {
 		t.Fatal("a nil Accepts knows nothing")

@@ -154,7 +154,8 @@ func (s *Service) Submit(ctx context.Context, orderID string) (o Order, err erro
 func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 	// An order whose workflow this process started early is read once its
 	// acceptance decided: committed, or refused (nothing to place).
-	if known, stored, err := s.Accepts.Await(ctx, orderID); known {
+	known, stored, o, err := s.Accepts.await(ctx, orderID)
+	if known {
 		if err != nil {
 			return Order{}, errs.Wrap(errs.Transient, err, "the order's acceptance has not decided yet")
 		}
@@ -162,7 +163,13 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 			return Order{ID: orderID, Status: StatusNotStored}, nil
 		}
 	}
-	o, err := s.Store.OrderByID(ctx, orderID)
+	if o == nil {
+		// Every attempt but the first in the accepting process reads the
+		// order (what an earlier attempt or a cancel did to it is in the
+		// row); the first takes the row its acceptance just committed.
+		// Whatever changed since, the guarded writes below see.
+		o, err = s.Store.OrderByID(ctx, orderID)
+	}
 	if errs.Is(err, errs.NotFound) {
 		// Started early by an API process that died before its acceptance
 		// decided (or a start naming no order): retried until the

@@ -587,15 +587,15 @@ func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Acce
 		s.auditPlace(ctx, p, o, refusal(err), err)
 		return Accepted{}, err
 	}
+	if r.OrderID != "" {
+		// Committed: the early-started workflow's attempt here may go on,
+		// with the row as stored.
+		s.Accepts.stored(o)
+	}
 	ref := refOf(o)
 	return Accepted{Await: &ref}, nil
 }
 
-// placedByKey answers a retried placement: ok when r's idempotency key
-// placed a live order of the agent, which it returns as it stands now
-// (to be awaited while PENDING, synchronised with the venue otherwise). A
-// different order under the key is a Conflict. A request that fails its
-// own checks is left to validate, which reports it.
 // KeyUsed reports whether r's idempotency key has placed an order of the
 // agent within store.IdempotencyRetention (Accept then answers that
 // order): the order desk starts no workflow early for a retry.
@@ -610,6 +610,11 @@ func (s *Service) KeyUsed(ctx context.Context, p Principal, r PlaceRequest) (boo
 	return err == nil, err
 }
 
+// placedByKey answers a retried placement: ok when r's idempotency key
+// placed a live order of the agent, which it returns as it stands now
+// (to be awaited while PENDING, synchronised with the venue otherwise). A
+// different order under the key is a Conflict. A request that fails its
+// own checks is left to validate, which reports it.
 func (s *Service) placedByKey(ctx context.Context, p Principal, r PlaceRequest) (Accepted, bool, error) {
 	if r.IdempotencyKey == "" || r.DryRun {
 		return Accepted{}, false, nil
