@@ -711,7 +711,8 @@ func (c OrderDeskClient) StartAndAwaitPlacement(ctx context.Context, orderID, us
 		if _, err := c.Client.ExecuteWorkflow(ctx, opts, Order, in); err != nil {
 			return "", temporalerr.From(err)
 		}
-		return c.awaitPlacement(ctx, opts.ID, attempt)
+		status, _, err := c.awaitPlacement(ctx, opts.ID, attempt)
+		return status, err
 	}
 	h, err := c.Client.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: c.Client.NewWithStartWorkflowOperation(opts, Order, in),
@@ -761,8 +762,9 @@ func (c OrderDeskClient) StartEarly(ctx context.Context, orderID, userID, agentI
 // decided (OrderDeskClient.StartEarly).
 type EarlyStart interface {
 	// Await waits for the start, then for the placement; it returns the
-	// status after the placement.
-	Await(ctx context.Context) (string, error)
+	// status after the placement, and the order when the attempt that
+	// placed it here knew it exactly (orders.Attempt.Order).
+	Await(ctx context.Context) (string, *orders.Order, error)
 	// Stop forgets the placement's answer.
 	Stop()
 }
@@ -775,14 +777,14 @@ type earlyStart struct {
 	stop    func()
 }
 
-func (e *earlyStart) Await(ctx context.Context) (string, error) {
+func (e *earlyStart) Await(ctx context.Context) (string, *orders.Order, error) {
 	select {
 	case err := <-e.started:
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 	case <-ctx.Done():
-		return "", temporalerr.From(ctx.Err())
+		return "", nil, temporalerr.From(ctx.Err())
 	}
 	return e.c.awaitPlacement(ctx, e.id, e.attempt)
 }
@@ -795,22 +797,24 @@ func (e *earlyStart) Stop() {
 
 // awaitPlacement waits, after an eager start of workflow id, for the
 // placement attempt in this process (attempt), or after attemptWait for
-// the placement update.
-func (c OrderDeskClient) awaitPlacement(ctx context.Context, id string, attempt <-chan orders.Attempt) (string, error) {
+// the placement update. The order comes with the status when the attempt
+// knew it exactly.
+func (c OrderDeskClient) awaitPlacement(ctx context.Context, id string, attempt <-chan orders.Attempt) (string, *orders.Order, error) {
 	wait := time.NewTimer(attemptWait)
 	defer wait.Stop()
 	select {
 	case at := <-attempt:
 		if at.Err == nil {
-			return at.Status, nil
+			return at.Status, at.Order, nil
 		}
 		// Retried by the workflow: its answer is the placement's.
 	case <-wait.C:
 	case <-ctx.Done():
-		return "", temporalerr.From(ctx.Err())
+		return "", nil, temporalerr.From(ctx.Err())
 	}
 	h, err := c.Client.UpdateWorkflow(ctx, c.placementUpdate(id))
-	return c.placementAnswer(ctx, id, h, err)
+	status, err := c.placementAnswer(ctx, id, h, err)
+	return status, nil, err
 }
 
 func (c OrderDeskClient) placementUpdate(id string) client.UpdateWorkflowOptions {

@@ -76,10 +76,7 @@ func (o *OrderDesk) Place(ctx context.Context, p orders.Principal, r orders.Plac
 	if err != nil || acc.Await == nil {
 		return acc.Result, err
 	}
-	return o.await(ctx, *acc.Await, func(ctx context.Context) (string, error) {
-		ref := *acc.Await
-		return o.Runs.StartAndAwaitPlacement(ctx, ref.ID, ref.UserID, ref.AgentID, ref.TokenID, ref.Mode)
-	})
+	return o.await(ctx, *acc.Await, o.startAndAwait(*acc.Await))
 }
 
 // earlyStarter is an OrderDeskRuns that starts an order's workflow while
@@ -128,17 +125,24 @@ func (o *OrderDesk) placeEarly(ctx context.Context, es earlyStarter, p orders.Pr
 	case !stored:
 		// Another request with the same key stored its order first: that
 		// one is answered, placed by its own workflow.
-		return o.await(ctx, *acc.Await, func(ctx context.Context) (string, error) {
-			ref := *acc.Await
-			return o.Runs.StartAndAwaitPlacement(ctx, ref.ID, ref.UserID, ref.AgentID, ref.TokenID, ref.Mode)
-		})
+		return o.await(ctx, *acc.Await, o.startAndAwait(*acc.Await))
 	}
 	return o.await(ctx, *acc.Await, start.Await)
 }
 
+// startAndAwait is the placement of a stored order whose workflow is
+// started now (OrderDeskRuns.StartAndAwaitPlacement).
+func (o *OrderDesk) startAndAwait(ref orders.Ref) func(context.Context) (string, *orders.Order, error) {
+	return func(ctx context.Context) (string, *orders.Order, error) {
+		status, err := o.Runs.StartAndAwaitPlacement(ctx, ref.ID, ref.UserID, ref.AgentID, ref.TokenID, ref.Mode)
+		return status, nil, err
+	}
+}
+
 // await waits, for at most PlaceTimeout, for the placement of the stored
-// order ref (placement), and answers the order as it stands then.
-func (o *OrderDesk) await(ctx context.Context, ref orders.Ref, placement func(context.Context) (string, error)) (orders.PlaceResult, error) {
+// order ref (placement), and answers the order as it stands then: as the
+// placement attempt wrote it when it says so, else read again.
+func (o *OrderDesk) await(ctx context.Context, ref orders.Ref, placement func(context.Context) (string, *orders.Order, error)) (orders.PlaceResult, error) {
 	timeout := o.PlaceTimeout
 	if timeout <= 0 {
 		timeout = 20 * time.Second
@@ -146,8 +150,11 @@ func (o *OrderDesk) await(ctx context.Context, ref orders.Ref, placement func(co
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	t0 := time.Now()
-	_, err := placement(wctx)
+	_, placed, err := placement(wctx)
 	o.log().DebugContext(ctx, "order placement awaited", "order_id", ref.ID, "took", time.Since(t0), "err", err)
+	if err == nil && placed != nil {
+		return orders.PlaceResult{Order: *placed}, nil
+	}
 	if err != nil && (wctx.Err() == nil || ctx.Err() != nil) {
 		// The workflow could not be started at all: the order stays
 		// PENDING and housekeeping starts its workflow later.

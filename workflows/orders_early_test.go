@@ -67,12 +67,12 @@ func (r *earlyRunner) outcomeOf(id string) string {
 
 type earlyAttempt chan string
 
-func (a earlyAttempt) Await(ctx context.Context) (string, error) {
+func (a earlyAttempt) Await(ctx context.Context) (string, *orders.Order, error) {
 	select {
 	case s := <-a:
-		return s, nil
+		return s, nil, nil
 	case <-ctx.Done():
-		return "", ctx.Err()
+		return "", nil, ctx.Err()
 	}
 }
 

@@ -146,7 +146,13 @@ func (s *Service) Submit(ctx context.Context, orderID string) (o Order, err erro
 	t0 := time.Now()
 	defer func() {
 		s.log().DebugContext(ctx, "order submit", "order_id", orderID, "took", time.Since(t0), "err", err)
-		s.Attempts.done(orderID, Attempt{Status: o.Status, Err: err})
+		at := Attempt{Status: o.Status, Err: err}
+		if err == nil && o.exact {
+			v := o
+			v.exact = false
+			at.Order = &v
+		}
+		s.Attempts.done(orderID, at)
 	}()
 	return s.submit(ctx, orderID)
 }
@@ -280,13 +286,16 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 		if placed.Response != nil && placed.Response.Status == "live" && len(placed.Response.TradeIDs) == 0 {
 			// Resting without a match: known without another round
 			// trip to the venue. Fills from here on arrive as events.
-			err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: ptr(models.OrderOpen)})
+			at := s.Store.Now().Truncate(time.Microsecond)
+			err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: ptr(models.OrderOpen), At: at})
 			switch {
 			case err == nil:
 				// No longer PENDING: the claim guards nothing now.
 				released = true
-				o.Status = models.OrderOpen
-				return view(o), nil
+				o.Status, o.UpdatedAt = models.OrderOpen, at
+				v := view(o)
+				v.exact = true
+				return v, nil
 			case !errs.Is(err, errs.Conflict):
 				return Order{}, err
 			}

@@ -105,6 +105,9 @@ type Order struct {
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	FilledAt   *time.Time
+	// exact: the view is the row as the placement attempt that returned
+	// it wrote it (Attempt.Order), so it needs no reading back.
+	exact bool
 }
 
 // Terminal reports whether the order can no longer change.
