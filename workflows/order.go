@@ -322,7 +322,12 @@ func (w *orderWorkflow) version(ctx workflow.Context, change string, max workflo
 	return workflow.GetVersion(ctx, change, workflow.DefaultVersion, max)
 }
 
-func (w *orderWorkflow) terminal() bool { return orders.TerminalStatus(w.state.Status) }
+// terminal: the order is final, or was never stored (an early start
+// whose acceptance refused it: orders.StatusNotStored), so the run ends.
+// No history recorded before early starts holds that answer.
+func (w *orderWorkflow) terminal() bool {
+	return orders.TerminalStatus(w.state.Status) || w.state.Status == orders.StatusNotStored
+}
 
 // setState takes what an activity learnt and keeps the OrderStatus search
 // attribute in step with it.
@@ -745,8 +750,6 @@ func (c OrderDeskClient) StartAndAwaitPlacement(ctx context.Context, orderID, us
 		return "", err
 	}
 	in := OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID}
-	update := client.UpdateWorkflowOptions{WorkflowID: opts.ID, UpdateName: OrderUpdatePlacement, WaitForStage: client.WorkflowUpdateStageCompleted}
-	var h client.WorkflowUpdateHandle
 	if c.Eager {
 		opts.EnableEagerStart = true
 		var attempt <-chan orders.Attempt
@@ -758,25 +761,119 @@ func (c OrderDeskClient) StartAndAwaitPlacement(ctx context.Context, orderID, us
 		if _, err := c.Client.ExecuteWorkflow(ctx, opts, Order, in); err != nil {
 			return "", temporalerr.From(err)
 		}
-		wait := time.NewTimer(attemptWait)
-		defer wait.Stop()
-		select {
-		case at := <-attempt:
-			if at.Err == nil {
-				return at.Status, nil
-			}
-			// Retried by the workflow: its answer is the placement's.
-		case <-wait.C:
-		case <-ctx.Done():
-			return "", temporalerr.From(ctx.Err())
-		}
-		h, err = c.Client.UpdateWorkflow(ctx, update)
-	} else {
-		h, err = c.Client.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
-			StartWorkflowOperation: c.Client.NewWithStartWorkflowOperation(opts, Order, in),
-			UpdateOptions:          update,
-		})
+		status, _, err := c.awaitPlacement(ctx, opts.ID, attempt)
+		return status, err
 	}
+	h, err := c.Client.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: c.Client.NewWithStartWorkflowOperation(opts, Order, in),
+		UpdateOptions:          c.placementUpdate(opts.ID),
+	})
+	return c.placementAnswer(ctx, opts.ID, h, err)
+}
+
+// StartsEarly reports whether StartEarly applies: the order's first
+// workflow task runs in this process (Eager), where the placement attempt
+// can wait for the acceptance (Accepts).
+func (c OrderDeskClient) StartsEarly() bool { return c.Eager && c.Attempts != nil }
+
+// earlyStartTimeout bounds an early start, which runs detached from the
+// request: once asked, the start is seen through whatever the caller does,
+// so the workflow either exists or not, and the placement attempt it runs
+// learns the acceptance's decision from Accepts.
+const earlyStartTimeout = 30 * time.Second
+
+// StartEarly starts the workflow of order orderID, eagerly, before its
+// acceptance has decided (see orders.Accepts, which the caller opened for
+// orderID): the server's start overlaps the acceptance. The placement
+// attempt it runs in this process waits for the decision. Await, once the
+// order is stored, waits for the placement as StartAndAwaitPlacement
+// does; Stop (always call it) forgets the placement's answer.
+func (c OrderDeskClient) StartEarly(ctx context.Context, orderID, userID, agentID, tokenID, mode string) EarlyStart {
+	e := &earlyStart{c: c, started: make(chan error, 1)}
+	opts, err := c.startOptions(orderID, userID, agentID, tokenID, mode)
+	if err != nil {
+		e.started <- err
+		return e
+	}
+	opts.EnableEagerStart = true
+	e.id = opts.ID
+	e.attempt, e.stop = c.Attempts.Watch(orderID)
+	in := OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), earlyStartTimeout)
+	go func() {
+		defer cancel()
+		_, err := c.Client.ExecuteWorkflow(sctx, opts, Order, in)
+		e.started <- temporalerr.From(err)
+	}()
+	return e
+}
+
+// EarlyStart is an order's workflow being started before its acceptance
+// decided (OrderDeskClient.StartEarly).
+type EarlyStart interface {
+	// Await waits for the start, then for the placement; it returns the
+	// status after the placement, and the order when the attempt that
+	// placed it here knew it exactly (orders.Attempt.Order).
+	Await(ctx context.Context) (string, *orders.Order, error)
+	// Stop forgets the placement's answer.
+	Stop()
+}
+
+type earlyStart struct {
+	c       OrderDeskClient
+	id      string
+	started chan error
+	attempt <-chan orders.Attempt
+	stop    func()
+}
+
+func (e *earlyStart) Await(ctx context.Context) (string, *orders.Order, error) {
+	select {
+	case err := <-e.started:
+		if err != nil {
+			return "", nil, err
+		}
+	case <-ctx.Done():
+		return "", nil, temporalerr.From(ctx.Err())
+	}
+	return e.c.awaitPlacement(ctx, e.id, e.attempt)
+}
+
+func (e *earlyStart) Stop() {
+	if e.stop != nil {
+		e.stop()
+	}
+}
+
+// awaitPlacement waits, after an eager start of workflow id, for the
+// placement attempt in this process (attempt), or after attemptWait for
+// the placement update. The order comes with the status when the attempt
+// knew it exactly.
+func (c OrderDeskClient) awaitPlacement(ctx context.Context, id string, attempt <-chan orders.Attempt) (string, *orders.Order, error) {
+	wait := time.NewTimer(attemptWait)
+	defer wait.Stop()
+	select {
+	case at := <-attempt:
+		if at.Err == nil {
+			return at.Status, at.Order, nil
+		}
+		// Retried by the workflow: its answer is the placement's.
+	case <-wait.C:
+	case <-ctx.Done():
+		return "", nil, temporalerr.From(ctx.Err())
+	}
+	h, err := c.Client.UpdateWorkflow(ctx, c.placementUpdate(id))
+	status, err := c.placementAnswer(ctx, id, h, err)
+	return status, nil, err
+}
+
+func (c OrderDeskClient) placementUpdate(id string) client.UpdateWorkflowOptions {
+	return client.UpdateWorkflowOptions{WorkflowID: id, UpdateName: OrderUpdatePlacement, WaitForStage: client.WorkflowUpdateStageCompleted}
+}
+
+// placementAnswer reads the placement update's answer (h, or the error of
+// sending it), asking again when the server dropped it.
+func (c OrderDeskClient) placementAnswer(ctx context.Context, id string, h client.WorkflowUpdateHandle, err error) (string, error) {
 	var st activities.OrderState
 	for {
 		if err == nil {
@@ -795,7 +892,7 @@ func (c OrderDeskClient) StartAndAwaitPlacement(ctx context.Context, orderID, us
 			return "", temporalerr.From(ctx.Err())
 		case <-time.After(100 * time.Millisecond):
 		}
-		h, err = c.Client.UpdateWorkflow(ctx, update)
+		h, err = c.Client.UpdateWorkflow(ctx, c.placementUpdate(id))
 	}
 	if err != nil {
 		return "", temporalerr.From(err)

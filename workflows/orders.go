@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
 	"github.com/agent-trading/ats/models/orders"
 )
@@ -68,11 +69,80 @@ func (o *OrderDesk) Place(ctx context.Context, p orders.Principal, r orders.Plac
 		// Refused before anything is stored.
 		return orders.PlaceResult{}, errs.E(errs.Internal, "order placement is not configured in this process")
 	}
+	if es, ok := o.Runs.(earlyStarter); ok && !r.DryRun && p.Mode != "" && o.Orders.Accepts != nil && es.StartsEarly() {
+		return o.placeEarly(ctx, es, p, r)
+	}
 	acc, err := o.Orders.Accept(ctx, p, r)
 	if err != nil || acc.Await == nil {
 		return acc.Result, err
 	}
-	ref := *acc.Await
+	return o.await(ctx, *acc.Await, o.startAndAwait(*acc.Await))
+}
+
+// earlyStarter is an OrderDeskRuns that starts an order's workflow while
+// the order is accepted (OrderDeskClient where the first workflow task
+// runs in this process).
+type earlyStarter interface {
+	StartsEarly() bool
+	StartEarly(ctx context.Context, orderID, userID, agentID, tokenID, mode string) EarlyStart
+}
+
+// placeEarly places an agent's order with its workflow started before
+// the acceptance: the server's start (a round trip that persists the
+// workflow, the order path's largest step on a cluster) runs while
+// Accept checks, reserves and stores the order. The guarantees are those
+// of the placement: the attempt the workflow runs waits for Accept's
+// decision (orders.Accepts) and reads the committed order, so nothing is
+// signed before it is persisted; a refused order's workflow answers
+// orders.StatusNotStored and ends, with nothing posted. A key already
+// used (a retry) is answered as before, with no workflow started for it.
+func (o *OrderDesk) placeEarly(ctx context.Context, es earlyStarter, p orders.Principal, r orders.PlaceRequest) (orders.PlaceResult, error) {
+	if used, err := o.Orders.KeyUsed(ctx, p, r); err != nil || used {
+		if err != nil {
+			return orders.PlaceResult{}, err
+		}
+		p.Mode = "" // the order exists: the usual path answers it
+		return o.Place(ctx, p, r)
+	}
+	r.OrderID = models.NewID(models.PrefixOrder)
+	o.Orders.Accepts.Open(r.OrderID)
+	stored := false
+	decided := false
+	defer func() {
+		if !decided {
+			o.Orders.Accepts.Decide(r.OrderID, false) // a panic in Accept
+		}
+	}()
+	start := es.StartEarly(ctx, r.OrderID, p.UserID, p.AgentID, r.TokenID, p.Mode)
+	defer start.Stop()
+	acc, err := o.Orders.Accept(ctx, p, r)
+	stored = err == nil && acc.Await != nil && acc.Await.ID == r.OrderID
+	o.Orders.Accepts.Decide(r.OrderID, stored)
+	decided = true
+	switch {
+	case err != nil || acc.Await == nil:
+		return acc.Result, err
+	case !stored:
+		// Another request with the same key stored its order first: that
+		// one is answered, placed by its own workflow.
+		return o.await(ctx, *acc.Await, o.startAndAwait(*acc.Await))
+	}
+	return o.await(ctx, *acc.Await, start.Await)
+}
+
+// startAndAwait is the placement of a stored order whose workflow is
+// started now (OrderDeskRuns.StartAndAwaitPlacement).
+func (o *OrderDesk) startAndAwait(ref orders.Ref) func(context.Context) (string, *orders.Order, error) {
+	return func(ctx context.Context) (string, *orders.Order, error) {
+		status, err := o.Runs.StartAndAwaitPlacement(ctx, ref.ID, ref.UserID, ref.AgentID, ref.TokenID, ref.Mode)
+		return status, nil, err
+	}
+}
+
+// await waits, for at most PlaceTimeout, for the placement of the stored
+// order ref (placement), and answers the order as it stands then: as the
+// placement attempt wrote it when it says so, else read again.
+func (o *OrderDesk) await(ctx context.Context, ref orders.Ref, placement func(context.Context) (string, *orders.Order, error)) (orders.PlaceResult, error) {
 	timeout := o.PlaceTimeout
 	if timeout <= 0 {
 		timeout = 20 * time.Second
@@ -80,8 +150,11 @@ func (o *OrderDesk) Place(ctx context.Context, p orders.Principal, r orders.Plac
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	t0 := time.Now()
-	_, err = o.Runs.StartAndAwaitPlacement(wctx, ref.ID, ref.UserID, ref.AgentID, ref.TokenID, ref.Mode)
+	_, placed, err := placement(wctx)
 	o.log().DebugContext(ctx, "order placement awaited", "order_id", ref.ID, "took", time.Since(t0), "err", err)
+	if err == nil && placed != nil {
+		return orders.PlaceResult{Order: *placed}, nil
+	}
 	if err != nil && (wctx.Err() == nil || ctx.Err() != nil) {
 		// The workflow could not be started at all: the order stays
 		// PENDING and housekeeping starts its workflow later.

@@ -157,7 +157,7 @@ type handlers struct {
 }
 
 func principal(c *gin.Context, id agentauth.Identity) orders.Principal {
-	return orders.Principal{AgentID: id.AgentID, UserID: id.UserID, ClientAddr: c.ClientIP()}
+	return orders.Principal{AgentID: id.AgentID, UserID: id.UserID, ClientAddr: c.ClientIP(), Mode: id.AgentMode}
 }
 
 func (h handlers) place(c *gin.Context) {

@@ -49,6 +49,11 @@ func TestEagerPlacementAgainstTheSandbox(t *testing.T) {
 		if status != http.StatusOK || o.Status != models.OrderOpen || !strings.HasPrefix(o.PolyOrderID, "0x") {
 			t.Fatalf("resting buy at %s: %d %s", price, status, body)
 		}
+		// The answer is the order as stored: on this path the placement
+		// attempt's own view of the row it wrote, not read back.
+		if st, got := e.call(t, tr.key, "GET", "/orders/"+o.ID, nil); st != http.StatusOK || string(got["data"]) != string(body["data"]) {
+			t.Fatalf("the placement answered\n%s\nthe order reads\n%s", body["data"], got["data"])
+		}
 		return o
 	}
 	count := func(id string) map[enumspb.EventType]int {

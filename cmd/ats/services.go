@@ -320,6 +320,10 @@ func (svc *services) policyFromFlags(c *cli.Context) {
 func (svc *services) startOrdersEagerly() {
 	if oc, ok := svc.orderDesk.Runs.(workflows.OrderDeskClient); ok {
 		svc.orders.Attempts = &orders.Attempts{}
+		// An agent's order's workflow is started while the order is
+		// accepted (OrderDesk.placeEarly): its placement attempt, here,
+		// waits for the acceptance's decision.
+		svc.orders.Accepts = &orders.Accepts{}
 		oc.Eager, oc.Attempts = true, svc.orders.Attempts
 		svc.orderDesk.Runs = oc
 	}

@@ -21,6 +21,10 @@ type Attempts struct {
 type Attempt struct {
 	Status string
 	Err    error
+	// Order, when set, is the order as the attempt wrote it, exactly as
+	// the database now holds it (the attempt left it resting with nothing
+	// filled): the answer, with no read of the row.
+	Order *Order
 }
 
 // Watch registers for the next attempt of order id; call it before the

@@ -146,13 +146,43 @@ func (s *Service) Submit(ctx context.Context, orderID string) (o Order, err erro
 	t0 := time.Now()
 	defer func() {
 		s.log().DebugContext(ctx, "order submit", "order_id", orderID, "took", time.Since(t0), "err", err)
-		s.Attempts.done(orderID, Attempt{Status: o.Status, Err: err})
+		at := Attempt{Status: o.Status, Err: err}
+		if err == nil && o.exact {
+			v := o
+			v.exact = false
+			at.Order = &v
+		}
+		s.Attempts.done(orderID, at)
 	}()
 	return s.submit(ctx, orderID)
 }
 
 func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
-	o, err := s.Store.OrderByID(ctx, orderID)
+	// An order whose workflow this process started early is read once its
+	// acceptance decided: committed, or refused (nothing to place).
+	known, stored, o, err := s.Accepts.await(ctx, orderID)
+	if known {
+		if err != nil {
+			return Order{}, errs.Wrap(errs.Transient, err, "the order's acceptance has not decided yet")
+		}
+		if !stored {
+			return Order{ID: orderID, Status: StatusNotStored}, nil
+		}
+	}
+	if o == nil {
+		// Every attempt but the first in the accepting process reads the
+		// order (what an earlier attempt or a cancel did to it is in the
+		// row); the first takes the row its acceptance just committed.
+		// Whatever changed since, the guarded writes below see.
+		o, err = s.Store.OrderByID(ctx, orderID)
+	}
+	if errs.Is(err, errs.NotFound) {
+		// Started early by an API process that died before its acceptance
+		// decided (or a start naming no order): retried until the
+		// placement gives up, whose abandon step then ends the run
+		// (StatusNotStored). An acceptance is bounded far within that.
+		return Order{}, errs.E(errs.Transient, "the order is not stored (yet)")
+	}
 	if err != nil {
 		return Order{}, err
 	}
@@ -256,13 +286,16 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 		if placed.Response != nil && placed.Response.Status == "live" && len(placed.Response.TradeIDs) == 0 {
 			// Resting without a match: known without another round
 			// trip to the venue. Fills from here on arrive as events.
-			err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: ptr(models.OrderOpen)})
+			at := s.Store.Now().Truncate(time.Microsecond)
+			err := s.Store.UpdateOrder(ctx, o.ID, []string{models.OrderPending}, store.OrderUpdate{Status: ptr(models.OrderOpen), At: at})
 			switch {
 			case err == nil:
 				// No longer PENDING: the claim guards nothing now.
 				released = true
-				o.Status = models.OrderOpen
-				return view(o), nil
+				o.Status, o.UpdatedAt = models.OrderOpen, at
+				v := view(o)
+				v.exact = true
+				return v, nil
 			case !errs.Is(err, errs.Conflict):
 				return Order{}, err
 			}
@@ -367,6 +400,10 @@ func (s *Service) fail(ctx context.Context, o *models.Order, kind, code, reason 
 // claim has run out.
 func (s *Service) Abandon(ctx context.Context, orderID string) (Order, error) {
 	o, err := s.Store.OrderByID(ctx, orderID)
+	if errs.Is(err, errs.NotFound) {
+		// Never stored (see submit): there is nothing to end.
+		return Order{ID: orderID, Status: StatusNotStored}, nil
+	}
 	if err != nil {
 		return Order{}, err
 	}

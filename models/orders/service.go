@@ -111,7 +111,11 @@ type Service struct {
 	// Attempts, when set, is told when each placement attempt returns
 	// (see Attempts); set it before the worker starts.
 	Attempts *Attempts
-	Logger   *slog.Logger
+	// Accepts, when set, gates the placement attempts of orders whose
+	// workflow this process started before their acceptance decided (see
+	// Accepts); set it before the worker starts.
+	Accepts *Accepts
+	Logger  *slog.Logger
 	// ListSyncWindow and ListSyncOrders bound the venue traffic of
 	// GET /orders?sync=true (defaults DefaultListSyncWindow and
 	// DefaultListSyncOrders; see listSyncs).
@@ -521,8 +525,12 @@ func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Acce
 		res, err := s.preview(ctx, p, c)
 		return Accepted{Result: res}, err
 	}
+	id := r.OrderID
+	if id == "" {
+		id = models.NewID(models.PrefixOrder)
+	}
 	o := &models.Order{
-		ID: models.NewID(models.PrefixOrder), AgentID: p.AgentID, UserID: p.UserID, WalletID: c.wallet.ID,
+		ID: id, AgentID: p.AgentID, UserID: p.UserID, WalletID: c.wallet.ID,
 		TokenID: r.TokenID, ConditionID: c.meta.ConditionID, MarketQuestion: c.meta.Question, Outcome: c.meta.Outcome,
 		Side: r.Side, Type: string(venueType(r.Type)), RequestType: r.Type, NegRisk: c.info.NegRisk,
 		PriceMicro: c.priceMu, SizeMicro: c.sizeMu, Status: models.OrderPending, ReservedMicro: c.costMu,
@@ -579,8 +587,27 @@ func (s *Service) Accept(ctx context.Context, p Principal, r PlaceRequest) (Acce
 		s.auditPlace(ctx, p, o, refusal(err), err)
 		return Accepted{}, err
 	}
+	if r.OrderID != "" {
+		// Committed: the early-started workflow's attempt here may go on,
+		// with the row as stored.
+		s.Accepts.stored(o)
+	}
 	ref := refOf(o)
 	return Accepted{Await: &ref}, nil
+}
+
+// KeyUsed reports whether r's idempotency key has placed an order of the
+// agent within store.IdempotencyRetention (Accept then answers that
+// order): the order desk starts no workflow early for a retry.
+func (s *Service) KeyUsed(ctx context.Context, p Principal, r PlaceRequest) (bool, error) {
+	if r.IdempotencyKey == "" {
+		return false, nil
+	}
+	_, err := s.Store.OrderByIdempotencyKey(ctx, p.AgentID, r.IdempotencyKey)
+	if errs.Is(err, errs.NotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // placedByKey answers a retried placement: ok when r's idempotency key

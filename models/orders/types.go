@@ -41,6 +41,12 @@ type Principal struct {
 	// placed whatever the agent's status. Only those authenticated paths
 	// set it; the agent API and strategies never do.
 	ByUser bool
+	// Mode is the agent's mode as its authentication found it
+	// (models.ModePaper or models.ModeLive), set by the agent API: it only
+	// labels a workflow started before the order is accepted (an early
+	// start, see Accepts); what the order is, Accept reads from the
+	// database. Empty, no early start.
+	Mode string
 }
 
 // PlaceRequest is an order as the agent (or a close, or a strategy) asks
@@ -61,6 +67,10 @@ type PlaceRequest struct {
 	IdempotencyKey string
 	// StrategyID is set for orders a strategy places.
 	StrategyID string
+	// OrderID, when set, is the id the order is stored under: the order
+	// desk picks it when it starts the order's workflow before Accept
+	// (Accepts). Never taken from a client.
+	OrderID string
 	// OwnSharesOnly, on a strategy's SELL, caps it at the shares the
 	// strategy's own orders bought (BUY_LOW_SELL_HIGH sells only those),
 	// besides the agent's own position. A strategy that sells the agent's
@@ -95,6 +105,9 @@ type Order struct {
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	FilledAt   *time.Time
+	// exact: the view is the row as the placement attempt that returned
+	// it wrote it (Attempt.Order), so it needs no reading back.
+	exact bool
 }
 
 // Terminal reports whether the order can no longer change.

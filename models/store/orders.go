@@ -28,7 +28,10 @@ func (s *Store) CreateOrder(ctx context.Context, o *models.Order) error {
 	if o.Mode == "" {
 		o.Mode = models.ModeLive
 	}
-	now := s.now()
+	// Microseconds, the precision PostgreSQL keeps: the row in memory is
+	// the row read back, on either database (the placement attempt works
+	// from the row its acceptance stored).
+	now := s.now().Truncate(time.Microsecond)
 	o.CreatedAt, o.UpdatedAt = now, now
 	o.FilledAt = utcPtr(o.FilledAt)
 	if o.IdempotencyKey == nil {
@@ -148,6 +151,10 @@ type OrderUpdate struct {
 	FilledAt          *time.Time
 	// PaperQueueMicro is a resting paper order's queue ahead of it.
 	PaperQueueMicro *int64
+	// At is the updated_at to write (the store's clock when zero): the
+	// writer that answers from its own view of the row (the placement
+	// attempt) knows the row's time without reading it back.
+	At time.Time
 }
 
 // UpdateOrder applies u to order id if its status is one of from (any
@@ -235,6 +242,9 @@ func (s *Store) updateConflict(ctx context.Context, id string) error {
 
 // orderSet is the columns u changes, updated at now.
 func orderSet(now time.Time, u OrderUpdate) map[string]any {
+	if !u.At.IsZero() {
+		now = u.At
+	}
 	set := map[string]any{"updated_at": now}
 	if u.Status != nil {
 		set["status"] = *u.Status
