@@ -41,7 +41,7 @@ func adminCommand() *cli.Command {
 					Flags: append([]cli.Flag{
 						&cli.StringFlag{Name: "email", Required: true, Usage: "the user's email address"},
 						&cli.BoolFlag{Name: "password-stdin", Usage: "read the password from standard input (required: passwords never go on the command line)"},
-						dataDirFlag(), databaseFlag(),
+						DataDirFlag(), databaseFlag(),
 					}, logFlags()...),
 					Action: adminUserCreate,
 				}, {
@@ -51,7 +51,7 @@ func adminCommand() *cli.Command {
 					Flags: append([]cli.Flag{
 						&cli.StringFlag{Name: "email", Usage: "only this email may sign up with the invite (default: anyone)"},
 						&cli.DurationFlag{Name: "ttl", Value: users.DefaultInviteTTL, Usage: "how long the invite stays valid"},
-						dataDirFlag(), databaseFlag(),
+						DataDirFlag(), databaseFlag(),
 					}, logFlags()...),
 					Action: adminUserInvite,
 				}, {
@@ -97,7 +97,7 @@ func adminCommand() *cli.Command {
 						&cli.BoolFlag{Name: "private-key-stdin", Usage: "read the hex private key from standard input (required: keys never go on the command line)"},
 						&cli.StringFlag{Name: flagVenue, EnvVars: []string{"ATS_VENUE"},
 							Usage: "sandbox or polymarket; default sandbox with the embedded database (an `ats dev` data dir), polymarket with --database-url"},
-						sandboxAddrFlag(), chainRPCFlag(), masterKeyFlag(), walletImportFlag(),
+						sandboxAddrFlag(), chainRPCFlag(), MasterKeyFlag(), walletImportFlag(),
 					),
 					Action: adminWalletImport,
 				}},
@@ -111,7 +111,7 @@ func adminCommand() *cli.Command {
 						"(or the `ats dev` data dir's); afterwards run every process with the new key and --previous-master-key-file <old key>",
 					Flags: append([]cli.Flag{
 						&cli.StringFlag{Name: "new-key-file", Required: true, Usage: "file holding the new 32-byte master key (base64), e.g. head -c32 /dev/urandom | base64 > new.key"},
-						dataDirFlag(), databaseFlag(), masterKeyFlag(), previousMasterKeyFlag(),
+						DataDirFlag(), databaseFlag(), MasterKeyFlag(), PreviousMasterKeyFlag(),
 					}, logFlags()...),
 					Action: adminMasterKeyRotate,
 				}},
@@ -177,12 +177,12 @@ func agentFlag() cli.Flag {
 
 func adminDBFlags(extra ...cli.Flag) []cli.Flag {
 	fs := append([]cli.Flag{emailFlag()}, extra...)
-	fs = append(fs, dataDirFlag(), databaseFlag())
+	fs = append(fs, DataDirFlag(), databaseFlag())
 	return append(fs, logFlags()...)
 }
 
 func adminTemporalFlags(extra ...cli.Flag) []cli.Flag {
-	fs := append(adminDBFlags(extra...), temporalFlag(false), temporalNamespaceFlag(), masterKeyFlag())
+	fs := append(adminDBFlags(extra...), temporalFlag(false), temporalNamespaceFlag(), MasterKeyFlag())
 	return append(fs, temporalSecurityFlags()...)
 }
 
@@ -448,9 +448,9 @@ func adminWalletImport(c *cli.Context) error {
 	if err != nil {
 		return errs.E(errs.Invalid, "no private key on standard input")
 	}
-	return withUserServices(c, false, func(svc *services, userID string) error {
-		svc.wallets.RequireTwoFactor = !c.Bool(flagWalletImportWithout2FA)
-		w, err := svc.wallets.Import(c.Context, userID, key, c.String("proxy-address"), agents.ClientAddrCLI)
+	return withUserServices(c, false, func(svc *Services, userID string) error {
+		svc.Wallets.RequireTwoFactor = !c.Bool(flagWalletImportWithout2FA)
+		w, err := svc.Wallets.Import(c.Context, userID, key, c.String("proxy-address"), agents.ClientAddrCLI)
 		if err != nil {
 			return err
 		}
@@ -463,7 +463,7 @@ func adminWalletImport(c *cli.Context) error {
 // connects to the --venue, builds the services as the running service
 // does, and runs fn with them and the id of the --email user: the admin
 // commands act through the same services as the dashboard.
-func withUserServices(c *cli.Context, withTemporal bool, fn func(svc *services, userID string) error) error {
+func withUserServices(c *cli.Context, withTemporal bool, fn func(svc *Services, userID string) error) error {
 	venue := c.String(flagVenue)
 	if venue == "" {
 		venue = "sandbox"
@@ -484,16 +484,16 @@ func withUserServices(c *cli.Context, withTemporal bool, fn func(svc *services, 
 		return err
 	}
 	defer env.close()
-	vc, err := connectVenue(c.Context, n, nil, c.String(flagChainRPC), nil)
+	vc, err := ConnectVenue(c.Context, n, nil, c.String(flagChainRPC), nil)
 	if err != nil {
 		return err
 	}
-	defer vc.close()
-	svc, err := newServices(env.store, env.tc, vc, keys, "", env.log)
+	defer vc.Close()
+	svc, err := NewServices(env.store, env.tc, vc, keys, "", env.log)
 	if err != nil {
 		return err
 	}
-	userID, err := svc.agents.UserIDByEmail(c.Context, c.String("email"))
+	userID, err := svc.Agents.UserIDByEmail(c.Context, c.String("email"))
 	if err != nil {
 		return err
 	}
@@ -516,10 +516,10 @@ func adminMasterKeyRotate(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if bytes.Equal(next, cur.current) {
+	if bytes.Equal(next, cur.Current) {
 		return errs.E(errs.Invalid, "the new master key is the current one")
 	}
-	v, err := vault.FromMasterKeys(next, append([][]byte{cur.current}, prev...)...)
+	v, err := vault.FromMasterKeys(next, append([][]byte{cur.Current}, prev...)...)
 	if err != nil {
 		return err
 	}

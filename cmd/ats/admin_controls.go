@@ -75,7 +75,7 @@ func dialAdminTemporal(c *cli.Context, env *adminEnv) (client.Client, *intent.Ke
 	// status change, which is the brake.
 	dctx, cancel := context.WithTimeout(c.Context, 15*time.Second)
 	defer cancel()
-	tc, err := dialTemporal(dctx, conn, keys, env.log)
+	tc, err := DialTemporal(dctx, conn, keys, env.log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -94,7 +94,7 @@ func adminTradingFlags(extra ...cli.Flag) []cli.Flag {
 // withControls opens the database, Temporal and the venue and runs fn with
 // the controls and the id of the --email user.
 func withControls(c *cli.Context, fn func(ctl *workflows.Controls, userID string) error) error {
-	return withUserServices(c, true, func(svc *services, userID string) error { return fn(svc.controls, userID) })
+	return withUserServices(c, true, func(svc *Services, userID string) error { return fn(svc.Controls, userID) })
 }
 
 // adminOrderCommand is `ats admin order cancel --email E (--order ID |

@@ -205,7 +205,7 @@ func TestBacktestAgainstTheSandbox(t *testing.T) {
 			t.Fatalf("backtest: %d %s", status, code)
 		}
 		if len(bt.Executions) != 1 {
-			pts, _ := e.svc.orders.CLOB.PricesHistory(t.Context(), yes, start.Add(-time.Minute), time.Now(), 1)
+			pts, _ := e.svc.Orders.CLOB.PricesHistory(t.Context(), yes, start.Add(-time.Minute), time.Now(), 1)
 			t.Fatalf("backtest executions: %+v over %d points (%v; moved at %s), warnings %q", bt.Executions, bt.Points, pts, moved, bt.Warnings)
 		}
 		// The same decision: an order of the same side, size and limit,

@@ -119,13 +119,13 @@ func TestReplayedResumeUpdateIsRefusedAgainstTheSandbox(t *testing.T) {
 	s := e.createStrategy(t, tr, map[string]any{"type": "PRICE_ALERT", "maxBudget": 5, "config": map[string]any{
 		"tokenId": m.TokenIDs[0], "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 20}})
 	user := strategies.Actor{By: strategies.ByUser, UserID: tr.userID, ClientAddr: "198.51.100.9"}
-	if st, err := e.svc.strategyDesk.Pause(ctx, user, s.ID); err != nil || st.Status != strategies.StatusPaused {
+	if st, err := e.svc.StrategyDesk.Pause(ctx, user, s.ID); err != nil || st.Status != strategies.StatusPaused {
 		t.Fatalf("the user's pause: %+v %v", st, err)
 	}
 	if status, b := e.call(t, tr.key, "POST", "/strategies/"+s.ID+"/resume", nil); status != http.StatusOK || dataStrategy(t, b).Status != "ACTIVE" {
 		t.Fatalf("the agent's resume: %d %s", status, b)
 	}
-	if st, err := e.svc.strategyDesk.Pause(ctx, user, s.ID); err != nil || st.Status != strategies.StatusPaused {
+	if st, err := e.svc.StrategyDesk.Pause(ctx, user, s.ID); err != nil || st.Status != strategies.StatusPaused {
 		t.Fatalf("the user's second pause: %+v %v", st, err)
 	}
 
@@ -189,7 +189,7 @@ func TestReplayedResumeUpdateIsRefusedAgainstTheSandbox(t *testing.T) {
 		t.Fatalf("the workflow's state: %+v %v", st, err)
 	}
 	resumes := func() int {
-		page, err := e.svc.audit.List(ctx, audit.Filter{UserID: tr.userID, Action: audit.ActionStrategy + strategies.ActionResume})
+		page, err := e.svc.Audit.List(ctx, audit.Filter{UserID: tr.userID, Action: audit.ActionStrategy + strategies.ActionResume})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,7 +198,7 @@ func TestReplayedResumeUpdateIsRefusedAgainstTheSandbox(t *testing.T) {
 	if n := resumes(); n != 1 {
 		t.Fatalf("%d strategy.resume audit entries, want the agent's one", n)
 	}
-	if st, err := e.svc.strategyDesk.Resume(ctx, user, s.ID); err != nil || st.Status != strategies.StatusActive || resumes() != 2 {
+	if st, err := e.svc.StrategyDesk.Resume(ctx, user, s.ID); err != nil || st.Status != strategies.StatusActive || resumes() != 2 {
 		t.Fatalf("the user's resume: %+v %v", st, err)
 	}
 }
@@ -241,7 +241,7 @@ func TestOwnWalletIsNeverCopiedAgainstTheSandbox(t *testing.T) {
 		}
 		proxy := chain.DeriveProxyAddress(n, crypto.PubkeyToAddress(key.PublicKey)).Hex()
 		id := e.createCopy(t, tr, proxy, map[string]any{"sizingMode": "fixed", "fixedAmount": 5, "copySells": true})
-		ws := *e.svc.wallets
+		ws := *e.svc.Wallets
 		// The trader has no second factor; the import's 2FA requirement
 		// is models/wallets' test, not this one.
 		ws.RequireTwoFactor = false
@@ -252,7 +252,7 @@ func TestOwnWalletIsNeverCopiedAgainstTheSandbox(t *testing.T) {
 		if err != nil || w.Address != proxy {
 			t.Fatalf("import: %+v %v", w, err)
 		}
-		if tr.wallet, err = e.svc.wallets.SeedDemo(ctx, e.sb.EVM(), tr.userID); err != nil {
+		if tr.wallet, err = e.svc.Wallets.SeedDemo(ctx, e.sb.EVM(), tr.userID); err != nil {
 			t.Fatal(err)
 		}
 		return tr, id, proxy
@@ -333,7 +333,7 @@ func TestOwnWalletIsNeverCopiedAgainstTheSandbox(t *testing.T) {
 			}
 		}
 		stopped(t, tr, id)
-		page, err := e.svc.audit.List(ctx, audit.Filter{UserID: tr.userID, Action: audit.ActionStrategy + "stop"})
+		page, err := e.svc.Audit.List(ctx, audit.Filter{UserID: tr.userID, Action: audit.ActionStrategy + "stop"})
 		if err != nil || len(page.Entries) != 1 || page.Entries[0].Target != id {
 			t.Fatalf("audit %+v %v", page, err)
 		}

@@ -24,7 +24,7 @@ import (
 // be refused).
 func (e *tradingEnv) userStrategy(t testing.TB, tr trader, id string) strategies.Strategy {
 	t.Helper()
-	s, err := e.svc.strategies.Get(context.Background(), strategies.Actor{By: strategies.ByUser, UserID: tr.userID}, id)
+	s, err := e.svc.Strategies.Get(context.Background(), strategies.Actor{By: strategies.ByUser, UserID: tr.userID}, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,10 +92,10 @@ func TestRevokedAgentsSellAlertPlacesNothingAgainstTheSandbox(t *testing.T) {
 	// The user revokes the first agent through the controls; the second
 	// only in the database.
 	revokedAt := time.Now()
-	if _, err := e.svc.controls.RevokeAgent(ctx, tr.userID, tr.agentID, "test"); err != nil {
+	if _, err := e.svc.Controls.RevokeAgent(ctx, tr.userID, tr.agentID, "test"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.agents.Revoke(ctx, other.userID, other.agentID, "test"); err != nil {
+	if _, err := e.svc.Agents.Revoke(ctx, other.userID, other.agentID, "test"); err != nil {
 		t.Fatal(err)
 	}
 	for _, a := range []trader{tr, other} {
@@ -135,7 +135,7 @@ func TestRevokedAgentsSellAlertPlacesNothingAgainstTheSandbox(t *testing.T) {
 		t.Fatalf("the revoked agent's resting order: %+v %v", o, err)
 	}
 	e.awaitWorkflowDone(t, workflows.WorkflowID(workflows.KindOrder, resting))
-	page, err := e.svc.audit.List(ctx, audit.Filter{AgentID: tr.agentID, Action: audit.ActionOrderCancel})
+	page, err := e.svc.Audit.List(ctx, audit.Filter{AgentID: tr.agentID, Action: audit.ActionOrderCancel})
 	if err != nil || len(page.Entries) != 1 || page.Entries[0].Target != resting {
 		t.Fatalf("the revoke's cancel audited as %+v (%v)", page.Entries, err)
 	}
@@ -160,7 +160,7 @@ func TestPausedAgentsStrategiesPauseAndResumeWithItAgainstTheSandbox(t *testing.
 		"tokenId": yes, "buyBelow": 0.3, "sellAbove": 0.9, "sizePerTrade": 5}})
 	mine := e.createStrategy(t, tr, map[string]any{"type": "PRICE_ALERT", "maxBudget": 5, "config": map[string]any{
 		"tokenId": yes, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 20}})
-	if _, err := e.svc.strategyDesk.Pause(ctx, user, mine.ID); err != nil {
+	if _, err := e.svc.StrategyDesk.Pause(ctx, user, mine.ID); err != nil {
 		t.Fatal(err)
 	}
 	status, body := e.call(t, tr.key, "POST", "/orders", map[string]any{"tokenId": yes, "side": "BUY", "price": 0.1, "size": 5})
@@ -169,7 +169,7 @@ func TestPausedAgentsStrategiesPauseAndResumeWithItAgainstTheSandbox(t *testing.
 		t.Fatalf("the agent's resting buy: %d %s", status, body)
 	}
 
-	if _, err := e.svc.controls.PauseAgent(ctx, tr.userID, tr.agentID, "test"); err != nil {
+	if _, err := e.svc.Controls.PauseAgent(ctx, tr.userID, tr.agentID, "test"); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []string{alert.ID, band.ID} {
@@ -201,7 +201,7 @@ func TestPausedAgentsStrategiesPauseAndResumeWithItAgainstTheSandbox(t *testing.
 
 	e.setPrice(t, yes, "0.5")
 	e.awaitQuoted(t, yes, decimal.RequireFromString("0.5"))
-	if _, err := e.svc.controls.ResumeAgent(ctx, tr.userID, tr.agentID, "test"); err != nil {
+	if _, err := e.svc.Controls.ResumeAgent(ctx, tr.userID, tr.agentID, "test"); err != nil {
 		t.Fatal(err)
 	}
 	for _, id := range []string{alert.ID, band.ID} {
@@ -321,7 +321,7 @@ func TestAdminBrakesAgainstTheSandbox(t *testing.T) {
 	if s := e.userStrategy(t, b, st.ID); s.Status != strategies.StatusPaused || s.PausedBy != strategies.ByUser {
 		t.Fatalf("the strategy stopped by the user, after its agent resumed: %+v", s)
 	}
-	page, err := e.svc.audit.List(ctx, audit.Filter{UserID: u.ID, Action: audit.ActionUserStop})
+	page, err := e.svc.Audit.List(ctx, audit.Filter{UserID: u.ID, Action: audit.ActionUserStop})
 	if err != nil || len(page.Entries) != 1 || page.Entries[0].ClientAddr != "cli" {
 		t.Fatalf("the stop audited as %+v (%v)", page.Entries, err)
 	}
@@ -336,7 +336,7 @@ func TestAdminBrakesAgainstTheSandbox(t *testing.T) {
 		}
 		postJSON(t, e.api.URL+"/api/auth/device", `{"agent_name":"`+name+`"}`, http.StatusOK, &dev)
 		out := admin(append([]string{"admin", "device", "approve", "--code", dev.Data.UserCode}, flags...)...)
-		list, err := e.svc.agents.List(ctx, u.ID)
+		list, err := e.svc.Agents.List(ctx, u.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -375,7 +375,7 @@ func TestAdminBrakesAgainstTheSandbox(t *testing.T) {
 	if free.BudgetLimitMicro != nil {
 		t.Fatalf("--no-limit: %+v", *free.BudgetLimitMicro)
 	}
-	page, err = e.svc.audit.List(ctx, audit.Filter{AgentID: free.ID, Action: audit.ActionDeviceApprove})
+	page, err = e.svc.Audit.List(ctx, audit.Filter{AgentID: free.ID, Action: audit.ActionDeviceApprove})
 	if err != nil || len(page.Entries) != 1 || !strings.Contains(string(page.Entries[0].Detail), `"no_limit":true`) {
 		t.Fatalf("the explicit no limit audited as %+v (%v)", page.Entries, err)
 	}

@@ -36,7 +36,7 @@ func TestCancelPendingOrderAgainstTheSandbox(t *testing.T) {
 	if took := time.Since(t0); took > 10*time.Second {
 		t.Fatalf("the cancel took %v", took)
 	}
-	if n, err := e.svc.orderDesk.ResumeStale(ctx, time.Now().Add(2*time.Minute), time.Minute); err != nil || n != 0 {
+	if n, err := e.svc.OrderDesk.ResumeStale(ctx, time.Now().Add(2*time.Minute), time.Minute); err != nil || n != 0 {
 		t.Fatalf("ResumeStale after the cancel = %d, %v", n, err)
 	}
 
@@ -46,7 +46,7 @@ func TestCancelPendingOrderAgainstTheSandbox(t *testing.T) {
 	if status != http.StatusAccepted || pending.Status != models.OrderPending {
 		t.Fatalf("place without a worker: %d %s", status, body)
 	}
-	w, err := worker.NewWithLogger(e.tc, workerDeps(e.store, e.svc), e.log)
+	w, err := worker.NewWithLogger(e.tc, WorkerDeps(e.store, e.svc), e.log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,7 @@ func newCluster(t testing.TB, apis, workers int, on clusterTemporal) *cluster {
 	t.Helper()
 	base := pgBaseURL(t)
 	// The dev server as `ats dev` runs it (WAL), for comparisons.
-	o := tradingOpts{noWorker: true, devPragmas: devTemporalPragmas, noResponseCheck: true}
+	o := tradingOpts{noWorker: true, devPragmas: DevTemporalPragmas, noResponseCheck: true}
 	if on == onCluster {
 		o.temporal = clustertest.Start(t, clustertest.Options{DatabaseURL: base})
 	}
@@ -317,15 +317,15 @@ func TestTwoAPIsAndTwoWorkers(t *testing.T) {
 		}
 		answeredBy()
 		answeredBy() // served from both caches now
-		if _, err := e.svc.agents.Pause(ctx, tr.userID, agentID, "127.0.0.1"); err != nil {
+		if _, err := e.svc.Agents.Pause(ctx, tr.userID, agentID, "127.0.0.1"); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("pause refused by both APIs after %v", refusedBy("agent_paused"))
-		if _, err := e.svc.agents.Resume(ctx, tr.userID, agentID, "127.0.0.1"); err != nil {
+		if _, err := e.svc.Agents.Resume(ctx, tr.userID, agentID, "127.0.0.1"); err != nil {
 			t.Fatal(err)
 		}
 		answeredBy()
-		if _, err := e.svc.agents.Revoke(ctx, tr.userID, agentID, "127.0.0.1"); err != nil {
+		if _, err := e.svc.Agents.Revoke(ctx, tr.userID, agentID, "127.0.0.1"); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("revocation refused by both APIs after %v", refusedBy("key_revoked"))

@@ -27,7 +27,7 @@ const flagLive = "live"
 
 func devCommand() *cli.Command {
 	flags := []cli.Flag{
-		httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(true),
+		httpFlag(), DataDirFlag(), databaseFlag(), temporalFlag(true),
 		&cli.StringFlag{Name: flagTemporalListen, EnvVars: []string{"ATS_TEMPORAL_LISTEN"}, Value: "127.0.0.1:7233",
 			Usage: "where the embedded Temporal frontend listens (\":0\" picks a free port)"},
 		&cli.StringFlag{Name: flagTemporalUIListen, EnvVars: []string{"ATS_TEMPORAL_UI_LISTEN"}, Value: "127.0.0.1:8233",
@@ -37,7 +37,7 @@ func devCommand() *cli.Command {
 		temporalNamespaceFlag(), venueFlag("sandbox"),
 		&cli.BoolFlag{Name: flagLive, EnvVars: []string{"ATS_LIVE"},
 			Usage: "allow --venue polymarket: trade real funds on the live venue from a development stack"},
-		sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
+		sandboxAddrFlag(), MasterKeyFlag(), PreviousMasterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
 		venueWSFlag(), workflowCacheFlag(), copyConfirmationsFlag(),
 		trustedProxiesFlag(), signupFlag(), oidcFlag(), githubFlag(), walletImportFlag(), webhookFlag(true),
 		&cli.BoolFlag{Name: flagDemo, EnvVars: []string{"ATS_DEMO"},
@@ -98,12 +98,12 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err := devVenue(c); err != nil {
 		return err
 	}
-	keys, err := loadMasterKeys(c, true)
+	keys, err := LoadMasterKeys(c, true)
 	if err != nil {
 		return err
 	}
 	st.keys = keys
-	cd, err := keys.codec()
+	cd, err := keys.Codec()
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err != nil {
 		return err
 	}
-	conn.tracing = st.tracing
+	conn.Tracing = st.tracing
 	if conn.secured() && !external {
 		return errs.Ef(errs.Invalid, "the --temporal-tls-* and --temporal-api-key flags apply to an external Temporal (--temporal); the embedded one listens on loopback without them")
 	}
@@ -194,7 +194,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 			Port:          port,
 			UIPort:        uiPort,
 			DBFile:        filepath.Join(c.String(flagDataDir), "temporal.db"),
-			SQLitePragmas: devTemporalPragmas,
+			SQLitePragmas: DevTemporalPragmas,
 			Namespace:     c.String(flagTemporalNS),
 			// The Web UI's codec setting is a URL, so the operator
 			// token travels in it (see api/ops).
@@ -211,8 +211,8 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 			case <-ctx.Done():
 			}
 		}()
-		conn.hostPort = srv.FrontendAddr()
-		st.listening("temporal", conn.hostPort)
+		conn.HostPort = srv.FrontendAddr()
+		st.listening("temporal", conn.HostPort)
 		st.listening("temporal-ui", srv.UIURL())
 		devUI = srv.UIURL()
 		if u, err := url.Parse(srv.UIURL()); err == nil {
@@ -228,19 +228,19 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	}
 	st.onStop("database", func(context.Context) error { return s.Close() })
 
-	tc, err := dialTemporal(ctx, conn, keys, log)
+	tc, err := DialTemporal(ctx, conn, keys, log)
 	if err != nil {
 		return err
 	}
 	st.onStop("temporal-client", func(context.Context) error { tc.Close(); return nil })
 
-	vc, err := connectVenue(ctx, venueNet, sb, c.String(flagChainRPC), st.tracing)
+	vc, err := ConnectVenue(ctx, venueNet, sb, c.String(flagChainRPC), st.tracing)
 	if err != nil {
 		return err
 	}
-	st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
+	st.onStop("venue-clients", func(context.Context) error { vc.Close(); return nil })
 	publicURL := baseURL(c, apiURL)
-	svc, err := newServices(s, tc, vc, keys, publicURL, log)
+	svc, err := NewServices(s, tc, vc, keys, publicURL, log)
 	if err != nil {
 		return err
 	}
@@ -251,12 +251,12 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	}
 	devOperator := ""
 	if c.Bool(flagDemo) {
-		devOperator = demoEmail
+		devOperator = DemoEmail
 	}
 	// The price feed and the changes first: the dashboard's live pages
 	// follow both.
 	startPriceFeed(c, st, vc, svc, log)
-	svc.changes = startChanges(st, s, log)
+	svc.Changes = startChanges(st, s, log)
 	if err := svc.dashboardFromFlags(c, publicURL, sandboxIssuer, sandboxGitHub, devUI, devOperator); err != nil {
 		return err
 	}
@@ -272,11 +272,11 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	if err := setWorkflowCache(c); err != nil {
 		return err
 	}
-	svc.startOrdersEagerly() // the worker below runs on tc
-	if err := startWorker(ctx, st, tc, svc, workerDeps(s, svc), log); err != nil {
+	svc.StartOrdersEagerly() // the worker below runs on tc
+	if err := startWorker(ctx, st, tc, svc, WorkerDeps(s, svc), log); err != nil {
 		return err
 	}
-	startWebhookDispatch(st, svc.changes, tc, svc, log)
+	startWebhookDispatch(st, svc.Changes, tc, svc, log)
 
 	if c.Bool(flagDemo) {
 		if err := seedDemo(ctx, svc, sb, log); err != nil {
@@ -296,7 +296,7 @@ func startDev(ctx context.Context, c *cli.Context, st *stack) (err error) {
 	srv := api.NewServer(cfg, api.Deps{
 		Logger: log,
 		Checks: readinessChecks(s, tc, venueCheck),
-		Routes: svc.routes(limiter),
+		Routes: svc.Routes(limiter),
 	})
 	serveOps(st, c, opsLn, opsSetup{token: token, origins: uiOrigins, codec: cd, namespace: c.String(flagTemporalNS)})
 	serveListener(st, "api", apiLn, srv, api.APITimeouts)
@@ -315,7 +315,7 @@ func dashboardURL(bound net.Addr, publicURL string) string {
 	return publicURL
 }
 
-// devTemporalPragmas are the embedded Temporal server's SQLite settings:
+// DevTemporalPragmas are the embedded Temporal server's SQLite settings:
 // write-ahead logging, synced at checkpoints rather than at every commit.
 // A commit is then one append to the log instead of a rollback journal
 // written, synced and deleted, which roughly halves a placement's time
@@ -323,11 +323,11 @@ func dashboardURL(bound net.Addr, publicURL string) string {
 // acknowledged still survives the process being killed (the log is in
 // the file system's cache); only an operating-system crash or power loss
 // can take the last commits since a checkpoint, never corrupt the file.
-var devTemporalPragmas = []string{"journal_mode=wal", "synchronous=normal"}
+var DevTemporalPragmas = []string{"journal_mode=wal", "synchronous=normal"}
 
 func apiCommand() *cli.Command {
-	flags := []cli.Flag{httpFlag(), dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
-		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
+	flags := []cli.Flag{httpFlag(), DataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
+		venueFlag("polymarket"), sandboxAddrFlag(), MasterKeyFlag(), PreviousMasterKeyFlag(), publicURLFlag(), redisFlag(), chainRPCFlag(),
 		trustedProxiesFlag(), venueWSFlag(), signupFlag(), oidcFlag(), githubFlag(), walletImportFlag(), webhookFlag(false)}
 	flags = append(flags, opsFlags("api")...)
 	flags = append(flags, operatorFlags()...)
@@ -342,7 +342,7 @@ func apiCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				cd, err := st.keys.codec()
+				cd, err := st.keys.Codec()
 				if err != nil {
 					return err
 				}
@@ -365,19 +365,19 @@ func apiCommand() *cli.Command {
 				if err != nil {
 					return err
 				}
-				vc, err := connectVenue(ctx, n, nil, c.String(flagChainRPC), st.tracing)
+				vc, err := ConnectVenue(ctx, n, nil, c.String(flagChainRPC), st.tracing)
 				if err != nil {
 					return err
 				}
-				st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
+				st.onStop("venue-clients", func(context.Context) error { vc.Close(); return nil })
 				publicURL := baseURL(c, "http://"+ln.Addr().String())
-				svc, err := newServices(s, tc, vc, st.keys, publicURL, st.log)
+				svc, err := NewServices(s, tc, vc, st.keys, publicURL, st.log)
 				if err != nil {
 					return err
 				}
 				svc.policyFromFlags(c)
 				startPriceFeed(c, st, vc, svc, st.log)
-				svc.changes = startChanges(st, s, st.log)
+				svc.Changes = startChanges(st, s, st.log)
 				if err := svc.dashboardFromFlags(c, publicURL, "", "", "", ""); err != nil {
 					return err
 				}
@@ -390,7 +390,7 @@ func apiCommand() *cli.Command {
 				if err := svc.pacePosts(c, st); err != nil {
 					return err
 				}
-				svc.startOrdersEagerly()
+				svc.StartOrdersEagerly()
 				if err := startPlacer(st, tc, svc, st.log); err != nil {
 					return err
 				}
@@ -401,7 +401,7 @@ func apiCommand() *cli.Command {
 				srv := api.NewServer(cfg, api.Deps{
 					Logger: st.log,
 					Checks: readinessChecks(s, tc, venueProbe(n)),
-					Routes: svc.routes(limiter),
+					Routes: svc.Routes(limiter),
 				})
 				serveOps(st, c, opsLn, opsSetup{token: token, codec: cd, namespace: c.String(flagTemporalNS)})
 				serveListener(st, "api", ln, srv, api.APITimeouts)
@@ -412,8 +412,8 @@ func apiCommand() *cli.Command {
 }
 
 func workerCommand() *cli.Command {
-	flags := []cli.Flag{dataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
-		venueFlag("polymarket"), sandboxAddrFlag(), masterKeyFlag(), previousMasterKeyFlag(), chainRPCFlag(), redisFlag(), venueWSFlag(),
+	flags := []cli.Flag{DataDirFlag(), databaseFlag(), temporalFlag(false), temporalNamespaceFlag(),
+		venueFlag("polymarket"), sandboxAddrFlag(), MasterKeyFlag(), PreviousMasterKeyFlag(), chainRPCFlag(), redisFlag(), venueWSFlag(),
 		workflowCacheFlag(), copyConfirmationsFlag(), webhookFlag(false)}
 	flags = append(flags, opsFlags("worker")...)
 	flags = append(flags, temporalSecurityFlags()...)
@@ -434,16 +434,16 @@ func workerCommand() *cli.Command {
 				// Served at once: a worker's metrics matter most while it
 				// starts (sticky cache, pollers, rebuilt triggers).
 				serveOps(st, c, opsLn, opsSetup{token: token})
-				vc, err := connectVenue(ctx, n, nil, c.String(flagChainRPC), st.tracing)
+				vc, err := ConnectVenue(ctx, n, nil, c.String(flagChainRPC), st.tracing)
 				if err != nil {
 					return err
 				}
-				st.onStop("venue-clients", func(context.Context) error { vc.close(); return nil })
-				svc, err := newServices(s, tc, vc, st.keys, "", st.log)
+				st.onStop("venue-clients", func(context.Context) error { vc.Close(); return nil })
+				svc, err := NewServices(s, tc, vc, st.keys, "", st.log)
 				if err != nil {
 					return err
 				}
-				svc.notify.Delivery.AllowPrivate = c.Bool(flagWebhookAllowPrivate)
+				svc.Notify.Delivery.AllowPrivate = c.Bool(flagWebhookAllowPrivate)
 				if err := svc.pacePosts(c, st); err != nil {
 					return err
 				}
@@ -461,14 +461,14 @@ func workerCommand() *cli.Command {
 				// A strategy's execution places its orders from this
 				// process, whose worker runs on tc: their workflows start
 				// eagerly, as in `ats dev`.
-				svc.startOrdersEagerly()
-				if err := startWorker(ctx, st, tc, svc, workerDeps(s, svc), st.log); err != nil {
+				svc.StartOrdersEagerly()
+				if err := startWorker(ctx, st, tc, svc, WorkerDeps(s, svc), st.log); err != nil {
 					return err
 				}
 				// The notifications' webhook deliveries start here, on
 				// every change any process reports (PostgreSQL NOTIFY).
-				svc.changes = startChanges(st, s, st.log)
-				startWebhookDispatch(st, svc.changes, tc, svc, st.log)
+				svc.Changes = startChanges(st, s, st.log)
+				startWebhookDispatch(st, svc.Changes, tc, svc, st.log)
 				return nil
 			})
 		},
@@ -482,7 +482,7 @@ func runProcess(c *cli.Context, body func(context.Context, *stack, *store.Store,
 	log := newLogger(c)
 	st := newStack(log)
 	err := func() error {
-		keys, err := loadMasterKeys(c, false)
+		keys, err := LoadMasterKeys(c, false)
 		if err != nil {
 			return err
 		}
@@ -494,7 +494,7 @@ func runProcess(c *cli.Context, body func(context.Context, *stack, *store.Store,
 		if err != nil {
 			return err
 		}
-		conn.tracing = st.tracing
+		conn.Tracing = st.tracing
 		n, err := network.ByName(c.String(flagVenue), "http://"+c.String(flagSandboxAddr))
 		if err != nil {
 			return errs.Wrap(errs.Invalid, err, err.Error())
@@ -504,7 +504,7 @@ func runProcess(c *cli.Context, body func(context.Context, *stack, *store.Store,
 			return err
 		}
 		st.onStop("database", func(context.Context) error { return s.Close() })
-		tc, err := dialTemporal(ctx, conn, keys, log)
+		tc, err := DialTemporal(ctx, conn, keys, log)
 		if err != nil {
 			return err
 		}
@@ -555,7 +555,7 @@ func migrateCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "migrate",
 		Usage: "apply database migrations and exit",
-		Flags: append([]cli.Flag{dataDirFlag(), databaseFlag()}, logFlags()...),
+		Flags: append([]cli.Flag{DataDirFlag(), databaseFlag()}, logFlags()...),
 		Action: func(c *cli.Context) error {
 			log := newLogger(c)
 			s, err := openStore(c.Context, c, log)

@@ -60,8 +60,8 @@ func BenchmarkCopyTradeLatency(b *testing.B) {
 func benchCopy(b *testing.B, n int) {
 	// As `ats dev` and `ats worker` run: the placements a strategy's
 	// execution makes start their order workflows eagerly, and the dev
-	// server's SQLite is in WAL mode (devTemporalPragmas).
-	o := tradingOpts{eager: true, devPragmas: devTemporalPragmas, databaseURL: benchDatabaseURL(b), sandboxProcess: true}
+	// server's SQLite is in WAL mode (DevTemporalPragmas).
+	o := tradingOpts{eager: true, devPragmas: DevTemporalPragmas, databaseURL: benchDatabaseURL(b), sandboxProcess: true}
 	rpc := os.Getenv("ATS_BENCH_COPY_RPC")
 	switch rpc {
 	case "":
@@ -110,7 +110,7 @@ func benchCopy(b *testing.B, n int) {
 
 	// When each block reached a subscriber of the node.
 	heads := make(chan *types.Header, 4096)
-	sub, err := e.vc.chain.Backend().SubscribeNewHead(ctx, heads)
+	sub, err := e.vc.Chain.Backend().SubscribeNewHead(ctx, heads)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func (e *tradingEnv) createStrategies(b *testing.B, n int, typ string, cfg json.
 			go func(userID, agentID string, k int) {
 				defer wg.Done()
 				for range k {
-					st, err := e.svc.strategyDesk.Create(ctx, strategies.Actor{By: strategies.ByAgent, AgentID: agentID, UserID: userID},
+					st, err := e.svc.StrategyDesk.Create(ctx, strategies.Actor{By: strategies.ByAgent, AgentID: agentID, UserID: userID},
 						strategies.CreateRequest{Type: typ, Config: cfg, MaxBudget: strategies.D(maxBudget)})
 					if err != nil {
 						b.Error(err)

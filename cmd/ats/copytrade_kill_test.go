@@ -54,8 +54,8 @@ func TestWorkerKilledWhileCopying(t *testing.T) {
 
 	// What the chain says the target did, from each strategy's first block.
 	ctx := context.Background()
-	venue := targetVenue(e.vc)
-	head, err := e.vc.chain.Backend().BlockNumber(ctx)
+	venue := TargetVenue(e.vc)
+	head, err := e.vc.Chain.Backend().BlockNumber(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestWorkerKilledWhileCopying(t *testing.T) {
 	var onChain []event
 	for _, q := range venue.TargetQueries([]common.Address{common.HexToAddress(target)}) {
 		q.FromBlock, q.ToBlock = big.NewInt(0), new(big.Int).SetUint64(head)
-		logs, err := e.vc.chain.Backend().FilterLogs(ctx, q)
+		logs, err := e.vc.Chain.Backend().FilterLogs(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}

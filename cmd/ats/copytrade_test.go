@@ -236,15 +236,15 @@ func containsFold(list []string, s string) bool {
 func (e *tradingEnv) targetEvents(t testing.TB, target string) int {
 	t.Helper()
 	ctx := context.Background()
-	venue := targetVenue(e.vc)
-	head, err := e.vc.chain.Backend().BlockNumber(ctx)
+	venue := TargetVenue(e.vc)
+	head, err := e.vc.Chain.Backend().BlockNumber(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n := 0
 	for _, q := range venue.TargetQueries([]common.Address{common.HexToAddress(target)}) {
 		q.FromBlock, q.ToBlock = big.NewInt(0), new(big.Int).SetUint64(head)
-		logs, err := e.vc.chain.Backend().FilterLogs(ctx, q)
+		logs, err := e.vc.Chain.Backend().FilterLogs(ctx, q)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -51,14 +51,14 @@ func TestOrderPathRederivesRejectedCredentials(t *testing.T) {
 		return w
 	}
 	venueAccepts := func(c clob.Creds, owner common.Address) error {
-		_, err := e.svc.wallets.CLOB.WithCreds(c, owner).GetOpenOrders(ctx, clob.OpenOrderParams{})
+		_, err := e.svc.Wallets.CLOB.WithCreds(c, owner).GetOpenOrders(ctx, clob.OpenOrderParams{})
 		return err
 	}
 
 	place() // derives the credentials on first use
 	before := stored()
 	owner := common.HexToAddress(before.EOAAddress)
-	creds, err := e.svc.wallets.Creds(ctx, tr.userID)
+	creds, err := e.svc.Wallets.Creds(ctx, tr.userID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestOrderPathRederivesRejectedCredentials(t *testing.T) {
 		if string(after.APICredsCiphertext) == string(before.APICredsCiphertext) {
 			t.Fatal("the stored credentials were not derived again")
 		}
-		again, err := e.svc.wallets.Creds(ctx, tr.userID)
+		again, err := e.svc.Wallets.Creds(ctx, tr.userID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,11 +99,11 @@ func TestOrderPathRederivesRejectedCredentials(t *testing.T) {
 		if err := e.store.UpsertWallet(ctx, before); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := e.svc.wallets.Creds(ctx, tr.userID); err != nil || got.Key != bogus.Key {
+		if got, err := e.svc.Wallets.Creds(ctx, tr.userID); err != nil || got.Key != bogus.Key {
 			t.Fatalf("planted credentials not in use: %v", err)
 		}
 		place()
-		got, err := e.svc.wallets.Creds(ctx, tr.userID)
+		got, err := e.svc.Wallets.Creds(ctx, tr.userID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -84,49 +84,49 @@ func oidcProviders(c *cli.Context, sandboxIssuer string) ([]identities.ProviderC
 	return out, nil
 }
 
-// dashboardOptions configure enableDashboard.
-type dashboardOptions struct {
-	publicURL string
+// DashboardOptions configure EnableDashboard.
+type DashboardOptions struct {
+	PublicURL string
 	signup    users.SignupMode
-	providers []identities.ProviderConfig
-	// operators, temporalUI and namespace: see operatorFlags.
-	operators             []string
-	temporalUI, namespace string
-	// freshFor is how recent a second factor must be for a sensitive
+	Providers []identities.ProviderConfig
+	// Operators, temporalUI and namespace: see operatorFlags.
+	Operators             []string
+	TemporalUI, namespace string
+	// FreshFor is how recent a second factor must be for a sensitive
 	// action (0: sessions.DefaultFreshFor).
-	freshFor time.Duration
+	FreshFor time.Duration
 }
 
-// enableDashboard builds the dashboard's services and routes; routes()
+// EnableDashboard builds the dashboard's services and routes; routes()
 // then serves them.
-func (svc *services) enableDashboard(o dashboardOptions) error {
+func (svc *Services) EnableDashboard(o DashboardOptions) error {
 	if o.signup == "" {
 		o.signup = users.SignupOpen
 	}
-	au := svc.audit
-	sess := &sessions.Service{Store: svc.store, Audit: au, FreshFor: o.freshFor, OnSignIn: svc.notify.SignedIn}
+	au := svc.Audit
+	sess := &sessions.Service{Store: svc.store, Audit: au, FreshFor: o.FreshFor, OnSignIn: svc.Notify.SignedIn}
 	// Browsers refuse passkeys for an IP address: without a host name the
 	// dashboard goes without them.
 	var pk *passkeys.Service
-	if rp := passkeyRP(o.publicURL); net.ParseIP(rp.RPID) == nil {
+	if rp := passkeyRP(o.PublicURL); net.ParseIP(rp.RPID) == nil {
 		var err error
 		if pk, err = passkeys.New(svc.store, au, rp); err != nil {
 			return err
 		}
 	}
-	ids, err := identities.New(svc.store, au, o.publicURL, o.providers)
+	ids, err := identities.New(svc.store, au, o.PublicURL, o.Providers)
 	if err != nil {
 		return err
 	}
-	pf := &portfolio.Service{Store: svc.store, Agents: svc.agents, Positions: svc.positions, Stats: svc.stats}
+	pf := &portfolio.Service{Store: svc.store, Agents: svc.Agents, Positions: svc.Positions, Stats: svc.stats}
 	if svc.balance.Wallets != nil {
 		pf.Wallet = svc.balance
 	}
 	deps := dashboard.Deps{
-		Users: svc.agents.Users, Sessions: sess, Passkeys: pk,
-		Identities: ids, Agents: svc.agents, Wallets: svc.wallets, Portfolio: pf, Orders: svc.orders,
-		Positions: svc.positions, Audit: au, Strategies: svc.strategyDesk, Links: svc.links, Controls: svc.controls,
-		Notify: svc.notify, Changes: svc.changes,
+		Users: svc.Agents.Users, Sessions: sess, Passkeys: pk,
+		Identities: ids, Agents: svc.Agents, Wallets: svc.Wallets, Portfolio: pf, Orders: svc.Orders,
+		Positions: svc.Positions, Audit: au, Strategies: svc.StrategyDesk, Links: svc.links, Controls: svc.Controls,
+		Notify: svc.Notify, Changes: svc.Changes,
 		// routes() sets the limit before anything is served.
 		LinkLimit: func(c *gin.Context) {
 			if svc.linkLimit != nil {
@@ -151,8 +151,8 @@ func (svc *services) enableDashboard(o dashboardOptions) error {
 	if svc.feed != nil {
 		deps.Quotes = svc.feed
 	}
-	routes, err := dashboard.Routes(dashboard.Config{PublicURL: o.publicURL, Signup: o.signup,
-		Operators: o.operators, TemporalUI: o.temporalUI, TemporalNamespace: o.namespace, ExplorerURL: svc.explorer}, deps)
+	routes, err := dashboard.Routes(dashboard.Config{PublicURL: o.PublicURL, Signup: o.signup,
+		Operators: o.Operators, TemporalUI: o.TemporalUI, TemporalNamespace: o.namespace, ExplorerURL: svc.explorer}, deps)
 	if err != nil {
 		return err
 	}
@@ -174,54 +174,54 @@ func passkeyRP(publicURL string) passkeys.Config {
 // devUI is the embedded Temporal Web UI's address (`dev`), the default of
 // --temporal-ui-url; devOperator the demo user (`dev --demo`), the default
 // operator.
-func (svc *services) dashboardFromFlags(c *cli.Context, publicURL, sandboxIssuer, sandboxGitHub, devUI, devOperator string) error {
+func (svc *Services) dashboardFromFlags(c *cli.Context, publicURL, sandboxIssuer, sandboxGitHub, devUI, devOperator string) error {
 	o, err := dashboardOptionsFrom(c, publicURL, sandboxIssuer, sandboxGitHub, devUI, devOperator)
 	if err != nil {
 		return err
 	}
-	return svc.enableDashboard(o)
+	return svc.EnableDashboard(o)
 }
 
 // dashboardOptionsFrom reads the dashboard's flags; see dashboardFromFlags.
-func dashboardOptionsFrom(c *cli.Context, publicURL, sandboxIssuer, sandboxGitHub, devUI, devOperator string) (dashboardOptions, error) {
+func dashboardOptionsFrom(c *cli.Context, publicURL, sandboxIssuer, sandboxGitHub, devUI, devOperator string) (DashboardOptions, error) {
 	mode, err := users.ParseSignupMode(c.String(flagSignup))
 	if err != nil {
-		return dashboardOptions{}, err
+		return DashboardOptions{}, err
 	}
 	providers, err := oidcProviders(c, sandboxIssuer)
 	if err != nil {
-		return dashboardOptions{}, err
+		return DashboardOptions{}, err
 	}
 	if gh := githubProvider(c, sandboxGitHub); gh != nil {
 		providers = append(providers, *gh)
 	}
-	o := dashboardOptions{publicURL: publicURL, signup: mode, providers: providers,
-		temporalUI: c.String(flagTemporalUI), namespace: c.String(flagTemporalNS)}
-	if o.temporalUI != "" {
-		if u, err := url.Parse(o.temporalUI); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return dashboardOptions{}, errs.Ef(errs.Invalid, "--%s %q: want the Web UI's http(s) address, e.g. https://temporal.example", flagTemporalUI, o.temporalUI)
+	o := DashboardOptions{PublicURL: publicURL, signup: mode, Providers: providers,
+		TemporalUI: c.String(flagTemporalUI), namespace: c.String(flagTemporalNS)}
+	if o.TemporalUI != "" {
+		if u, err := url.Parse(o.TemporalUI); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return DashboardOptions{}, errs.Ef(errs.Invalid, "--%s %q: want the Web UI's http(s) address, e.g. https://temporal.example", flagTemporalUI, o.TemporalUI)
 		}
 	} else {
-		o.temporalUI = devUI
+		o.TemporalUI = devUI
 	}
 	for _, v := range c.StringSlice(flagOperator) {
 		for _, e := range strings.Split(v, ",") {
 			if e = strings.TrimSpace(e); e != "" {
-				o.operators = append(o.operators, e)
+				o.Operators = append(o.Operators, e)
 			}
 		}
 	}
-	if len(o.operators) == 0 && devOperator != "" {
-		o.operators = []string{devOperator}
+	if len(o.Operators) == 0 && devOperator != "" {
+		o.Operators = []string{devOperator}
 	}
 	return o, nil
 }
 
-// loopbackAsLocalhost turns http://127.0.0.1:PORT (or [::1]) into
+// LoopbackAsLocalhost turns http://127.0.0.1:PORT (or [::1]) into
 // http://localhost:PORT: browsers accept passkeys for the name localhost
 // but never for an IP address, and a cookie set on one name is not sent to
 // the other, so the dashboard has one address.
-func loopbackAsLocalhost(u string) string {
+func LoopbackAsLocalhost(u string) string {
 	pu, err := url.Parse(u)
 	if err != nil {
 		return u

@@ -40,7 +40,7 @@ func TestDashboardBacktestAgainstTheSandbox(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := e.svc.wallets.SeedDemo(ctx, e.sb.EVM(), u.ID)
+	w, err := e.svc.Wallets.SeedDemo(ctx, e.sb.EVM(), u.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func TestDashboardBrakesInTheBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := e.svc.wallets.SeedDemo(ctx, e.sb.EVM(), u.ID)
+	w, err := e.svc.Wallets.SeedDemo(ctx, e.sb.EVM(), u.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestDashboardBrakesInTheBrowser(t *testing.T) {
 	}
 	b.Open("/audit")
 	b.See("Stopped everything", "Agents paused: 2 · Strategies paused: 1 · Orders cancelled: 1", "Order cancelled", "Order placed")
-	page, err := e.svc.audit.List(ctx, audit.Filter{UserID: u.ID, Action: audit.ActionOrderCancel, Limit: 100})
+	page, err := e.svc.Audit.List(ctx, audit.Filter{UserID: u.ID, Action: audit.ActionOrderCancel, Limit: 100})
 	if err != nil || len(page.Entries) != 4 {
 		t.Fatalf("%d cancels audited (%v), want 4", len(page.Entries), err)
 	}

@@ -36,7 +36,7 @@ func TestDashboardOperatorFlags(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("ATS_OPERATORS", tc.env)
-			var got dashboardOptions
+			var got DashboardOptions
 			var gotErr error
 			app := &cli.App{
 				Flags: append([]cli.Flag{signupFlag(), oidcFlag(), temporalNamespaceFlag()}, operatorFlags()...),
@@ -61,8 +61,8 @@ func TestDashboardOperatorFlags(t *testing.T) {
 			if ns == "" {
 				ns = "default"
 			}
-			if !slices.Equal(got.operators, tc.operators) || got.temporalUI != tc.ui || got.namespace != ns {
-				t.Errorf("operators %q, UI %q, namespace %q", got.operators, got.temporalUI, got.namespace)
+			if !slices.Equal(got.Operators, tc.operators) || got.TemporalUI != tc.ui || got.namespace != ns {
+				t.Errorf("operators %q, UI %q, namespace %q", got.Operators, got.TemporalUI, got.namespace)
 			}
 		})
 	}
@@ -95,7 +95,7 @@ func TestGitHubFlags(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("ATS_GITHUB_CLIENT_ID", tc.id)
 			t.Setenv("ATS_GITHUB_CLIENT_SECRET", tc.secret)
-			var got dashboardOptions
+			var got DashboardOptions
 			app := &cli.App{
 				Flags: append([]cli.Flag{signupFlag(), oidcFlag(), githubFlag(), temporalNamespaceFlag()}, operatorFlags()...),
 				Action: func(c *cli.Context) (err error) {
@@ -107,9 +107,9 @@ func TestGitHubFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			var gh *identities.ProviderConfig
-			for i, p := range got.providers {
+			for i, p := range got.Providers {
 				if p.Name == "github" {
-					gh = &got.providers[i]
+					gh = &got.Providers[i]
 				}
 			}
 			if tc.wantBase == "" {
@@ -121,7 +121,7 @@ func TestGitHubFlags(t *testing.T) {
 			if gh == nil || gh.Kind != identities.KindGitHub || gh.Issuer != tc.wantBase || gh.APIURL != tc.wantAPI || gh.ClientID != tc.wantID {
 				t.Fatalf("GitHub %+v", gh)
 			}
-			_, err := identities.New(nil, nil, "http://localhost:8080", got.providers)
+			_, err := identities.New(nil, nil, "http://localhost:8080", got.Providers)
 			if (err != nil) != tc.refused {
 				t.Fatalf("identities.New: %v, refused %v", err, tc.refused)
 			}

@@ -13,30 +13,30 @@ import (
 
 type tclient = client.Client
 
-// demoEmail is the user `ats dev --demo` creates.
-const demoEmail = "demo@example.com"
+// DemoEmail is the user `ats dev --demo` creates.
+const DemoEmail = "demo@example.com"
 
 // seedDemo creates the demo user and their funded, approved sandbox
 // wallet. Re-running on the same data dir keeps both, and the wallet's
 // balances as they were (the sandbox's chain is kept there too).
-func seedDemo(ctx context.Context, svc *services, sb *sandbox.Sandbox, log *slog.Logger) error {
+func seedDemo(ctx context.Context, svc *Services, sb *sandbox.Sandbox, log *slog.Logger) error {
 	password := os.Getenv("ATS_DEMO_PASSWORD")
 	if password == "" {
 		password = "demo-password"
 	}
 	userID := ""
-	u, err := svc.agents.Users.Create(ctx, demoEmail, password)
+	u, err := svc.Agents.Users.Create(ctx, DemoEmail, password)
 	switch {
 	case errs.Is(err, errs.Conflict):
-		if userID, err = svc.agents.UserIDByEmail(ctx, demoEmail); err != nil {
+		if userID, err = svc.Agents.UserIDByEmail(ctx, DemoEmail); err != nil {
 			return err
 		}
-		log.Info("demo user exists", "email", demoEmail)
+		log.Info("demo user exists", "email", DemoEmail)
 	case err != nil:
 		return err
 	default:
 		userID = u.ID
-		log.Info("demo user created", "email", demoEmail, "user_id", u.ID)
+		log.Info("demo user created", "email", DemoEmail, "user_id", u.ID)
 	}
 	if sb == nil {
 		log.Warn("--demo without the sandbox venue: no demo wallet is created")
@@ -45,7 +45,7 @@ func seedDemo(ctx context.Context, svc *services, sb *sandbox.Sandbox, log *slog
 	if sb.Restored() {
 		// The sandbox went on from its data dir: the wallet holds what it
 		// held when it stopped, funding and approvals included.
-		w, err := svc.wallets.Get(ctx, userID)
+		w, err := svc.Wallets.Get(ctx, userID)
 		if err == nil {
 			log.Info("demo wallet kept", "kind", w.Kind, "address", w.Address)
 			return nil
@@ -54,7 +54,7 @@ func seedDemo(ctx context.Context, svc *services, sb *sandbox.Sandbox, log *slog
 			return err
 		}
 	}
-	w, err := svc.wallets.SeedDemo(ctx, sb.EVM(), userID)
+	w, err := svc.Wallets.SeedDemo(ctx, sb.EVM(), userID)
 	if err != nil {
 		return err
 	}

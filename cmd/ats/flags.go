@@ -37,7 +37,9 @@ func httpFlag() cli.Flag {
 		Usage: "address the API server listens on (the {base_url}); \":0\" picks a free port"}
 }
 
-func dataDirFlag() cli.Flag {
+// DataDirFlag is --data-dir, where `ats dev` and the admin commands keep
+// their SQLite database and generated master key.
+func DataDirFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagDataDir, EnvVars: []string{"ATS_DATA_DIR"}, Value: "./.ats",
 		Usage: "directory for the embedded SQLite database, the generated master key, the embedded Temporal state and the sandbox (sandbox/)"}
 }
@@ -79,7 +81,9 @@ func temporalNamespaceFlag() cli.Flag {
 		Usage: "Temporal namespace"}
 }
 
-func masterKeyFlag() cli.Flag {
+// MasterKeyFlag is --master-key-file, the key every secret and Temporal
+// payload is sealed under (LoadMasterKeys reads it).
+func MasterKeyFlag() cli.Flag {
 	return &cli.StringFlag{Name: flagMasterKeyFile, EnvVars: []string{"ATS_MASTER_KEY_FILE"},
 		Usage: "file holding the 32-byte master key (base64); the key itself may instead be given in ATS_MASTER_KEY"}
 }

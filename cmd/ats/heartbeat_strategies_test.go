@@ -71,14 +71,14 @@ func TestHeartbeatReportsRealStrategyEvents(t *testing.T) {
 	user := strategies.Actor{By: strategies.ByUser, UserID: a.userID}
 	theirs := e.createStrategy(t, a, map[string]any{"type": "PRICE_ALERT", "maxBudget": 5, "config": map[string]any{
 		"tokenId": yes, "side": "BUY", "triggerCondition": "PRICE_LTE", "triggerPrice": 0.05, "size": 20}})
-	_, err := e.svc.strategyDesk.Pause(ctx, user, theirs.ID)
+	_, err := e.svc.StrategyDesk.Pause(ctx, user, theirs.ID)
 	require.NoError(t, err)
 	d = e.heartbeat(t, a.key, "")
 	v := reported(d, "STRATEGY_PAUSED")
 	require.Equal(t, 1, v.Count)
 	assert.Equal(t, theirs.ID, v.Events[0].StrategyID)
 	assert.Equal(t, "user", v.Events[0].By)
-	_, err = e.svc.strategyDesk.Cancel(ctx, user, theirs.ID)
+	_, err = e.svc.StrategyDesk.Cancel(ctx, user, theirs.ID)
 	require.NoError(t, err)
 	d = e.heartbeat(t, a.key, "")
 	v = reported(d, "STRATEGY_CANCELLED")

@@ -130,7 +130,7 @@ func (e *tradingEnv) newMarketEnding(t *testing.T, question string, end time.Tim
 func TestHeartbeatAgainstTheSandbox(t *testing.T) {
 	e, a, m := newTradingTest(t, tradingOpts{}, "Will the heartbeat tell all")
 	ctx := context.Background()
-	e.svc.positions.ResolutionTTL = time.Millisecond // see a resolution at once
+	e.svc.Positions.ResolutionTTL = time.Millisecond // see a resolution at once
 	yes := m.TokenIDs[0]
 	allMembers := []string{"budget", "heartbeat", "mode", "orderActivity", "portfolio", "status", "timestamp"}
 
@@ -300,7 +300,7 @@ func TestHeartbeatAgainstTheSandbox(t *testing.T) {
 	u, err := e.store.UserByID(ctx, a.userID)
 	require.NoError(t, err)
 	limit := int64(12 * models.MicroPerUnit)
-	_, err = e.svc.agents.SetBudget(ctx, u.ID, a.agentID, "test", agents.Budget{FixedLimitMicro: &limit})
+	_, err = e.svc.Agents.SetBudget(ctx, u.ID, a.agentID, "test", agents.Budget{FixedLimitMicro: &limit})
 	require.NoError(t, err)
 	d = e.heartbeat(t, a.key, "")
 	var low struct {
@@ -316,12 +316,12 @@ func TestHeartbeatAgainstTheSandbox(t *testing.T) {
 
 	// Active hours 22:00–06:00 in Tokyo (across midnight): at 12:00 JST the
 	// key sleeps, and what happens meanwhile waits for 00:30 JST.
-	_, err = e.svc.agents.SetHeartbeat(ctx, u.ID, a.agentID, "test", agents.Heartbeat{IntervalMs: 30_000,
+	_, err = e.svc.Agents.SetHeartbeat(ctx, u.ID, a.agentID, "test", agents.Heartbeat{IntervalMs: 30_000,
 		ActiveHours: &agents.ActiveHours{Start: "22:00", End: "06:00", Timezone: "Asia/Tokyo"}})
 	require.NoError(t, err)
 	noon := time.Date(2026, 6, 10, 3, 0, 0, 0, time.UTC) // 12:00 JST
-	e.svc.heartbeat.Now = func() time.Time { return noon }
-	t.Cleanup(func() { e.svc.heartbeat.Now = nil })
+	e.svc.Heartbeat.Now = func() time.Time { return noon }
+	t.Cleanup(func() { e.svc.Heartbeat.Now = nil })
 	appendEvent(events.StrategyExecuted, "", "bought while the agent slept")
 	d = e.heartbeat(t, a.key, "")
 	assert.Equal(t, "SLEEPING", d.Status)
@@ -334,7 +334,7 @@ func TestHeartbeatAgainstTheSandbox(t *testing.T) {
 	d = e.heartbeat(t, a.key, "")
 	assert.Equal(t, "SLEEPING", d.Status, "still asleep; nothing consumed")
 
-	e.svc.heartbeat.Now = func() time.Time { return time.Date(2026, 6, 10, 15, 30, 0, 0, time.UTC) } // 00:30 JST
+	e.svc.Heartbeat.Now = func() time.Time { return time.Date(2026, 6, 10, 15, 30, 0, 0, time.UTC) } // 00:30 JST
 	d = e.heartbeat(t, a.key, "")
 	var ex struct {
 		Events []struct {

@@ -49,7 +49,7 @@ func TestAgentsStayInTheirLaneAgainstTheSandbox(t *testing.T) {
 	tok, _ := new(big.Int).SetString(yes, 10)
 	held := func() *big.Int {
 		t.Helper()
-		bal, err := e.svc.orders.Chain.OutcomeBalance(ctx, common.HexToAddress(a.wallet.Address), tok)
+		bal, err := e.svc.Orders.Chain.OutcomeBalance(ctx, common.HexToAddress(a.wallet.Address), tok)
 		if err != nil {
 			t.Fatal(err)
 		}

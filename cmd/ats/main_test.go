@@ -347,7 +347,7 @@ func checkOperatorListener(t *testing.T, dataDir string, urls map[string]string)
 // dataDir.
 func dataDirCodec(t *testing.T, dataDir string) *codec.Codec {
 	t.Helper()
-	master, err := vault.LoadMasterKey(filepath.Join(dataDir, masterKeyFileName), "")
+	master, err := vault.LoadMasterKey(filepath.Join(dataDir, MasterKeyFileName), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -484,7 +484,7 @@ func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]s
 	if dev.Data.UserCode == "" || dev.Data.DeviceCode == "" {
 		t.Fatalf("device response without codes: %+v", dev)
 	}
-	admin("admin", "device", "approve", "--email", demoEmail, "--code", dev.Data.UserCode, "--mode", "live")
+	admin("admin", "device", "approve", "--email", DemoEmail, "--code", dev.Data.UserCode, "--mode", "live")
 
 	var tok struct {
 		Data struct {
@@ -522,16 +522,16 @@ func linkAgentThroughTheCLI(t *testing.T, bin, dataDir string, urls map[string]s
 		t.Fatal("market search found nothing in the sandbox")
 	}
 	getJSON(t, api+"/api/agent/v1/budget", tok.Data.APIKey, http.StatusOK, nil)
-	if out := admin("admin", "agent", "list", "--email", demoEmail); !strings.Contains(out, "cli-e2e") {
+	if out := admin("admin", "agent", "list", "--email", DemoEmail); !strings.Contains(out, "cli-e2e") {
 		t.Fatalf("agent list misses the agent:\n%s", out)
 	}
-	admin("admin", "agent", "pause", "--email", demoEmail, "--agent", "cli-e2e")
+	admin("admin", "agent", "pause", "--email", DemoEmail, "--agent", "cli-e2e")
 	getJSON(t, me, tok.Data.APIKey, http.StatusUnauthorized, nil)
-	admin("admin", "agent", "resume", "--email", demoEmail, "--agent", "cli-e2e")
+	admin("admin", "agent", "resume", "--email", DemoEmail, "--agent", "cli-e2e")
 	getJSON(t, me, tok.Data.APIKey, http.StatusOK, nil)
-	admin("admin", "agent", "revoke", "--email", demoEmail, "--agent", "cli-e2e")
+	admin("admin", "agent", "revoke", "--email", DemoEmail, "--agent", "cli-e2e")
 	getJSON(t, me, tok.Data.APIKey, http.StatusUnauthorized, nil)
-	out, err := exec.Command(bin, "admin", "agent", "resume", "--email", demoEmail, "--agent", "cli-e2e", "--data-dir", dataDir,
+	out, err := exec.Command(bin, "admin", "agent", "resume", "--email", DemoEmail, "--agent", "cli-e2e", "--data-dir", dataDir,
 		"--temporal", urls["temporal"]).CombinedOutput()
 	if err == nil {
 		t.Fatalf("resume after revoke succeeded: %s", out)

@@ -17,51 +17,55 @@ import (
 
 const flagPreviousMasterKeyFile = "previous-master-key-file"
 
-func previousMasterKeyFlag() cli.Flag {
+// PreviousMasterKeyFlag is --previous-master-key-file, the keys a rotation
+// replaced, which still open what was written under them.
+func PreviousMasterKeyFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: flagPreviousMasterKeyFile, EnvVars: []string{"ATS_PREVIOUS_MASTER_KEY_FILE"},
 		Usage: "file of a master key used before a rotation (repeatable); keeps Temporal payloads and not yet re-sealed secrets " +
 			"written under it readable. The key itself may instead be given in ATS_PREVIOUS_MASTER_KEY (base64; comma-separated for several)"}
 }
 
-// masterKeys are a process's master key and the ones it replaced, which
+// MasterKeys are a process's master key and the ones it replaced, which
 // still open what was written under them until histories age out.
-type masterKeys struct {
-	current  []byte
+type MasterKeys struct {
+	Current  []byte
 	previous [][]byte
 }
 
-func (k masterKeys) codec() (*codec.Codec, error) {
-	return codec.FromMasterKeys(k.current, k.previous...)
+// Codec is the Temporal payload codec the keys derive: it seals with the
+// current key and opens with any of them.
+func (k MasterKeys) Codec() (*codec.Codec, error) {
+	return codec.FromMasterKeys(k.Current, k.previous...)
 }
 
-func (k masterKeys) vault() (*vault.Vault, error) {
-	return vault.FromMasterKeys(k.current, k.previous...)
+func (k MasterKeys) vault() (*vault.Vault, error) {
+	return vault.FromMasterKeys(k.Current, k.previous...)
 }
 
-func (k masterKeys) intents() (*intent.Keys, error) {
-	return intent.FromMaster(k.current, k.previous...)
+func (k MasterKeys) intents() (*intent.Keys, error) {
+	return intent.FromMaster(k.Current, k.previous...)
 }
 
 // opsToken is the operator token `ats dev` uses when none is configured:
 // derived from the master key, so it is the same across restarts.
-func (k masterKeys) devOpsToken() string {
-	return encodeToken(vault.DeriveKey(k.current, vault.PurposeOpsToken))
+func (k MasterKeys) devOpsToken() string {
+	return encodeToken(vault.DeriveKey(k.Current, vault.PurposeOpsToken))
 }
 
-// loadMasterKeys reads the master key from --master-key-file or
+// LoadMasterKeys reads the master key from --master-key-file or
 // ATS_MASTER_KEY (in dev mode a missing key is generated into the data
 // dir) and the previous ones from --previous-master-key-file or
 // ATS_PREVIOUS_MASTER_KEY.
-func loadMasterKeys(c *cli.Context, dev bool) (masterKeys, error) {
+func LoadMasterKeys(c *cli.Context, dev bool) (MasterKeys, error) {
 	cur, err := loadMasterKey(c, dev)
 	if err != nil {
-		return masterKeys{}, err
+		return MasterKeys{}, err
 	}
 	prev, err := previousMasterKeys(c)
 	if err != nil {
-		return masterKeys{}, err
+		return MasterKeys{}, err
 	}
-	k := masterKeys{current: cur}
+	k := MasterKeys{Current: cur}
 	for _, p := range prev {
 		if !bytes.Equal(p, cur) {
 			k.previous = append(k.previous, p)
@@ -105,5 +109,5 @@ func loadMasterKey(c *cli.Context, dev bool) ([]byte, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data dir: %w", err)
 	}
-	return vault.EnsureMasterKeyFile(filepath.Join(dir, masterKeyFileName))
+	return vault.EnsureMasterKeyFile(filepath.Join(dir, MasterKeyFileName))
 }

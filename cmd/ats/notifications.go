@@ -85,10 +85,10 @@ func startChanges(st *stack, s *store.Store, log *slog.Logger) *changes.Hub {
 // busy or down); a change normally starts a delivery at once.
 const dispatchSweep = time.Minute
 
-// runWebhookDispatch starts the delivery workflow of every pending
+// RunWebhookDispatch starts the delivery workflow of every pending
 // notification: at once, on every notifications change, and every
 // dispatchSweep. It returns when ctx ends.
-func runWebhookDispatch(ctx context.Context, hub *changes.Hub, w *workflows.Webhooks, log *slog.Logger) <-chan struct{} {
+func RunWebhookDispatch(ctx context.Context, hub *changes.Hub, w *workflows.Webhooks, log *slog.Logger) <-chan struct{} {
 	done := make(chan struct{})
 	sub := hub.Subscribe("", changes.Notifications)
 	go func() {
@@ -120,9 +120,9 @@ func runWebhookDispatch(ctx context.Context, hub *changes.Hub, w *workflows.Webh
 
 // startWebhookDispatch runs the dispatcher in the stack (the worker's
 // process: `ats worker`, `ats dev`).
-func startWebhookDispatch(st *stack, hub *changes.Hub, tc client.Client, svc *services, log *slog.Logger) {
+func startWebhookDispatch(st *stack, hub *changes.Hub, tc client.Client, svc *Services, log *slog.Logger) {
 	ctx, cancel := context.WithCancel(context.Background())
-	done := runWebhookDispatch(ctx, hub, &workflows.Webhooks{Client: tc, Outbox: svc.notify, Logger: log}, log.With("component", "webhooks"))
+	done := RunWebhookDispatch(ctx, hub, &workflows.Webhooks{Client: tc, Outbox: svc.Notify, Logger: log}, log.With("component", "webhooks"))
 	st.onStop("webhooks", func(stop context.Context) error {
 		cancel()
 		select {

@@ -32,8 +32,8 @@ func TestWebhookDeliveryOnTheStack(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := changes.Feed(ctx, e.store, hub, e.log)
 	t.Cleanup(func() { cancel(); <-done })
-	e.svc.changes = hub
-	e.svc.notify.Delivery.AllowPrivate = true
+	e.svc.Changes = hub
+	e.svc.Notify.Delivery.AllowPrivate = true
 	e.startWorker(t)
 
 	var calls atomic.Int32
@@ -51,7 +51,7 @@ func TestWebhookDeliveryOnTheStack(t *testing.T) {
 	t.Cleanup(rcv.Close)
 
 	tr := e.newTrader(t, 0)
-	st, err := e.svc.notify.Save(ctx, tr.userID, []string{models.NotifyFill}, rcv.URL, false, "127.0.0.1")
+	st, err := e.svc.Notify.Save(ctx, tr.userID, []string{models.NotifyFill}, rcv.URL, false, "127.0.0.1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestWebhookDeliveryOnTheStack(t *testing.T) {
 	}
 	wf := "webhook/" + p.ID
 	e.awaitWorkflowDone(t, wf)
-	log, err := e.svc.notify.Deliveries(ctx, tr.userID, 10)
+	log, err := e.svc.Notify.Deliveries(ctx, tr.userID, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,15 +33,15 @@ func TestEveryRouteIsDocumented(t *testing.T) {
 	}
 	t.Cleanup(tc.Close)
 	n := network.Sandbox("http://127.0.0.1:1")
-	v := &venueClients{net: n, clob: clob.NewClient(clob.ConfigFor(n)), gamma: gamma.New(gamma.ConfigFor(n))}
+	v := &VenueClients{Net: n, CLOB: clob.NewClient(clob.ConfigFor(n)), Gamma: gamma.New(gamma.ConfigFor(n))}
 	master := make([]byte, 32)
 	rand.Read(master)
-	svc, err := newServices(st, tc, v, masterKeys{current: master}, "http://127.0.0.1:1", logging.Discard())
+	svc, err := NewServices(st, tc, v, MasterKeys{Current: master}, "http://127.0.0.1:1", logging.Discard())
 	if err != nil {
 		t.Fatal(err)
 	}
 	limiter := ratelimit.New(ratelimit.NewMemoryStore(), ratelimit.Options{})
-	srv := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: svc.routes(limiter)})
+	srv := api.NewServer(api.Config{Registry: prometheus.NewRegistry()}, api.Deps{Routes: svc.Routes(limiter)})
 
 	var served []string
 	for _, r := range srv.Engine().Routes() {

@@ -22,7 +22,7 @@ import (
 // will sell. It returns the maker's order id, and sell, which fills it.
 func (e *tradingEnv) crossingOrders(t testing.TB, maker, taker trader, token string) (string, func()) {
 	t.Helper()
-	book, err := e.svc.orders.CLOB.OrderBook(context.Background(), token)
+	book, err := e.svc.Orders.CLOB.OrderBook(context.Background(), token)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestSweepFindsAMissedFill(t *testing.T) {
 	}
 
 	rec := &recordedHints{}
-	l := &orders.Listener{Store: e.store, Wallets: e.svc.wallets, CLOB: e.vc.clob, StreamsURL: e.vc.net.StreamsURL,
+	l := &orders.Listener{Store: e.store, Wallets: e.svc.Wallets, CLOB: e.vc.CLOB, StreamsURL: e.vc.Net.StreamsURL,
 		Router: &orders.Router{Store: e.store, Signaler: rec}, Refresh: time.Hour, SweepEvery: time.Hour}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -180,7 +180,7 @@ func TestSweepFindsAMissedFill(t *testing.T) {
 	}
 
 	// Sent for real, the hint has the workflow record the fill.
-	oc := workflows.OrderDeskClient{Client: e.tc, Intents: e.svc.intents}
+	oc := workflows.OrderDeskClient{Client: e.tc, Intents: e.svc.Intents}
 	if err := oc.SignalOrder(ctx, id, orders.EventHint{Kind: orders.HintSweep, Source: orders.SourceSweep}); err != nil {
 		t.Fatal(err)
 	}

@@ -20,13 +20,13 @@ import (
 // fillWatermarkKey names the order listener's chain watermark.
 const fillWatermarkKey = "orders"
 
-// orderEvents is what tells the order workflows of venue events
+// OrderEvents is what tells the order workflows of venue events
 // (docs/architecture.md, "Order events"): one user stream per wallet with
 // live orders and the chain's OrderFilled logs of those wallets, routed to
 // the orders' workflows as signals, and the per-wallet reconciliation
 // sweep. Every worker process runs one; their hints are verified by the
 // workflows, so duplicates are harmless.
-type orderEvents struct {
+type OrderEvents struct {
 	watcher  *chain.Watcher
 	listener *orders.Listener
 	// paper fills resting paper orders from the venue's trades, on a
@@ -35,18 +35,18 @@ type orderEvents struct {
 	paperStream *ws.MarketStream
 }
 
-// newOrderEvents builds the order events of a worker process and puts
+// NewOrderEvents builds the order events of a worker process and puts
 // its listener behind the order service's placements. rpcURL and wsURL
 // override the venue's chain node and WebSocket base when set.
-func newOrderEvents(s *store.Store, tc client.Client, vc *venueClients, svc *services, rpcURL, wsURL string, log *slog.Logger) (*orderEvents, error) {
-	router := &orders.Router{Store: s, Signaler: workflows.OrderDeskClient{Client: tc, Intents: svc.intents}, Logger: log.With("component", "order-events")}
-	dial := chain.Static(vc.chain.Backend())
+func NewOrderEvents(s *store.Store, tc client.Client, vc *VenueClients, svc *Services, rpcURL, wsURL string, log *slog.Logger) (*OrderEvents, error) {
+	router := &orders.Router{Store: s, Signaler: workflows.OrderDeskClient{Client: tc, Intents: svc.Intents}, Logger: log.With("component", "order-events")}
+	dial := chain.Static(vc.Chain.Backend())
 	if rpcURL != "" {
 		dial = chain.DialURL(rpcURL)
 	}
 	watcher, err := chain.NewWatcher(chain.WatcherConfig{
 		Dial:      dial,
-		Exchanges: []common.Address{vc.net.Exchange, vc.net.NegRiskExchange},
+		Exchanges: []common.Address{vc.Net.Exchange, vc.Net.NegRiskExchange},
 		Store:     s.FillWatermarks(),
 		Key:       fillWatermarkKey,
 		// A fill is only a hint (the workflow asks the venue), so an
@@ -59,24 +59,24 @@ func newOrderEvents(s *store.Store, tc client.Client, vc *venueClients, svc *ser
 		return nil, err
 	}
 	l := &orders.Listener{
-		Store: s, Wallets: svc.wallets, CLOB: vc.clob,
-		StreamsURL: cmp.Or(wsURL, vc.net.StreamsURL),
+		Store: s, Wallets: svc.Wallets, CLOB: vc.CLOB,
+		StreamsURL: cmp.Or(wsURL, vc.Net.StreamsURL),
 		Router:     router, SetMakers: watcher.SetMakers,
 		Logger: log.With("component", "order-listener"),
 	}
-	svc.orders.Listen = l
+	svc.Orders.Listen = l
 	ps := ws.NewMarketStream(ws.MarketConfig{
-		Options: ws.Options{URL: cmp.Or(wsURL, vc.net.StreamsURL), Logger: log.With("component", "paper-stream")},
+		Options: ws.Options{URL: cmp.Or(wsURL, vc.Net.StreamsURL), Logger: log.With("component", "paper-stream")},
 	})
-	pw := &orders.PaperWatcher{Orders: svc.orders, Source: ps, Signaler: router.Signaler,
+	pw := &orders.PaperWatcher{Orders: svc.Orders, Source: ps, Signaler: router.Signaler,
 		Logger: log.With("component", "paper-exchange")}
-	svc.orders.PaperListen = pw
-	return &orderEvents{watcher: watcher, listener: l, paper: pw, paperStream: ps}, nil
+	svc.Orders.PaperListen = pw
+	return &OrderEvents{watcher: watcher, listener: l, paper: pw, paperStream: ps}, nil
 }
 
-// run starts the watcher and the listener until ctx ends; the returned
+// Run starts the watcher and the listener until ctx ends; the returned
 // channel is closed once both stopped.
-func (o *orderEvents) run(ctx context.Context) <-chan struct{} {
+func (o *OrderEvents) Run(ctx context.Context) <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -92,16 +92,16 @@ func (o *orderEvents) run(ctx context.Context) <-chan struct{} {
 
 // startOrderListener runs the process's order events until the stack
 // stops.
-func startOrderListener(c *cli.Context, st *stack, s *store.Store, tc client.Client, vc *venueClients, svc *services, log *slog.Logger) error {
-	if svc.orders == nil || tc == nil {
+func startOrderListener(c *cli.Context, st *stack, s *store.Store, tc client.Client, vc *VenueClients, svc *Services, log *slog.Logger) error {
+	if svc.Orders == nil || tc == nil {
 		return nil
 	}
-	oe, err := newOrderEvents(s, tc, vc, svc, c.String(flagChainRPC), c.String(flagVenueWS), log)
+	oe, err := NewOrderEvents(s, tc, vc, svc, c.String(flagChainRPC), c.String(flagVenueWS), log)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := oe.run(ctx)
+	done := oe.Run(ctx)
 	st.onStop("order-listener", func(stopCtx context.Context) error {
 		cancel()
 		select {

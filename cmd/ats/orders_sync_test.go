@@ -85,15 +85,15 @@ func TestOrderListSyncIsCoalescedAgainstTheSandbox(t *testing.T) {
 
 	// Cancelled on the venue behind the service's back: the next sync
 	// after the window finds it gone from the open orders and syncs it.
-	creds, err := e.svc.wallets.Creds(ctx, tr.userID)
+	creds, err := e.svc.Wallets.Creds(ctx, tr.userID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	signer, err := e.svc.wallets.Signer(ctx, tr.userID)
+	signer, err := e.svc.Wallets.Signer(ctx, tr.userID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.svc.orders.CLOB.WithCreds(creds, signer.Address()).CancelOrder(ctx, placed[1].PolyOrderID); err != nil {
+	if _, err := e.svc.Orders.CLOB.WithCreds(creds, signer.Address()).CancelOrder(ctx, placed[1].PolyOrderID); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(orders.DefaultListSyncWindow + 100*time.Millisecond)

@@ -36,7 +36,7 @@ func TestPostsPacedPerWallet(t *testing.T) {
 	e, tr, m := newTradingTest(t, tradingOpts{}, "Will ten agents share a bucket")
 	lim := pacing.Limit{Rate: 4, Burst: 1}
 	rec := &recordingPacer{p: pacing.New(pacing.NewMemoryBucket(lim), e.log)}
-	e.svc.orders.Pacer = rec
+	e.svc.Orders.Pacer = rec
 	ctx := context.Background()
 	keys := []string{tr.key}
 	agents := map[string]bool{tr.agentID: true}
@@ -49,7 +49,7 @@ func TestPostsPacedPerWallet(t *testing.T) {
 		keys = append(keys, plain)
 		agents[a.ID] = true
 	}
-	signer, err := e.svc.wallets.Signer(ctx, tr.userID)
+	signer, err := e.svc.Wallets.Signer(ctx, tr.userID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestCancelsPacedPerWallet(t *testing.T) {
 		ids = append(ids, dataOrder(t, body).ID)
 	}
 	rec := &recordingPacer{p: pacing.New(pacing.NewMemoryBucket(pacing.Limit{Rate: 4, Burst: 1}), e.log)}
-	e.svc.orders.CancelPacer = rec
+	e.svc.Orders.CancelPacer = rec
 	t0 := time.Now()
 	var wg sync.WaitGroup
 	for _, id := range ids {
@@ -116,7 +116,7 @@ func TestCancelsPacedPerWallet(t *testing.T) {
 	if took := time.Since(t0); took < 1200*time.Millisecond {
 		t.Fatalf("six cancels of one wallet went out in %v: not paced", took)
 	}
-	signer, err := e.svc.wallets.Signer(ctx, tr.userID)
+	signer, err := e.svc.Wallets.Signer(ctx, tr.userID)
 	if err != nil {
 		t.Fatal(err)
 	}

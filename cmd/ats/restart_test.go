@@ -121,7 +121,7 @@ func TestDevContinuesAfterRestart(t *testing.T) {
 
 	first := runDevProcess(t, bin, temporal, dir)
 	var outputs strings.Builder
-	key := linkAgent(t, bin, dir, first.urls, demoEmail, "restart-e2e", &outputs)
+	key := linkAgent(t, bin, dir, first.urls, DemoEmail, "restart-e2e", &outputs)
 	var m struct {
 		ConditionID string   `json:"conditionId"`
 		TokenIDs    []string `json:"tokenIds"`

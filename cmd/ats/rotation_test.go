@@ -134,8 +134,8 @@ func TestMasterKeyRotation(t *testing.T) {
 	}
 
 	// A workflow payload written before the rotation.
-	oldProcess := masterKeys{current: oldKey}
-	cd, err := oldProcess.codec()
+	oldProcess := MasterKeys{Current: oldKey}
+	cd, err := oldProcess.Codec()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,12 +185,12 @@ func TestMasterKeyRotation(t *testing.T) {
 	decodes := func(args ...string) error {
 		t.Helper()
 		var decErr error
-		app := &cli.App{Flags: []cli.Flag{masterKeyFlag(), previousMasterKeyFlag(), dataDirFlag()}, Action: func(c *cli.Context) error {
-			keys, err := loadMasterKeys(c, false)
+		app := &cli.App{Flags: []cli.Flag{MasterKeyFlag(), PreviousMasterKeyFlag(), DataDirFlag()}, Action: func(c *cli.Context) error {
+			keys, err := LoadMasterKeys(c, false)
 			if err != nil {
 				return err
 			}
-			cd, err := keys.codec()
+			cd, err := keys.Codec()
 			if err != nil {
 				return err
 			}

@@ -24,8 +24,8 @@ import (
 // The store is the production Housekeeper.
 var _ activities.Housekeeper = (*store.Store)(nil)
 
-// masterKeyFileName is the key `ats dev` generates into its data dir.
-const masterKeyFileName = "master.key"
+// MasterKeyFileName is the key `ats dev` generates into its data dir.
+const MasterKeyFileName = "master.key"
 
 func newLogger(c *cli.Context) *slog.Logger {
 	log := logging.NewLogger(os.Stderr, parseLevel(c.String(flagLogLevel)), c.String(flagLogFormat) != "text")
@@ -57,11 +57,11 @@ func openStore(ctx context.Context, c *cli.Context, log *slog.Logger) (*store.St
 	return s, nil
 }
 
-// dialTemporal connects to the frontend (over TLS or with an API key when
+// DialTemporal connects to the frontend (over TLS or with an API key when
 // configured) with the payload codec keyed from the master keys and makes
 // sure the search attributes exist.
-func dialTemporal(ctx context.Context, conn temporalConn, keys masterKeys, log *slog.Logger) (client.Client, error) {
-	cd, err := keys.codec()
+func DialTemporal(ctx context.Context, conn TemporalConn, keys MasterKeys, log *slog.Logger) (client.Client, error) {
+	cd, err := keys.Codec()
 	if err != nil {
 		return nil, err
 	}
@@ -69,15 +69,15 @@ func dialTemporal(ctx context.Context, conn temporalConn, keys masterKeys, log *
 	if err != nil {
 		return nil, err
 	}
-	ics, err := temporalInterceptors(conn.tracing)
+	ics, err := temporalInterceptors(conn.Tracing)
 	if err != nil {
 		return nil, err
 	}
 	tc, err := worker.Dial(ctx, worker.ClientConfig{
-		HostPort:       conn.hostPort,
-		Namespace:      conn.namespace,
+		HostPort:       conn.HostPort,
+		Namespace:      conn.Namespace,
 		Codec:          cd,
-		TLS:            conn.tls,
+		TLS:            conn.TLS,
 		APIKey:         conn.apiKey,
 		Logger:         log,
 		Interceptors:   ics,
@@ -88,7 +88,7 @@ func dialTemporal(ctx context.Context, conn temporalConn, keys masterKeys, log *
 	}
 	saCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if err := devserver.EnsureSearchAttributes(saCtx, tc, conn.namespace); err != nil {
+	if err := devserver.EnsureSearchAttributes(saCtx, tc, conn.Namespace); err != nil {
 		tc.Close()
 		return nil, err
 	}
@@ -96,7 +96,7 @@ func dialTemporal(ctx context.Context, conn temporalConn, keys masterKeys, log *
 }
 
 // startWorker runs the Temporal worker until the stack stops.
-func startWorker(ctx context.Context, st *stack, tc client.Client, svc *services, deps worker.Deps, log *slog.Logger) error {
+func startWorker(ctx context.Context, st *stack, tc client.Client, svc *Services, deps worker.Deps, log *slog.Logger) error {
 	w, err := worker.NewWithLogger(tc, deps, log)
 	if err != nil {
 		return err
@@ -105,8 +105,8 @@ func startWorker(ctx context.Context, st *stack, tc client.Client, svc *services
 		return fmt.Errorf("start worker: %w", err)
 	}
 	st.onStop("worker", func(context.Context) error { w.Stop(); return nil })
-	if svc != nil && svc.orderDesk != nil && svc.orderDesk.Runs != nil {
-		resumeStaleOrders(ctx, st, svc.orderDesk, log)
+	if svc != nil && svc.OrderDesk != nil && svc.OrderDesk.Runs != nil {
+		resumeStaleOrders(ctx, st, svc.OrderDesk, log)
 	}
 	if e, ok := deps.Strategies.(*strategies.Engine); ok {
 		if t, ok := e.Triggers.(*strategies.Triggers); ok {
@@ -127,8 +127,8 @@ func startWorker(ctx context.Context, st *stack, tc client.Client, svc *services
 
 // startPlacer runs the worker of a process that places orders but runs
 // no other workflow (`ats api`: worker.NewPlacer) until the stack stops.
-func startPlacer(st *stack, tc client.Client, svc *services, log *slog.Logger) error {
-	w, err := worker.NewPlacer(tc, workerDeps(svc.store, svc), log)
+func startPlacer(st *stack, tc client.Client, svc *Services, log *slog.Logger) error {
+	w, err := worker.NewPlacer(tc, WorkerDeps(svc.store, svc), log)
 	if err != nil {
 		return err
 	}

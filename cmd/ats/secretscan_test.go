@@ -234,7 +234,7 @@ type storedSecrets struct {
 
 func readStoredSecrets(t *testing.T, dataDir string) storedSecrets {
 	t.Helper()
-	master, err := vault.LoadMasterKey(filepath.Join(dataDir, masterKeyFileName), "")
+	master, err := vault.LoadMasterKey(filepath.Join(dataDir, MasterKeyFileName), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestSecretScanFindsPlantedSecrets(t *testing.T) {
 func tradeWithBothWallets(t *testing.T, bin, dataDir string, urls map[string]string) (string, string) {
 	t.Helper()
 	var outputs strings.Builder
-	demoKey := linkAgent(t, bin, dataDir, urls, demoEmail, "scan-demo", &outputs)
+	demoKey := linkAgent(t, bin, dataDir, urls, DemoEmail, "scan-demo", &outputs)
 	eoaKey := linkAgent(t, bin, dataDir, urls, "eoa@example.com", "scan-eoa", &outputs)
 	sb := urls["sandbox"]
 	var m struct {

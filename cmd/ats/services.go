@@ -65,27 +65,29 @@ func chainRPCFlag() cli.Flag {
 		Usage: "JSON-RPC URL (http(s):// or ws(s)://) of a Polygon node; default: the venue's (the sandbox's /rpc)"}
 }
 
-// venueClients are the clients of one venue, shared by every service of a
+// VenueClients are the clients of one venue, shared by every service of a
 // process.
-type venueClients struct {
-	net   network.Network
-	chain *chain.Client
+type VenueClients struct {
+	// Net is the venue's addresses and contracts; Chain, CLOB and Gamma
+	// its chain node, order book and market data clients.
+	Net   network.Network
+	Chain *chain.Client
 	// inProcess: chain is the in-process sandbox node itself (`ats dev`),
 	// not a JSON-RPC connection.
 	inProcess bool
-	clob      *clob.Client
-	gamma     *gamma.Client
+	CLOB      *clob.Client
+	Gamma     *gamma.Client
 }
 
-// connectVenue builds the venue clients. An in-process sandbox is reached
+// ConnectVenue builds the venue clients. An in-process sandbox is reached
 // through its node directly; anything else over JSON-RPC.
 // Every call is measured; with tp, the venue's HTTP requests are traced.
-func connectVenue(ctx context.Context, n network.Network, sb *sandbox.Sandbox, rpcURL string, tp trace.TracerProvider) (*venueClients, error) {
+func ConnectVenue(ctx context.Context, n network.Network, sb *sandbox.Sandbox, rpcURL string, tp trace.TracerProvider) (*VenueClients, error) {
 	cc, gc := clob.ConfigFor(n), gamma.ConfigFor(n)
 	cc.HTTP, gc.HTTP = venueHTTP("clob", n.CLOBURL, tp), venueHTTP("gamma", n.GammaURL, tp)
-	v := &venueClients{net: n, clob: clob.NewClient(cc), gamma: gamma.New(gc)}
+	v := &VenueClients{Net: n, CLOB: clob.NewClient(cc), Gamma: gamma.New(gc)}
 	if sb != nil {
-		v.chain = chain.New(n, sb.EVM().Client(), chainOptions())
+		v.Chain = chain.New(n, sb.EVM().Client(), chainOptions())
 		v.inProcess = true
 		return v, nil
 	}
@@ -93,60 +95,62 @@ func connectVenue(ctx context.Context, n network.Network, sb *sandbox.Sandbox, r
 	if err != nil {
 		return nil, err
 	}
-	v.chain = c
+	v.Chain = c
 	return v, nil
 }
 
-func (v *venueClients) close() {
-	if v != nil && v.chain != nil {
-		v.chain.Close()
+// Close releases the chain connection (a no-op for a nil v).
+func (v *VenueClients) Close() {
+	if v != nil && v.Chain != nil {
+		v.Chain.Close()
 	}
 }
 
-// services are the domain services of a process that serves the API or
+// Services are the domain services of a process that serves the API or
 // runs admin commands. Built in one place so every entry point (HTTP,
-// admin CLI, demo seeding) uses the same code paths.
-type services struct {
-	// intents make the proofs the API attaches to what it hands Temporal,
+// admin CLI, demo seeding) uses the same code paths. The exported fields
+// are the ones the end-to-end tests (cmd/ats/e2e) drive directly.
+type Services struct {
+	// Intents make the proofs the API attaches to what it hands Temporal,
 	// and verify them in the activities.
-	intents *intent.Keys
+	Intents *intent.Keys
 	store   *store.Store
-	audit   *audit.Service
-	agents  *agents.Service
+	Audit   *audit.Service
+	Agents  *agents.Service
 	// links runs the device flow through its workflows.
 	links   *workflows.DeviceLinks
-	wallets *wallets.Service
+	Wallets *wallets.Service
 	markets *marketsvc.Service
-	budget  *budget.Service
+	Budget  *budget.Service
 	stats   *stats.Service
 	balance budget.ChainWallets
-	orders  *orders.Service
-	// orderDesk places and cancels orders through their workflows (its
+	Orders  *orders.Service
+	// OrderDesk places and cancels orders through their workflows (its
 	// Runs is nil without a Temporal client).
-	orderDesk   *workflows.OrderDesk
-	positions   *positions.Service
-	settlements *settlements.Service
+	OrderDesk   *workflows.OrderDesk
+	Positions   *positions.Service
+	Settlements *settlements.Service
 	// settlementDesk runs approvals and redemptions through their
 	// workflows (its Runs is nil without a Temporal client).
 	settlementDesk *workflows.Settlements
-	heartbeat      *heartbeat.Service
-	// strategyDesk serves the API, the dashboard and the admin commands
-	// (creating and changing through the strategies' workflows, reading
-	// with strategies, the service it calls); strategyEngine runs the
+	Heartbeat      *heartbeat.Service
+	// StrategyDesk serves the API, the dashboard and the admin commands
+	// (creating and changing through the Strategies' workflows, reading
+	// with Strategies, the service it calls); StrategyEngine runs the
 	// strategy workflows' activities (its Triggers are set where the
 	// process has a price feed).
-	strategies   *strategies.Service
-	strategyDesk *workflows.StrategyDesk
+	Strategies   *strategies.Service
+	StrategyDesk *workflows.StrategyDesk
 	// backtests replay strategy configs over the venue's records.
 	backtests      *backtesting.Service
-	strategyEngine *strategies.Engine
+	StrategyEngine *strategies.Engine
 	strategyClient workflows.StrategyDeskClient
-	// controls are the user's brakes (pause, resume, revoke, cancels,
+	// Controls are the user's brakes (pause, resume, revoke, cancels,
 	// closes, stop everything), for the dashboard and the admin commands.
-	controls *workflows.Controls
+	Controls *workflows.Controls
 	// baseURL is the public {base_url} ("" for admin commands).
 	baseURL string
-	// dashboard is the web dashboard's routes, once enableDashboard ran.
+	// dashboard is the web dashboard's routes, once EnableDashboard ran.
 	dashboard api.Routes
 	log       *slog.Logger
 	// linkLimit limits the device endpoints and /link per client address;
@@ -157,12 +161,12 @@ type services struct {
 	// reads serve the key check and the read endpoints from memory once
 	// cacheReads ran (processes that serve the API).
 	reads *readcache.Reads
-	// notify writes and delivers the users' notifications (every process:
+	// Notify writes and delivers the users' notifications (every process:
 	// a fill, an agent linked or a sign-in may happen in any).
-	notify *notify.Service
-	// changes is this process's hub of the users' changes (the live
+	Notify *notify.Service
+	// Changes is this process's hub of the users' changes (the live
 	// pages, the webhook dispatcher); nil until started.
-	changes *changes.Hub
+	Changes *changes.Hub
 	// feed is this process's price feed, once started; positionPrices
 	// prices positions from it where it holds them.
 	feed           *pricefeed.Feed
@@ -176,24 +180,27 @@ type services struct {
 // database's change notifications keep current (models/readcache), and
 // runs its listener until the stack stops. Reads that decide (placements,
 // reservations) still read the database. Call it before routes.
-func (svc *services) cacheReads(st *stack) {
+func (svc *Services) cacheReads(st *stack) {
 	svc.reads = readcache.New(svc.store, readcache.Options{Logger: svc.log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); svc.reads.Run(ctx) }()
 	st.onStop("read-cache", func(context.Context) error { cancel(); <-done; return nil })
-	if svc.positions != nil {
-		svc.positions.Reads = svc.reads
+	if svc.Positions != nil {
+		svc.Positions.Reads = svc.reads
 	}
-	if svc.heartbeat != nil {
-		svc.heartbeat.Counts = svc.reads
-		if b, ok := svc.heartbeat.Budget.(*budget.Service); ok {
-			svc.heartbeat.Budget = b.ReadingFrom(svc.reads)
+	if svc.Heartbeat != nil {
+		svc.Heartbeat.Counts = svc.reads
+		if b, ok := svc.Heartbeat.Budget.(*budget.Service); ok {
+			svc.Heartbeat.Budget = b.ReadingFrom(svc.reads)
 		}
 	}
 }
 
-func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterKeys, baseURL string, log *slog.Logger) (*services, error) {
+// NewServices builds every domain service on the store s, the Temporal
+// client tc (nil for admin commands that need none) and the venue v, with
+// the secrets sealed under keys; baseURL is the public {base_url}.
+func NewServices(s *store.Store, tc client.Client, v *VenueClients, keys MasterKeys, baseURL string, log *slog.Logger) (*Services, error) {
 	vlt, err := keys.vault()
 	if err != nil {
 		return nil, err
@@ -208,49 +215,49 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 	ag.Users.Vault = vlt
 	ag.Intents = intents
 	au := &audit.Service{Store: s}
-	svc := &services{intents: intents, store: s, audit: au, agents: ag, links: deviceLinks(ag, tc, intents), baseURL: baseURL, log: log}
-	svc.controls = &workflows.Controls{Agents: ag, Audit: au, Logger: log}
+	svc := &Services{Intents: intents, store: s, Audit: au, Agents: ag, links: deviceLinks(ag, tc, intents), baseURL: baseURL, log: log}
+	svc.Controls = &workflows.Controls{Agents: ag, Audit: au, Logger: log}
 	if tc != nil {
-		svc.controls.Runs = workflows.AgentControlClient{Client: tc}
+		svc.Controls.Runs = workflows.AgentControlClient{Client: tc}
 	}
 	// Notifications are written in the transaction of what they tell of:
 	// every agent event (fills, strategy errors) passes the hook.
-	svc.notify = &notify.Service{Store: s, Vault: vlt, Audit: au, PublicURL: baseURL}
-	s.OnEvent(svc.notify.Event)
+	svc.Notify = &notify.Service{Store: s, Vault: vlt, Audit: au, PublicURL: baseURL}
+	s.OnEvent(svc.Notify.Event)
 	if v != nil {
-		svc.explorer = v.net.ExplorerURL
+		svc.explorer = v.Net.ExplorerURL
 		// A key import needs two-step verification unless the operator
 		// relaxes it (--wallet-import-without-2fa).
-		svc.wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.chain, CLOB: v.clob, Network: v.net, Audit: au, Logger: log,
+		svc.Wallets = &wallets.Service{Store: s, Vault: vlt, Chain: v.Chain, CLOB: v.CLOB, Network: v.Net, Audit: au, Logger: log,
 			RequireTwoFactor: true}
-		svc.markets = &marketsvc.Service{Gamma: v.gamma, CLOB: v.clob}
-		svc.balance = budget.ChainWallets{Wallets: svc.wallets, Chain: v.chain}
-		prices := budget.MidpointPrices{Source: v.clob}
-		svc.budget = budget.New(s, svc.balance, prices)
+		svc.markets = &marketsvc.Service{Gamma: v.Gamma, CLOB: v.CLOB}
+		svc.balance = budget.ChainWallets{Wallets: svc.Wallets, Chain: v.Chain}
+		prices := budget.MidpointPrices{Source: v.CLOB}
+		svc.Budget = budget.New(s, svc.balance, prices)
 		svc.stats = stats.New(s, prices)
-		svc.orders = &orders.Service{
-			Store: s, Budget: svc.budget, Wallets: svc.wallets, CLOB: v.clob, Chain: v.chain, Network: v.net,
+		svc.Orders = &orders.Service{
+			Store: s, Budget: svc.Budget, Wallets: svc.Wallets, CLOB: v.CLOB, Chain: v.Chain, Network: v.Net,
 			Audit: au, Logger: log,
 		}
-		svc.orderDesk = &workflows.OrderDesk{Orders: svc.orders, Logger: log}
+		svc.OrderDesk = &workflows.OrderDesk{Orders: svc.Orders, Logger: log}
 		if tc != nil {
-			svc.orderDesk.Runs = workflows.OrderDeskClient{Client: tc, Intents: intents}
+			svc.OrderDesk.Runs = workflows.OrderDeskClient{Client: tc, Intents: intents}
 		}
-		svc.positionPrices = &positions.FeedPrices{Fallback: &positions.MidpointPrices{Source: v.clob}}
-		svc.positions = &positions.Service{
-			Store: s, Prices: svc.positionPrices, Resolutions: v.chain,
-			Books: v.clob, Markets: v.clob,
+		svc.positionPrices = &positions.FeedPrices{Fallback: &positions.MidpointPrices{Source: v.CLOB}}
+		svc.Positions = &positions.Service{
+			Store: s, Prices: svc.positionPrices, Resolutions: v.Chain,
+			Books: v.CLOB, Markets: v.CLOB,
 		}
-		svc.orders.Positions = svc.positions
+		svc.Orders.Positions = svc.Positions
 		// The heartbeat reads balances through a short cache (agents poll
 		// it every few seconds; orders still check the chain live).
 		hbBalances := heartbeat.NewCachedBalances(svc.balance, 100_000, heartbeatBalanceTTL)
-		svc.heartbeat = &heartbeat.Service{
-			Store: s, Budget: budget.New(s, hbBalances, prices), Positions: svc.positions,
-			Markets: heartbeat.NewEndDates(v.clob, 10*time.Minute), SkillVersion: skill.Version,
+		svc.Heartbeat = &heartbeat.Service{
+			Store: s, Budget: budget.New(s, hbBalances, prices), Positions: svc.Positions,
+			Markets: heartbeat.NewEndDates(v.CLOB, 10*time.Minute), SkillVersion: skill.Version,
 		}
-		svc.settlements = &settlements.Service{
-			Store: s, Wallets: svc.wallets, Chain: v.chain, Markets: v.clob, Audit: au, Logger: log, Positions: svc.positions,
+		svc.Settlements = &settlements.Service{
+			Store: s, Wallets: svc.Wallets, Chain: v.Chain, Markets: v.CLOB, Audit: au, Logger: log, Positions: svc.Positions,
 		}
 		svc.settlementDesk = &workflows.Settlements{}
 		if tc != nil {
@@ -259,21 +266,21 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 			// POST /orders (checks, budget, order workflow).
 			resolver := strategies.MarketResolver{Markets: svc.markets}
 			svc.strategyClient = workflows.StrategyDeskClient{Client: tc, Intents: intents}
-			n := v.net
-			svc.strategies = &strategies.Service{Store: s, Resolver: resolver, Markets: svc.markets, Network: &n}
+			n := v.Net
+			svc.Strategies = &strategies.Service{Store: s, Resolver: resolver, Markets: svc.markets, Network: &n}
 			dc := dataapi.ConfigFor(n)
 			dc.HTTP = venueHTTP("data", n.DataAPIURL, nil)
 			svc.backtests = &backtesting.Service{Resolver: resolver,
-				Source: backtesting.VenueSource{CLOB: v.clob, Data: dataapi.New(dc), Markets: svc.markets}}
-			if v.chain != nil {
-				svc.strategies.Head = v.chain.Backend().BlockNumber
+				Source: backtesting.VenueSource{CLOB: v.CLOB, Data: dataapi.New(dc), Markets: svc.markets}}
+			if v.Chain != nil {
+				svc.Strategies.Head = v.Chain.Backend().BlockNumber
 			}
-			svc.strategyDesk = &workflows.StrategyDesk{Strategies: svc.strategies, Runs: svc.strategyClient}
-			svc.strategyEngine = &strategies.Engine{Store: s, Orders: svc.orderDesk, Desk: svc.orders, Quotes: svc.markets, Resolver: resolver,
+			svc.StrategyDesk = &workflows.StrategyDesk{Strategies: svc.Strategies, Runs: svc.strategyClient}
+			svc.StrategyEngine = &strategies.Engine{Store: s, Orders: svc.OrderDesk, Desk: svc.Orders, Quotes: svc.markets, Resolver: resolver,
 				Network: &n, Markets: svc.markets, Logger: log.With("component", "strategies")}
 		}
-		svc.wallets.Imported = svc.stopOwnCopies
-		svc.controls.OrderDesk, svc.controls.Positions, svc.controls.Strategies = svc.orderDesk, svc.positions, svc.strategyDesk
+		svc.Wallets.Imported = svc.stopOwnCopies
+		svc.Controls.OrderDesk, svc.Controls.Positions, svc.Controls.Strategies = svc.OrderDesk, svc.Positions, svc.StrategyDesk
 	}
 	return svc, nil
 }
@@ -281,8 +288,8 @@ func newServices(s *store.Store, tc client.Client, v *venueClients, keys masterK
 // stopOwnCopies stops the user's COPY_TRADE strategies whose target a
 // wallet import just made the user's own, and hints their workflows (where
 // this process has a Temporal client) so they read the new status.
-func (svc *services) stopOwnCopies(ctx context.Context, userID, clientAddr string) error {
-	n := svc.wallets.Network
+func (svc *Services) stopOwnCopies(ctx context.Context, userID, clientAddr string) error {
+	n := svc.Wallets.Network
 	ids, err := strategies.StopOwnCopies(ctx, svc.store, &n, userID, clientAddr)
 	if svc.strategyClient.Client != nil {
 		for _, id := range ids {
@@ -294,52 +301,52 @@ func (svc *services) stopOwnCopies(ctx context.Context, userID, clientAddr strin
 	return err
 }
 
-// routes are the agent-facing routes: device linking, the OpenAPI
-// document, then every /api/agent/v1 endpoint behind the key middleware and
-// the per-key limit (and the dashboard's routes, once enabled). Failed
-// attempts (passwords and device codes on /link, every sign-in form of the
-// dashboard, which shares svc.agents.Users, and invalid API keys) are
-// counted in l's store too, so API instances sharing a Redis share those
-// limits as well.
-// startOrdersEagerly makes the order desk start order workflows eagerly
+// policyFromFlags applies the operator's relaxations: a key import
+// without two-step verification, webhooks to private addresses.
+func (svc *Services) policyFromFlags(c *cli.Context) {
+	if svc.Wallets != nil && c.Bool(flagWalletImportWithout2FA) {
+		svc.Wallets.RequireTwoFactor = false
+	}
+	svc.Notify.Delivery.AllowPrivate = c.Bool(flagWebhookAllowPrivate)
+}
+
+// StartOrdersEagerly makes the order desk start order workflows eagerly
 // and answer from the placement attempt (workflows.OrderDeskClient's Eager
 // and Attempts): for a process whose worker runs on the desk's Temporal
 // client (`ats dev`; `ats worker`, where strategies' executions place
 // their orders), so an order's first workflow task, which places it,
 // runs here without a trip through the server's task queue. Call it
 // before the worker starts.
-// policyFromFlags applies the operator's relaxations: a key import
-// without two-step verification, webhooks to private addresses.
-func (svc *services) policyFromFlags(c *cli.Context) {
-	if svc.wallets != nil && c.Bool(flagWalletImportWithout2FA) {
-		svc.wallets.RequireTwoFactor = false
-	}
-	svc.notify.Delivery.AllowPrivate = c.Bool(flagWebhookAllowPrivate)
-}
-
-func (svc *services) startOrdersEagerly() {
-	if oc, ok := svc.orderDesk.Runs.(workflows.OrderDeskClient); ok {
-		svc.orders.Attempts = &orders.Attempts{}
-		oc.Eager, oc.Attempts = true, svc.orders.Attempts
-		svc.orderDesk.Runs = oc
+func (svc *Services) StartOrdersEagerly() {
+	if oc, ok := svc.OrderDesk.Runs.(workflows.OrderDeskClient); ok {
+		svc.Orders.Attempts = &orders.Attempts{}
+		oc.Eager, oc.Attempts = true, svc.Orders.Attempts
+		svc.OrderDesk.Runs = oc
 	}
 }
 
-func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
+// Routes are the agent-facing routes: device linking, the OpenAPI
+// document, then every /api/agent/v1 endpoint behind the key middleware and
+// the per-key limit (and the dashboard's routes, once enabled). Failed
+// attempts (passwords and device codes on /link, every sign-in form of the
+// dashboard, which shares svc.agents.Users, and invalid API keys) are
+// counted in l's store too, so API instances sharing a Redis share those
+// limits as well.
+func (svc *Services) Routes(l *ratelimit.Limiter) []api.Routes {
 	attempts := l.Scope("attempts").Failures()
-	svc.agents.Attempts, svc.agents.Users.Attempts = attempts, attempts
+	svc.Agents.Attempts, svc.Agents.Users.Attempts = attempts, attempts
 	// The device endpoints and /link (the dashboard's page, or the plain
 	// one) share one per-address budget.
 	svc.linkLimit = ratelimit.PerClientIP(l.Scope("device"), deviceEndpointsPerMinute)
 	svc.backtestLimit = dashboard.LimitBacktests(l.Scope("dashboard-backtests"), 0)
 	var keys agentauth.Keys = svc.store
-	budgetReads := svc.budget
+	budgetReads := svc.Budget
 	if svc.reads != nil {
 		keys = svc.reads
 		// GET /budget as the heartbeat shows it: reads through the cache,
 		// the wallet balance at most 10 s old (placements check it live).
-		if svc.heartbeat != nil {
-			if b, ok := svc.heartbeat.Budget.(*budget.Service); ok {
+		if svc.Heartbeat != nil {
+			if b, ok := svc.Heartbeat.Budget.(*budget.Service); ok {
 				budgetReads = b
 			}
 		}
@@ -358,13 +365,13 @@ func (svc *services) routes(l *ratelimit.Limiter) []api.Routes {
 		rs = append(rs,
 			markets.Routes(svc.markets, auth...),
 			account.Routes(account.Deps{Wallets: svc.balance, Paper: svc.store, Budget: budgetReads, Stats: svc.stats}, auth...),
-			orderapi.Routes(svc.orders, svc.orderDesk, idem, auth...),
-			positionapi.Routes(positionapi.Deps{Positions: svc.positions, Closer: &workflows.PositionDesk{Positions: svc.positions, Orders: svc.orderDesk}}, idem, auth...),
+			orderapi.Routes(svc.Orders, svc.OrderDesk, idem, auth...),
+			positionapi.Routes(positionapi.Deps{Positions: svc.Positions, Closer: &workflows.PositionDesk{Positions: svc.Positions, Orders: svc.OrderDesk}}, idem, auth...),
 			settlementapi.Routes(settlementapi.Deps{Settlements: svc.settlementDesk}, idem, auth...),
-			heartbeatapi.Routes(svc.heartbeat, auth...),
+			heartbeatapi.Routes(svc.Heartbeat, auth...),
 		)
-		if svc.strategyDesk != nil {
-			rs = append(rs, strategyapi.Routes(svc.strategyDesk, idem, auth...), strategyapi.BacktestRoutes(svc.backtests, auth...))
+		if svc.StrategyDesk != nil {
+			rs = append(rs, strategyapi.Routes(svc.StrategyDesk, idem, auth...), strategyapi.BacktestRoutes(svc.backtests, auth...))
 		}
 		// Each tool call is served as the REST request it stands for,
 		// through the routes above (where the per-key limit counts it);

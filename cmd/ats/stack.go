@@ -23,7 +23,7 @@ type stack struct {
 	closers []namedCloser
 	failed  chan error
 	// keys are the process's master keys once loaded.
-	keys masterKeys
+	keys MasterKeys
 	// tracing is the process's tracer provider; nil when tracing is off.
 	tracing trace.TracerProvider
 }

@@ -73,7 +73,7 @@ func BenchmarkStrategyTriggerLatency(b *testing.B) {
 	e.withStrategyFeed(b)
 	tr := e.newTrader(b, 0)
 	m := e.newMarket(b, "Will the trigger be fast", "0.5")
-	trig := e.svc.strategyEngine.Triggers.(*strategies.Triggers)
+	trig := e.svc.StrategyEngine.Triggers.(*strategies.Triggers)
 	armed := func(id string) bool { return trig.IsArmed(id) }
 	lat := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
@@ -147,7 +147,7 @@ func BenchmarkStrategiesWaiting(b *testing.B) {
 					return
 				}
 				a := strategies.Actor{By: strategies.ByAgent, UserID: tr.userID, AgentID: fmt.Sprintf("agt_load%05d", i/10)}
-				if _, err := e.svc.strategyDesk.Create(ctx, a, strategies.CreateRequest{Type: "PRICE_ALERT", Config: cfg(idle[i%2]),
+				if _, err := e.svc.StrategyDesk.Create(ctx, a, strategies.CreateRequest{Type: "PRICE_ALERT", Config: cfg(idle[i%2]),
 					MaxBudget: strategies.D(decimal.NewFromInt(5))}); err != nil {
 					b.Errorf("strategy %d: %v", i, err)
 					return
@@ -235,14 +235,14 @@ func BenchmarkPriceAlertFanout(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("ATS_BENCH_ALERTS")); err == nil && v > 0 {
 		n = v
 	}
-	e := newTradingEnv(b, tradingOpts{eager: true, devPragmas: devTemporalPragmas, databaseURL: benchDatabaseURL(b), sandboxProcess: true})
+	e := newTradingEnv(b, tradingOpts{eager: true, devPragmas: DevTemporalPragmas, databaseURL: benchDatabaseURL(b), sandboxProcess: true})
 	e.withStrategyFeed(b)
 	m := e.newMarket(b, fmt.Sprintf("Will %d alerts fire at once", n), "0.5")
 	token := m.TokenIDs[0]
 	writes := countWrites(b, e.store.DB())
 	cfg := json.RawMessage(`{"tokenId":"` + token + `","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.35,"size":5,"orderType":"LIMIT"}`)
 	ids := e.createStrategies(b, n, strategies.TypePriceAlert, cfg, decimal.NewFromInt(5))
-	trig := e.svc.strategyEngine.Triggers.(*strategies.Triggers)
+	trig := e.svc.StrategyEngine.Triggers.(*strategies.Triggers)
 	for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		armed := 0
 		for _, id := range ids {

@@ -80,8 +80,8 @@ func TestStrategiesOfOneAgentDoNotBlockEachOthersSells(t *testing.T) {
 		t.Skip("starts the sandbox and Temporal")
 	}
 	e := newTradingEnv(t, tradingOpts{noWorker: true})
-	gate := &heldRecompute{inner: e.svc.positions}
-	e.svc.orders.Positions = gate
+	gate := &heldRecompute{inner: e.svc.Positions}
+	e.svc.Orders.Positions = gate
 	e.startWorker(t)
 	tr := e.newTrader(t, 0)
 	m := e.newMarket(t, "Will two strategies sell their own shares", "0.5")
@@ -89,7 +89,7 @@ func TestStrategiesOfOneAgentDoNotBlockEachOthersSells(t *testing.T) {
 	ctx := context.Background()
 	p := orders.Principal{AgentID: tr.agentID, UserID: tr.userID, ClientAddr: "test"}
 	place := func(strategy, side, price string, size int64, key string) (orders.PlaceResult, error) {
-		return e.svc.orderDesk.Place(ctx, p, orders.PlaceRequest{TokenID: yes, Side: side, Type: orders.TypeMarket,
+		return e.svc.OrderDesk.Place(ctx, p, orders.PlaceRequest{TokenID: yes, Side: side, Type: orders.TypeMarket,
 			Price: decimal.RequireFromString(price), Size: decimal.NewFromInt(size), IdempotencyKey: key, StrategyID: strategy,
 			OwnSharesOnly: side == orders.SideSell})
 	}

@@ -21,7 +21,7 @@ import (
 // in it.
 func (e *tradingEnv) withStrategyFeed(t testing.TB) {
 	t.Helper()
-	_, stop := runPriceFeed(network.Sandbox(e.sandboxURL()).StreamsURL, e.svc.orders.CLOB, e.svc, e.log)
+	_, stop := RunPriceFeed(network.Sandbox(e.sandboxURL()).StreamsURL, e.svc.Orders.CLOB, e.svc, e.log)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -108,7 +108,7 @@ func (e *tradingEnv) awaitQuoted(t testing.TB, token string, price decimal.Decim
 	near := decimal.RequireFromString("0.05")
 	want := decimal.NewFromInt(850)
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		book, err := e.svc.orders.CLOB.OrderBook(context.Background(), token)
+		book, err := e.svc.Orders.CLOB.OrderBook(context.Background(), token)
 		if err != nil {
 			t.Fatal(err)
 		}

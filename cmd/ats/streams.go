@@ -23,16 +23,16 @@ func venueWSFlag() cli.Flag {
 // startPriceFeed runs the process's one market stream and price feed and
 // serves market-data reads from it. The stream opens no socket until a
 // consumer subscribes a token.
-func startPriceFeed(c *cli.Context, st *stack, vc *venueClients, svc *services, log *slog.Logger) *pricefeed.Feed {
-	feed, stop := runPriceFeed(cmp.Or(c.String(flagVenueWS), vc.net.StreamsURL), vc.clob, svc, log)
+func startPriceFeed(c *cli.Context, st *stack, vc *VenueClients, svc *Services, log *slog.Logger) *pricefeed.Feed {
+	feed, stop := RunPriceFeed(cmp.Or(c.String(flagVenueWS), vc.Net.StreamsURL), vc.CLOB, svc, log)
 	st.onStop("price-feed", stop)
 	return feed
 }
 
-// runPriceFeed starts the market stream at url and the feed over it, and
+// RunPriceFeed starts the market stream at url and the feed over it, and
 // hands the feed to the services that read prices (market data, strategy
 // triggers). stop ends both.
-func runPriceFeed(url string, books *clob.Client, svc *services, log *slog.Logger) (*pricefeed.Feed, func(context.Context) error) {
+func RunPriceFeed(url string, books *clob.Client, svc *Services, log *slog.Logger) (*pricefeed.Feed, func(context.Context) error) {
 	ms := ws.NewMarketStream(ws.MarketConfig{
 		Options: ws.Options{URL: url, Logger: log.With("component", "venue-stream")},
 		Books:   books,
@@ -60,10 +60,10 @@ func runPriceFeed(url string, books *clob.Client, svc *services, log *slog.Logge
 		svc.positionPrices.SetFeed(feed)
 	}
 	svc.feed = feed
-	if svc.strategyEngine != nil {
+	if svc.StrategyEngine != nil {
 		// Strategy conditions wait in this process's feed; a met one
 		// signals its strategy's workflow.
-		svc.strategyEngine.Triggers = &strategies.Triggers{Feed: feed, Signal: svc.strategyClient.Hint,
+		svc.StrategyEngine.Triggers = &strategies.Triggers{Feed: feed, Signal: svc.strategyClient.Hint,
 			Logger: log.With("component", "strategy-triggers")}
 	}
 	return feed, func(stopCtx context.Context) error {

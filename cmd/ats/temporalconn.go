@@ -36,21 +36,21 @@ func temporalSecurityFlags() []cli.Flag {
 	}
 }
 
-// temporalConn is how to reach Temporal.
-type temporalConn struct {
-	hostPort, namespace string
-	tls                 *tls.Config
+// TemporalConn is how to reach Temporal.
+type TemporalConn struct {
+	HostPort, Namespace string
+	TLS                 *tls.Config
 	apiKey              string
-	// tracing, when set, traces the client's calls and the workflows and
+	// Tracing, when set, traces the client's calls and the workflows and
 	// activities of workers built on it.
-	tracing trace.TracerProvider
+	Tracing trace.TracerProvider
 }
 
 // temporalConnFrom reads the connection flags for the frontend at
 // hostPort. Set at all, TLS is verified TLS 1.2+; a client certificate
 // makes it mutual.
-func temporalConnFrom(c *cli.Context, hostPort string) (temporalConn, error) {
-	conn := temporalConn{hostPort: hostPort, namespace: c.String(flagTemporalNS), apiKey: c.String(flagTemporalAPIKey)}
+func temporalConnFrom(c *cli.Context, hostPort string) (TemporalConn, error) {
+	conn := TemporalConn{HostPort: hostPort, Namespace: c.String(flagTemporalNS), apiKey: c.String(flagTemporalAPIKey)}
 	cert, key, ca, name := c.String(flagTemporalTLSCert), c.String(flagTemporalTLSKey), c.String(flagTemporalTLSCA), c.String(flagTemporalTLSServerName)
 	if cert == "" && key == "" && ca == "" && name == "" {
 		return conn, nil
@@ -77,9 +77,9 @@ func temporalConnFrom(c *cli.Context, hostPort string) (temporalConn, error) {
 		}
 		cfg.RootCAs = pool
 	}
-	conn.tls = cfg
+	conn.TLS = cfg
 	return conn, nil
 }
 
 // secured reports whether any connection security flag is set.
-func (t temporalConn) secured() bool { return t.tls != nil || t.apiKey != "" }
+func (t TemporalConn) secured() bool { return t.TLS != nil || t.apiKey != "" }

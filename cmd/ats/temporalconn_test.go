@@ -180,8 +180,8 @@ func dialWithFlags(t *testing.T, addr string, args ...string) error {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		tc, err := worker.Dial(ctx, worker.ClientConfig{HostPort: conn.hostPort, Namespace: conn.namespace,
-			CodecKey: make([]byte, 32), TLS: conn.tls, APIKey: conn.apiKey,
+		tc, err := worker.Dial(ctx, worker.ClientConfig{HostPort: conn.HostPort, Namespace: conn.Namespace,
+			CodecKey: make([]byte, 32), TLS: conn.TLS, APIKey: conn.apiKey,
 			Logger: slog.New(slog.DiscardHandler)})
 		if err == nil {
 			tc.Close()

@@ -57,15 +57,15 @@ func BenchmarkOrderPath(b *testing.B) {
 // worker in process, then the placement update) and how the Temporal dev
 // server keeps its SQLite state.
 var benchVariants = map[string]tradingOpts{
-	// As `ats dev` runs (devTemporalPragmas, eager start).
-	"dev": {eager: true, devPragmas: devTemporalPragmas},
+	// As `ats dev` runs (DevTemporalPragmas, eager start).
+	"dev": {eager: true, devPragmas: DevTemporalPragmas},
 	// Update-with-start, the dev server's SQLite defaults (rollback
 	// journal, every commit synced).
 	"uws": {},
 	// Eager start, then the placement update; SQLite defaults.
 	"eager": {eager: true},
 	// Update-with-start on WAL, synced at checkpoints.
-	"uws-wal": {devPragmas: devTemporalPragmas},
+	"uws-wal": {devPragmas: DevTemporalPragmas},
 	// Eager start on WAL without any sync.
 	"eager-wal-nosync": {eager: true, devPragmas: []string{"journal_mode=wal", "synchronous=off"}},
 	// Eager start, the dev server in memory (nothing survives a restart).
@@ -92,11 +92,11 @@ func benchVariant(b *testing.B) (string, tradingOpts) {
 // cache warmed like the service's.
 func (e *tradingEnv) directTrader(b testing.TB, tr trader) *clob.Trader {
 	ctx := context.Background()
-	signer, err := e.svc.wallets.Signer(ctx, tr.userID)
+	signer, err := e.svc.Wallets.Signer(ctx, tr.userID)
 	if err != nil {
 		b.Fatal(err)
 	}
-	creds, err := e.svc.wallets.Creds(ctx, tr.userID)
+	creds, err := e.svc.Wallets.Creds(ctx, tr.userID)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -324,15 +324,15 @@ var splitVariants = map[string]func(testing.TB, *tradingEnv){
 	// Eager start with the API's own placement worker, the answer from
 	// the placement update (a second round trip) instead of the attempt.
 	"eager-update": func(t testing.TB, e *tradingEnv) {
-		e.svc.startOrdersEagerly()
-		oc := e.svc.orderDesk.Runs.(workflows.OrderDeskClient)
+		e.svc.StartOrdersEagerly()
+		oc := e.svc.OrderDesk.Runs.(workflows.OrderDeskClient)
 		oc.Attempts = nil
-		e.svc.orderDesk.Runs = oc
+		e.svc.OrderDesk.Runs = oc
 		e.startPlacer(t)
 	},
 	// What `ats api` runs, served from the test process.
 	"eager": func(t testing.TB, e *tradingEnv) {
-		e.svc.startOrdersEagerly()
+		e.svc.StartOrdersEagerly()
 		e.startPlacer(t)
 	},
 }
@@ -341,7 +341,7 @@ var splitVariants = map[string]func(testing.TB, *tradingEnv){
 // does.
 func (e *tradingEnv) startPlacer(t testing.TB) {
 	t.Helper()
-	w, err := worker.NewPlacer(e.tc, workerDeps(e.store, e.svc), e.log)
+	w, err := worker.NewPlacer(e.tc, WorkerDeps(e.store, e.svc), e.log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -391,7 +391,7 @@ func BenchmarkFillVisible(b *testing.B) {
 	// (the sandbox's synthetic book moved in between) and the maker's
 	// order was left unfilled, which is then cancelled and tried again.
 	one := func() (time.Duration, bool) {
-		book, err := e.svc.orders.CLOB.OrderBook(ctx, token)
+		book, err := e.svc.Orders.CLOB.OrderBook(ctx, token)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -50,7 +50,7 @@ import (
 const envRecordOrderHistory = "ATS_RECORD_ORDER_HISTORY"
 
 // tradingEnv is the whole service in one test process, wired exactly as
-// `ats dev` wires it (newServices, workerDeps, services.routes): a sandbox
+// `ats dev` wires it (NewServices, WorkerDeps, Services.Routes): a sandbox
 // venue with its EVM chain, a Temporal dev server, an SQLite store, the
 // worker (optional: the kill test runs it as a separate process) and the
 // API on an httptest server.
@@ -68,7 +68,7 @@ type tradingEnv struct {
 	databaseURL string
 	store       *store.Store
 	tc          client.Client
-	svc         *services
+	svc         *Services
 	api         *httptest.Server
 	// publicURL is the {base_url}: the API's address named localhost.
 	publicURL string
@@ -76,10 +76,10 @@ type tradingEnv struct {
 	dataDir   string
 	log       *slog.Logger
 	worker    sdkworker.Worker
-	vc        *venueClients
+	vc        *VenueClients
 	// events tells the order workflows of venue events (started with the
 	// first worker).
-	events   *orderEvents
+	events   *OrderEvents
 	noEvents bool
 	// copies are the worker's copy-trade watchers (with events).
 	copies *strategies.CopyHub
@@ -178,9 +178,9 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		}
 		t.Cleanup(func() { _ = e.sb.Close() })
 	}
-	conn := temporalConn{namespace: "default", tracing: o.tracing}
+	conn := TemporalConn{Namespace: "default", Tracing: o.tracing}
 	if e.cluster = o.temporal; e.cluster != nil {
-		conn.hostPort, conn.tls = e.cluster.Address(), e.cluster.TLS()
+		conn.HostPort, conn.TLS = e.cluster.Address(), e.cluster.TLS()
 	} else {
 		dbFile := filepath.Join(e.dataDir, "temporal.db")
 		if o.devInMemory {
@@ -192,7 +192,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = e.dev.Stop() })
-		conn.hostPort = e.dev.FrontendAddr()
+		conn.HostPort = e.dev.FrontendAddr()
 	}
 	e.store, err = store.Open(ctx, store.Config{URL: o.databaseURL, DataDir: e.dataDir, Logger: log})
 	if err != nil {
@@ -209,10 +209,10 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	if os.Getenv(envRecordOrderHistory) != "" {
 		// Recorded histories are encrypted with the public replay key so
 		// the replay tests can read them.
-		e.tc, err = worker.Dial(ctx, worker.ClientConfig{HostPort: conn.hostPort, TLS: conn.tls, Namespace: "default",
+		e.tc, err = worker.Dial(ctx, worker.ClientConfig{HostPort: conn.HostPort, TLS: conn.TLS, Namespace: "default",
 			CodecKey: replaytest.HistoryCodecKey, Logger: log})
 	} else {
-		e.tc, err = dialTemporal(ctx, conn, masterKeys{current: e.master}, log)
+		e.tc, err = DialTemporal(ctx, conn, MasterKeys{Current: e.master}, log)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -233,15 +233,15 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		t.Cleanup(front.Close)
 		n.CLOBURL = front.URL + "/clob"
 	}
-	vc, err := connectVenue(ctx, n, e.sb, rpcURL, o.tracing)
+	vc, err := ConnectVenue(ctx, n, e.sb, rpcURL, o.tracing)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(vc.close)
+	t.Cleanup(vc.Close)
 	e.vc = vc
 	e.api = httptest.NewUnstartedServer(nil)
-	e.publicURL = loopbackAsLocalhost("http://" + e.api.Listener.Addr().String())
-	e.svc, err = newServices(e.store, e.tc, vc, masterKeys{current: e.master}, e.publicURL, log)
+	e.publicURL = LoopbackAsLocalhost("http://" + e.api.Listener.Addr().String())
+	e.svc, err = NewServices(e.store, e.tc, vc, MasterKeys{Current: e.master}, e.publicURL, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,22 +252,22 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := changes.Feed(ctx, e.store, hub, log)
 		t.Cleanup(func() { cancel(); <-done })
-		e.svc.changes = hub
-		e.svc.notify.Delivery.AllowPrivate = true
-		if err := e.svc.enableDashboard(dashboardOptions{publicURL: e.publicURL, providers: []identities.ProviderConfig{{
+		e.svc.Changes = hub
+		e.svc.Notify.Delivery.AllowPrivate = true
+		if err := e.svc.EnableDashboard(DashboardOptions{PublicURL: e.publicURL, Providers: []identities.ProviderConfig{{
 			Name: "sandbox", Issuer: e.sb.OIDCIssuer(), ClientID: oidcprovider.DefaultClientID, ClientSecret: oidcprovider.DefaultClientSecret,
 		}, identities.GitHubProvider(e.sb.GitHubURL(), githubprovider.DefaultClientID, githubprovider.DefaultClientSecret)},
-			operators: []string{browserOperator}, temporalUI: browserTemporalUI, freshFor: o.freshFor}); err != nil {
+			Operators: []string{browserOperator}, TemporalUI: browserTemporalUI, FreshFor: o.freshFor}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if o.placeTimeout > 0 {
-		e.svc.orderDesk.PlaceTimeout = o.placeTimeout
+		e.svc.OrderDesk.PlaceTimeout = o.placeTimeout
 	}
 	e.noEvents = o.noEvents
 	if !o.noWorker {
 		if o.eager {
-			e.svc.startOrdersEagerly()
+			e.svc.StartOrdersEagerly()
 		}
 		e.startWorker(t)
 	}
@@ -276,7 +276,7 @@ func newTradingEnv(t testing.TB, o tradingOpts) *tradingEnv {
 	if o.defaultRegistry {
 		cfg.Registry = nil
 	}
-	srv := api.NewServer(cfg, api.Deps{Logger: log, Routes: e.svc.routes(limiter)})
+	srv := api.NewServer(cfg, api.Deps{Logger: log, Routes: e.svc.Routes(limiter)})
 	e.api.Config.Handler = srv
 	if !o.noResponseCheck {
 		e.api.Config.Handler = openapitest.Handler(t, srv)
@@ -299,7 +299,7 @@ func (e *tradingEnv) temporalFlags() []string {
 
 func (e *tradingEnv) startWorker(t testing.TB) {
 	t.Helper()
-	w, err := worker.NewWithLogger(e.tc, workerDeps(e.store, e.svc), e.log)
+	w, err := worker.NewWithLogger(e.tc, WorkerDeps(e.store, e.svc), e.log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,28 +309,28 @@ func (e *tradingEnv) startWorker(t testing.TB) {
 	e.worker = w
 	t.Cleanup(w.Stop)
 	if e.events == nil && !e.noEvents {
-		oe, err := newOrderEvents(e.store, e.tc, e.vc, e.svc, "", "", e.log)
+		oe, err := NewOrderEvents(e.store, e.tc, e.vc, e.svc, "", "", e.log)
 		if err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
-		done := oe.run(ctx)
+		done := oe.Run(ctx)
 		e.events = oe
 		t.Cleanup(func() { cancel(); <-done })
 		// The copy-trade watchers run beside the order events, as in
 		// `ats dev` and `ats worker`.
-		hub, err := newCopyHub(ctx, e.store, e.vc, e.svc, "", 0, e.log)
+		hub, err := NewCopyHub(ctx, e.store, e.vc, e.svc, "", 0, e.log)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if hub != nil {
 			e.copies = hub
-			hubDone := runCopyHub(ctx, hub)
+			hubDone := RunCopyHub(ctx, hub)
 			t.Cleanup(func() { cancel(); <-hubDone })
 		}
 		// Notifications' webhook deliveries start as in `ats dev`.
-		if e.svc.changes != nil {
-			dispatched := runWebhookDispatch(ctx, e.svc.changes, &workflows.Webhooks{Client: e.tc, Outbox: e.svc.notify, Logger: e.log}, e.log)
+		if e.svc.Changes != nil {
+			dispatched := RunWebhookDispatch(ctx, e.svc.Changes, &workflows.Webhooks{Client: e.tc, Outbox: e.svc.Notify, Logger: e.log}, e.log)
 			t.Cleanup(func() { cancel(); <-dispatched })
 		}
 	}
@@ -357,7 +357,7 @@ func (e *tradingEnv) newTrader(t testing.TB, fixedLimit int64) trader {
 	if e.sb != nil {
 		funder = e.sb.EVM()
 	}
-	w, err := e.svc.wallets.SeedDemo(ctx, funder, u.ID)
+	w, err := e.svc.Wallets.SeedDemo(ctx, funder, u.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -480,7 +480,7 @@ func (e *tradingEnv) orphanOrder(t testing.TB, tr trader, token string) *models.
 	o := &models.Order{AgentID: tr.agentID, UserID: tr.userID, WalletID: tr.wallet.ID, TokenID: token, Side: "BUY",
 		Type: "GTC", RequestType: "LIMIT", PriceMicro: 200_000, SizeMicro: 5_000_000, ReservedMicro: 1_000_000}
 	o.ID = models.NewID(models.PrefixOrder)
-	if _, err := e.svc.budget.ReserveWith(ctx, tr.agentID, tr.userID, o.ReservedMicro, o.ID,
+	if _, err := e.svc.Budget.ReserveWith(ctx, tr.agentID, tr.userID, o.ReservedMicro, o.ID,
 		func(tx *store.Store) error { return tx.CreateOrder(ctx, o) }); err != nil {
 		t.Fatal(err)
 	}
@@ -491,7 +491,7 @@ func (e *tradingEnv) orphanOrder(t testing.TB, tr trader, token string) *models.
 // or better.
 func (e *tradingEnv) askDepth(t testing.TB, token string, limit decimal.Decimal) decimal.Decimal {
 	t.Helper()
-	book, err := e.svc.orders.CLOB.OrderBook(context.Background(), token)
+	book, err := e.svc.Orders.CLOB.OrderBook(context.Background(), token)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,7 +114,7 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 	}
 	// Placements are audited: accepted ones as success, the refused and
 	// failed ones too.
-	page, err := e.svc.audit.List(context.Background(), audit.Filter{UserID: tr.userID, Action: "order.place"})
+	page, err := e.svc.Audit.List(context.Background(), audit.Filter{UserID: tr.userID, Action: "order.place"})
 	if err != nil || len(page.Entries) < 3 {
 		t.Fatalf("order.place audit entries: %+v %v", page, err)
 	}
@@ -123,7 +123,7 @@ func TestOrderLifecycleAgainstTheSandbox(t *testing.T) {
 	// in between) is picked up by the stale-order sweep and placed.
 	ctx := context.Background()
 	orphan := e.orphanOrder(t, tr, yes)
-	if n, err := e.svc.orderDesk.ResumeStale(ctx, time.Now().Add(2*time.Minute), time.Minute); err != nil || n != 1 {
+	if n, err := e.svc.OrderDesk.ResumeStale(ctx, time.Now().Add(2*time.Minute), time.Minute); err != nil || n != 1 {
 		t.Fatalf("ResumeStale = %d, %v", n, err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
@@ -245,11 +245,11 @@ func TestSubmitReconcilesBeforeReposting(t *testing.T) {
 	o := &models.Order{AgentID: tr.agentID, UserID: tr.userID, WalletID: tr.wallet.ID, TokenID: m.TokenIDs[0], Side: "BUY",
 		Type: "GTC", RequestType: "LIMIT", PriceMicro: 300_000, SizeMicro: 5_000_000, ReservedMicro: 1_500_000}
 	o.ID = models.NewID(models.PrefixOrder)
-	if _, err := e.svc.budget.ReserveWith(ctx, tr.agentID, tr.userID, o.ReservedMicro, o.ID,
+	if _, err := e.svc.Budget.ReserveWith(ctx, tr.agentID, tr.userID, o.ReservedMicro, o.ID,
 		func(tx *store.Store) error { return tx.CreateOrder(ctx, o) }); err != nil {
 		t.Fatal(err)
 	}
-	first, err := e.svc.orders.Submit(ctx, o.ID)
+	first, err := e.svc.Orders.Submit(ctx, o.ID)
 	if err != nil || first.Status != models.OrderOpen || first.PolyOrderID == "" {
 		t.Fatalf("first submit: %+v %v", first, err)
 	}
@@ -258,7 +258,7 @@ func TestSubmitReconcilesBeforeReposting(t *testing.T) {
 	if err := e.store.UpdateOrder(ctx, o.ID, nil, store.OrderUpdate{Status: &pending}); err != nil {
 		t.Fatal(err)
 	}
-	again, err := e.svc.orders.Submit(ctx, o.ID)
+	again, err := e.svc.Orders.Submit(ctx, o.ID)
 	if err != nil || again.Status != models.OrderOpen || again.PolyOrderID != first.PolyOrderID {
 		t.Fatalf("retried submit: %+v %v", again, err)
 	}

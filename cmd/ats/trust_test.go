@@ -56,7 +56,7 @@ func TestForgedTemporalRequestsActForNoOne(t *testing.T) {
 			{"no argument (the update as it was)", nil},
 			{"no proof", []any{workflows.OrderCancelRequest{}}},
 			{"a proof under another key", []any{workflows.OrderCancelRequest{Proof: attackerKeys.Sign(intent.OrderCancel, resting.ID)}}},
-			{"the genuine proof of another order", []any{workflows.OrderCancelRequest{Proof: e.svc.intents.Sign(intent.OrderCancel, "ord_other")}}},
+			{"the genuine proof of another order", []any{workflows.OrderCancelRequest{Proof: e.svc.Intents.Sign(intent.OrderCancel, "ord_other")}}},
 		} {
 			h, err := e.tc.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: wfID, UpdateName: workflows.OrderUpdateCancel,
 				Args: f.args, WaitForStage: client.WorkflowUpdateStageCompleted})
@@ -150,7 +150,7 @@ func TestForgedTemporalRequestsActForNoOne(t *testing.T) {
 		}
 		// Refusals are not written into the victim's audit trail.
 		for _, action := range []string{settlements.ActionRedeem, audit.ActionWalletApprove} {
-			page, err := e.svc.audit.List(ctx, audit.Filter{UserID: victim.userID, Action: action})
+			page, err := e.svc.Audit.List(ctx, audit.Filter{UserID: victim.userID, Action: action})
 			if err != nil || len(page.Entries) != 0 {
 				t.Fatalf("%s audit entries after forgeries: %+v %v", action, page, err)
 			}
@@ -174,7 +174,7 @@ func TestForgedTemporalRequestsActForNoOne(t *testing.T) {
 			t.Fatal(err)
 		}
 		rec.At = rec.At.Add(time.Hour)
-		if _, err := e.svc.settlements.RecordRedemptions(ctx, rec); err != nil {
+		if _, err := e.svc.Settlements.RecordRedemptions(ctx, rec); err != nil {
 			t.Fatal(err)
 		}
 		after, err := e.store.PositionForAgent(ctx, victim.agentID, posID)

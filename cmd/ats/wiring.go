@@ -94,21 +94,21 @@ func redisFlag() cli.Flag {
 		Usage: "redis://… shared by all API instances so they enforce one rate limit per key, and by all workers so they pace each wallet's venue posts together; empty = in-process"}
 }
 
-// workerDeps are the activities' dependencies in every worker process.
-func workerDeps(s *store.Store, svc *services) worker.Deps {
-	d := worker.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s, Intents: svc.intents, OnLinked: svc.notify.AgentLinked},
-		Intents: svc.intents, Webhooks: svc.notify}
-	if svc != nil && svc.agents != nil {
-		d.AgentControl = svc.agents
+// WorkerDeps are the activities' dependencies in every worker process.
+func WorkerDeps(s *store.Store, svc *Services) worker.Deps {
+	d := worker.Deps{Housekeeper: s, DeviceLinks: &agents.Recorder{Store: s, Intents: svc.Intents, OnLinked: svc.Notify.AgentLinked},
+		Intents: svc.Intents, Webhooks: svc.Notify}
+	if svc != nil && svc.Agents != nil {
+		d.AgentControl = svc.Agents
 	}
-	if svc != nil && svc.orders != nil {
-		d.Orders, d.RevokedOrders = svc.orders, svc.orders
+	if svc != nil && svc.Orders != nil {
+		d.Orders, d.RevokedOrders = svc.Orders, svc.Orders
 	}
-	if svc != nil && svc.settlements != nil {
-		d.Settlements = svc.settlements
+	if svc != nil && svc.Settlements != nil {
+		d.Settlements = svc.Settlements
 	}
-	if svc != nil && svc.strategyEngine != nil {
-		d.Strategies = svc.strategyEngine
+	if svc != nil && svc.StrategyEngine != nil {
+		d.Strategies = svc.StrategyEngine
 	}
 	return d
 }
@@ -182,41 +182,41 @@ func walletPacers(c *cli.Context, st *stack) (posts, cancels *pacing.Pacer, err 
 
 // pacePosts puts the process's post and cancel pacing in front of the
 // order service's venue posts and cancels.
-func (svc *services) pacePosts(c *cli.Context, st *stack) error {
-	if svc.orders == nil {
+func (svc *Services) pacePosts(c *cli.Context, st *stack) error {
+	if svc.Orders == nil {
 		return nil
 	}
 	posts, cancels, err := walletPacers(c, st)
 	if err != nil {
 		return err
 	}
-	svc.orders.Pacer, svc.orders.CancelPacer = posts, cancels
+	svc.Orders.Pacer, svc.Orders.CancelPacer = posts, cancels
 	return nil
 }
 
 // baseURL is --public-url, or the bound API address (a loopback IP
-// named localhost, see loopbackAsLocalhost).
+// named localhost, see LoopbackAsLocalhost).
 func baseURL(c *cli.Context, boundURL string) string {
 	if u := c.String(flagPublicURL); u != "" {
 		return strings.TrimRight(u, "/")
 	}
-	return loopbackAsLocalhost(boundURL)
+	return LoopbackAsLocalhost(boundURL)
 }
 
 // adminMasterKey finds the master key an admin command needs (for
 // Temporal, the vault, the proofs): the flag or environment, else the key
 // `ats dev` generated in the data dir. It never generates one.
-func adminMasterKey(c *cli.Context) (masterKeys, error) {
+func adminMasterKey(c *cli.Context) (MasterKeys, error) {
 	if f := c.String(flagMasterKeyFile); f != "" || masterKeyEnv() != "" {
 		k, err := vault.LoadMasterKey(f, masterKeyEnv())
-		return masterKeys{current: k}, err
+		return MasterKeys{Current: k}, err
 	}
-	p := filepath.Join(c.String(flagDataDir), masterKeyFileName)
+	p := filepath.Join(c.String(flagDataDir), MasterKeyFileName)
 	if _, err := os.Stat(p); err != nil {
-		return masterKeys{}, errs.E(errs.Invalid, "no master key: set --master-key-file or ATS_MASTER_KEY, or run from the directory of `ats dev` (its key is in --data-dir)")
+		return MasterKeys{}, errs.E(errs.Invalid, "no master key: set --master-key-file or ATS_MASTER_KEY, or run from the directory of `ats dev` (its key is in --data-dir)")
 	}
 	k, err := vault.LoadMasterKey(p, "")
-	return masterKeys{current: k}, err
+	return MasterKeys{Current: k}, err
 }
 
 // adminEnv opens what an admin command needs. withTemporal is false for
@@ -248,7 +248,7 @@ func openAdmin(c *cli.Context, withTemporal bool) (*adminEnv, error) {
 			if err != nil {
 				return err
 			}
-			env.tc, err = dialTemporal(c.Context, conn, keys, log)
+			env.tc, err = DialTemporal(c.Context, conn, keys, log)
 			return err
 		}()
 		if err != nil {
