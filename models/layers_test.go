@@ -145,7 +145,7 @@ func TestLayeringCatchesViolations(t *testing.T) {
 		"sandbox/markets":         {ImportPath: "sandbox/markets"},
 		"sandbox":                 {ImportPath: "sandbox"},
 		"models/store/storetest":  {ImportPath: "models/store/storetest", Imports: []string{"sandbox"}},
-		"cmd/ats":                 {ImportPath: "cmd/ats", Imports: []string{"sandbox", "models/store/storetest"}},
+		"cmd/ats/internal/app":    {ImportPath: "cmd/ats/internal/app", Imports: []string{"sandbox", "models/store/storetest"}},
 		"models/errs/temporalerr": {ImportPath: "models/errs/temporalerr", Imports: []string{"models/errs", "models/store"}},
 		"models/store":            {ImportPath: "models/store"},
 	}
@@ -159,7 +159,7 @@ func TestLayeringCatchesViolations(t *testing.T) {
 		"models/orders (tests) → workflows",              // the domain's tests reach a layer above
 		"models/markets → sandbox/markets",               // production code starts the sandbox
 		"api/markets → models/markets → sandbox/markets", // also for whatever imports it
-		"cmd/ats → models/store/storetest",               // a test helper in the binary
+		"cmd/ats/internal/app → models/store/storetest",  // a test helper in the binary
 		"activities → workflows",                         // a step that knows the workflows
 		"api/orders → activities",                        // a handler that runs a step itself
 		"models/errs/temporalerr → models/store",         // the error conversion is no leaf any more
