@@ -558,7 +558,7 @@ func awaitOrders(t testing.TB, e *tradingEnv, ids []string) {
 // The sandbox and Temporal are shared, as in production, so the pair scales
 // only as far as they do:
 //
-//	go test -run '^$' -bench BenchmarkClusterThroughput -benchtime 300x ./cmd/ats/
+//	go test -run '^$' -bench BenchmarkClusterThroughput -benchtime 300x ./cmd/ats/e2e/
 func BenchmarkClusterThroughput(b *testing.B) {
 	for _, n := range []int{1, 2} {
 		b.Run(fmt.Sprintf("instances=%d", n), func(b *testing.B) {

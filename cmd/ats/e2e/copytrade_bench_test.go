@@ -33,7 +33,7 @@ import (
 // post (the order leaves PENDING; its updated_at). One target trade per
 // iteration; every copier's latency is a sample. Goal p95 ≤ 300 ms.
 //
-//	go test -run '^$' -bench BenchmarkCopyTradeLatency -benchtime 20x -timeout 30m ./cmd/ats/
+//	go test -run '^$' -bench BenchmarkCopyTradeLatency -benchtime 20x -timeout 30m ./cmd/ats/e2e/
 //
 // copiers=1000 (ATS_BENCH_COPIERS=N for another count) runs 100 agents
 // of 10 users (an agent holds 10 strategies; each user's wallet funds 100
@@ -47,7 +47,7 @@ import (
 // subscriptions: the watcher polls) — instead of in process on the node
 // itself; the first trade warms it up and is not counted.
 //
-//	ATS_BENCH_COPY_RPC=ws go test -run '^$' -bench 'BenchmarkCopyTradeLatency/copiers=1$' -benchtime 20x ./cmd/ats/
+//	ATS_BENCH_COPY_RPC=ws go test -run '^$' -bench 'BenchmarkCopyTradeLatency/copiers=1$' -benchtime 20x ./cmd/ats/e2e/
 func BenchmarkCopyTradeLatency(b *testing.B) {
 	many := 1000
 	if v, err := strconv.Atoi(os.Getenv("ATS_BENCH_COPIERS")); err == nil && v > 0 {

@@ -20,7 +20,7 @@ import (
 // p50 and p99. It also checks the paper orders never reached the venue:
 // the wallet's open orders there are the live agent's alone.
 //
-//	go test -run '^$' -bench BenchmarkPaperVsLivePlacement -benchtime 100x ./cmd/ats/
+//	go test -run '^$' -bench BenchmarkPaperVsLivePlacement -benchtime 100x ./cmd/ats/e2e/
 func BenchmarkPaperVsLivePlacement(b *testing.B) {
 	_, o := benchVariant(b)
 	e := newTradingEnv(b, o)

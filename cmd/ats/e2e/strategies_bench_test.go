@@ -68,7 +68,7 @@ func reportQuantiles(b *testing.B, lat []time.Duration) {
 // price and places the order through the order path → the signed post
 // reaches the venue. Goal p95 ≤ 1 s.
 //
-//	go test -run '^$' -bench BenchmarkStrategyTriggerLatency -benchtime 30x ./cmd/ats/
+//	go test -run '^$' -bench BenchmarkStrategyTriggerLatency -benchtime 30x ./cmd/ats/e2e/
 func BenchmarkStrategyTriggerLatency(b *testing.B) {
 	e := newTradingEnv(b, tradingOpts{})
 	e.withStrategyFeed(b)
@@ -116,7 +116,7 @@ func procStat(b testing.TB, pid int) (cpu time.Duration, rssMB float64) {
 // armed, and the trigger latency of an alert under that load. Goals: idle
 // ≤ 0.5 core and ≤ 500 MB. It runs once whatever -benchtime says.
 //
-//	go test -run '^$' -bench BenchmarkStrategiesWaiting -benchtime 1x -timeout 30m ./cmd/ats/
+//	go test -run '^$' -bench BenchmarkStrategiesWaiting -benchtime 1x -timeout 30m ./cmd/ats/e2e/
 func BenchmarkStrategiesWaiting(b *testing.B) {
 	n := 10000
 	if v, err := strconv.Atoi(os.Getenv("ATS_BENCH_STRATEGIES")); err == nil && v > 0 {
@@ -230,7 +230,7 @@ func BenchmarkStrategiesWaiting(b *testing.B) {
 // the counters of BenchmarkCopyTradeLatency (the sandbox in its own
 // process). Goal: p95 ≤ 5 s. It runs once whatever -benchtime says.
 //
-//	go test -run '^$' -bench BenchmarkPriceAlertFanout -benchtime 1x -timeout 30m ./cmd/ats/
+//	go test -run '^$' -bench BenchmarkPriceAlertFanout -benchtime 1x -timeout 30m ./cmd/ats/e2e/
 func BenchmarkPriceAlertFanout(b *testing.B) {
 	n := 1000
 	if v, err := strconv.Atoi(os.Getenv("ATS_BENCH_ALERTS")); err == nil && v > 0 {

@@ -40,7 +40,7 @@ import (
 // ATS_BENCH_VARIANT picks how the stack is wired (benchVariants); the
 // default is what `ats dev` does.
 //
-//	go test -run '^$' -bench 'BenchmarkOrderPath$' -benchtime 200x ./cmd/ats/
+//	go test -run '^$' -bench 'BenchmarkOrderPath$' -benchtime 200x ./cmd/ats/e2e/
 func BenchmarkOrderPath(b *testing.B) {
 	name, o := benchVariant(b)
 	e := newTradingEnv(b, o)
@@ -226,7 +226,7 @@ func loadAverage() (float64, error) {
 // alternatives measured against it, with the API served from the test
 // process and the same `ats worker`.
 //
-//	go test -run '^$' -bench BenchmarkOrderPathSplit -benchtime 200x ./cmd/ats/
+//	go test -run '^$' -bench BenchmarkOrderPathSplit -benchtime 200x ./cmd/ats/e2e/
 func BenchmarkOrderPathSplit(b *testing.B) {
 	variant := os.Getenv("ATS_BENCH_SPLIT")
 	if variant == "" {
@@ -375,7 +375,7 @@ func benchTemporal(b testing.TB) clusterTemporal {
 // its write. GET /orders and positions read the stored order. Reports p50
 // and p95.
 //
-//	go test -run '^$' -bench BenchmarkFillVisible -benchtime 50x ./cmd/ats/
+//	go test -run '^$' -bench BenchmarkFillVisible -benchtime 50x ./cmd/ats/e2e/
 func BenchmarkFillVisible(b *testing.B) {
 	e := newTradingEnv(b, tradingOpts{})
 	maker, taker := e.newTrader(b, 0), e.newTrader(b, 0)
