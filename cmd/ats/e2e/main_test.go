@@ -1,3 +1,8 @@
+// Package e2e holds the end-to-end tests of the `ats` binary: they build
+// and run the real executable (buildATS), or wire the whole stack in one
+// test process as `ats dev` does, through what cmd/ats/internal/app
+// exports (newTradingEnv), against the sandbox venue, a Temporal dev server
+// and SQLite or PostgreSQL. The SIGKILL tests share kill_harness_test.go.
 package e2e
 
 import (
