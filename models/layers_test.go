@@ -99,6 +99,10 @@ var layerRules = []layerRule{
 		why: "the worker hosts workflows and activities; the HTTP layer is a separate entry point",
 	},
 	{
+		pkgs: []string{"..."}, except: []string{"cmd/..."}, scope: prod | tests, never: []string{"cmd/..."},
+		why: "the binary is the top: its code (cmd/ats/internal/app, the composition root) is imported only by its main and its end-to-end tests (cmd/ats/e2e)",
+	},
+	{
 		pkgs: []string{"..."}, except: []string{"*test"}, scope: prod, never: []string{"*test"},
 		why: "test-support packages never end up in the binary",
 	},
@@ -145,9 +149,11 @@ func TestLayeringCatchesViolations(t *testing.T) {
 		"sandbox/markets":         {ImportPath: "sandbox/markets"},
 		"sandbox":                 {ImportPath: "sandbox"},
 		"models/store/storetest":  {ImportPath: "models/store/storetest", Imports: []string{"sandbox"}},
-		"cmd/ats":                 {ImportPath: "cmd/ats", Imports: []string{"sandbox", "models/store/storetest"}},
+		"cmd/ats/internal/app":    {ImportPath: "cmd/ats/internal/app", Imports: []string{"sandbox", "models/store/storetest"}},
 		"models/errs/temporalerr": {ImportPath: "models/errs/temporalerr", Imports: []string{"models/errs", "models/store"}},
 		"models/store":            {ImportPath: "models/store"},
+		"worker":                  {ImportPath: "worker", Imports: []string{"cmd/ats/internal/app"}},
+		"cmd/ats/e2e":             {ImportPath: "cmd/ats/e2e", TestImports: []string{"cmd/ats/internal/app", "sandbox"}},
 	}
 	var got []string
 	for _, r := range layerRules {
@@ -159,10 +165,11 @@ func TestLayeringCatchesViolations(t *testing.T) {
 		"models/orders (tests) → workflows",              // the domain's tests reach a layer above
 		"models/markets → sandbox/markets",               // production code starts the sandbox
 		"api/markets → models/markets → sandbox/markets", // also for whatever imports it
-		"cmd/ats → models/store/storetest",               // a test helper in the binary
+		"cmd/ats/internal/app → models/store/storetest",  // a test helper in the binary
 		"activities → workflows",                         // a step that knows the workflows
 		"api/orders → activities",                        // a handler that runs a step itself
 		"models/errs/temporalerr → models/store",         // the error conversion is no leaf any more
+		"worker → cmd/ats/internal/app",                  // a layer below imports the binary's code
 	}
 	for _, w := range want {
 		if !slices.ContainsFunc(got, func(v string) bool { return strings.HasPrefix(v, w+"  ✗") }) {
@@ -170,7 +177,7 @@ func TestLayeringCatchesViolations(t *testing.T) {
 		}
 	}
 	for _, v := range got {
-		if strings.Contains(v, "storetest → sandbox") || strings.HasPrefix(v, "api/markets (tests)") ||
+		if strings.Contains(v, "storetest → sandbox") || strings.HasPrefix(v, "api/markets (tests)") || strings.HasPrefix(v, "cmd/ats/e2e") ||
 			strings.HasPrefix(v, "api/orders → workflows → activities") {
 			t.Errorf("a test import that is allowed was reported: %s", v)
 		}

@@ -483,7 +483,7 @@ func TestOrderWorkflowContinuesAsNew(t *testing.T) {
 // end-to-end test of the order endpoints:
 //
 //	TEMPORAL_CLI=/root/go/bin/temporal ATS_RECORD_ORDER_HISTORY=$PWD/workflows/testdata/order.json \
-//	  go test -run TestOrderLifecycleAgainstTheSandbox ./cmd/ats/
+//	  go test -run TestOrderLifecycleAgainstTheSandbox ./cmd/ats/e2e/
 //
 // (a limit order placed, listed and cancelled). Payloads are encrypted with
 // replaytest.HistoryCodecKey. It predates the cancel-pending change, so it
@@ -494,7 +494,7 @@ const orderHistory = "testdata/order.json"
 //
 //   - order_v1.json: the lifecycle test above (a resting order cancelled);
 //   - order_cancel_pending.json: TestCancelPendingOrderAgainstTheSandbox
-//     in cmd/ats (ATS_RECORD_ORDER_HISTORY=...), an order cancelled while
+//     in cmd/ats/e2e (ATS_RECORD_ORDER_HISTORY=...), an order cancelled while
 //     its workflow waited for a worker;
 //   - order_cancel_backoff.json: TestOrderCancelDuringPlacementBackoffOnDevServer
 //     (ATS_RECORD_HISTORY=...), a placement stopped in its retry backoff;
@@ -512,7 +512,7 @@ var orderHistoriesV1 = []string{
 // (orderSignalsChange 1), recorded the same way:
 //
 //   - order_signals.json: TestRestingOrderFillReachesItsWorkflow in
-//     cmd/ats (ATS_RECORD_ORDER_HISTORY=...), a resting order filled by
+//     cmd/ats/e2e (ATS_RECORD_ORDER_HISTORY=...), a resting order filled by
 //     another trader's sell, told by the user channel and the chain;
 //   - order_strategy_hint.json: TestStrategyOrderHintsItsStrategyOnDevServer
 //     (ATS_RECORD_HISTORY=...), a strategy's order that hints the
@@ -528,13 +528,13 @@ var orderHistoriesSignals = []string{
 // orderHistoriesLocal are histories of the local-submit version
 // (orderLocalSubmitChange 1), recorded the same way:
 //
-//   - order_local.json: TestEagerPlacementAgainstTheSandbox in cmd/ats
+//   - order_local.json: TestEagerPlacementAgainstTheSandbox in cmd/ats/e2e
 //     (ATS_RECORD_ORDER_HISTORY=...), an order started eagerly whose
 //     first attempt lost the venue's answer: a backoff timer, the
 //     placement update, the second attempt adopting the posted order,
 //     then a cancel;
 //   - order_local_cancel_pending.json: TestCancelPendingOrderAgainstTheSandbox
-//     in cmd/ats, an order cancelled while its workflow waited for a
+//     in cmd/ats/e2e, an order cancelled while its workflow waited for a
 //     worker: the cancel comes first in the first workflow task, so no
 //     attempt starts.
 var orderHistoriesLocal = []string{

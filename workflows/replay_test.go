@@ -123,7 +123,7 @@ func TestStrategyReplayDetectsChanges(t *testing.T) {
 // server through the whole stack:
 //
 //	TEMPORAL_CLI=$PWD/.bin/temporal ATS_RECORD_ORDER_HISTORY=$PWD/workflows/testdata/webhook.json \
-//	  go test -run TestWebhookDeliveryOnTheStack ./cmd/ats/
+//	  go test -run TestWebhookDeliveryOnTheStack ./cmd/ats/e2e/
 const webhookHistory = "testdata/webhook.json"
 
 func TestWebhookReplays(t *testing.T) {
