@@ -14,12 +14,11 @@ import (
 	"github.com/agent-trading/ats/workflows"
 )
 
-// neverStored is an order whose workflow was started early (before its
-// acceptance decided) and that was never stored: refused reports the
-// acceptance's refusal as the placement attempt in the accepting process
-// learns it (orders.Accepts); without it the attempt runs in another
-// process, which finds no order (orders.Service.submit: a transient error)
-// until the placement gives up and the abandon step answers.
+// neverStored is an order whose workflow was started but that was never
+// stored: refused answers StatusNotStored at the first attempt (the
+// acceptance refused it, or no order of that id exists); without it every
+// attempt fails transiently (the database unreachable, say) until the
+// placement gives up and the abandon step, finding no order, answers.
 type neverStored struct {
 	*fakeVenueOrder
 	refused bool
@@ -42,15 +41,14 @@ func (n *neverStored) Abandon(_ context.Context, id string) (orders.Order, error
 	return orders.Order{ID: id, Status: orders.StatusNotStored}, nil
 }
 
-// TestOrderWorkflowNeverStored: the workflow of an order its acceptance
-// refused ends at once with orders.StatusNotStored, having posted nothing;
-// one whose acceptance never decided where the attempt runs (the accepting
-// API died) ends the same way once the placement gives up. Either way the
-// placement update answers it.
+// TestOrderWorkflowNeverStored: the workflow of an order that was never
+// stored ends with orders.StatusNotStored, having posted nothing: at once
+// when the attempt says so, or once the placement gives up when every
+// attempt failed. Either way the placement update answers it.
 func TestOrderWorkflowNeverStored(t *testing.T) {
 	for _, v := range placementVersions {
 		for _, refused := range []bool{true, false} {
-			name := map[bool]string{true: "refused here", false: "unknown here"}[refused]
+			name := map[bool]string{true: "not stored", false: "attempts failing"}[refused]
 			t.Run(v.name+"/"+name, func(t *testing.T) {
 				n := &neverStored{fakeVenueOrder: &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN"}, refused: refused}
 				var suite testsuite.WorkflowTestSuite

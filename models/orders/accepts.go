@@ -32,9 +32,8 @@ const acceptGateTTL = time.Minute
 // attempt answers StatusNotStored and posts nothing). An attempt in
 // another process (the workflow task timed out after this process died)
 // finds no gate; it reads the database, where an order that is not there
-// yet is a transient error it retries, until the placement gives up and
-// the abandon step answers StatusNotStored. The zero value is ready to
-// use.
+// is not placed (StatusNotStored): the dead process's transaction ended
+// with its connection. The zero value is ready to use.
 type Accepts struct {
 	mu    sync.Mutex
 	gates map[string]*acceptGate

@@ -177,11 +177,13 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 		o, err = s.Store.OrderByID(ctx, orderID)
 	}
 	if errs.Is(err, errs.NotFound) {
-		// Started early by an API process that died before its acceptance
-		// decided (or a start naming no order): retried until the
-		// placement gives up, whose abandon step then ends the run
-		// (StatusNotStored). An acceptance is bounded far within that.
-		return Order{}, errs.E(errs.Transient, "the order is not stored (yet)")
+		// No order, and no acceptance of it here: a start naming no order
+		// (forged), or an early start whose accepting API died before its
+		// acceptance decided. The task reaches another worker only after
+		// the dead one's task timed out, and the dead process's
+		// transaction ended with its connection, so the order will not
+		// appear: nothing to place, and the run ends.
+		return Order{ID: orderID, Status: StatusNotStored}, nil
 	}
 	if err != nil {
 		return Order{}, err
