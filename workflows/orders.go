@@ -106,25 +106,20 @@ func (o *OrderDesk) placeEarly(ctx context.Context, es earlyStarter, p orders.Pr
 	}
 	r.OrderID = models.NewID(models.PrefixOrder)
 	o.Orders.Accepts.Open(r.OrderID)
-	stored := false
-	decided := false
-	defer func() {
-		if !decided {
-			o.Orders.Accepts.Decide(r.OrderID, false) // a panic in Accept
-		}
-	}()
+	// Accept decides a stored order's gate itself, with the row it stored;
+	// every other way out (a refusal, a panic) decides it not stored. The
+	// first decision counts.
+	defer o.Orders.Accepts.Decide(r.OrderID, false)
 	start := es.StartEarly(ctx, r.OrderID, p.UserID, p.AgentID, r.TokenID, p.Mode)
 	defer start.Stop()
 	acc, err := o.Orders.Accept(ctx, p, r)
-	stored = err == nil && acc.Await != nil && acc.Await.ID == r.OrderID
-	o.Orders.Accepts.Decide(r.OrderID, stored)
-	decided = true
 	switch {
 	case err != nil || acc.Await == nil:
 		return acc.Result, err
-	case !stored:
+	case acc.Await.ID != r.OrderID:
 		// Another request with the same key stored its order first: that
 		// one is answered, placed by its own workflow.
+		o.Orders.Accepts.Decide(r.OrderID, false)
 		return o.await(ctx, *acc.Await, o.startAndAwait(*acc.Await))
 	}
 	return o.await(ctx, *acc.Await, start.Await)

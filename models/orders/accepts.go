@@ -16,6 +16,9 @@ import (
 // last word (and its OrderStatus search attribute).
 const StatusNotStored = "NOT_STORED"
 
+// notStored is the answer of an attempt for order id that was never stored.
+func notStored(id string) Order { return Order{ID: id, Status: StatusNotStored} }
+
 // acceptGateTTL is how long a decided gate is kept for an attempt that
 // has not asked yet: longer than an early start takes to hand over the
 // workflow's first task, however loaded the server. An attempt that comes

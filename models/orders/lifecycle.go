@@ -166,7 +166,7 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 			return Order{}, errs.Wrap(errs.Transient, err, "the order's acceptance has not decided yet")
 		}
 		if !stored {
-			return Order{ID: orderID, Status: StatusNotStored}, nil
+			return notStored(orderID), nil
 		}
 	}
 	if o == nil {
@@ -183,7 +183,7 @@ func (s *Service) submit(ctx context.Context, orderID string) (Order, error) {
 		// the dead one's task timed out, and the dead process's
 		// transaction ended with its connection, so the order will not
 		// appear: nothing to place, and the run ends.
-		return Order{ID: orderID, Status: StatusNotStored}, nil
+		return notStored(orderID), nil
 	}
 	if err != nil {
 		return Order{}, err
@@ -404,7 +404,7 @@ func (s *Service) Abandon(ctx context.Context, orderID string) (Order, error) {
 	o, err := s.Store.OrderByID(ctx, orderID)
 	if errs.Is(err, errs.NotFound) {
 		// Never stored (see submit): there is nothing to end.
-		return Order{ID: orderID, Status: StatusNotStored}, nil
+		return notStored(orderID), nil
 	}
 	if err != nil {
 		return Order{}, err
