@@ -140,7 +140,7 @@ func Register(r Registry, deps Deps) error {
 		r.RegisterActivity(&Settlements{Steps: deps.Settlements, Intents: deps.Intents})
 	}
 	if deps.Orders != nil {
-		r.RegisterActivity(&Orders{Steps: deps.Orders, Intents: deps.Intents})
+		r.RegisterActivity(deps.orders())
 	}
 	if deps.Strategies != nil {
 		r.RegisterActivity(&Strategies{Engine: deps.Strategies, Intents: deps.Intents})
@@ -160,6 +160,17 @@ func RegisterOrders(r Registry, deps Deps) error {
 	if deps.Orders == nil {
 		return errs.E(errs.Internal, "activities: Deps.Orders is required")
 	}
-	r.RegisterActivity(&Orders{Steps: deps.Orders, Intents: deps.Intents})
+	r.RegisterActivity(deps.orders())
 	return nil
+}
+
+// orders is the order activities of deps: wherever an order's steps run,
+// they amend the strategy side of a strategy's order (Orders.Settler),
+// so every process that runs them needs deps.Strategies.
+func (deps Deps) orders() *Orders {
+	a := &Orders{Steps: deps.Orders, Intents: deps.Intents}
+	if deps.Strategies != nil {
+		a.Settler = deps.Strategies
+	}
+	return a
 }

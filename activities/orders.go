@@ -8,6 +8,7 @@ import (
 	"github.com/agent-trading/ats/models/errs/temporalerr"
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/venue/micro"
 )
 
@@ -33,6 +34,20 @@ type OrderState struct {
 	// StrategyID names the strategy that placed the order, which the
 	// workflow tells of the order's changes.
 	StrategyID string `json:"strategy_id,omitempty"`
+	// StrategyEnded: the step amended the execution of the strategy that
+	// placed the order (StrategySettler) and the strategy is COMPLETED or
+	// ERROR, which its workflow must be told. A retried step answers it
+	// again, so the telling is not lost with a worker that died after
+	// the amendment.
+	StrategyEnded bool `json:"strategy_ended,omitempty"`
+}
+
+// StrategySettler amends the strategy side of an order that changed
+// (*strategies.Engine): the execution that placed it, recorded at its
+// decision with its outcome open, gets the order's outcome, and the
+// strategy's totals and stored conditions follow its orders.
+type StrategySettler interface {
+	Settle(ctx context.Context, orderID string) (strategies.Settled, error)
 }
 
 func stateOf(o orders.Order) OrderState {
@@ -50,6 +65,26 @@ func stateOf(o orders.Order) OrderState {
 type Orders struct {
 	Steps   OrderSteps
 	Intents *intent.Keys
+	// Settler, when set, amends the strategy side of every order of a
+	// strategy after each step (settle); a process that places no
+	// strategy orders may leave it nil.
+	Settler StrategySettler
+}
+
+// settle amends the strategy side of the order st describes after a step
+// (StrategySettler) and says whether the strategy ended. A failure fails
+// the step, which is idempotent: its retry finds the order as the step
+// left it and amends again.
+func (a *Orders) settle(ctx context.Context, orderID string, st *OrderState) error {
+	if st.StrategyID == "" || a.Settler == nil {
+		return nil
+	}
+	s, err := a.Settler.Settle(ctx, orderID)
+	if err != nil {
+		return temporalerr.To(err)
+	}
+	st.StrategyEnded = s.Status == strategies.StatusCompleted || s.Status == strategies.StatusError
+	return nil
 }
 
 // OrderCancel is the input of the cancel steps: the order and the proof
@@ -72,7 +107,8 @@ func (a *Orders) SubmitOrder(ctx context.Context, orderID string) (OrderState, e
 		return OrderState{}, temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Info("order submitted", "order_id", orderID, "status", o.Status)
-	return stateOf(o), nil
+	st := stateOf(o)
+	return st, a.settle(ctx, orderID, &st)
 }
 
 // SyncOrder brings the order up to date with the venue.
@@ -81,7 +117,8 @@ func (a *Orders) SyncOrder(ctx context.Context, orderID string) (OrderState, err
 	if err != nil {
 		return OrderState{}, temporalerr.To(err)
 	}
-	return stateOf(o), nil
+	st := stateOf(o)
+	return st, a.settle(ctx, orderID, &st)
 }
 
 // CancelOrder cancels the order on the venue.
@@ -97,7 +134,7 @@ func (a *Orders) CancelOrder(ctx context.Context, in OrderCancel) (OrderState, e
 	st := stateOf(o)
 	st.PreviousStatus = prev
 	activity.GetLogger(ctx).Info("order cancelled", "order_id", orderID, "previous_status", prev, "status", o.Status)
-	return st, nil
+	return st, a.settle(ctx, orderID, &st)
 }
 
 // CancelPendingOrder cancels an order that is not placed yet: at once when
@@ -114,7 +151,7 @@ func (a *Orders) CancelPendingOrder(ctx context.Context, in OrderCancel) (OrderS
 	st := stateOf(o)
 	st.PreviousStatus = prev
 	activity.GetLogger(ctx).Info("pending order cancelled", "order_id", orderID, "status", o.Status)
-	return st, nil
+	return st, a.settle(ctx, orderID, &st)
 }
 
 // AbandonOrder ends an order whose placement could not complete in time.
@@ -124,5 +161,6 @@ func (a *Orders) AbandonOrder(ctx context.Context, orderID string) (OrderState, 
 		return OrderState{}, temporalerr.To(err)
 	}
 	activity.GetLogger(ctx).Warn("order placement abandoned", "order_id", orderID, "status", o.Status)
-	return stateOf(o), nil
+	st := stateOf(o)
+	return st, a.settle(ctx, orderID, &st)
 }

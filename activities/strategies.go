@@ -18,6 +18,8 @@ type StrategyEngine interface {
 	Load(ctx context.Context, id string) (strategies.State, error)
 	Execute(ctx context.Context, id string, seq int) (strategies.Outcome, error)
 	Decide(ctx context.Context, id string, seq int) (strategies.Decision, error)
+	DecideOpen(ctx context.Context, id string, seq int) (strategies.Decision, error)
+	Settle(ctx context.Context, orderID string) (strategies.Settled, error)
 	Placed(ctx context.Context, id string, seq int, pm strategies.Placement) (strategies.Outcome, error)
 	RecordFailure(ctx context.Context, id string, seq int, reason string) (strategies.State, error)
 	Apply(ctx context.Context, ch strategies.Change) (strategies.State, error)

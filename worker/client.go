@@ -231,6 +231,12 @@ func NewWithLogger(c client.Client, deps Deps, logger *slog.Logger) (worker.Work
 	if err := activities.Register(w, deps); err != nil {
 		return nil, err
 	}
+	if deps.Strategies != nil {
+		// A strategy's execution starts its order's workflow; eagerly
+		// when this process also runs the order task queue (below).
+		w.RegisterActivity(&workflows.StrategyPlacer{Engine: deps.Strategies,
+			Orders: workflows.OrderDeskClient{Client: c, Eager: deps.Orders != nil}})
+	}
 	if deps.Orders == nil {
 		return w, nil
 	}

@@ -1,6 +1,8 @@
 package workflows_test
 
 import (
+	"github.com/agent-trading/ats/activities"
+
 	"context"
 	"io"
 	"log/slog"
@@ -63,6 +65,10 @@ func onDevServerWithOrders(t *testing.T, order any, acts ...any) (context.Contex
 		}
 		for _, a := range acts {
 			w.RegisterActivity(a)
+			if s, ok := a.(*activities.Strategies); ok && q == workflows.TaskQueue {
+				// Executions at strategy-shape 2 start their orders.
+				w.RegisterActivity(&workflows.StrategyPlacer{Engine: s.Engine, Orders: workflows.OrderDeskClient{Client: c}})
+			}
 		}
 		if err := w.Start(); err != nil {
 			t.Fatal(err)

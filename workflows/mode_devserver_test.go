@@ -37,7 +37,7 @@ func TestModeSearchAttributeOnDevServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	fx.Placer.Set(func(p *strategiestest.Placer) { p.Status = models.OrderOpen })
-	ctx, c := onDevServerWithOrders(t, venueOrder(fx.Placer), &activities.Strategies{Engine: fx.Engine, Intents: keys})
+	ctx, c := onDevServerWithOrders(t, venueOrder(fx), &activities.Strategies{Engine: fx.Engine, Intents: keys})
 	sc := workflows.StrategyDeskClient{Client: c, Intents: keys}
 	svc := &workflows.StrategyDesk{Runs: sc, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "PRICE_ALERT",

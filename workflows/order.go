@@ -66,6 +66,16 @@ type OrderInput struct {
 	// signals it (StrategySignalPlaced) when the order is placed and
 	// rests, while an order final at once answers by completing.
 	ReportPlacement bool `json:"report_placement,omitempty"`
+	// Shape is the version of orderShapeChange the run is at, given by
+	// the starter (this code: orderShapeCurrent) instead of asked with
+	// GetVersion: the run records no version marker and no
+	// TemporalChangeVersion upsert (two history events of an order that
+	// is final at its placement, such as a copy, of about nine). The input
+	// is in the history, so a replay takes the same branch. A run whose
+	// starter gave none (begun before, or started by an older process,
+	// whose strategy runs wait for their orders' placement and hints)
+	// asks GetVersion as before, up to orderLocalSyncVersion.
+	Shape int `json:"shape,omitempty"`
 }
 
 // OrderCancelRequest is the argument of the cancel update: the proof that
@@ -266,10 +276,21 @@ func (w *orderWorkflow) reportPlacement(ctx workflow.Context) {
 // task's three events and a second workflow task. SyncOrder only reads
 // the venue and records what it says, so running it again (a worker
 // killed mid-attempt) is as safe as the activity's retry.
+//
+// Version 3 (orderSettleVersion): an order of a strategy execution
+// recorded at its decision (strategy-shape 2) tells its strategy only
+// what the strategy's workflow must know: its activities amend the
+// execution (strategies.Engine.Settle, which also keeps the strategy's
+// totals and stored conditions up to date), and the workflow signals the
+// strategy (StrategySignalSettled) only when the amendment left it
+// COMPLETED or ERROR. No "price" hint per change, no placement report.
 const (
 	orderShapeChange      = "order-shape"
 	orderShapeVersion     = 1
 	orderLocalSyncVersion = 2
+	orderSettleVersion    = 3
+	// orderShapeCurrent is the version new runs start at (OrderInput.Shape).
+	orderShapeCurrent = orderSettleVersion
 )
 
 // orderWorkflow is the state of one run of Order; its methods are the
@@ -302,9 +323,15 @@ var orderActivities *activities.Orders
 func newOrderWorkflow(ctx workflow.Context, in OrderInput) *orderWorkflow {
 	w := &orderWorkflow{
 		in:     in,
-		shape:  workflow.GetVersion(ctx, orderShapeChange, workflow.DefaultVersion, orderLocalSyncVersion),
+		shape:  workflow.Version(in.Shape),
 		state:  activities.OrderState{Status: in.Status},
 		placed: in.Placed,
+	}
+	if in.Shape < orderSettleVersion {
+		// Begun before, or started by a process older than this code (a
+		// strategy run at an older shape, which waits for its child's
+		// placement and takes its hints): the shapes before the settling.
+		w.shape = workflow.GetVersion(ctx, orderShapeChange, workflow.DefaultVersion, orderLocalSyncVersion)
 	}
 	w.v1 = w.version(ctx, orderCancelPendingChange, orderCancelPendingVersion) >= orderCancelPendingVersion
 	if w.state.Status == "" {
@@ -347,7 +374,26 @@ func (w *orderWorkflow) setState(ctx workflow.Context, st activities.OrderState)
 			workflow.GetLogger(ctx).Warn("cannot upsert the order status", "error", err)
 		}
 	}
+	if w.shape >= orderSettleVersion {
+		w.tellStrategy(ctx, st)
+		return
+	}
 	w.hintStrategy(ctx, st.StrategyID)
+}
+
+// tellStrategy (orderSettleVersion) signals the order's strategy when the
+// activity's amendment of its execution left it COMPLETED or ERROR
+// (activities.OrderState.StrategyEnded): its workflow reloads the state
+// and ends or parks. Everything else the strategy needs of its order —
+// the execution's outcome, its totals, the conditions a fill arms — the
+// amendment stored, and the workers re-arm from the store's
+// announcement, so the order's changes cost the strategy's history
+// nothing.
+func (w *orderWorkflow) tellStrategy(ctx workflow.Context, st activities.OrderState) {
+	if st.StrategyID == "" || !st.StrategyEnded {
+		return
+	}
+	w.hints = append(w.hints, workflow.SignalExternalWorkflow(ctx, WorkflowID(KindStrategy, st.StrategyID), "", StrategySignalSettled, nil))
 }
 
 // hintStrategy tells the strategy that placed the order (none for an
@@ -693,6 +739,9 @@ func (w *orderWorkflow) continueAsNew(ctx workflow.Context) error {
 	w.awaitHints(ctx)
 	next := w.in
 	next.Placed, next.Status, next.ReportPlacement = true, w.state.Status, false
+	if w.shape >= orderSettleVersion {
+		next.Shape = int(w.shape) // the next run keeps this one's shape, without a marker
+	}
 	return workflow.NewContinueAsNewError(ctx, Order, next)
 }
 
@@ -749,7 +798,7 @@ func (c OrderDeskClient) StartAndAwaitPlacement(ctx context.Context, orderID, us
 	if err != nil {
 		return "", err
 	}
-	in := OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID}
+	in := OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID, Shape: orderShapeCurrent}
 	if c.Eager {
 		opts.EnableEagerStart = true
 		var attempt <-chan orders.Attempt
@@ -798,7 +847,7 @@ func (c OrderDeskClient) StartEarly(ctx context.Context, orderID, userID, agentI
 	opts.EnableEagerStart = true
 	e.id = opts.ID
 	e.attempt, e.stop = c.Attempts.Watch(orderID)
-	in := OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID}
+	in := OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID, Shape: orderShapeCurrent}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), earlyStartTimeout)
 	go func() {
 		defer cancel()
@@ -907,7 +956,7 @@ func (c OrderDeskClient) Resume(ctx context.Context, orderID, userID, agentID, t
 	if err != nil {
 		return err
 	}
-	_, err = c.Client.ExecuteWorkflow(ctx, opts, Order, OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID})
+	_, err = c.Client.ExecuteWorkflow(ctx, opts, Order, OrderInput{OrderID: orderID, UserID: userID, AgentID: agentID, TokenID: tokenID, Shape: orderShapeCurrent})
 	if err != nil && errs.Is(temporalerr.From(err), errs.Conflict) {
 		return nil
 	}

@@ -83,16 +83,19 @@ func TestOrderCancelDuringPlacementBackoffOnDevServer(t *testing.T) {
 // TestStrategyOrderHintsItsStrategyOnDevServer runs, on a real Temporal
 // server, a BUY_LOW_SELL_HIGH strategy's workflow and the workflow of an
 // order it placed (the venue is a fake that fills the order at each
-// sync): the order's changes after its placement (each fill, the end)
-// reach the strategy's workflow as hints, whose checks find nothing due at
-// a bid below sellAbove and arm the sell once the shares are the
-// strategy's. With ATS_RECORD_HISTORY=<path> it writes the order's history
-// (order_shape_sync.json: version 2 of "order-shape"; order_shape.json is
-// its version 1, order_strategy_hint.json version 1 of "strategy-hint" and
+// sync): at order-shape 3 (the order desk's starts) each step of the
+// order amends the strategy side (Engine.Settle: the totals and the
+// stored conditions follow the order), so the sell is armed once the
+// shares are the strategy's, and the strategy's workflow hears nothing
+// (it did not end). With ATS_RECORD_HISTORY=<path> it writes the order's
+// history (order_settle.json: version 3 of "order-shape", given in the
+// input; order_shape_sync.json is its version 2, which hinted the
+// strategy at each change, order_shape.json its version 1,
+// order_strategy_hint.json version 1 of "strategy-hint" and
 // order_strategy_hint_v2.json its version 2, both before the bundle) for
 // the replay tests:
 //
-//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/order_shape_sync.json \
+//	ATS_RECORD_HISTORY=$PWD/workflows/testdata/order_settle.json \
 //	  go test -run TestStrategyOrderHintsItsStrategyOnDevServer ./workflows/
 func TestStrategyOrderHintsItsStrategyOnDevServer(t *testing.T) {
 	keys := intenttest.Keys(t)
@@ -101,7 +104,7 @@ func TestStrategyOrderHintsItsStrategyOnDevServer(t *testing.T) {
 	// The strategy's order, as the order service stores it: its shares
 	// arrive at the order's syncs, after the strategy last looked.
 	f := &fakeVenueOrder{status: "PENDING", submitStatus: "OPEN", size: 5_000_000, fillPerSync: 5_000_000}
-	ctx, c := onDevServer(t, &activities.Orders{Steps: f, Intents: keys}, &activities.Strategies{Engine: fx.Engine, Intents: keys})
+	ctx, c := onDevServer(t, &activities.Orders{Steps: f, Intents: keys, Settler: fx.Engine}, &activities.Strategies{Engine: fx.Engine, Intents: keys})
 	sc := workflows.StrategyDeskClient{Client: c, Intents: keys}
 	svc := &workflows.StrategyDesk{Runs: sc, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "BUY_LOW_SELL_HIGH",

@@ -553,10 +553,14 @@ var orderHistoriesLocal = []string{
 //     order_strategy_hint_v2.json has four of each;
 //   - order_shape_sync.json: the same test at version 2
 //     (orderLocalSyncVersion), the venue read at the hint by a local
-//     activity: 17 events where order_strategy_hint_v2.json has 28.
+//     activity: 17 events where order_strategy_hint_v2.json has 28;
+//   - order_settle.json: the same test at version 3 (orderSettleVersion,
+//     given in the input: no marker), each step amending the strategy
+//     side, no hint to the strategy.
 var orderHistoriesShape = []string{
 	"testdata/order_shape.json",
 	"testdata/order_shape_sync.json",
+	"testdata/order_settle.json",
 }
 
 func TestOrderReplays(t *testing.T) {

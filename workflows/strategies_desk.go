@@ -147,8 +147,12 @@ type StrategyDeskClient struct {
 
 var _ StrategyDeskRuns = StrategyDeskClient{}
 
-// Start starts the strategy's workflow.
+// Start starts the strategy's workflow (at strategyShapeCurrent).
 func (c StrategyDeskClient) Start(ctx context.Context, st strategies.State) error {
+	return c.start(ctx, st, strategyShapeCurrent)
+}
+
+func (c StrategyDeskClient) start(ctx context.Context, st strategies.State, shape int) error {
 	opts, err := StartOptions(StartSpec{
 		Kind: KindStrategy, BusinessID: st.ID, Summary: st.Summary, Mode: st.Mode,
 		SearchAttributes: []temporal.SearchAttributeUpdate{
@@ -159,7 +163,7 @@ func (c StrategyDeskClient) Start(ctx context.Context, st strategies.State) erro
 	if err != nil {
 		return err
 	}
-	_, err = c.Client.ExecuteWorkflow(ctx, opts, Strategy, StrategyInput{StrategyID: st.ID})
+	_, err = c.Client.ExecuteWorkflow(ctx, opts, Strategy, StrategyInput{StrategyID: st.ID, Shape: shape})
 	return temporalerr.From(err)
 }
 

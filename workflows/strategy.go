@@ -30,6 +30,11 @@ const (
 	// book; an order final at once answers by its workflow's completion.
 	// A hint: the execution's record reads the order from the database.
 	StrategySignalPlaced = "order-placed"
+	// StrategySignalSettled tells a run at strategyStartsOrders that the
+	// settling of one of its orders ended the strategy (COMPLETED or
+	// ERROR; no payload): the run reloads the state from the database.
+	// A hint: a forged one costs a reload.
+	StrategySignalSettled = "settled"
 )
 
 // strategyAgentChange versions the handling of StrategySignalAgent
@@ -48,6 +53,12 @@ const (
 type StrategyInput struct {
 	StrategyID string `json:"strategy_id"`
 	Hinted     bool   `json:"hinted,omitempty"`
+	// Shape is the version of strategyShapeChange the run is at, given by
+	// its starter (strategyShapeCurrent) instead of asked with GetVersion
+	// (no marker, no TemporalChangeVersion upsert); zero in runs begun
+	// before or started by an older process, which ask (up to
+	// strategyShapeVersion) and continue as new at strategyShapeCurrent.
+	Shape int `json:"shape,omitempty"`
 }
 
 // strategyMarketCheck is the change id of the market check at the end
@@ -134,7 +145,7 @@ var (
 // execution's order is a child Order workflow that outlives the strategy
 // (parent-close policy ABANDON).
 func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) {
-	w := &strategyWorkflow{id: in.StrategyID, hinted: in.Hinted}
+	w := &strategyWorkflow{id: in.StrategyID, hinted: in.Hinted, shape: workflow.Version(in.Shape)}
 	if err := w.setHandlers(ctx); err != nil {
 		return w.st, err
 	}
@@ -142,7 +153,12 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 	// end date (State.MarketCheckAt) and runs an execution, which moves a
 	// marketQuery to the market it names now or ends a tokenId strategy
 	// whose market closed. Runs recorded before it never wake for it.
-	w.shaped = workflow.GetVersion(ctx, strategyShapeChange, workflow.DefaultVersion, strategyShapeVersion) >= strategyShapeVersion
+	if in.Shape < strategyStartsOrders {
+		// Begun before, or started by a process older than this code: the
+		// shapes before (its orders, started by this run, follow it).
+		w.shape = workflow.GetVersion(ctx, strategyShapeChange, workflow.DefaultVersion, strategyShapeVersion)
+	}
+	w.shaped = w.shape >= strategyShapeVersion
 	w.marketCheck = w.version(ctx, strategyMarketCheck, 1) >= 1
 	if err := w.load(ctx); err != nil {
 		return w.st, err
@@ -177,16 +193,31 @@ func Strategy(ctx workflow.Context, in StrategyInput) (strategies.State, error) 
 // per run (a PRICE_ALERT, a copier of a quiet target) paid two more
 // events in its execution. The bundle is taken once, at the start. Runs
 // begun before it ask for each change as before.
+//
+// Version 2 (strategyStartsOrders): an execution is one local activity
+// (PlaceStrategyExecution) that decides, records the execution with its
+// outcome open and starts the order's workflow without waiting for it;
+// the order amends the execution when it settles and signals the run
+// only when that ended the strategy (StrategySignalSettled). And the run
+// keeps one timer for its deadline, started again only when the deadline
+// moves, instead of a timer per wait that stayed pending until it fired
+// (waitOneTimer). New runs are given their shape in their input
+// (StrategyInput.Shape): no marker.
 const (
 	strategyShapeChange  = "strategy-shape"
 	strategyShapeVersion = 1
+	strategyStartsOrders = 2
+	// strategyShapeCurrent is the version new runs start at.
+	strategyShapeCurrent = strategyStartsOrders
 )
 
 // strategyWorkflow is the state of one run of Strategy; its methods are
 // the steps and the handlers of the run.
 type strategyWorkflow struct {
 	id string
-	// shaped: the run is at strategyShapeVersion (version).
+	// shape is the run's version of strategyShapeChange; shaped: at
+	// least strategyShapeVersion (version).
+	shape  workflow.Version
 	shaped bool
 	st     strategies.State
 	// shown is the state the search attributes and memo show.
@@ -210,6 +241,14 @@ type strategyWorkflow struct {
 	// changing counts the changes (updates) waiting for the step in
 	// flight: a placement wait (strategyUntimedWait) gives way to them.
 	changing int
+	// reload: an order's settling ended the strategy
+	// (StrategySignalSettled); the state is to be read again.
+	reload bool
+	// timer is the pending timer of the run's deadline timerAt, which
+	// cancelTimer cancels (strategyStartsOrders: waitOneTimer).
+	timer       workflow.Future
+	timerAt     time.Time
+	cancelTimer workflow.CancelFunc
 }
 
 // version is the version of a bundled change: its latest (max) in a run
@@ -254,6 +293,13 @@ func (w *strategyWorkflow) setHandlers(ctx workflow.Context) error {
 		for {
 			ch.Receive(ctx, nil)
 			w.agentCheck = true
+		}
+	})
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		ch := workflow.GetSignalChannel(ctx, StrategySignalSettled)
+		for {
+			ch.Receive(ctx, nil)
+			w.reload = true
 		}
 	})
 	for _, action := range []string{strategies.ActionPause, strategies.ActionResume, strategies.ActionCancel, strategies.ActionPatch, strategies.ActionExtend} {
@@ -329,7 +375,7 @@ func (w *strategyWorkflow) continueAsNew(ctx workflow.Context) error {
 	if err := workflow.Await(ctx, func() bool { return !w.busy && workflow.AllHandlersFinished(ctx) }); err != nil {
 		return err
 	}
-	return workflow.NewContinueAsNewError(ctx, Strategy, StrategyInput{StrategyID: w.id, Hinted: w.hinted})
+	return workflow.NewContinueAsNewError(ctx, Strategy, StrategyInput{StrategyID: w.id, Hinted: w.hinted, Shape: strategyShapeCurrent})
 }
 
 func (w *strategyWorkflow) marketDue(now time.Time) bool {
@@ -366,7 +412,13 @@ func (w *strategyWorkflow) wait(ctx workflow.Context) error {
 	deadline := w.deadline()
 	w.woken = false
 	ready := func() bool {
-		return !w.busy && (w.woken || w.agentCheck || (w.hinted && w.st.Status == strategies.StatusActive) || strategies.Final(w.st.Status))
+		return !w.busy && (w.woken || w.agentCheck || w.reload || (w.hinted && w.st.Status == strategies.StatusActive) || strategies.Final(w.st.Status))
+	}
+	if w.shape >= strategyStartsOrders {
+		if err := w.waitOneTimer(ctx, now, deadline, ready); err != nil {
+			return err
+		}
+		return workflow.Await(ctx, func() bool { return !w.busy })
 	}
 	var err error
 	switch {
@@ -379,6 +431,36 @@ func (w *strategyWorkflow) wait(ctx workflow.Context) error {
 		return err
 	}
 	return workflow.Await(ctx, func() bool { return !w.busy })
+}
+
+// waitOneTimer waits as wait does (strategyStartsOrders) with one timer
+// for the deadline: started when the deadline moves (the old one
+// cancelled), kept across waits while it stands, so an execution costs no
+// timer. A deadline passed already waits for nothing.
+func (w *strategyWorkflow) waitOneTimer(ctx workflow.Context, now, deadline time.Time, ready func() bool) error {
+	if !deadline.Equal(w.timerAt) {
+		w.stopTimer()
+		if deadline.After(now) {
+			tctx, cancel := workflow.WithCancel(ctx)
+			w.timer, w.timerAt, w.cancelTimer = workflow.NewTimer(tctx, deadline.Sub(now)), deadline, cancel
+		}
+	}
+	if !deadline.IsZero() && !deadline.After(now) {
+		return nil
+	}
+	err := workflow.Await(ctx, func() bool { return ready() || w.timer != nil && w.timer.IsReady() })
+	if w.timer != nil && w.timer.IsReady() {
+		w.timer, w.timerAt, w.cancelTimer = nil, time.Time{}, nil
+	}
+	return err
+}
+
+// stopTimer cancels the pending timer of the deadline, if any.
+func (w *strategyWorkflow) stopTimer() {
+	if w.cancelTimer != nil && !w.timer.IsReady() {
+		w.cancelTimer()
+	}
+	w.timer, w.timerAt, w.cancelTimer = nil, time.Time{}, nil
 }
 
 // step runs what is due now: the agent's status, the expiry, or an
@@ -409,6 +491,13 @@ func (w *strategyWorkflow) step(ctx workflow.Context) error {
 			// shortly rather than spin.
 			_ = workflow.Sleep(ctx, 5*time.Second)
 		}
+	case w.reload:
+		w.reload = false
+		var next strategies.State
+		if err := workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, strategyDecideOptions), strategyActivities.LoadStrategy, w.id).Get(ctx, &next); err != nil {
+			return err
+		}
+		w.st = next
 	case w.st.Status != strategies.StatusActive:
 		w.hinted = false
 	case w.hinted || w.intervalDue(now) || w.marketDue(now):
@@ -436,6 +525,9 @@ func (w *strategyWorkflow) step(ctx workflow.Context) error {
 // execute runs execution seq: with its order as a child workflow from
 // strategyChildOrdersVersion on, else with the ExecuteStrategy activity.
 func (w *strategyWorkflow) execute(ctx workflow.Context, seq int) (strategies.State, error) {
+	if w.shape >= strategyStartsOrders {
+		return w.executeOpen(ctx, seq)
+	}
 	if w.child == nil {
 		w.childVersion = w.version(ctx, strategyChildOrders, strategyUntimedWait)
 		v := w.childVersion >= strategyChildOrdersVersion
@@ -457,6 +549,21 @@ func (w *strategyWorkflow) execute(ctx workflow.Context, seq int) (strategies.St
 	var out strategies.Outcome
 	err = workflow.ExecuteLocalActivity(lctx, strategyActivities.RecordStrategyPlacement,
 		activities.StrategyPlaced{ID: w.id, Seq: seq, Placement: *d.Place}).Get(ctx, &out)
+	if err != nil {
+		return w.failed(ctx, seq, err)
+	}
+	return out.State, nil
+}
+
+// executeOpen runs execution seq (strategyStartsOrders) as one local
+// activity, PlaceStrategyExecution (see StrategyPlacer): decided,
+// recorded with its outcome open, its order's workflow started; the run
+// waits for nothing else. When the step gives up, the execution is
+// recorded as failed (unless the decision was recorded already).
+func (w *strategyWorkflow) executeOpen(ctx workflow.Context, seq int) (strategies.State, error) {
+	var out strategies.Outcome
+	err := workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, strategyDecideOptions), strategyPlacer.PlaceStrategyExecution,
+		activities.StrategyExecution{ID: w.id, Seq: seq}).Get(ctx, &out)
 	if err != nil {
 		return w.failed(ctx, seq, err)
 	}

@@ -33,24 +33,42 @@ import (
 // order completes, a resting one signals StrategySignalPlaced. The real
 // Order workflow is tested with the order activities (order_test.go);
 // here the strategy's side of the placement is.
-func registerVenueOrders(env *testsuite.TestWorkflowEnvironment, p *strategiestest.Placer) {
-	env.RegisterWorkflowWithOptions(venueOrder(p), workflow.RegisterOptions{Name: "Order"})
+func registerVenueOrders(env *testsuite.TestWorkflowEnvironment, fx *strategiestest.Env) {
+	env.RegisterWorkflowWithOptions(venueOrder(fx), workflow.RegisterOptions{Name: "Order"})
 }
 
 // venueOrder is the stand-in Order workflow of registerVenueOrders.
-func venueOrder(p *strategiestest.Placer) func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
-	settle := func(ctx context.Context, orderID string) (activities.OrderState, error) {
+//
+// An order started at the current shape (a strategy's execution at
+// strategy-shape 2, OrderInput.Shape set) also amends its execution as the
+// order's activities do (Engine.Settle) and signals the strategy when
+// that ended it (StrategySignalSettled), as Order does.
+func venueOrder(fx *strategiestest.Env) func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
+	p := fx.Placer
+	settle := func(ctx context.Context, orderID string, amend bool) (activities.OrderState, error) {
 		o, err := p.Settle(ctx, orderID)
 		if err != nil {
 			return activities.OrderState{}, temporalerr.To(err)
 		}
-		return activities.OrderState{Status: o.Status, FilledMicro: o.FilledSizeMicro}, nil
+		st := activities.OrderState{Status: o.Status, FilledMicro: o.FilledSizeMicro}
+		if amend && o.StrategyID != nil {
+			s, err := fx.Engine.Settle(ctx, orderID)
+			if err != nil {
+				return activities.OrderState{}, temporalerr.To(err)
+			}
+			st.StrategyID = *o.StrategyID
+			st.StrategyEnded = s.Status == strategies.StatusCompleted || s.Status == strategies.StatusError
+		}
+		return st, nil
 	}
 	order := func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
 		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{StartToCloseTimeout: time.Minute})
 		var st activities.OrderState
-		if err := workflow.ExecuteLocalActivity(ctx, settle, in.OrderID).Get(ctx, &st); err != nil {
+		if err := workflow.ExecuteLocalActivity(ctx, settle, in.OrderID, in.Shape > 0).Get(ctx, &st); err != nil {
 			return st, err
+		}
+		if st.StrategyEnded {
+			_ = workflow.SignalExternalWorkflow(ctx, workflows.WorkflowID(workflows.KindStrategy, st.StrategyID), "", workflows.StrategySignalSettled, nil).Get(ctx, nil)
 		}
 		if orders.TerminalStatus(st.Status) {
 			return st, nil
@@ -85,9 +103,11 @@ func TestStrategyChildOrderOnDevServer(t *testing.T) {
 	keys := intenttest.Keys(t)
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
 	fx.Placer.Set(func(p *strategiestest.Placer) { p.Status = models.OrderOpen })
-	ctx, c := onDevServerWithOrders(t, venueOrder(fx.Placer), &activities.Strategies{Engine: fx.Engine, Intents: keys})
+	ctx, c := onDevServerWithOrders(t, venueOrder(fx), &activities.Strategies{Engine: fx.Engine, Intents: keys})
 	sc := workflows.StrategyDeskClient{Client: c, Intents: keys}
-	svc := &workflows.StrategyDesk{Runs: sc, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
+	// Started as a process before strategy-shape 2 started it: the run
+	// asks the version (1), whose executions place child orders.
+	svc := &workflows.StrategyDesk{Runs: shapeRuns{sc, 0}, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "PRICE_ALERT",
 		Config:    json.RawMessage(`{"tokenId":"1001","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.35,"size":10,"orderType":"LIMIT"}`),
 		MaxBudget: strategies.D(decimal.RequireFromString("20"))})
@@ -237,4 +257,38 @@ func TestPauseDuringASlowPlacementIsNotHeld(t *testing.T) {
 	if o, err := r.fx.Store.OrderByID(context.Background(), *ex[0].OrderID); err != nil || o.Status != models.OrderFilled {
 		t.Fatalf("the order's workflow did not go on: %+v %v", o, err)
 	}
+}
+
+// venueStarter is the rig's OrderStarter for runs at strategy-shape 2:
+// it places the order at once as the fixture's venue does (the Order
+// workflow's first attempt), amends the strategy side as the order's
+// activities do (Engine.Settle) and, when that ended the strategy,
+// signals the run as the Order workflow does (StrategySignalSettled).
+type venueStarter struct {
+	env *testsuite.TestWorkflowEnvironment
+	fx  *strategiestest.Env
+}
+
+func (s venueStarter) StartPlacement(ctx context.Context, _ string, pm strategies.Placement) error {
+	if _, err := s.fx.Placer.Settle(ctx, pm.OrderID); err != nil {
+		return err
+	}
+	st, err := s.fx.Engine.Settle(ctx, pm.OrderID)
+	if err != nil {
+		return err
+	}
+	if st.Status == strategies.StatusCompleted || st.Status == strategies.StatusError {
+		s.env.SignalWorkflow(workflows.StrategySignalSettled, nil)
+	}
+	return nil
+}
+
+// shapeRuns starts strategies' workflows at a given shape (StartAt).
+type shapeRuns struct {
+	workflows.StrategyDeskClient
+	shape int
+}
+
+func (r shapeRuns) Start(ctx context.Context, st strategies.State) error {
+	return r.StartAt(ctx, st, r.shape)
 }

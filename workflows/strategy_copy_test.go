@@ -115,7 +115,7 @@ func TestCopyTradeCopiesEveryRecordedEventOnce(t *testing.T) {
 func TestCopyTradeOnDevServer(t *testing.T) {
 	keys := intenttest.Keys(t)
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
-	ctx, c := onDevServerWithOrders(t, venueOrder(fx.Placer), &activities.Strategies{Engine: fx.Engine, Intents: keys})
+	ctx, c := onDevServerWithOrders(t, venueOrder(fx), &activities.Strategies{Engine: fx.Engine, Intents: keys})
 	sc := workflows.StrategyDeskClient{Client: c, Intents: keys}
 	svc := &workflows.StrategyDesk{Runs: sc, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	st, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "COPY_TRADE", Config: json.RawMessage(copyConfig),

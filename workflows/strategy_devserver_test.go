@@ -35,7 +35,7 @@ import (
 func TestStrategyOnDevServer(t *testing.T) {
 	keys := intenttest.Keys(t)
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
-	ctx, c := onDevServerWithOrders(t, venueOrder(fx.Placer), &activities.Strategies{Engine: fx.Engine, Intents: keys})
+	ctx, c := onDevServerWithOrders(t, venueOrder(fx), &activities.Strategies{Engine: fx.Engine, Intents: keys})
 
 	sc := workflows.StrategyDeskClient{Client: c, Intents: keys}
 	svc := &workflows.StrategyDesk{Runs: sc, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
@@ -100,7 +100,7 @@ func TestStrategyOnDevServer(t *testing.T) {
 func TestStrategyMarketCheckOnDevServer(t *testing.T) {
 	keys := intenttest.Keys(t)
 	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
-	ctx, c := onDevServerWithOrders(t, venueOrder(fx.Placer), &activities.Strategies{Engine: fx.Engine, Intents: keys})
+	ctx, c := onDevServerWithOrders(t, venueOrder(fx), &activities.Strategies{Engine: fx.Engine, Intents: keys})
 	const next = "3003"
 	end, after := time.Now().Add(3*time.Second).UTC(), time.Now().Add(time.Hour).UTC()
 	fx.Markets.Set(markets.TokenMarket{TokenID: strategiestest.Token, Question: "BTC window 1", Outcome: "Up", EndDate: &end, AcceptingOrders: true})

@@ -40,6 +40,10 @@ type strategyRig struct {
 	svc  *workflows.StrategyDesk
 	keys *intent.Keys
 	id   string
+	// shape is the run's StrategyInput.Shape: the current shape
+	// (workflows.StrategyShapeCurrent) unless a test of an older one sets
+	// it to 0 before run.
+	shape int
 }
 
 func newStrategyRig(t *testing.T, typ, config, budget string) *strategyRig {
@@ -51,11 +55,12 @@ func newStrategyRig(t *testing.T, typ, config, budget string) *strategyRig {
 	// can take that long, and the 200-execution run met it.
 	env.SetTestTimeout(time.Minute)
 	fx := strategiestest.New(t, storetest.NewSQLite(t), env.Now)
-	r := &strategyRig{t: t, env: env, fx: fx, keys: intenttest.Keys(t)}
+	r := &strategyRig{t: t, env: env, fx: fx, keys: intenttest.Keys(t), shape: workflows.StrategyShapeCurrent}
 	r.svc = &workflows.StrategyDesk{Runs: noStart{}, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}, Now: env.Now}}
 	env.RegisterWorkflow(workflows.Strategy)
 	env.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: r.keys})
-	registerVenueOrders(env, fx.Placer)
+	env.RegisterActivity(&workflows.StrategyPlacer{Engine: fx.Engine, Orders: venueStarter{env: env, fx: fx}})
+	registerVenueOrders(env, fx)
 	b := &strategies.Dec{}
 	if err := b.UnmarshalJSON([]byte(budget)); err != nil {
 		t.Fatal(err)
@@ -109,7 +114,7 @@ func (r *strategyRig) send(ch strategies.Change) *updateResult {
 
 func (r *strategyRig) run() strategies.State {
 	r.t.Helper()
-	r.env.ExecuteWorkflow(workflows.Strategy, workflows.StrategyInput{StrategyID: r.id})
+	r.env.ExecuteWorkflow(workflows.Strategy, workflows.StrategyInput{StrategyID: r.id, Shape: r.shape})
 	if !r.env.IsWorkflowCompleted() {
 		r.t.Fatal("the workflow did not complete")
 	}
@@ -521,7 +526,7 @@ func (g rigRunner) Change(_ context.Context, ch strategies.Change) (strategies.S
 // the history stays bounded however long a strategy runs.
 func TestStrategyContinuesAsNewAfter200Executions(t *testing.T) {
 	r := newStrategyRig(t, "RECURRING_BUY", `{"tokenId":"1001","amountPerInterval":1.05,"intervalMs":60000}`, "100000")
-	r.env.ExecuteWorkflow(workflows.Strategy, workflows.StrategyInput{StrategyID: r.id})
+	r.env.ExecuteWorkflow(workflows.Strategy, workflows.StrategyInput{StrategyID: r.id, Shape: r.shape})
 	err := r.env.GetWorkflowError()
 	if !workflow.IsContinueAsNewError(err) {
 		t.Fatalf("the run ended with %v, want continue-as-new", err)
@@ -614,11 +619,12 @@ func newMarketRig(t *testing.T, typ, config, budget string, setup func(fx *strat
 	env := ts.NewTestWorkflowEnvironment()
 	fx := strategiestest.New(t, storetest.NewSQLite(t), env.Now)
 	setup(fx, env.Now())
-	r := &strategyRig{t: t, env: env, fx: fx, keys: intenttest.Keys(t)}
+	r := &strategyRig{t: t, env: env, fx: fx, keys: intenttest.Keys(t), shape: workflows.StrategyShapeCurrent}
 	r.svc = &workflows.StrategyDesk{Strategies: fx.Service(env.Now), Runs: noStart{}}
 	env.RegisterWorkflow(workflows.Strategy)
 	env.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: r.keys})
-	registerVenueOrders(env, fx.Placer)
+	env.RegisterActivity(&workflows.StrategyPlacer{Engine: fx.Engine, Orders: venueStarter{env: env, fx: fx}})
+	registerVenueOrders(env, fx)
 	b := &strategies.Dec{}
 	if err := b.UnmarshalJSON([]byte(budget)); err != nil {
 		t.Fatal(err)
