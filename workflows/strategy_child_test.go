@@ -203,7 +203,8 @@ func TestStrategyPreChildHistoryNeedsTheVersion(t *testing.T) {
 }
 
 // TestPauseDuringASlowPlacementIsNotHeld: from version 2 of
-// "child-orders" an execution waiting for its order's placement, with no
+// "child-orders" (runs before strategy-shape 2, whose executions wait for
+// nothing but their order's start) an execution waiting for its order's placement, with no
 // timer bounding the wait, gives way to a change: a pause sent while the
 // order's workflow is still placing (its venue call blocked until the
 // pause has answered — were the pause held by the placement, neither
@@ -211,6 +212,7 @@ func TestStrategyPreChildHistoryNeedsTheVersion(t *testing.T) {
 // as it stands (PENDING); the order's workflow goes on.
 func TestPauseDuringASlowPlacementIsNotHeld(t *testing.T) {
 	r := newStrategyRig(t, "BUY_LOW_SELL_HIGH", `{"tokenId":"1001","buyBelow":0.40,"sellAbove":0.60,"sizePerTrade":10}`, "100")
+	r.shape = 0 // a run before strategy-shape 2, whose execution waits for its child's placement
 	r.fx.Book.Set(strategiestest.Token, "0.37", "0.39")
 	release := make(chan struct{})
 	r.fx.Placer.Set(func(p *strategiestest.Placer) {
