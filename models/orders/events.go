@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -80,6 +81,9 @@ type Router struct {
 	}
 	Signaler Signaler
 	Logger   *slog.Logger
+	// PendingDelay is how long an event of an order still PENDING waits
+	// before it is routed again (DefaultPendingDelay when zero); see route.
+	PendingDelay time.Duration
 
 	once sync.Once
 	// told remembers the (order, trade) pairs signalled lately: a trade is
@@ -98,10 +102,33 @@ func (r *Router) log() *slog.Logger {
 	return slog.Default()
 }
 
+// DefaultPendingDelay is Router.PendingDelay's default: about what a
+// placement takes from its post to its recorded answer, under load.
+const DefaultPendingDelay = time.Second
+
+// pendingDeferrals bounds how many times an event of an order that stays
+// PENDING is put off before it is routed as it stands.
+const pendingDeferrals = 5
+
 // route signals the workflow of the order with venue id hash. With
 // tradeID set, an order that recorded that trade already is not told
 // again (a trade is re-sent at each settlement status).
 func (r *Router) route(ctx context.Context, hash, tradeID string, h EventHint) error {
+	return r.routeAfter(ctx, hash, tradeID, h, 0)
+}
+
+// routeAfter is route for an event put off deferred times already. An
+// event of an order still PENDING — the venue reporting the match of
+// the post in flight, which the placement attempt records from the
+// post's own answer — is routed again after PendingDelay rather than at
+// once: by then the order is placed and the event usually tells nothing
+// new (a marketable copy is FILLED), while a signal that reached its
+// workflow during the placement's workflow task made the server refuse
+// that task's completion (new events) and the attempt run again. An event
+// the placement does not account for (a fill after the post's answer) is
+// still routed, later; one lost with this process is found by the
+// listener's sweep, as any.
+func (r *Router) routeAfter(ctx context.Context, hash, tradeID string, h EventHint, deferred int) error {
 	if hash == "" {
 		return nil
 	}
@@ -111,6 +138,19 @@ func (r *Router) route(ctx context.Context, hash, tradeID string, h EventHint) e
 	}
 	if err != nil {
 		return err
+	}
+	if o.Status == models.OrderPending && deferred < pendingDeferrals {
+		delay := r.PendingDelay
+		if delay <= 0 {
+			delay = DefaultPendingDelay
+		}
+		ctx := context.WithoutCancel(ctx)
+		time.AfterFunc(delay, func() {
+			if err := r.routeAfter(ctx, hash, tradeID, h, deferred+1); err != nil {
+				r.log().WarnContext(ctx, "routing a deferred order event failed; the sweep will find it", "order_id", o.ID, "err", err)
+			}
+		})
+		return nil
 	}
 	if !h.Worth(o.Status, o.FilledSizeMicro) {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/shopspring/decimal"
@@ -135,6 +136,88 @@ func TestRouterSignalsTheOrdersConcerned(t *testing.T) {
 				if sig.got[i] != tc.want[i] {
 					t.Fatalf("signals %v, want %v", sig.got, tc.want)
 				}
+			}
+		})
+	}
+}
+
+// pendingStore is one order whose status the test moves while the router
+// holds an event of it.
+type pendingStore struct {
+	mu sync.Mutex
+	o  models.Order
+}
+
+func (s *pendingStore) OrderByVenueID(_ context.Context, h string) (*models.Order, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if h != s.o.VenueOrderID {
+		return nil, errs.E(errs.NotFound, "order not found")
+	}
+	o := s.o
+	return &o, nil
+}
+
+func (s *pendingStore) ListFills(context.Context, string) ([]models.Fill, error) { return nil, nil }
+
+func (s *pendingStore) set(status string, filled int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.o.Status, s.o.FilledSizeMicro = status, filled
+}
+
+// An event of an order still PENDING (the match of the post in flight) is
+// not signalled at once, where it would reach the order's workflow during
+// the placement's workflow task: it is routed again once the delay
+// passed, and then only if it may tell something the placement did not
+// record.
+func TestRouterPutsOffEventsOfAPendingOrder(t *testing.T) {
+	const hash = "0x00000000000000000000000000000000000000000000000000000000000000ab"
+	tests := []struct {
+		name string
+		// then is what the placement recorded by the time the event is
+		// routed again (empty: still PENDING, every time).
+		then   string
+		filled int64
+		want   int
+	}{
+		{"the placement recorded the fill", "FILLED", 10_000_000, 0},
+		{"the order rests, the trade is not recorded", "OPEN", 0, 1},
+		{"the order stays PENDING: routed as it stands at last", "", 0, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &pendingStore{o: models.Order{ID: "ord_1", VenueOrderID: hash, Status: models.OrderPending, SizeMicro: 10_000_000}}
+			sig := &signals{}
+			r := &orders.Router{Store: s, Signaler: sig, PendingDelay: 5 * time.Millisecond}
+			if err := r.StreamEvent(context.Background(), &ws.TradeEvent{ID: "trade-1", Status: ws.TradeMatched, TakerOrderID: hash}); err != nil {
+				t.Fatal(err)
+			}
+			sig.mu.Lock()
+			at0 := len(sig.got)
+			sig.mu.Unlock()
+			if at0 != 0 {
+				t.Fatalf("signalled at once: %v", sig.got)
+			}
+			if tc.then != "" {
+				s.set(tc.then, tc.filled)
+			}
+			// Long enough for every deferral (5 × 5 ms) and more.
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				sig.mu.Lock()
+				n := len(sig.got)
+				sig.mu.Unlock()
+				if n > tc.want {
+					t.Fatalf("signals %v, want %d", sig.got, tc.want)
+				}
+				if n == tc.want && (tc.want > 0 || time.Now().After(deadline.Add(-4800*time.Millisecond))) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("signals %v, want %d", sig.got, tc.want)
+				}
+				time.Sleep(time.Millisecond)
 			}
 		})
 	}
