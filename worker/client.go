@@ -170,9 +170,20 @@ func Options(logger *slog.Logger) worker.Options {
 		// Pollers bound throughput by the server's round trip, not by
 		// CPU: with the SDK's default of 2 a worker took about 4 workflow
 		// tasks a second from a loaded dev server while idle, and 10,000
-		// strategy workflows waited minutes for their first task.
-		MaxConcurrentWorkflowTaskPollers: 8,
+		// strategy workflows waited minutes for their first task; 16 keep
+		// a burst of executions (each a workflow task with its local
+		// activity) flowing.
+		MaxConcurrentWorkflowTaskPollers: 16,
 		MaxConcurrentActivityTaskPollers: 8,
+		// A burst (1,000 copiers of one wallet hinted at once) queues
+		// their workflow tasks on this worker's sticky queue; at the
+		// SDK's 5 s a task still queued there timed out and went to the
+		// normal queue, where it waited about a minute more (half of a
+		// burst's copies, docs/benchmarks.md "Session 6"). Waiting longer
+		// on the sticky queue costs nothing when the worker is gone: the
+		// server sends a dead worker's tasks to the normal queue once its
+		// sticky poller has been missing for 10 s.
+		StickyScheduleToStartTimeout: 30 * time.Second,
 		OnFatalError: func(err error) {
 			if logger != nil {
 				logger.Error("temporal worker stopped on a fatal error", "err", err)
