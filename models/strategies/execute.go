@@ -10,6 +10,7 @@ import (
 
 	"github.com/agent-trading/ats/models"
 	"github.com/agent-trading/ats/models/errs"
+	"github.com/agent-trading/ats/models/events"
 	"github.com/agent-trading/ats/models/metrics"
 	"github.com/agent-trading/ats/models/orders"
 	"github.com/agent-trading/ats/models/store"
@@ -123,18 +124,29 @@ func (e *Engine) execute(ctx context.Context, id string, seq int, d *deferral) (
 		// Nothing due: keep the totals its orders show now (a fill that
 		// arrived since the last execution, whose order's hint ran this
 		// check) and re-arm for them: a BUY's late fill arms its sell.
+		// (Read under the user's lock, as Settle writes them.)
 		now := e.now()
-		conds, err := e.conditions(ctx, e.Store, st, cfg, buying)
-		if err != nil {
-			return Outcome{}, err
-		}
-		u := store.StrategyUpdate{LastEvaluatedAt: &now,
-			BudgetUsedMicro: &st.BudgetUsedMicro, OpenSizeMicro: &st.OpenSizeMicro,
-			Triggers: ptr(encodeConds(conds))}
-		if v.cur != nil {
-			setMarket(&u, st)
-		}
-		out, err := e.commit(ctx, id, []string{StatusActive}, u, nil, nil)
+		out, _, err := e.locked(ctx, st, func(tx *store.Store, cur *models.Strategy) (*store.StrategyUpdate, []events.Event, error) {
+			if cur.Status != StatusActive {
+				return nil, nil, errs.Ef(errs.Conflict, "the strategy is %s", cur.Status).WithCode(errs.CodeStrategyState)
+			}
+			next := *st
+			buying, err := e.refreshIn(ctx, tx, &next)
+			if err != nil {
+				return nil, nil, err
+			}
+			conds, err := e.conditions(ctx, tx, &next, cfg, buying)
+			if err != nil {
+				return nil, nil, err
+			}
+			u := &store.StrategyUpdate{LastEvaluatedAt: &now,
+				BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
+				Triggers: ptr(encodeConds(conds))}
+			if v.cur != nil {
+				setMarket(u, &next)
+			}
+			return u, nil, nil
+		})
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -403,50 +415,64 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 	if rec.Action == "" {
 		rec.Action = actionOf(st.Type, pl)
 	}
-	// The totals as the orders show them now (with this execution's
-	// order, when there is one).
-	buying, err := e.refresh(ctx, &next)
-	if err != nil {
-		return Outcome{}, err
-	}
 	if rec.Kind == KindError && cause != nil {
 		e.log().WarnContext(ctx, "strategy execution failed", "strategy_id", st.ID, "seq", seq, "err", cause)
 	}
-	evs := tell(st, &next, rec, pl)
-	if next.Status == StatusActive {
-		if end := EndOf(t, snapshotOf(&next, c, buying), pl.Complete); end != "" {
-			// An execution whose order has not settled yet may still
-			// change the totals: the end waits for it (Settle).
-			open, err := e.Store.CountOpenStrategyExecutions(ctx, st.ID)
-			if err != nil {
-				return Outcome{}, err
-			}
-			if open == 0 {
-				evs = append(evs, complete(&next, rec, end))
+	// The counters are read under the user's lock, as Settle writes them:
+	// the orders of executions in flight settle concurrently with this
+	// one (a copier's copies).
+	prepared := next
+	out, _, err := e.locked(ctx, st, func(tx *store.Store, cur *models.Strategy) (*store.StrategyUpdate, []events.Event, error) {
+		if cur.Status != StatusActive {
+			return nil, nil, errs.Ef(errs.Conflict, "the strategy is %s", cur.Status).WithCode(errs.CodeStrategyState)
+		}
+		next := prepared
+		next.ConsecutiveFailures = cur.ConsecutiveFailures
+		// The totals as the orders show them now (with this execution's
+		// order, when there is one).
+		buying, err := e.refreshIn(ctx, tx, &next)
+		if err != nil {
+			return nil, nil, err
+		}
+		evs := tell(st, &next, rec, pl)
+		if next.Status == StatusActive {
+			if end := EndOf(t, snapshotOf(&next, c, buying), pl.Complete); end != "" {
+				// An execution whose order has not settled yet may still
+				// change the totals: the end waits for it (Settle).
+				open, err := tx.CountOpenStrategyExecutions(ctx, st.ID)
+				if err != nil {
+					return nil, nil, err
+				}
+				if open == 0 {
+					evs = append(evs, complete(&next, rec, end))
+				}
 			}
 		}
-	}
-	u := store.StrategyUpdate{Status: &next.Status, BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
-		ConsecutiveFailures: &next.ConsecutiveFailures, Executions: &next.Executions, LastError: &next.LastError,
-		EndedReason: &next.EndedReason, LastEvaluatedAt: &now}
-	if tr.Interval && next.Status == StatusActive {
-		due := now.Add(c.IntervalDuration())
-		u.NextEvaluationAt = &due
-	} else if next.Status != StatusActive {
-		u.NextEvaluationAt = &time.Time{}
-	}
-	conds, err := e.conditions(ctx, e.Store, &next, c, buying)
-	if err != nil {
-		return Outcome{}, err
-	}
-	if pl.Conds != nil && next.Status == StatusActive {
-		conds = pl.Conds
-	}
-	u.Triggers = ptr(encodeConds(conds))
-	if tr.Market != MarketNone && next.TokenID != "" {
-		setMarket(&u, &next)
-	}
-	out, err := e.commit(ctx, st.ID, []string{StatusActive}, u, rec, evs)
+		u := &store.StrategyUpdate{Status: &next.Status, BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
+			ConsecutiveFailures: &next.ConsecutiveFailures, Executions: &next.Executions, LastError: &next.LastError,
+			EndedReason: &next.EndedReason, LastEvaluatedAt: &now}
+		if tr.Interval && next.Status == StatusActive {
+			due := now.Add(c.IntervalDuration())
+			u.NextEvaluationAt = &due
+		} else if next.Status != StatusActive {
+			u.NextEvaluationAt = &time.Time{}
+		}
+		conds, err := e.conditions(ctx, tx, &next, c, buying)
+		if err != nil {
+			return nil, nil, err
+		}
+		if pl.Conds != nil && next.Status == StatusActive {
+			conds = pl.Conds
+		}
+		u.Triggers = ptr(encodeConds(conds))
+		if tr.Market != MarketNone && next.TokenID != "" {
+			setMarket(u, &next)
+		}
+		if err := tx.AddStrategyExecution(ctx, rec); err != nil {
+			return nil, nil, err
+		}
+		return u, evs, nil
+	})
 	if err != nil {
 		return Outcome{}, err
 	}

@@ -292,7 +292,7 @@ func (e *Engine) Settle(ctx context.Context, orderID string) (Settled, error) {
 func (e *Engine) locked(ctx context.Context, st *models.Strategy,
 	fn func(tx *store.Store, cur *models.Strategy) (*store.StrategyUpdate, []events.Event, error)) (*models.Strategy, bool, error) {
 	for attempt := 1; ; attempt++ {
-		wrote := false
+		wrote, raced := false, false
 		err := e.Store.WithBudgetLock(ctx, st.UserID, func(tx *store.Store) error {
 			cur, err := tx.StrategyByID(ctx, st.ID)
 			if err != nil {
@@ -303,6 +303,7 @@ func (e *Engine) locked(ctx context.Context, st *models.Strategy,
 				return err
 			}
 			if err := tx.UpdateStrategy(ctx, st.ID, []string{cur.Status}, *u); err != nil {
+				raced = errs.CodeOf(err) == errs.CodeStrategyState
 				return err
 			}
 			for _, ev := range evs {
@@ -313,7 +314,7 @@ func (e *Engine) locked(ctx context.Context, st *models.Strategy,
 			wrote = true
 			return nil
 		})
-		if errs.CodeOf(err) == errs.CodeStrategyState && attempt < 3 {
+		if raced && attempt < 3 {
 			continue
 		}
 		if err != nil {

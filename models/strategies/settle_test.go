@@ -501,3 +501,37 @@ func TestSettleOfOrdersOfNoOpenExecution(t *testing.T) {
 		assert.Equal(t, before.OrderStatus, after.OrderStatus, "a closed execution keeps what it recorded")
 	})
 }
+
+// The end waits for the executions in flight: a copy that finds the
+// budget taken by a live buy does not complete the strategy, since that
+// buy may fill less (or nothing) when placed; once it failed the budget
+// is whole again and the strategy goes on.
+func TestTheEndWaitsForExecutionsInFlight(t *testing.T) {
+	storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		// A copier of buys only: one that sells waits for its live buys
+		// anyway (EndOf), to sell what they buy.
+		f := newOpen(t, s, "COPY_TRADE", strings.Replace(copyConfig, `"copySells":true`, `"copySells":false`, 1), "6")
+		for i := 1; i <= 2; i++ {
+			require.NoError(t, s.RecordCopyTrades(ctx, []models.CopyTrade{{StrategyID: f.id, TxHash: fmt.Sprintf("0x%064x", i), LogIndex: 3,
+				Target: copyTarget, Block: int64(i), Kind: models.CopyKindTrade, TokenID: strategiestest.Token, Side: "BUY",
+				SharesMicro: 20_000_000, PriceMicro: 400_000}}))
+		}
+		f.Placer.Set(func(p *strategiestest.Placer) { p.Status = models.OrderFailed })
+		first := f.decide(t, 1)
+		require.NotNil(t, first.Place)
+		// $5.25 of $6 counted for the live buy: the next copy is below
+		// the venue's minimum and would end the strategy.
+		second := f.decide(t, 2)
+		require.Nil(t, second.Place)
+		assert.Equal(t, strategies.KindSkip, second.Outcome.Kind)
+		assert.Equal(t, strategies.StatusActive, f.row(t).Status, "not while a buy is in flight")
+
+		got := f.place(t, first.Place.OrderID)
+		assert.False(t, got.Changed)
+		st := f.row(t)
+		assert.Equal(t, strategies.StatusActive, st.Status)
+		assert.Zero(t, st.BudgetUsedMicro)
+		assert.Equal(t, 1, st.ConsecutiveFailures)
+	})
+}
