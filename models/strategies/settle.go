@@ -248,6 +248,16 @@ func (e *Engine) Settle(ctx context.Context, orderID string) (Settled, error) {
 				if next.Status != StatusActive {
 					u.NextEvaluationAt, u.Triggers = &time.Time{}, ptr("")
 				}
+			} else if ok && !Final(cur.Status) && amended.Kind == KindAction && pl.Complete != "" {
+				// A one-shot (PRICE_ALERT) paused while its order was
+				// being placed has fired all the same: it completes, or
+				// its resume would fire it again. Otherwise a strategy no
+				// longer ACTIVE gets its execution amended only.
+				counted = true
+				evs = append(tell(cur, &next, &amended, pl), complete(&next, &amended, pl.Complete))
+				next.PausedBy = ""
+				u.ConsecutiveFailures, u.Status, u.EndedReason, u.PausedBy = &next.ConsecutiveFailures, &next.Status, &next.EndedReason, &next.PausedBy
+				u.NextEvaluationAt, u.Triggers = &time.Time{}, ptr("")
 			}
 		}
 		if next.Status == StatusActive {

@@ -335,20 +335,23 @@ func TestSettleArmsTheSellOfAFilledBuy(t *testing.T) {
 }
 
 // A strategy paused while its order was placed gets its execution amended
-// only: no failure counted, no completion, its status kept.
-func TestSettleOfAPausedStrategyAmendsTheExecutionOnly(t *testing.T) {
+// only: no failure counted, no event, its status kept; but a PRICE_ALERT
+// whose order was placed has fired, and completes (a resume would fire it
+// again).
+func TestSettleOfAPausedStrategy(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		status string
-		kind   string
+		name, typ, config, status string
+		kind, want                string
+		changed                   bool
 	}{
-		{"filled", "", strategies.KindAction},
-		{"failed", models.OrderFailed, strategies.KindError},
+		{"a buy filled", "BUY_LOW_SELL_HIGH", blshConfig, "", strategies.KindAction, strategies.StatusPaused, false},
+		{"an alert's order failed", "PRICE_ALERT", alertConfig, models.OrderFailed, strategies.KindError, strategies.StatusPaused, false},
+		{"an alert's order filled", "PRICE_ALERT", alertConfig, "", strategies.KindAction, strategies.StatusCompleted, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			storetest.EachDB(t, func(t *testing.T, s *store.Store) {
 				ctx := context.Background()
-				f := newOpen(t, s, "PRICE_ALERT", alertConfig, "20")
+				f := newOpen(t, s, tc.typ, tc.config, "20")
 				f.Book.Set(strategiestest.Token, "0.30", "0.34")
 				f.Placer.Set(func(p *strategiestest.Placer) { p.Status = tc.status })
 				d := f.decide(t, 1)
@@ -356,14 +359,24 @@ func TestSettleOfAPausedStrategyAmendsTheExecutionOnly(t *testing.T) {
 				_, err := f.svc.Pause(ctx, f.Actor(), f.id)
 				require.NoError(t, err)
 				got := f.place(t, d.Place.OrderID)
-				assert.False(t, got.Changed)
+				assert.Equal(t, tc.changed, got.Changed)
 				rec := f.execution(t, 1)
 				assert.False(t, rec.Open)
 				assert.Equal(t, tc.kind, rec.Kind)
 				st := f.row(t)
-				assert.Equal(t, strategies.StatusPaused, st.Status)
+				assert.Equal(t, tc.want, st.Status)
 				assert.Zero(t, st.ConsecutiveFailures)
 				assert.Empty(t, st.Triggers)
+				o, err := s.OrderByID(ctx, d.Place.OrderID)
+				require.NoError(t, err)
+				assert.Equal(t, o.FilledSizeMicro, st.OpenSizeMicro, "the totals follow its orders")
+				if tc.want == strategies.StatusCompleted {
+					assert.Equal(t, strategies.EndFired, st.EndedReason)
+					assert.Empty(t, st.PausedBy)
+					assert.Equal(t, 1, f.count(models.EventStrategyCompleted))
+					return
+				}
+				assert.Equal(t, strategies.ByAgent, st.PausedBy)
 				assert.Zero(t, f.count(models.EventStrategyExecuted)+f.count(models.EventStrategyError)+f.count(models.EventStrategyCompleted))
 			})
 		})
