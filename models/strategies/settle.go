@@ -190,6 +190,9 @@ func (e *Engine) Settle(ctx context.Context, orderID string) (Settled, error) {
 		return Settled{}, err
 	}
 	t := typeOf(st.Type)
+	if quiet, err := e.unchanged(ctx, st, cfg, o); err != nil || quiet {
+		return Settled{StrategyID: id}, err
+	}
 	var (
 		closed  *models.StrategyExecution // the execution this call closed
 		counted bool                      // ... for an ACTIVE strategy
@@ -289,6 +292,31 @@ func (e *Engine) Settle(ctx context.Context, orderID string) (Settled, error) {
 		}
 	}
 	return Settled{StrategyID: id, Changed: moved}, nil
+}
+
+// unchanged reports, from reads outside any lock, whether Settle of order
+// o has nothing to do for st: no open execution of it to close, and the
+// totals and conditions as stored. Most changes of an order (a fill
+// announced twice, a status already counted) end here without taking the
+// user's lock, which the user's order acceptances wait for.
+func (e *Engine) unchanged(ctx context.Context, st *models.Strategy, c Config, o *models.Order) (bool, error) {
+	rec, err := e.Store.StrategyExecutionByOrder(ctx, st.ID, o.ID)
+	if err != nil && !errs.Is(err, errs.NotFound) {
+		return false, err
+	}
+	if rec != nil && rec.Open && o.Status != models.OrderPending {
+		return false, nil
+	}
+	next := *st
+	buying, err := e.refresh(ctx, &next)
+	if err != nil || next.BudgetUsedMicro != st.BudgetUsedMicro || next.OpenSizeMicro != st.OpenSizeMicro {
+		return false, err
+	}
+	if st.Status != StatusActive {
+		return true, nil
+	}
+	conds, err := e.conditions(ctx, e.Store, &next, c, buying)
+	return err == nil && encodeConds(conds) == st.Triggers, err
 }
 
 // locked runs fn under the user's lock (the one budget writers take),
