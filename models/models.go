@@ -467,6 +467,11 @@ type StrategyExecution struct {
 	MarketOutcome  string     `gorm:"column:market_outcome"`
 	MarketSlug     string     `gorm:"column:market_slug"`
 	MarketEndDate  *time.Time `gorm:"column:market_end_date"`
+	// Open is true while the execution's order has not settled: it was
+	// recorded when decided (an action with its order PENDING), and its
+	// kind, reason and fills are amended once the order is placed
+	// (strategies.Engine.Settle).
+	Open bool `gorm:"column:open"`
 }
 
 // TableName implements gorm's tabler.

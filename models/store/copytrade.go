@@ -172,3 +172,13 @@ func (s *Store) StrategyTokenOrders(ctx context.Context, strategyID, tokenID str
 		Where("strategy_id = ? AND token_id = ?", strategyID, tokenID).Order("created_at").Order("id").Find(&out).Error
 	return out, mapErr(err, "order")
 }
+
+// CopyTradeBySeq finds the event of the target execution seq of
+// strategyID claimed (NotFound when none).
+func (s *Store) CopyTradeBySeq(ctx context.Context, strategyID string, seq int) (*models.CopyTrade, error) {
+	var ct models.CopyTrade
+	if err := s.db.WithContext(ctx).Where("strategy_id = ? AND seq = ?", strategyID, seq).Take(&ct).Error; err != nil {
+		return nil, mapErr(err, "copy trade")
+	}
+	return &ct, nil
+}

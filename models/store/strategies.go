@@ -407,3 +407,43 @@ func (s *Store) StrategyOrders(ctx context.Context, strategyID string) ([]models
 	}
 	return out, nil
 }
+
+// StrategyExecutionByOrder finds the execution of strategyID that recorded
+// order orderID (NotFound when none did: an order of a run begun before
+// executions were recorded at their decision, or one not yet recorded).
+func (s *Store) StrategyExecutionByOrder(ctx context.Context, strategyID, orderID string) (*models.StrategyExecution, error) {
+	var e models.StrategyExecution
+	err := s.db.WithContext(ctx).Where("order_id = ? AND strategy_id = ?", orderID, strategyID).
+		Order("seq DESC").Order("id DESC").Take(&e).Error
+	if err != nil {
+		return nil, mapErr(err, "strategy execution")
+	}
+	return &e, nil
+}
+
+// CountOpenStrategyExecutions counts strategyID's executions whose order
+// has not settled yet (models.StrategyExecution.Open).
+func (s *Store) CountOpenStrategyExecutions(ctx context.Context, strategyID string) (int64, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Model(&models.StrategyExecution{}).Where("strategy_id = ? AND open = ?", strategyID, true).Count(&n).Error
+	return n, mapErr(err, "strategy execution")
+}
+
+// CloseStrategyExecution amends open execution e.ID with e's outcome
+// (kind, reason, and its order's status, fills and amount) and closes it.
+// It reports false, changing nothing, when the execution is not open (an
+// earlier call closed it).
+func (s *Store) CloseStrategyExecution(ctx context.Context, e *models.StrategyExecution) (bool, error) {
+	res := s.db.WithContext(ctx).Model(&models.StrategyExecution{}).Where("id = ? AND open = ?", e.ID, true).Updates(map[string]any{
+		"open": false, "kind": e.Kind, "reason": e.Reason, "order_status": e.OrderStatus,
+		"filled_size_micro": e.FilledSizeMicro, "avg_fill_price_micro": e.AvgFillPriceMicro, "amount_micro": e.AmountMicro,
+	})
+	if res.Error != nil {
+		return false, mapErr(res.Error, "strategy execution")
+	}
+	if res.RowsAffected != 1 {
+		return false, nil
+	}
+	s.changed(Change{Topic: TopicStrategies, StrategyID: e.StrategyID})
+	return true, nil
+}

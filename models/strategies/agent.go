@@ -154,8 +154,12 @@ func (e *Engine) obeyAgent(ctx context.Context, st *models.Strategy) (*models.St
 		if err != nil {
 			return nil, err
 		}
+		conds, err := e.conditions(ctx, e.Store, &next, cfg, buying)
+		if err != nil {
+			return nil, err
+		}
 		u = store.StrategyUpdate{Status: ptr(StatusActive), PausedBy: ptr(""), BudgetUsedMicro: &next.BudgetUsedMicro,
-			OpenSizeMicro: &next.OpenSizeMicro, Triggers: ptr(encodeConds(conditionsFor(&next, cfg, buying)))}
+			OpenSizeMicro: &next.OpenSizeMicro, Triggers: ptr(encodeConds(conds))}
 		if typeOf(st.Type).Traits().Interval && st.NextEvaluationAt == nil {
 			u.NextEvaluationAt = ptr(e.now())
 		}

@@ -260,8 +260,8 @@ func (e *Engine) copy(ctx context.Context, f Follower, st *models.Strategy, c Co
 	key := CopyIdempotencyKey(st.ID, ct.TxHash, ct.LogIndex)
 	if prev, err := e.Store.OrderByIdempotencyKey(ctx, st.AgentID, key); err == nil {
 		pl := Plan{Kind: KindAction, Reason: "copy of " + copySource(ct) + " (placed by an earlier attempt)"}
-		if out, ok := d.holdStored(st, prev, pl); ok {
-			return out, nil
+		if out, ok, err := e.holdStored(ctx, d, st, c, seq, prev, pl); ok || err != nil {
+			return out, err
 		}
 		return e.record(ctx, st, c, seq, pl, prev, nil)
 	} else if !errs.Is(err, errs.NotFound) {
@@ -303,7 +303,7 @@ func (e *Engine) copy(ctx context.Context, f Follower, st *models.Strategy, c Co
 		return e.record(ctx, st, c, seq, pl, nil, err)
 	}
 	if ref != nil {
-		return d.hold(st, ref, pl, &ct.CreatedAt), nil
+		return e.handOver(ctx, d, st, c, seq, ref, pl, &ct.CreatedAt)
 	}
 	// From the target's trade recorded (its block seen) to the copy
 	// placed: the latency the goal bounds.

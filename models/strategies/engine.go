@@ -438,7 +438,11 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 		if err != nil {
 			return State{}, err
 		}
-		u.Triggers = ptr(encodeConds(conditionsFor(&next, cfg, buying)))
+		conds, err := e.conditions(ctx, e.Store, &next, cfg, buying)
+		if err != nil {
+			return State{}, err
+		}
+		u.Triggers = ptr(encodeConds(conds))
 	}
 	u.IfVersion = &st.Version
 	out, err := e.commit(ctx, st.ID, []string{st.Status}, u, nil, evs, func(tx *store.Store) error {

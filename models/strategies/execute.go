@@ -80,8 +80,8 @@ func (e *Engine) execute(ctx context.Context, id string, seq int, d *deferral) (
 	// An order placed by an earlier attempt of this execution is adopted.
 	if prev, err := e.Store.OrderByIdempotencyKey(ctx, st.AgentID, key); err == nil {
 		pl := Plan{Kind: KindAction, Reason: "order placed by an earlier attempt of this execution", Complete: typeOf(st.Type).Traits().EndsWhenPlaced}
-		if out, ok := d.holdStored(st, prev, pl); ok {
-			return out, nil
+		if out, ok, err := e.holdStored(ctx, d, st, cfg, seq, prev, pl); ok || err != nil {
+			return out, err
 		}
 		return e.record(ctx, st, cfg, seq, pl, prev, nil)
 	} else if !errs.Is(err, errs.NotFound) {
@@ -124,14 +124,29 @@ func (e *Engine) execute(ctx context.Context, id string, seq int, d *deferral) (
 		// Nothing due: keep the totals its orders show now (a fill that
 		// arrived since the last execution, whose order's hint ran this
 		// check) and re-arm for them: a BUY's late fill arms its sell.
+		// (Read under the user's lock, as Settle writes them.)
 		now := e.now()
-		u := store.StrategyUpdate{LastEvaluatedAt: &now,
-			BudgetUsedMicro: &st.BudgetUsedMicro, OpenSizeMicro: &st.OpenSizeMicro,
-			Triggers: ptr(encodeConds(conditionsFor(st, cfg, buying)))}
-		if v.cur != nil {
-			setMarket(&u, st)
-		}
-		out, err := e.commit(ctx, id, []string{StatusActive}, u, nil, nil)
+		out, _, err := e.locked(ctx, st, func(tx *store.Store, cur *models.Strategy) (*store.StrategyUpdate, []events.Event, error) {
+			if cur.Status != StatusActive {
+				return nil, nil, errs.Ef(errs.Conflict, "the strategy is %s", cur.Status).WithCode(errs.CodeStrategyState)
+			}
+			next := *st
+			buying, err := e.refreshIn(ctx, tx, &next)
+			if err != nil {
+				return nil, nil, err
+			}
+			conds, err := e.conditions(ctx, tx, &next, cfg, buying)
+			if err != nil {
+				return nil, nil, err
+			}
+			u := &store.StrategyUpdate{LastEvaluatedAt: &now,
+				BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
+				Triggers: ptr(encodeConds(conds))}
+			if v.cur != nil {
+				setMarket(u, &next)
+			}
+			return u, nil, nil
+		})
 		if err != nil {
 			return Outcome{}, err
 		}
@@ -154,7 +169,7 @@ func (e *Engine) execute(ctx context.Context, id string, seq int, d *deferral) (
 		return e.record(ctx, st, cfg, seq, pl, nil, err)
 	}
 	if ref != nil {
-		return d.hold(st, ref, pl, nil), nil
+		return e.handOver(ctx, d, st, cfg, seq, ref, pl, nil)
 	}
 	return e.record(ctx, st, cfg, seq, pl, o, nil)
 }
@@ -203,6 +218,9 @@ func (e *Engine) due(st *models.Strategy) bool {
 func (e *Engine) decide(ctx context.Context, st *models.Strategy, c Config, buying int64) (Plan, error) {
 	if !e.due(st) {
 		return Nothing("the interval has not passed"), nil
+	}
+	if busy, err := placing(ctx, e.Store, st); err != nil || busy {
+		return Nothing("its order is being placed"), err
 	}
 	// A marketQuery was resolved by watchMarket: st.TokenID is the token
 	// it names now.
@@ -321,7 +339,12 @@ func marketShares(o *models.Order) int64 {
 // window, the old window's shares are no longer its to sell), of all its
 // orders otherwise.
 func (e *Engine) derive(ctx context.Context, st *models.Strategy) (used, open, buying int64, err error) {
-	os, err := e.Store.StrategyOrders(ctx, st.ID)
+	return deriveIn(ctx, e.Store, st)
+}
+
+// deriveIn is derive, reading from s (a transaction).
+func deriveIn(ctx context.Context, s *store.Store, st *models.Strategy) (used, open, buying int64, err error) {
+	os, err := s.StrategyOrders(ctx, st.ID)
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -343,7 +366,12 @@ func (e *Engine) derive(ctx context.Context, st *models.Strategy) (used, open, b
 // (in memory; the next commit stores them) and returns what its live
 // buys may still fill.
 func (e *Engine) refresh(ctx context.Context, st *models.Strategy) (buying int64, err error) {
-	used, open, buying, err := e.derive(ctx, st)
+	return e.refreshIn(ctx, e.Store, st)
+}
+
+// refreshIn is refresh, reading from s (a transaction).
+func (e *Engine) refreshIn(ctx context.Context, s *store.Store, st *models.Strategy) (buying int64, err error) {
+	used, open, buying, err := deriveIn(ctx, s, st)
 	if err != nil {
 		return 0, err
 	}
@@ -380,107 +408,71 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		rec.PriceMicro, rec.SizeMicro, rec.OrderStatus = o.PriceMicro, o.SizeMicro, o.Status
 		rec.FilledSizeMicro, rec.AvgFillPriceMicro = o.FilledSizeMicro, o.AvgFillPriceMicro
 		rec.AmountMicro = spent(o)
-		switch {
-		case tr.Unfilled != "" && o.FilledSizeMicro == 0 &&
-			(o.Status == models.OrderFailed && marketMovedAway(o.FailureCode) || o.Status != models.OrderFailed && orders.TerminalStatus(o.Status)):
-			// Nothing was left within the bound when the order reached
-			// the book: for these types a skip, not a failure
-			// (Traits.Unfilled).
-			rec.Kind = KindSkip
-			rec.Reason = truncate(fmt.Sprintf(tr.Unfilled, micro.Decimal(o.PriceMicro).String(), pl.Reason), 500)
-		case o.Status == models.OrderFailed:
-			rec.Kind = KindError
-			rec.Reason = "the order failed: " + o.FailureReason
-			if _, ok := t.(Follower); ok {
-				rec.Reason += " (" + pl.Reason + ")" // names the target's transaction
-			}
-			rec.Reason = truncate(rec.Reason, 500)
-		case orders.TerminalStatus(o.Status) && o.FilledSizeMicro == 0:
-			// A market order the book could not fill at the price read:
-			// a failure, so a condition that keeps firing on a book too
-			// thin to trade ends in ERROR instead of looping.
-			rec.Kind = KindError
-			rec.Reason = truncate(fmt.Sprintf("the order did not fill (%s): %s", o.Status, pl.Reason), 500)
-		case o.RequestType == orders.TypeFAK && orders.TerminalStatus(o.Status) && o.FilledSizeMicro+shareDustMicro < marketShares(o):
-			// Fill-and-kill: what the book held within the bound was
-			// bought; the rest is a skip, not an error. (A whole fill of
-			// a BUY is its venue amounts', a little under its size:
-			// 198.03 shares at 0.53 are $104.95 of collateral, which buys
-			// 198.0188 shares there.)
-			rec.Reason = truncate(fmt.Sprintf("%s; partial fill: %s of %s shares at an average of %s, the rest was not on the book at %s or better and was not bought",
-				pl.Reason, micro.Decimal(o.FilledSizeMicro).String(), micro.Decimal(o.SizeMicro).String(),
-				micro.Decimal(o.AvgFillPriceMicro).String(), micro.Decimal(o.PriceMicro).String()), 500)
-		}
-		if rec.Kind != KindAction {
-			// Its order failed or bought nothing: not what ends it.
-			pl.Complete = ""
-		}
+		classify(t, rec, &pl, o)
 	} else if pl.Kind == KindAction {
 		rec.Kind = KindError
 	}
 	if rec.Action == "" {
 		rec.Action = actionOf(st.Type, pl)
 	}
-	// The totals as the orders show them now (with this execution's
-	// order, when there is one).
-	buying, err := e.refresh(ctx, &next)
-	if err != nil {
-		return Outcome{}, err
+	if rec.Kind == KindError && cause != nil {
+		e.log().WarnContext(ctx, "strategy execution failed", "strategy_id", st.ID, "seq", seq, "err", cause)
 	}
-	var evs []events.Event
-	ev := func(typ events.Type, summary string, details map[string]any) {
-		evs = append(evs, events.Event{AgentID: st.AgentID, UserID: st.UserID, Type: typ, StrategyID: st.ID, StrategyType: st.Type,
-			By: events.BySystem, Summary: summary, OrderID: derefOr(rec.OrderID), Details: details})
-	}
-	switch rec.Kind {
-	case KindError:
-		next.ConsecutiveFailures++
-		next.LastError = rec.Reason
-		if cause != nil {
-			e.log().WarnContext(ctx, "strategy execution failed", "strategy_id", st.ID, "seq", seq, "err", cause)
+	// The counters are read under the user's lock, as Settle writes them:
+	// the orders of executions in flight settle concurrently with this
+	// one (a copier's copies).
+	prepared := next
+	out, _, err := e.locked(ctx, st, func(tx *store.Store, cur *models.Strategy) (*store.StrategyUpdate, []events.Event, error) {
+		if cur.Status != StatusActive {
+			return nil, nil, errs.Ef(errs.Conflict, "the strategy is %s", cur.Status).WithCode(errs.CodeStrategyState)
 		}
-		if pl.Stop {
-			// Nothing the strategy can do will succeed: ERROR at once.
-			next.Status = StatusError
-			ev(events.StrategyError, fmt.Sprintf("strategy %s stopped: %s", st.ID, rec.Reason),
-				map[string]any{"lastError": rec.Reason, "failures": next.ConsecutiveFailures})
-		} else if next.ConsecutiveFailures >= MaxConsecutiveErrors {
-			next.Status = StatusError
-			ev(events.StrategyError, fmt.Sprintf("strategy %s auto-paused after %d consecutive failed executions", st.ID, next.ConsecutiveFailures),
-				map[string]any{"lastError": rec.Reason, "failures": next.ConsecutiveFailures})
+		next := prepared
+		next.ConsecutiveFailures = cur.ConsecutiveFailures
+		// The totals as the orders show them now (with this execution's
+		// order, when there is one).
+		buying, err := e.refreshIn(ctx, tx, &next)
+		if err != nil {
+			return nil, nil, err
 		}
-	case KindAction:
-		next.ConsecutiveFailures = 0
-		ev(events.StrategyExecuted, fmt.Sprintf("strategy %s: %s %s shares at %s (order %s)", st.ID, rec.Side,
-			micro.Decimal(rec.SizeMicro).String(), micro.Decimal(rec.PriceMicro).String(), rec.OrderStatus),
-			map[string]any{"side": rec.Side, "size": micro.Decimal(rec.SizeMicro).String(), "price": micro.Decimal(rec.PriceMicro).String(),
-				"tokenId": rec.TokenID, "amount": micro.Decimal(rec.AmountMicro).String(), "execution": seq})
-	}
-	if next.Status == StatusActive {
-		if end := EndOf(t, snapshotOf(&next, c, buying), pl.Complete); end != "" {
-			next.Status, next.EndedReason = StatusCompleted, end
-			ev(events.StrategyCompleted, "strategy "+st.ID+" "+completedDetail(end),
-				map[string]any{"reason": end, "budgetUsed": micro.Decimal(next.BudgetUsedMicro).String()})
+		evs := tell(st, &next, rec, pl)
+		if next.Status == StatusActive {
+			if end := EndOf(t, snapshotOf(&next, c, buying), pl.Complete); end != "" {
+				// An execution whose order has not settled yet may still
+				// change the totals: the end waits for it (Settle).
+				open, err := tx.CountOpenStrategyExecutions(ctx, st.ID)
+				if err != nil {
+					return nil, nil, err
+				}
+				if open == 0 {
+					evs = append(evs, complete(&next, rec, end))
+				}
+			}
 		}
-	}
-	u := store.StrategyUpdate{Status: &next.Status, BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
-		ConsecutiveFailures: &next.ConsecutiveFailures, Executions: &next.Executions, LastError: &next.LastError,
-		EndedReason: &next.EndedReason, LastEvaluatedAt: &now}
-	if tr.Interval && next.Status == StatusActive {
-		due := now.Add(c.IntervalDuration())
-		u.NextEvaluationAt = &due
-	} else if next.Status != StatusActive {
-		u.NextEvaluationAt = &time.Time{}
-	}
-	conds := conditionsFor(&next, c, buying)
-	if pl.Conds != nil && next.Status == StatusActive {
-		conds = pl.Conds
-	}
-	u.Triggers = ptr(encodeConds(conds))
-	if tr.Market != MarketNone && next.TokenID != "" {
-		setMarket(&u, &next)
-	}
-	out, err := e.commit(ctx, st.ID, []string{StatusActive}, u, rec, evs)
+		u := &store.StrategyUpdate{Status: &next.Status, BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
+			ConsecutiveFailures: &next.ConsecutiveFailures, Executions: &next.Executions, LastError: &next.LastError,
+			EndedReason: &next.EndedReason, LastEvaluatedAt: &now}
+		if tr.Interval && next.Status == StatusActive {
+			due := now.Add(c.IntervalDuration())
+			u.NextEvaluationAt = &due
+		} else if next.Status != StatusActive {
+			u.NextEvaluationAt = &time.Time{}
+		}
+		conds, err := e.conditions(ctx, tx, &next, c, buying)
+		if err != nil {
+			return nil, nil, err
+		}
+		if pl.Conds != nil && next.Status == StatusActive {
+			conds = pl.Conds
+		}
+		u.Triggers = ptr(encodeConds(conds))
+		if tr.Market != MarketNone && next.TokenID != "" {
+			setMarket(u, &next)
+		}
+		if err := tx.AddStrategyExecution(ctx, rec); err != nil {
+			return nil, nil, err
+		}
+		return u, evs, nil
+	})
 	if err != nil {
 		return Outcome{}, err
 	}

@@ -56,6 +56,9 @@ type Decision struct {
 // from inside an activity.
 type deferral struct {
 	place *Placement
+	// open: the execution is recorded now, open, with its order
+	// (DecideOpen), instead of by Placed once the order is placed.
+	open bool
 }
 
 // hold hands the accepted order o (PENDING) to the workflow, with the plan
@@ -68,13 +71,14 @@ func (d *deferral) hold(st *models.Strategy, o *orders.Ref, pl Plan, copiedAt *t
 
 // holdStored hands an order an earlier attempt of the execution stored to
 // the workflow when it is still PENDING (its workflow may never have
-// started); it reports false for an order past that, which is recorded
-// as it stands.
-func (d *deferral) holdStored(st *models.Strategy, o *models.Order, pl Plan) (Outcome, bool) {
+// started; handOver); it reports false for an order past that, which is
+// recorded as it stands.
+func (e *Engine) holdStored(ctx context.Context, d *deferral, st *models.Strategy, c Config, seq int, o *models.Order, pl Plan) (Outcome, bool, error) {
 	if d == nil || o.Status != models.OrderPending {
-		return Outcome{}, false
+		return Outcome{}, false, nil
 	}
-	return d.hold(st, &orders.Ref{ID: o.ID, UserID: o.UserID, AgentID: o.AgentID, TokenID: o.TokenID, Mode: o.Mode}, pl, nil), true
+	out, err := e.handOver(ctx, d, st, c, seq, &orders.Ref{ID: o.ID, UserID: o.UserID, AgentID: o.AgentID, TokenID: o.TokenID, Mode: o.Mode}, pl, nil)
+	return out, true, err
 }
 
 // placeOrder places req for st. Without a deferral (the ExecuteStrategy
