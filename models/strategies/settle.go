@@ -161,6 +161,10 @@ type Settled struct {
 	// Changed: this call moved the strategy's status (COMPLETED, ERROR):
 	// its workflow must reload it.
 	Changed bool `json:"changed,omitempty"`
+	// Status is the strategy's status after the call. A retried call
+	// (its first answer lost with a worker) answers it again, where
+	// Changed would be false.
+	Status string `json:"status,omitempty"`
 }
 
 // Settle amends the strategy side of order orderID after the order
@@ -191,7 +195,7 @@ func (e *Engine) Settle(ctx context.Context, orderID string) (Settled, error) {
 	}
 	t := typeOf(st.Type)
 	if quiet, err := e.unchanged(ctx, st, cfg, o); err != nil || quiet {
-		return Settled{StrategyID: id}, err
+		return Settled{StrategyID: id, Status: st.Status}, err
 	}
 	var (
 		closed  *models.StrategyExecution // the execution this call closed
@@ -199,7 +203,7 @@ func (e *Engine) Settle(ctx context.Context, orderID string) (Settled, error) {
 		placed  *models.Order
 		moved   bool
 	)
-	_, _, err = e.locked(ctx, st, func(tx *store.Store, cur *models.Strategy) (*store.StrategyUpdate, []events.Event, error) {
+	after, _, err := e.locked(ctx, st, func(tx *store.Store, cur *models.Strategy) (*store.StrategyUpdate, []events.Event, error) {
 		closed, counted, placed, moved = nil, false, nil, false
 		o, err := tx.OrderByID(ctx, orderID)
 		if err != nil {
@@ -291,7 +295,7 @@ func (e *Engine) Settle(ctx context.Context, orderID string) (Settled, error) {
 			}
 		}
 	}
-	return Settled{StrategyID: id, Changed: moved}, nil
+	return Settled{StrategyID: id, Changed: moved, Status: after.Status}, nil
 }
 
 // unchanged reports, from reads outside any lock, whether Settle of order
