@@ -83,7 +83,7 @@ func (a *Orders) settle(ctx context.Context, orderID string, st *OrderState) err
 	if err != nil {
 		return temporalerr.To(err)
 	}
-	st.StrategyEnded = s.Status == strategies.StatusCompleted || s.Status == strategies.StatusError
+	st.StrategyEnded = s.Ended()
 	return nil
 }
 

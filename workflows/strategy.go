@@ -580,7 +580,7 @@ func (w *strategyWorkflow) executeOpen(ctx workflow.Context, seq int) (strategie
 // retried decision after a worker died, or the housekeeping's resume) is
 // not started again; the order is then recorded as it stands.
 func (w *strategyWorkflow) placeOrder(ctx workflow.Context, pm strategies.Placement) {
-	summary := "order " + pm.OrderID + " of agent " + pm.AgentID + " (strategy " + w.id + ")"
+	summary := strategyOrderSummary(pm, w.id)
 	// The child's Mode comes with the placement (the recorded decision):
 	// a history decided before it existed has none and replays the start
 	// it recorded, so no version marker is needed for it.

@@ -57,7 +57,7 @@ func venueOrder(fx *strategiestest.Env) func(ctx workflow.Context, in workflows.
 				return activities.OrderState{}, temporalerr.To(err)
 			}
 			st.StrategyID = *o.StrategyID
-			st.StrategyEnded = s.Status == strategies.StatusCompleted || s.Status == strategies.StatusError
+			st.StrategyEnded = s.Ended()
 		}
 		return st, nil
 	}
@@ -279,7 +279,7 @@ func (s venueStarter) StartPlacement(ctx context.Context, _ string, pm strategie
 	if err != nil {
 		return err
 	}
-	if st.Status == strategies.StatusCompleted || st.Status == strategies.StatusError {
+	if st.Ended() {
 		s.env.SignalWorkflow(workflows.StrategySignalSettled, nil)
 	}
 	return nil

@@ -76,7 +76,7 @@ func (c OrderDeskClient) StartPlacement(ctx context.Context, strategyID string, 
 	if err != nil {
 		return err
 	}
-	summary := "order " + pm.OrderID + " of agent " + pm.AgentID + " (strategy " + strategyID + ")"
+	summary := strategyOrderSummary(pm, strategyID)
 	opts.StaticSummary = summary
 	opts.Memo[MemoSummary] = summary
 	opts.EnableEagerStart = c.Eager
@@ -87,4 +87,11 @@ func (c OrderDeskClient) StartPlacement(ctx context.Context, strategyID string, 
 		return nil
 	}
 	return temporalerr.From(err)
+}
+
+// strategyOrderSummary is the Web UI summary of the workflow of an order
+// strategy strategyID placed, whether started as its child (runs before
+// strategyStartsOrders) or by StartPlacement.
+func strategyOrderSummary(pm strategies.Placement, strategyID string) string {
+	return "order " + pm.OrderID + " of agent " + pm.AgentID + " (strategy " + strategyID + ")"
 }

@@ -167,6 +167,10 @@ type Settled struct {
 	Status string `json:"status,omitempty"`
 }
 
+// Ended reports whether the strategy is COMPLETED or ERROR after the call:
+// what its workflow must be told (it reloads and ends or parks).
+func (s Settled) Ended() bool { return s.Status == StatusCompleted || s.Status == StatusError }
+
 // Settle amends the strategy side of order orderID after the order
 // changed: the open execution that recorded it is classified once the
 // order is placed (kind, reason, fills; for an ACTIVE strategy the
