@@ -40,6 +40,10 @@ type OrderState struct {
 	// again, so the telling is not lost with a worker that died after
 	// the amendment.
 	StrategyEnded bool `json:"strategy_ended,omitempty"`
+	// StrategyWaits: the strategy's execution waits for this order's
+	// placement (strategies.Settled.Wake), which its workflow must be
+	// told; answered again by a retried step, as StrategyEnded.
+	StrategyWaits bool `json:"strategy_waits,omitempty"`
 }
 
 // StrategySettler amends the strategy side of an order that changed
@@ -83,7 +87,7 @@ func (a *Orders) settle(ctx context.Context, orderID string, st *OrderState) err
 	if err != nil {
 		return temporalerr.To(err)
 	}
-	st.StrategyEnded = s.Ended()
+	st.StrategyEnded, st.StrategyWaits = s.Ended(), s.Wake
 	return nil
 }
 

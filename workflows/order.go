@@ -383,14 +383,15 @@ func (w *orderWorkflow) setState(ctx workflow.Context, st activities.OrderState)
 
 // tellStrategy (orderSettleVersion) signals the order's strategy when the
 // activity's amendment of its execution left it COMPLETED or ERROR
-// (activities.OrderState.StrategyEnded): its workflow reloads the state
-// and ends or parks. Everything else the strategy needs of its order —
+// (activities.OrderState.StrategyEnded), or when an execution of the
+// strategy waits for this order's placement (StrategyWaits): its workflow
+// reloads the state and ends, parks or runs that execution again. Everything else the strategy needs of its order —
 // the execution's outcome, its totals, the conditions a fill arms — the
 // amendment stored, and the workers re-arm from the store's
 // announcement, so the order's changes cost the strategy's history
 // nothing.
 func (w *orderWorkflow) tellStrategy(ctx workflow.Context, st activities.OrderState) {
-	if st.StrategyID == "" || !st.StrategyEnded {
+	if st.StrategyID == "" || !st.StrategyEnded && !st.StrategyWaits {
 		return
 	}
 	w.hints = append(w.hints, workflow.SignalExternalWorkflow(ctx, WorkflowID(KindStrategy, st.StrategyID), "", StrategySignalSettled, nil))

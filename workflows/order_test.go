@@ -21,6 +21,7 @@ import (
 	"github.com/agent-trading/ats/models/intent"
 	"github.com/agent-trading/ats/models/intent/intenttest"
 	"github.com/agent-trading/ats/models/orders"
+	"github.com/agent-trading/ats/models/strategies"
 	"github.com/agent-trading/ats/worker/replaytest"
 	"github.com/agent-trading/ats/workflows"
 )
@@ -761,5 +762,57 @@ func TestOrderLocalSubmitReplayDetectsTheActivity(t *testing.T) {
 	activity := oneActivity(func(a *activities.Orders) any { return a.SubmitOrder })
 	if err := replaytest.Replay(orderHistoriesLocal[0], replayOptions(t), replaytest.Named{Name: "Order", Func: activity}); err == nil {
 		t.Fatal("replay of the activity version succeeded")
+	}
+}
+
+// answerSettler is a StrategySettler answering each Settle with the next
+// of its answers (then the last again), as the engine answers an order's
+// successive steps.
+type answerSettler struct {
+	mu      sync.Mutex
+	answers []strategies.Settled
+	calls   int
+}
+
+func (s *answerSettler) Settle(context.Context, string) (strategies.Settled, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls++
+	return s.answers[min(s.calls, len(s.answers))-1], nil
+}
+
+// An order at the current shape tells its strategy (StrategySignalSettled)
+// of exactly the steps whose amendment ended the strategy or woke an
+// execution waiting for the order; other steps cost the strategy nothing.
+func TestOrderTellsItsStrategyWhatItMustKnow(t *testing.T) {
+	active := strategies.Settled{StrategyID: "str_x", Status: strategies.StatusActive}
+	for _, tc := range []struct {
+		name      string
+		placement strategies.Settled
+		tells     int
+	}{
+		{"nothing to tell", active, 0},
+		{"a waiting sell wakes", strategies.Settled{StrategyID: "str_x", Status: strategies.StatusActive, Wake: true}, 1},
+		{"the strategy ended", strategies.Settled{StrategyID: "str_x", Status: strategies.StatusCompleted, Changed: true}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeVenueOrder{status: "PENDING", submitStatus: "FILLED", size: 10_000_000, strategy: "str_x"}
+			var suite testsuite.WorkflowTestSuite
+			env := suite.NewTestWorkflowEnvironment()
+			env.RegisterActivity(&activities.Orders{Steps: f, Intents: intenttest.Keys(t), Settler: &answerSettler{answers: []strategies.Settled{tc.placement, active}}})
+			env.RegisterWorkflow(workflows.Order)
+			tells := 0
+			env.OnSignalExternalWorkflow(mock.Anything, "str_x", "", workflows.StrategySignalSettled, mock.Anything).
+				Return(func(string, string, string, string, any) error { tells++; return nil })
+			in := orderIn
+			in.Shape = workflows.OrderShapeCurrent
+			env.ExecuteWorkflow(workflows.Order, in)
+			if !env.IsWorkflowCompleted() || env.GetWorkflowError() != nil {
+				t.Fatalf("completed %v err %v", env.IsWorkflowCompleted(), env.GetWorkflowError())
+			}
+			if tells != tc.tells {
+				t.Fatalf("%d signals to the strategy, want %d", tells, tc.tells)
+			}
+		})
 	}
 }

@@ -241,9 +241,14 @@ type strategyWorkflow struct {
 	// changing counts the changes (updates) waiting for the step in
 	// flight: a placement wait (strategyUntimedWait) gives way to them.
 	changing int
-	// reload: an order's settling ended the strategy
-	// (StrategySignalSettled); the state is to be read again.
+	// reload: an order's settling ended the strategy or placed the BUY
+	// an execution waits for (StrategySignalSettled); the state is to be
+	// read again.
 	reload bool
+	// waiting: the last execution waits for an order of the strategy
+	// being placed (strategies.Outcome.WaitsFor); the reload runs it
+	// again.
+	waiting bool
 	// timer is the pending timer of the run's deadline timerAt, which
 	// cancelTimer cancels (strategyStartsOrders: waitOneTimer).
 	timer       workflow.Future
@@ -498,6 +503,10 @@ func (w *strategyWorkflow) step(ctx workflow.Context) error {
 			return err
 		}
 		w.st = next
+		// The execution waiting for the order runs again (while paused,
+		// once resumed), as do a copier's events recorded meanwhile.
+		w.hinted = w.hinted || w.waiting || w.st.Pending
+		w.waiting = false
 	case w.st.Status != strategies.StatusActive:
 		w.hinted = false
 	case w.hinted || w.intervalDue(now) || w.marketDue(now):
@@ -567,6 +576,7 @@ func (w *strategyWorkflow) executeOpen(ctx workflow.Context, seq int) (strategie
 	if err != nil {
 		return w.failed(ctx, seq, err)
 	}
+	w.waiting = out.WaitsFor != ""
 	return out.State, nil
 }
 

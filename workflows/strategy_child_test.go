@@ -42,7 +42,8 @@ func registerVenueOrders(env *testsuite.TestWorkflowEnvironment, fx *strategiest
 // An order started at the current shape (a strategy's execution at
 // strategy-shape 2, OrderInput.Shape set) also amends its execution as the
 // order's activities do (Engine.Settle) and signals the strategy when
-// that ended it (StrategySignalSettled), as Order does.
+// that ended it or woke an execution waiting for the order
+// (StrategySignalSettled), as Order does.
 func venueOrder(fx *strategiestest.Env) func(ctx workflow.Context, in workflows.OrderInput) (activities.OrderState, error) {
 	p := fx.Placer
 	settle := func(ctx context.Context, orderID string, amend bool) (activities.OrderState, error) {
@@ -57,7 +58,7 @@ func venueOrder(fx *strategiestest.Env) func(ctx workflow.Context, in workflows.
 				return activities.OrderState{}, temporalerr.To(err)
 			}
 			st.StrategyID = *o.StrategyID
-			st.StrategyEnded = s.Ended()
+			st.StrategyEnded, st.StrategyWaits = s.Ended(), s.Wake
 		}
 		return st, nil
 	}
@@ -67,7 +68,7 @@ func venueOrder(fx *strategiestest.Env) func(ctx workflow.Context, in workflows.
 		if err := workflow.ExecuteLocalActivity(ctx, settle, in.OrderID, in.Shape > 0).Get(ctx, &st); err != nil {
 			return st, err
 		}
-		if st.StrategyEnded {
+		if st.StrategyEnded || st.StrategyWaits {
 			_ = workflow.SignalExternalWorkflow(ctx, workflows.WorkflowID(workflows.KindStrategy, st.StrategyID), "", workflows.StrategySignalSettled, nil).Get(ctx, nil)
 		}
 		if orders.TerminalStatus(st.Status) {
@@ -264,25 +265,55 @@ func TestPauseDuringASlowPlacementIsNotHeld(t *testing.T) {
 // venueStarter is the rig's OrderStarter for runs at strategy-shape 2:
 // it places the order at once as the fixture's venue does (the Order
 // workflow's first attempt), amends the strategy side as the order's
-// activities do (Engine.Settle) and, when that ended the strategy,
-// signals the run as the Order workflow does (StrategySignalSettled).
+// activities do (Engine.Settle) and, when that ended the strategy or
+// woke an execution waiting for the order, signals the run as the Order
+// workflow does (StrategySignalSettled). While hold.on, orders stay
+// PENDING (a placement in flight) until release.
 type venueStarter struct {
-	env *testsuite.TestWorkflowEnvironment
-	fx  *strategiestest.Env
+	env  *testsuite.TestWorkflowEnvironment
+	fx   *strategiestest.Env
+	hold *heldPlacements
+}
+
+// heldPlacements are the orders a venueStarter keeps PENDING.
+type heldPlacements struct {
+	on  bool
+	ids []string
 }
 
 func (s venueStarter) StartPlacement(ctx context.Context, _ string, pm strategies.Placement) error {
-	if _, err := s.fx.Placer.Settle(ctx, pm.OrderID); err != nil {
+	if s.hold != nil && s.hold.on {
+		s.hold.ids = append(s.hold.ids, pm.OrderID)
+		return nil
+	}
+	return s.place(ctx, pm.OrderID)
+}
+
+func (s venueStarter) place(ctx context.Context, orderID string) error {
+	if _, err := s.fx.Placer.Settle(ctx, orderID); err != nil {
 		return err
 	}
-	st, err := s.fx.Engine.Settle(ctx, pm.OrderID)
+	st, err := s.fx.Engine.Settle(ctx, orderID)
 	if err != nil {
 		return err
 	}
-	if st.Ended() {
+	if st.Ended() || st.Wake {
 		s.env.SignalWorkflow(workflows.StrategySignalSettled, nil)
 	}
 	return nil
+}
+
+// release places the orders held so far and stops holding.
+func (s venueStarter) release(t *testing.T) {
+	t.Helper()
+	s.hold.on = false
+	ids := s.hold.ids
+	s.hold.ids = nil
+	for _, id := range ids {
+		if err := s.place(context.Background(), id); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // shapeRuns starts strategies' workflows at a given shape (StartAt).

@@ -27,9 +27,15 @@ const copyConfig = `{"targetAddress":"0x00000000000000000000000000000000000000A1
 // does) and returns its transaction hash.
 func (r *strategyRig) record(n int, token string) string {
 	r.t.Helper()
+	return r.recordSide(n, token, "BUY")
+}
+
+// recordSide records the target's trade of token on side.
+func (r *strategyRig) recordSide(n int, token, side string) string {
+	r.t.Helper()
 	tx := fmt.Sprintf("0x%064x", n)
 	if err := r.fx.Store.RecordCopyTrades(context.Background(), []models.CopyTrade{{StrategyID: r.id, TxHash: tx, LogIndex: 2,
-		Target: "0x00000000000000000000000000000000000000A1", Block: int64(n), Kind: models.CopyKindTrade, TokenID: token, Side: "BUY",
+		Target: "0x00000000000000000000000000000000000000A1", Block: int64(n), Kind: models.CopyKindTrade, TokenID: token, Side: side,
 		SharesMicro: 10_000_000, PriceMicro: 500_000}}); err != nil {
 		r.t.Fatal(err)
 	}
@@ -101,6 +107,62 @@ func TestCopyTradeCopiesEveryRecordedEventOnce(t *testing.T) {
 		if req.IdempotencyKey != strategies.CopyIdempotencyKey(r.id, txs[i], 2) || req.Size.String() != "10" || req.Side != "BUY" {
 			t.Fatalf("placed %+v", req)
 		}
+	}
+}
+
+// The target sells while the copy of its buy is still being placed: the
+// sell's execution waits (nothing recorded, the copier holds nothing yet)
+// until the BUY's settling wakes the run, which then sells what the BUY
+// filled; then the copier follows the target's next trade as usual.
+func TestCopySellWaitsForTheBuyInFlight(t *testing.T) {
+	r := newStrategyRig(t, "COPY_TRADE", copyConfig, "100")
+	r.at(time.Minute, func() {
+		r.venue.hold.on = true
+		r.recordSide(1, strategiestest.Token, "BUY")
+		r.hint()
+	})
+	r.at(2*time.Minute, func() {
+		if st := r.stored(); st.Executions != 1 || len(r.venue.hold.ids) != 1 {
+			t.Errorf("the buy: %d executions, %d orders held", st.Executions, len(r.venue.hold.ids))
+		}
+		r.recordSide(2, strategiestest.Token, "SELL")
+		r.hint()
+	})
+	r.at(3*time.Minute, func() {
+		if st := r.stored(); st.Executions != 1 {
+			t.Errorf("the sell was decided while its buy was in flight: %d executions", st.Executions)
+		}
+		r.venue.release(t)
+	})
+	r.at(4*time.Minute, func() {
+		if st := r.stored(); st.Executions != 2 {
+			t.Errorf("the buy's placement did not run the waiting sell: %d executions", st.Executions)
+		}
+		r.recordSide(3, strategiestest.Token, "BUY")
+		r.hint()
+	})
+	r.at(5*time.Minute, func() {
+		if res := r.change(strategies.ActionCancel, strategies.ByAgent, strategies.Change{}); res.err != nil {
+			t.Errorf("cancel: %+v", res)
+		}
+	})
+	if st := r.run(); st.Status != strategies.StatusCancelled {
+		t.Fatalf("ended %s", st.Status)
+	}
+	ex := r.executions()
+	if len(ex) != 3 {
+		t.Fatalf("%d executions, want 3: %+v", len(ex), ex)
+	}
+	sides := []string{}
+	for i := len(ex) - 1; i >= 0; i-- { // newest first
+		x := ex[i]
+		if x.Kind != strategies.KindAction || x.OrderID == nil {
+			t.Fatalf("execution %d: %+v, want a copy placed", x.Seq, x)
+		}
+		sides = append(sides, x.Side)
+	}
+	if !sameList(sides, "BUY", "SELL", "BUY") {
+		t.Fatalf("copies %v, want BUY SELL BUY", sides)
 	}
 }
 

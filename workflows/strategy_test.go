@@ -44,6 +44,9 @@ type strategyRig struct {
 	// (workflows.StrategyShapeCurrent) unless a test of an older one sets
 	// it to 0 before run.
 	shape int
+	// venue starts the orders of runs at the current shape; it holds
+	// them PENDING while venue.hold.on.
+	venue venueStarter
 }
 
 func newStrategyRig(t *testing.T, typ, config, budget string) *strategyRig {
@@ -59,7 +62,8 @@ func newStrategyRig(t *testing.T, typ, config, budget string) *strategyRig {
 	r.svc = &workflows.StrategyDesk{Runs: noStart{}, Strategies: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}, Now: env.Now}}
 	env.RegisterWorkflow(workflows.Strategy)
 	env.RegisterActivity(&activities.Strategies{Engine: fx.Engine, Intents: r.keys})
-	env.RegisterActivity(&workflows.StrategyPlacer{Engine: fx.Engine, Orders: venueStarter{env: env, fx: fx}})
+	r.venue = venueStarter{env: env, fx: fx, hold: &heldPlacements{}}
+	env.RegisterActivity(&workflows.StrategyPlacer{Engine: fx.Engine, Orders: r.venue})
 	registerVenueOrders(env, fx)
 	b := &strategies.Dec{}
 	if err := b.UnmarshalJSON([]byte(budget)); err != nil {

@@ -122,6 +122,18 @@ func (s *Store) CopyTradesPending(ctx context.Context, strategyID string, execut
 	return n > 0, mapErr(err, "copy trade")
 }
 
+// CopySellsPending reports whether strategyID has a SELL of tokenID by
+// its target that no execution handled yet (claimed by execution
+// executed+1 or later, or not claimed): a copy that may be waiting for the
+// strategy's BUY of the token to be placed (strategies.Engine.Settle).
+func (s *Store) CopySellsPending(ctx context.Context, strategyID string, executed int, tokenID string) (bool, error) {
+	var n int64
+	err := s.db.WithContext(ctx).Model(&models.CopyTrade{}).
+		Where("strategy_id = ? AND (seq IS NULL OR seq > ?) AND token_id = ? AND side = ?", strategyID, executed, tokenID, "SELL").
+		Limit(1).Count(&n).Error
+	return n > 0, mapErr(err, "copy trade")
+}
+
 // StrategiesWithPendingCopies lists the ACTIVE strategies with unclaimed
 // events (a worker that recorded them may have died before its hint).
 func (s *Store) StrategiesWithPendingCopies(ctx context.Context) ([]string, error) {

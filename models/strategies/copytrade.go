@@ -245,8 +245,10 @@ func (e *Engine) executeCopy(ctx context.Context, f Follower, st *models.Strateg
 	if err != nil {
 		return Outcome{}, err
 	}
-	if d != nil && d.place != nil {
-		return out, nil // recorded by Placed, which looks for more
+	if d != nil && d.place != nil || out.WaitsFor != "" {
+		// Recorded by Placed, which looks for more; or waiting, when
+		// the events after this one wait too.
+		return out, nil
 	}
 	if out.State.Status == StatusActive {
 		if out.State.Pending, err = e.Store.CopyTradesPending(ctx, st.ID, seq); err != nil {
@@ -272,10 +274,16 @@ func (e *Engine) copy(ctx context.Context, f Follower, st *models.Strategy, c Co
 		return Outcome{}, err
 	}
 	trade := &TargetTrade{Event: ct}
-	if trade.HeldMicro, trade.CommittedMicro, err = e.holdings(ctx, st.ID, ct.TokenID); err != nil {
+	h, err := e.holdings(ctx, st.ID, ct.TokenID)
+	if err != nil {
 		return Outcome{}, err
 	}
-	pl, err := f.Decide(Input{Snapshot: snapshotOf(st, c, buying), Now: e.now(), Trade: trade})
+	trade.HeldMicro, trade.CommittedMicro = h.held, h.committed
+	in := Input{Snapshot: snapshotOf(st, c, buying), Now: e.now(), Trade: trade}
+	if w := waitsForBuy(f, in, h, d); w != "" {
+		return Outcome{State: stateOf(st), WaitsFor: w}, nil
+	}
+	pl, err := f.Decide(in)
 	if err != nil {
 		if retryable(err) {
 			return Outcome{}, err
@@ -311,15 +319,57 @@ func (e *Engine) copy(ctx context.Context, f Follower, st *models.Strategy, c Co
 	return e.record(ctx, st, c, seq, pl, o, nil)
 }
 
-// holdings are a strategy's shares of one token: held, what its filled
-// buys hold less what its sells filled or still offer (what it may sell);
-// committed, held plus what its live buys may still fill (what counts
-// against maxPositionSize).
-func (e *Engine) holdings(ctx context.Context, strategyID, tokenID string) (held, committed int64, err error) {
+// holding is what a strategy has of one token (holdings).
+type holding struct {
+	// held: what its filled buys hold less what its sells filled or
+	// still offer (what it may sell).
+	held int64
+	// committed: held plus what its live buys may still fill (what
+	// counts against maxPositionSize).
+	committed int64
+	// placing: the size of its BUYs still being placed (PENDING), and
+	// the first of them.
+	placing      int64
+	placingOrder string
+}
+
+// holdings are a strategy's shares of one token (holding).
+func (e *Engine) holdings(ctx context.Context, strategyID, tokenID string) (holding, error) {
 	os, err := e.Store.StrategyTokenOrders(ctx, strategyID, tokenID)
 	if err != nil {
-		return 0, 0, err
+		return holding{}, err
 	}
 	t := tallyOf(os)
-	return t.open, t.open + t.buying, nil
+	h := holding{held: t.open, committed: t.open + t.buying}
+	for i := range os {
+		if o := &os[i]; o.Side == "BUY" && o.Status == models.OrderPending {
+			h.placing += o.SizeMicro
+			if h.placingOrder == "" {
+				h.placingOrder = o.ID
+			}
+		}
+	}
+	return h, nil
+}
+
+// waitsForBuy names the order an execution deciding with its outcome open
+// (DecideOpen) waits for: a BUY of the token still being placed, when the
+// target's trade would be copied as a SELL were that BUY filled. The
+// execution does not decide on holdings its own order in flight is about
+// to change: a target that buys and sells within the seconds the copy's
+// BUY takes to place must have both copied, as they were when an
+// execution waited for its order's placement. The order's settling wakes
+// the strategy (Settled.Wake). An execution that records at once (d not
+// open) ran after its previous order's placement already.
+func waitsForBuy(f Follower, in Input, h holding, d *deferral) string {
+	if d == nil || !d.open || h.placing == 0 || in.Trade.Event.Side != "SELL" {
+		return ""
+	}
+	filled := *in.Trade
+	filled.HeldMicro += h.placing
+	in.Trade = &filled
+	if pl, err := f.Decide(in); err != nil || pl.Kind != KindAction || pl.Order.Side != "SELL" {
+		return "" // no sell either way: decided now
+	}
+	return h.placingOrder
 }

@@ -27,6 +27,10 @@ type Outcome struct {
 	Executed bool   `json:"executed"`
 	Kind     string `json:"kind,omitempty"`
 	OrderID  string `json:"order_id,omitempty"`
+	// WaitsFor names the strategy's order whose placement the execution
+	// waits for before it decides (nothing recorded; waitsForBuy): the
+	// order's settling wakes the strategy (Settled.Wake) to run it again.
+	WaitsFor string `json:"waits_for,omitempty"`
 }
 
 // IdempotencyKey is the key of the order of a strategy's execution seq:

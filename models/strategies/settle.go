@@ -165,6 +165,11 @@ type Settled struct {
 	// (its first answer lost with a worker) answers it again, where
 	// Changed would be false.
 	Status string `json:"status,omitempty"`
+	// Wake: the order, a copier's BUY, is placed (or failed) and a SELL
+	// of its token by the target waits for it (Outcome.WaitsFor): the
+	// strategy's workflow must run that execution again. A retried call
+	// answers it again.
+	Wake bool `json:"wake,omitempty"`
 }
 
 // Ended reports whether the strategy is COMPLETED or ERROR after the call:
@@ -199,7 +204,11 @@ func (e *Engine) Settle(ctx context.Context, orderID string) (Settled, error) {
 	}
 	t := typeOf(st.Type)
 	if quiet, err := e.unchanged(ctx, st, cfg, o); err != nil || quiet {
-		return Settled{StrategyID: id, Status: st.Status}, err
+		if err != nil {
+			return Settled{}, err
+		}
+		wake, err := e.wakes(ctx, st, o)
+		return Settled{StrategyID: id, Status: st.Status, Wake: wake}, err
 	}
 	var (
 		closed  *models.StrategyExecution // the execution this call closed
@@ -299,7 +308,19 @@ func (e *Engine) Settle(ctx context.Context, orderID string) (Settled, error) {
 			}
 		}
 	}
-	return Settled{StrategyID: id, Changed: moved, Status: after.Status}, nil
+	wake, err := e.wakes(ctx, after, o)
+	return Settled{StrategyID: id, Changed: moved, Status: after.Status, Wake: wake}, err
+}
+
+// wakes reports whether a copier's execution waits for order o (loaded
+// before the call's amendment; past PENDING there, so past it now): a
+// BUY placed or failed, with a SELL of its token by the target that no
+// execution of st handled yet. Only such a BUY costs the read.
+func (e *Engine) wakes(ctx context.Context, st *models.Strategy, o *models.Order) (bool, error) {
+	if _, ok := followerOf(st.Type); !ok || o.Side != "BUY" || o.Status == models.OrderPending || Final(st.Status) {
+		return false, nil
+	}
+	return e.Store.CopySellsPending(ctx, st.ID, st.Executions, o.TokenID)
 }
 
 // unchanged reports, from reads outside any lock, whether Settle of order

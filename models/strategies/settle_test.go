@@ -550,3 +550,90 @@ func TestTheEndWaitsForExecutionsInFlight(t *testing.T) {
 		assert.Equal(t, 1, st.ConsecutiveFailures)
 	})
 }
+
+// A copier's execution that would sell what its BUY still being placed
+// buys waits for that BUY instead of deciding on holdings about to change:
+// nothing is recorded, the BUY's settling wakes the strategy, and the
+// execution run again sells what the BUY filled — or skips when it failed.
+// A copy that sells nothing either way (copySells false) and a BUY are
+// decided at once.
+func TestACopySellWaitsForTheBuyBeingPlaced(t *testing.T) {
+	noSells := `{"targetAddress":"` + copyTarget + `","sizingMode":"fixed","fixedAmount":5,"copySells":false}`
+	for _, tc := range []struct {
+		name      string
+		config    string
+		second    string // the target's second trade
+		buyStatus string // the venue's answer to the BUY ("": filled)
+		waits     bool
+		then      string // the second execution: its order's side, or "skip"
+	}{
+		{"a sell waits and sells the fill", copyConfig, "SELL", "", true, "SELL"},
+		{"a sell waits and skips a failed buy", copyConfig, "SELL", models.OrderFailed, true, "skip"},
+		{"copySells false skips at once", noSells, "SELL", "", false, "skip"},
+		{"a buy does not wait", copyConfig, "BUY", "", false, "BUY"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			storetest.EachDB(t, func(t *testing.T, s *store.Store) {
+				ctx := context.Background()
+				f := newOpen(t, s, "COPY_TRADE", tc.config, "50")
+				for i, side := range []string{"BUY", tc.second} {
+					require.NoError(t, s.RecordCopyTrades(ctx, []models.CopyTrade{{StrategyID: f.id, TxHash: fmt.Sprintf("0x%064x", i+1), LogIndex: 3,
+						Target: copyTarget, Block: int64(i + 1), Kind: models.CopyKindTrade, TokenID: strategiestest.Token, Side: side,
+						SharesMicro: 20_000_000, PriceMicro: 400_000}}))
+				}
+				buy := f.decide(t, 1)
+				require.NotNil(t, buy.Place, "%+v", buy)
+
+				d := f.decide(t, 2)
+				if !tc.waits {
+					if tc.then == "skip" {
+						assert.Nil(t, d.Place)
+						assert.Equal(t, strategies.KindSkip, f.execution(t, 2).Kind)
+					} else {
+						require.NotNil(t, d.Place, "%+v", d)
+					}
+					assert.Empty(t, d.Outcome.WaitsFor)
+					assert.False(t, f.place(t, buy.Place.OrderID).Wake, "nothing waits for the BUY")
+					return
+				}
+				assert.Equal(t, buy.Place.OrderID, d.Outcome.WaitsFor)
+				assert.Nil(t, d.Place)
+				assert.False(t, d.Outcome.Executed)
+				assert.False(t, d.Outcome.State.Pending, "a waiting execution must not be run again at once")
+				assert.Equal(t, 1, f.row(t).Executions)
+				_, err := s.StrategyExecutionBySeq(ctx, f.id, 2)
+				assert.True(t, errs.Is(err, errs.NotFound), "the waiting execution was recorded: %v", err)
+				// Asked again before the BUY is placed (a wake by another
+				// order), it still waits.
+				assert.Equal(t, buy.Place.OrderID, f.decide(t, 2).Outcome.WaitsFor)
+
+				f.Placer.Set(func(p *strategiestest.Placer) { p.Status = tc.buyStatus })
+				settled := f.place(t, buy.Place.OrderID)
+				assert.True(t, settled.Wake, "the BUY's settling must wake the waiting copy: %+v", settled)
+				again, err := f.Engine.Settle(ctx, buy.Place.OrderID)
+				require.NoError(t, err)
+				assert.True(t, again.Wake, "a retried settle answers the wake again")
+
+				f.Placer.Set(func(p *strategiestest.Placer) { p.Status = "" })
+				d = f.decide(t, 2)
+				assert.Empty(t, d.Outcome.WaitsFor)
+				rec := f.execution(t, 2)
+				if tc.then == "skip" {
+					assert.Nil(t, d.Place)
+					assert.Equal(t, strategies.KindSkip, rec.Kind, rec.Reason)
+					assert.Contains(t, rec.Reason, "holds no shares")
+					return
+				}
+				require.NotNil(t, d.Place, "%+v", d)
+				sell, err := s.OrderByID(ctx, d.Place.OrderID)
+				require.NoError(t, err)
+				bought, err := s.OrderByID(ctx, buy.Place.OrderID)
+				require.NoError(t, err)
+				assert.Equal(t, "SELL", sell.Side)
+				assert.Positive(t, sell.SizeMicro)
+				assert.LessOrEqual(t, sell.SizeMicro, bought.FilledSizeMicro)
+				assert.False(t, f.place(t, sell.ID).Wake, "nothing waits any more")
+			})
+		})
+	}
+}
