@@ -257,3 +257,52 @@ func (e *tradingEnv) targetEvents(t testing.TB, target string) int {
 	}
 	return n
 }
+
+// TestCopyOfATargetThatSellsAtOnce: the target buys and sells within the
+// moment the copy of its buy takes to be placed. The copier must sell
+// what its copy bought, not skip the sell because its BUY was still in
+// flight when the sell arrived (a copy's execution no longer waits for its
+// order's placement; the sell waits for the BUY instead).
+func TestCopyOfATargetThatSellsAtOnce(t *testing.T) {
+	e, tr, m := newTradingTest(t, tradingOpts{}, "Will a quick seller be copied")
+	yes := m.TokenIDs[0]
+	target := e.outsideAddress(t)
+	e.outsideTrade(t, yes, "BUY", "5", "0.6") // warms the outside wallet up
+	id := e.createCopy(t, tr, target, map[string]any{"sizingMode": "fixed", "fixedAmount": 5, "copySells": true})
+	time.Sleep(300 * time.Millisecond) // the workflow loads and the hub follows the target
+
+	e.outsideTrade(t, yes, "BUY", "10", "0.6")
+	e.outsideTrade(t, yes, "SELL", "5", "0.4")
+	deadline := time.Now().Add(4 * time.Minute)
+	for {
+		st, err := e.store.StrategyByID(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Executions >= 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d executions, want 2 (%s %s)", st.Executions, st.Status, st.LastError)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	rows := e.copyRows(t, id)
+	os := e.strategyOrders(t, tr.agentID, id)
+	if len(rows) != 2 || len(os) != 2 || os[0].Side != "BUY" || os[1].Side != "SELL" {
+		ex, _ := e.store.ListStrategyExecutions(context.Background(), id, 5)
+		var got []string
+		for _, o := range os {
+			got = append(got, o.Side+" "+o.Status)
+		}
+		for _, x := range ex {
+			got = append(got, fmt.Sprintf("execution %d: %s %q", x.Seq, x.Kind, x.Reason))
+		}
+		t.Fatalf("%d events; %d orders and executions %q: want the BUY and the SELL copied", len(rows), len(os), got)
+	}
+	held := micro.Decimal(os[0].FilledSizeMicro)
+	want := floor2(decimal.Min(decimal.NewFromInt(5).Div(micro.Decimal(rows[1].PriceMicro)), held))
+	if got := micro.Decimal(os[1].SizeMicro).String(); got != want {
+		t.Fatalf("sold %s, want %s (held %s)", got, want, held)
+	}
+}
