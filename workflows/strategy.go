@@ -338,6 +338,8 @@ func (w *strategyWorkflow) change(ctx workflow.Context, action string, ch strate
 		return w.st, err
 	}
 	w.st, w.woken = next, true
+	// A copier's events that wait (its resume) run at once.
+	w.hinted = w.hinted || next.Pending
 	w.publish(ctx)
 	return w.st, nil
 }

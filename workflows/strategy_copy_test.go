@@ -166,6 +166,52 @@ func TestCopySellWaitsForTheBuyInFlight(t *testing.T) {
 	}
 }
 
+// A copier paused while its sell waits for its BUY, the BUY placed while
+// paused and its expiry extended meanwhile: the resume runs the waiting
+// sell at once, not at the target's next trade (within CopyMaxAge: the
+// steps are seconds apart).
+func TestCopySellWaitingWhilePausedRunsAtTheResume(t *testing.T) {
+	r := newStrategyRig(t, "COPY_TRADE", copyConfig, "100")
+	ok := func(what string, res *updateResult) {
+		if res.err != nil || res.rejected != nil {
+			t.Errorf("%s: %+v", what, res)
+		}
+	}
+	r.at(10*time.Second, func() {
+		r.venue.hold.on = true
+		r.recordSide(1, strategiestest.Token, "BUY")
+		r.hint()
+	})
+	r.at(20*time.Second, func() {
+		r.recordSide(2, strategiestest.Token, "SELL")
+		r.hint()
+	})
+	r.at(30*time.Second, func() { ok("pause", r.change(strategies.ActionPause, strategies.ByAgent, strategies.Change{})) })
+	r.at(40*time.Second, func() { r.venue.release(t) })
+	r.at(50*time.Second, func() {
+		at := r.env.Now().Add(48 * time.Hour)
+		ok("extend", r.change(strategies.ActionExtend, strategies.ByAgent, strategies.Change{ExpiresAt: &at}))
+	})
+	r.at(60*time.Second, func() {
+		if st := r.stored(); st.Executions != 1 {
+			t.Errorf("a paused copier sold: %d executions", st.Executions)
+		}
+		ok("resume", r.change(strategies.ActionResume, strategies.ByAgent, strategies.Change{}))
+	})
+	r.at(70*time.Second, func() {
+		if st := r.stored(); st.Executions != 2 {
+			t.Errorf("the resume did not run the waiting sell: %d executions", st.Executions)
+		}
+		ok("cancel", r.change(strategies.ActionCancel, strategies.ByAgent, strategies.Change{}))
+	})
+	if st := r.run(); st.Status != strategies.StatusCancelled {
+		t.Fatalf("ended %s", st.Status)
+	}
+	if ex := r.executions(); len(ex) != 2 || ex[0].Side != "SELL" || ex[0].Kind != strategies.KindAction {
+		t.Fatalf("executions %+v, want the BUY and then the SELL copied", ex)
+	}
+}
+
 // TestCopyTradeOnDevServer runs a COPY_TRADE's workflow on a real Temporal
 // server: two recorded events of the target and one hint give two
 // executions (the state's pending flag runs the second), then a cancel.

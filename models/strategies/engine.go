@@ -453,7 +453,16 @@ func (e *Engine) Apply(ctx context.Context, ch Change) (State, error) {
 	if err != nil {
 		return State{}, err
 	}
-	return stateOf(out), nil
+	res := stateOf(out)
+	if _, ok := followerOf(out.Type); ok && out.Status == StatusActive {
+		// A copier resumed (or changed while ACTIVE) runs the events of
+		// its target that wait: recorded before it was paused, or a sell
+		// that waited for its BUY while it was paused.
+		if res.Pending, err = e.Store.CopyTradesPending(ctx, out.ID, out.Executions); err != nil {
+			return State{}, err
+		}
+	}
+	return res, nil
 }
 
 // Stale is the refusal of a change made for a version of the strategy it
