@@ -85,6 +85,12 @@ type Router struct {
 	// before it is routed again (DefaultPendingDelay when zero); see route.
 	PendingDelay time.Duration
 
+	// mu guards closed and deferred: the timers of the events put off
+	// (routeAfter), stopped by Close.
+	mu       sync.Mutex
+	closed   bool
+	deferred map[*time.Timer]struct{}
+
 	once sync.Once
 	// told remembers the (order, trade) pairs signalled lately: a trade is
 	// re-sent at each settlement status (MATCHED, MINED, CONFIRMED) and
@@ -140,16 +146,7 @@ func (r *Router) routeAfter(ctx context.Context, hash, tradeID string, h EventHi
 		return err
 	}
 	if o.Status == models.OrderPending && deferred < pendingDeferrals {
-		delay := r.PendingDelay
-		if delay <= 0 {
-			delay = DefaultPendingDelay
-		}
-		ctx := context.WithoutCancel(ctx)
-		time.AfterFunc(delay, func() {
-			if err := r.routeAfter(ctx, hash, tradeID, h, deferred+1); err != nil {
-				r.log().WarnContext(ctx, "routing a deferred order event failed; the sweep will find it", "order_id", o.ID, "err", err)
-			}
-		})
+		r.putOff(ctx, o.ID, func(ctx context.Context) error { return r.routeAfter(ctx, hash, tradeID, h, deferred+1) })
 		return nil
 	}
 	if !h.Worth(o.Status, o.FilledSizeMicro) {
@@ -178,6 +175,54 @@ func (r *Router) routeAfter(ctx context.Context, hash, tradeID string, h EventHi
 	}
 	r.log().DebugContext(ctx, "order event routed", "order_id", o.ID, "kind", h.Kind, "source", h.Source)
 	return nil
+}
+
+// deferredTimeout bounds the routing of an event put off (the caller's
+// own bound ended with its call).
+const deferredTimeout = 10 * time.Second
+
+// putOff runs route after PendingDelay, unless the router is closed
+// first (the event is then left to the sweep, as one lost with the
+// process is).
+func (r *Router) putOff(ctx context.Context, orderID string, route func(context.Context) error) {
+	delay := r.PendingDelay
+	if delay <= 0 {
+		delay = DefaultPendingDelay
+	}
+	base := context.WithoutCancel(ctx)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return
+	}
+	if r.deferred == nil {
+		r.deferred = map[*time.Timer]struct{}{}
+	}
+	var t *time.Timer
+	t = time.AfterFunc(delay, func() {
+		r.mu.Lock()
+		delete(r.deferred, t)
+		r.mu.Unlock()
+		ctx, cancel := context.WithTimeout(base, deferredTimeout)
+		defer cancel()
+		if err := route(ctx); err != nil {
+			r.log().WarnContext(ctx, "routing a deferred order event failed; the sweep will find it", "order_id", orderID, "err", err)
+		}
+	})
+	r.deferred[t] = struct{}{}
+}
+
+// Close stops the events put off and puts off no more: the process is
+// stopping, its Temporal client and store about to close. A deferred
+// route already running finishes.
+func (r *Router) Close() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	for t := range r.deferred {
+		t.Stop()
+	}
+	r.deferred = nil
 }
 
 // StreamEvent routes one user-channel event: an order UPDATE (matched

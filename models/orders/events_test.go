@@ -222,3 +222,29 @@ func TestRouterPutsOffEventsOfAPendingOrder(t *testing.T) {
 		})
 	}
 }
+
+// A closed router (its process stopping) routes none of the events it put
+// off, and puts off no more: they are left to the sweep.
+func TestClosedRouterRoutesNothingPutOff(t *testing.T) {
+	const hash = "0x00000000000000000000000000000000000000000000000000000000000000ab"
+	s := &pendingStore{o: models.Order{ID: "ord_1", VenueOrderID: hash, Status: models.OrderPending, SizeMicro: 10_000_000}}
+	sig := &signals{}
+	r := &orders.Router{Store: s, Signaler: sig, PendingDelay: 20 * time.Millisecond}
+	ev := &ws.TradeEvent{ID: "trade-1", Status: ws.TradeMatched, TakerOrderID: hash}
+	if err := r.StreamEvent(context.Background(), ev); err != nil {
+		t.Fatal(err)
+	}
+	s.set("OPEN", 0) // routed again, it would be signalled
+	r.Close()
+	if err := r.StreamEvent(context.Background(), &ws.TradeEvent{ID: "trade-2", Status: ws.TradeMatched, TakerOrderID: hash}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond)
+	sig.mu.Lock()
+	defer sig.mu.Unlock()
+	if len(sig.got) != 1 {
+		// trade-2 finds the order OPEN and is routed at once; trade-1,
+		// put off before the close, must not follow.
+		t.Fatalf("signals %v, want trade-2's only", sig.got)
+	}
+}

@@ -27,6 +27,7 @@ const fillWatermarkKey = "orders"
 // sweep. Every worker process runs one; their hints are verified by the
 // workflows, so duplicates are harmless.
 type OrderEvents struct {
+	router   *orders.Router
 	watcher  *chain.Watcher
 	listener *orders.Listener
 	// paper fills resting paper orders from the venue's trades, on a
@@ -71,7 +72,7 @@ func NewOrderEvents(s *store.Store, tc client.Client, vc *VenueClients, svc *Ser
 	pw := &orders.PaperWatcher{Orders: svc.Orders, Source: ps, Signaler: router.Signaler,
 		Logger: log.With("component", "paper-exchange")}
 	svc.Orders.PaperListen = pw
-	return &OrderEvents{watcher: watcher, listener: l, paper: pw, paperStream: ps}, nil
+	return &OrderEvents{router: router, watcher: watcher, listener: l, paper: pw, paperStream: ps}, nil
 }
 
 // Run starts the watcher and the listener until ctx ends; the returned
@@ -86,6 +87,9 @@ func (o *OrderEvents) Run(ctx context.Context) <-chan struct{} {
 		wg.Go(func() { _ = o.paperStream.Run(ctx) })
 		wg.Go(func() { _ = o.paper.Run(ctx) })
 		wg.Wait()
+		// Nothing routes any more: the events put off are left to the
+		// next process's sweep, not signalled through a closing client.
+		o.router.Close()
 	}()
 	return done
 }
