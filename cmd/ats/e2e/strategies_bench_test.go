@@ -8,8 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -130,33 +128,15 @@ func BenchmarkStrategiesWaiting(b *testing.B) {
 	wp := e.startWorkerProcess(b, bin)
 	ctx := context.Background()
 	b.ResetTimer()
-	// Agents hold at most 10 non-final strategies: n/10 agents of the
-	// trader's user (ids only; nothing executes for them).
+	// Agents hold at most 10 non-final strategies: createStrategies makes
+	// real agents (10 per user) for them, half waiting on each outcome
+	// (nothing executes for them).
 	cfg := func(token string) json.RawMessage {
 		return json.RawMessage(`{"tokenId":"` + token + `","side":"BUY","triggerCondition":"PRICE_LTE","triggerPrice":0.02,"size":30}`)
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
 	t0 := time.Now()
-	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := next.Add(1) - 1
-				if i >= int64(n) {
-					return
-				}
-				a := strategies.Actor{By: strategies.ByAgent, UserID: tr.userID, AgentID: fmt.Sprintf("agt_load%05d", i/10)}
-				if _, err := e.svc.StrategyDesk.Create(ctx, a, strategies.CreateRequest{Type: "PRICE_ALERT", Config: cfg(idle[i%2]),
-					MaxBudget: strategies.D(decimal.NewFromInt(5))}); err != nil {
-					b.Errorf("strategy %d: %v", i, err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	ids := e.createStrategies(b, n/2, strategies.TypePriceAlert, cfg(idle[0]), decimal.NewFromInt(5))
+	ids = append(ids, e.createStrategies(b, n-n/2, strategies.TypePriceAlert, cfg(idle[1]), decimal.NewFromInt(5))...)
 	created := time.Since(t0)
 	b.ReportMetric(float64(n)/created.Seconds(), "created/s")
 	b.Logf("%d strategies created in %v", n, created)
@@ -174,16 +154,13 @@ func BenchmarkStrategiesWaiting(b *testing.B) {
 		var st strategies.State
 		return v.Get(&st) == nil && st.Status == strategies.StatusActive && st.ID == id
 	}
-	// Wait until the workflows have loaded (a sample of them) and the
-	// worker is quiet.
-	sample, err := e.store.FindStrategies(ctx, store.StrategyFilter{UserID: tr.userID, Limit: 1000})
-	if err != nil {
-		b.Fatal(err)
-	}
-	for i := 0; i < len(sample); i += 50 {
-		for deadline := time.Now().Add(10 * time.Minute); !loaded(sample[i].ID); time.Sleep(time.Second) {
+	// Wait until the workflows have loaded (a sample of 20 of them, the
+	// last created among them) and the worker is quiet.
+	step := max(1, len(ids)/20)
+	for i := len(ids) - 1; i >= 0; i -= step {
+		for deadline := time.Now().Add(10 * time.Minute); !loaded(ids[i]); time.Sleep(time.Second) {
 			if time.Now().After(deadline) {
-				b.Fatalf("%s never loaded", sample[i].ID)
+				b.Fatalf("%s never loaded", ids[i])
 			}
 		}
 	}
@@ -223,8 +200,8 @@ func BenchmarkStrategiesWaiting(b *testing.B) {
 // BUY of 5 at or below 0.35; 100 per user, 10 per agent) armed in the
 // worker's price feed, the sandbox's price moved from 0.5 to 0.3 (POST
 // /control/…/price) → the market channel → the feed's conditions → a
-// signal to each alert's workflow → its execution places its order as a
-// child Order workflow → the venue answered the signed post (the order
+// signal to each alert's workflow → its execution starts its order's
+// Order workflow → the venue answered the signed post (the order
 // leaves PENDING; its updated_at). Each alert's latency is a sample. It
 // checks that every alert placed exactly one order, and reports per order
 // the counters of BenchmarkCopyTradeLatency (the sandbox in its own
