@@ -187,6 +187,26 @@ func (b *Browser) See(want ...string) {
 	}
 }
 
+// SeeSoon is See for what the page shows once work it does not wait for
+// is done (a webhook's delivery recorded after its receiver answered):
+// it reads the page again, each second, for up to 30 s.
+func (b *Browser) SeeSoon(want ...string) {
+	b.T.Helper()
+	path := b.Path()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
+		txt := b.Text("main")
+		all := true
+		for _, w := range want {
+			all = all && strings.Contains(txt, w)
+		}
+		if all {
+			return
+		}
+		b.Open(path)
+	}
+	b.See(want...)
+}
+
 // Screenshot saves the whole page at desktop and phone widths as
 // <name>.png and <name>-phone.png, when ATS_SCREENSHOTS is set.
 func (b *Browser) Screenshot(name string) { b.Capture(name, true) }
