@@ -71,8 +71,10 @@ type Triggers struct {
 	// spec is the stored form (encodeConds) of the conditions last armed
 	// per strategy, kept after they fire: an announced change that stores
 	// the same conditions re-arms only where they are not armed.
-	spec    map[string]string
-	pending map[string]bool
+	spec map[string]string
+	// pending: a signal of the strategy is queued or in flight; again: a
+	// condition was met once more meanwhile (see fired).
+	pending map[string]signalState
 	queue   chan fire
 	once    sync.Once
 }
@@ -81,7 +83,7 @@ func (t *Triggers) init() {
 	t.once.Do(func() {
 		t.armed = map[string][]*pricefeed.Trigger{}
 		t.spec = map[string]string{}
-		t.pending = map[string]bool{}
+		t.pending = map[string]signalState{}
 		t.queue = make(chan fire, 1<<16)
 		n := t.Workers
 		if n <= 0 {
@@ -181,22 +183,48 @@ type fire struct {
 	at         time.Time
 }
 
+// signalState is where a strategy's signal stands (Triggers.pending).
+type signalState uint8
+
+const (
+	// signalQueued: one signal is queued or in flight.
+	signalQueued signalState = iota + 1
+	// signalAgain: and a condition was met again since it was queued:
+	// one more signal follows it.
+	signalAgain
+)
+
 // fired runs on the feed's goroutine: it must be quick.
+//
+// A condition met while the strategy's signal is in flight is not
+// dropped: the signal may have been delivered already (the RPC not yet
+// returned), and the execution it started may have re-armed conditions
+// that are met at once. Dropping that fire would leave the strategy
+// disarmed here with nothing to re-arm it (no other change is coming), so
+// one more signal follows the one in flight instead.
 func (t *Triggers) fired(strategyID string) {
 	t.mu.Lock()
 	regs := t.armed[strategyID]
 	delete(t.armed, strategyID)
-	already := t.pending[strategyID]
-	t.pending[strategyID] = true
+	already := t.pending[strategyID] != 0
+	if already {
+		t.pending[strategyID] = signalAgain
+	} else {
+		t.pending[strategyID] = signalQueued
+	}
 	t.mu.Unlock()
 	for _, tr := range regs {
 		tr.Stop()
 	}
-	if already {
-		return
+	if !already {
+		t.enqueue(strategyID, time.Now())
 	}
+}
+
+// enqueue queues a signal of strategyID (pending already says so).
+func (t *Triggers) enqueue(strategyID string, at time.Time) {
 	select {
-	case t.queue <- fire{strategyID, time.Now()}:
+	case t.queue <- fire{strategyID, at}:
 	default:
 		t.mu.Lock()
 		delete(t.pending, strategyID)
@@ -224,8 +252,16 @@ func (t *Triggers) signaller() {
 			metrics.TriggerLatency(time.Since(f.at))
 		}
 		t.mu.Lock()
-		delete(t.pending, id)
+		again := t.pending[id] == signalAgain
+		if again {
+			t.pending[id] = signalQueued
+		} else {
+			delete(t.pending, id)
+		}
 		t.mu.Unlock()
+		if again {
+			t.enqueue(id, time.Now())
+		}
 	}
 }
 
@@ -256,7 +292,7 @@ func (t *Triggers) Sync(ctx context.Context, s *store.Store) (armed, disarmed in
 		for _, st := range page {
 			active[st.ID] = true
 			t.mu.Lock()
-			skip := len(t.armed[st.ID]) > 0 && t.spec[st.ID] == st.Triggers || t.pending[st.ID]
+			skip := len(t.armed[st.ID]) > 0 && t.spec[st.ID] == st.Triggers || t.pending[st.ID] != 0
 			t.mu.Unlock()
 			if skip {
 				continue

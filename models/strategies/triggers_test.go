@@ -171,3 +171,33 @@ func TestTriggersSyncAdoptsStrategiesArmedElsewhere(t *testing.T) {
 		t.Fatal("a paused strategy was signalled")
 	}
 }
+
+// TestTriggersConditionMetWhileItsSignalIsInFlight: the signal reaches
+// the workflow before its RPC returns here, and the execution it starts
+// re-arms conditions that are met at once. That fire must not be dropped
+// as "a signal is in flight already": the strategy would stay disarmed
+// here with nothing left to re-arm it.
+func TestTriggersConditionMetWhileItsSignalIsInFlight(t *testing.T) {
+	feed := pricefeed.New(pricefeed.Config{})
+	sellHigh := []strategies.Cond{{TokenID: "7", Field: strategies.FieldBestBid, Op: strategies.OpAtOrAbove, Threshold: decimal.RequireFromString("0.60")}}
+	sig := newSignals()
+	var tr *strategies.Triggers
+	var once sync.Once
+	tr = &strategies.Triggers{Feed: feed, Signal: func(ctx context.Context, id string) error {
+		// The execution this signal started ran and re-armed before the
+		// RPC answered.
+		once.Do(func() { tr.Arm(id, sellHigh) })
+		return sig.signal(ctx, id)
+	}}
+	tr.Arm("str_high", sellHigh)
+	feed.Apply(bookEvent("7", "0.61", "0.63"))
+	sig.await(t, "str_high")
+	sig.await(t, "str_high")
+	time.Sleep(50 * time.Millisecond)
+	if n := sig.count("str_high"); n != 2 {
+		t.Fatalf("signalled %d times, want 2 (the one in flight, then one for the condition met meanwhile)", n)
+	}
+	// The second signal's execution re-arms as usual.
+	tr.Arm("str_high", sellHigh)
+	sig.await(t, "str_high")
+}

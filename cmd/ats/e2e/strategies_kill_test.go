@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"strings"
 	"testing"
 	"time"
@@ -79,6 +80,9 @@ func TestWorkerKilledDuringStrategyExecutions(t *testing.T) {
 			break
 		}
 		if time.Now().After(swingUntil) {
+			for _, id := range ids {
+				logStrategy(t, e, id, before[id])
+			}
 			t.Fatal("the strategies did not trade again after the worker came back")
 		}
 		e.setPrice(t, yes, map[bool]string{true: "0.35", false: "0.65"}[i%2 == 0])
@@ -136,6 +140,7 @@ func TestWorkerKilledDuringStrategyExecutions(t *testing.T) {
 	}
 	seenVenue := map[string]bool{}
 	actions := 0
+	var held int64 // what the strategies' books say the wallet holds
 	for _, id := range ids {
 		st, err := e.store.StrategyByID(ctx, id)
 		if err != nil {
@@ -199,7 +204,19 @@ func TestWorkerKilledDuringStrategyExecutions(t *testing.T) {
 		if st.Status != strategies.StatusActive {
 			t.Errorf("%s ended %s (%s): %s", id, st.Status, st.EndedReason, st.LastError)
 		}
+		held += open
 		t.Logf("%s: %d executions, budget used %s, open %s", id, len(ex), micro.Decimal(st.BudgetUsedMicro), micro.Decimal(st.OpenSizeMicro))
+	}
+	// The chain agrees: an order the venue filled but the service
+	// recorded as failed (or the reverse) shows here, whatever the
+	// service's own rows say.
+	tok, _ := new(big.Int).SetString(yes, 10)
+	bal, err := e.svc.Orders.Chain.OutcomeBalance(ctx, common.HexToAddress(tr.wallet.Address), tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bal.Cmp(big.NewInt(held)) != 0 {
+		t.Errorf("the wallet holds %s micro-shares on chain; its strategies' orders say %d", bal, held)
 	}
 	if actions < n*2 {
 		t.Fatalf("only %d orders: the strategies hardly traded (%s)", actions, fmt.Sprint(len(rows)))
@@ -215,4 +232,30 @@ func ceilMicro(sizeMicro, priceMicro int64) int64 {
 		q++
 	}
 	return q
+}
+
+// logStrategy logs where strategy id stands and its executions since
+// number from (a failing test's evidence).
+func logStrategy(t *testing.T, e *tradingEnv, id string, from int) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := e.store.StrategyByID(ctx, id)
+	if err != nil {
+		t.Logf("%s: %v", id, err)
+		return
+	}
+	t.Logf("%s: %s, %d executions (%d before), openSize %d, budgetUsed %d, failures %d, last error %q",
+		id, st.Status, st.Executions, from, st.OpenSizeMicro, st.BudgetUsedMicro, st.ConsecutiveFailures, st.LastError)
+	ex, err := e.store.ListStrategyExecutions(ctx, id, 500)
+	if err != nil {
+		t.Logf("%s: %v", id, err)
+		return
+	}
+	for _, x := range ex {
+		oid := ""
+		if x.OrderID != nil {
+			oid = *x.OrderID
+		}
+		t.Logf("  #%d %s %s %s order %s %s filled %d: %s", x.Seq, x.Time.Format("15:04:05.000"), x.Kind, x.Side, oid, x.OrderStatus, x.FilledSizeMicro, x.Reason)
+	}
 }
