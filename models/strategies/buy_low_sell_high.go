@@ -75,9 +75,14 @@ func (buyLowSellHigh) Conditions(s Snapshot) []Cond {
 		out = append(out, Cond{TokenID: s.TokenID, Field: FieldBestAsk, Op: OpAtOrBelow, Threshold: c.BuyBelow.val()})
 	}
 	if s.Sellable().Sign() > 0 {
-		out = append(out, Cond{TokenID: s.TokenID, Field: FieldBestBid, Op: OpAtOrAbove, Threshold: c.SellAbove.val()})
+		out = append(out, sellCond(s))
 	}
 	return out
+}
+
+// sellCond is the condition of a sell: the best bid at or above sellAbove.
+func sellCond(s Snapshot) Cond {
+	return Cond{TokenID: s.TokenID, Field: FieldBestBid, Op: OpAtOrAbove, Threshold: s.Config.SellAbove.val()}
 }
 
 func (buyLowSellHigh) Decide(in Input) (Plan, error) {
@@ -94,8 +99,18 @@ func (buyLowSellHigh) Decide(in Input) (Plan, error) {
 		size := c.SizePerTrade.Decimal
 		worst := onTick(c.BuyBelow.Decimal, tick, true)
 		if cost, left := size.Mul(worst), in.Left(); cost.GreaterThan(left) {
-			if open.Sign() > 0 {
-				return Nothing("no budget for another buy: waiting to sell"), nil
+			if open.Sign() > 0 || in.BuyingMicro > 0 {
+				// Not the end: it holds shares to sell, or has a buy that
+				// may still fill (whose settling re-arms it). Only the
+				// sell is armed meanwhile: the buy's condition, met now,
+				// would fire again at once and decide this again, for as
+				// long as the ask stays low.
+				pl := Nothing("no budget for another buy: waiting to sell")
+				pl.Conds = []Cond{}
+				if open.Sign() > 0 {
+					pl.Conds = append(pl.Conds, sellCond(in.Snapshot))
+				}
+				return pl, nil
 			}
 			return Plan{Kind: KindSkip, Complete: EndBudget,
 				Reason: fmt.Sprintf("a buy would cost up to $%s but $%s of the strategy's budget is left", cost.StringFixed(2), left.String())}, nil

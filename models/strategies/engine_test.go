@@ -253,3 +253,100 @@ func TestDustLeftAfterTheSellIsNotHeld(t *testing.T) {
 		t.Fatalf("third order %+v", r)
 	}
 }
+
+// A BUY_LOW_SELL_HIGH with room for another lot but not the budget for it
+// decides nothing while the ask is low ("waiting to sell"): its buy
+// condition must not stay armed then, or it fires again at once and
+// decides the same, a workflow task after another for as long as the ask
+// stays low. Only the sell is armed; once it sold, holding nothing, the
+// buy's condition is armed again and ends the strategy on its budget.
+func TestNoBudgetForAnotherLotArmsOnlyTheSell(t *testing.T) {
+	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
+	ctx := context.Background()
+	svc := &strategiestest.Desk{Runs: noRunner{}, Service: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
+	// A lot costs up to 5 × 0.40 = $2; $3 buys one.
+	created, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "BUY_LOW_SELL_HIGH",
+		Config:    json.RawMessage(`{"tokenId":"1001","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":5,"maxOpenSize":10}`),
+		MaxBudget: strategies.D(decimal.RequireFromString("3"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.ID
+	conds := func() (buy, sell bool) {
+		t.Helper()
+		st, err := fx.Store.StrategyByID(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cs []strategies.Cond
+		if st.Triggers != "" {
+			if err := json.Unmarshal([]byte(st.Triggers), &cs); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, c := range cs {
+			buy = buy || c.Field == strategies.FieldBestAsk && c.Op == strategies.OpAtOrBelow
+			sell = sell || c.Field == strategies.FieldBestBid && c.Op == strategies.OpAtOrAbove
+		}
+		return buy, sell
+	}
+
+	fx.Book.Set(strategiestest.Token, "0.30", "0.35")
+	out, err := fx.Engine.Execute(ctx, id, 1)
+	if err != nil || out.Kind != strategies.KindAction {
+		t.Fatalf("buy: %+v %v", out, err)
+	}
+	// The ask is still low: room for a second lot, $1.25 left for it.
+	out, err = fx.Engine.Execute(ctx, id, 2)
+	if err != nil || out.Executed {
+		t.Fatalf("check with no budget for a second lot: %+v %v", out, err)
+	}
+	if buy, sell := conds(); buy || !sell {
+		t.Fatalf("armed after deciding nothing: buy %v (met now: it would decide this again at once), sell %v", buy, sell)
+	}
+	fx.Book.Set(strategiestest.Token, "0.65", "0.67")
+	if out, err = fx.Engine.Execute(ctx, id, 2); err != nil || out.Kind != strategies.KindAction {
+		t.Fatalf("sell: %+v %v", out, err)
+	}
+	if buy, sell := conds(); !buy || sell {
+		t.Fatalf("armed after selling everything: buy %v, sell %v", buy, sell)
+	}
+	fx.Book.Set(strategiestest.Token, "0.30", "0.35")
+	out, err = fx.Engine.Execute(ctx, id, 3)
+	if err != nil || out.Kind != strategies.KindSkip || out.State.Status != strategies.StatusCompleted {
+		t.Fatalf("holding nothing and unable to buy a lot: %+v %v", out, err)
+	}
+}
+
+// The same with the first lot's buy still live (it may fill): nothing is
+// armed until it settles, and no skip is recorded meanwhile — the end on
+// the budget waits for what the buy fills.
+func TestNoBudgetForAnotherLotWhileTheBuyIsLiveArmsNothing(t *testing.T) {
+	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
+	ctx := context.Background()
+	svc := &strategiestest.Desk{Runs: noRunner{}, Service: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
+	created, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "BUY_LOW_SELL_HIGH",
+		Config:    json.RawMessage(`{"tokenId":"1001","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":5,"maxOpenSize":10}`),
+		MaxBudget: strategies.D(decimal.RequireFromString("3"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.ID
+	fx.Book.Set(strategiestest.Token, "0.30", "0.35")
+	fx.Placer.Set(func(p *strategiestest.Placer) { p.Status = "OPEN" }) // placed, not filled yet
+	out, err := fx.Engine.Execute(ctx, id, 1)
+	if err != nil || out.Kind != strategies.KindAction {
+		t.Fatalf("buy: %+v %v", out, err)
+	}
+	out, err = fx.Engine.Execute(ctx, id, 2)
+	if err != nil || out.Executed {
+		t.Fatalf("check while the buy is live: %+v %v", out, err)
+	}
+	st, err := fx.Store.StrategyByID(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Triggers != "" || st.Executions != 1 || st.Status != strategies.StatusActive {
+		t.Fatalf("after deciding nothing with the buy live: conditions %q, %d executions, %s", st.Triggers, st.Executions, st.Status)
+	}
+}

@@ -143,6 +143,11 @@ func (e *Engine) execute(ctx context.Context, id string, seq int, d *deferral) (
 			if err != nil {
 				return nil, nil, err
 			}
+			if pl.Conds != nil && len(conds) > 0 {
+				// What the plan waits for instead (its type's own are
+				// met now and would only decide this again).
+				conds = pl.Conds
+			}
 			u := &store.StrategyUpdate{LastEvaluatedAt: &now,
 				BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
 				Triggers: ptr(encodeConds(conds))}

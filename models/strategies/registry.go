@@ -177,7 +177,10 @@ type Plan struct {
 	Stop bool
 	// Conds, when set, are the conditions armed after this execution
 	// instead of the type's own (a PRICE_ALERT waiting for the price to
-	// come back within its bound).
+	// come back within its bound; a BUY_LOW_SELL_HIGH that cannot afford
+	// another lot waiting to sell). A plan that does nothing while its
+	// type's conditions are met sets them, or the met condition fires
+	// again at once.
 	Conds []Cond
 }
 
