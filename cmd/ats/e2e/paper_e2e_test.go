@@ -522,13 +522,19 @@ func TestPaperBesideLiveOnTheSandbox(t *testing.T) {
 	recurring := e.createStrategy(t, paper, map[string]any{"type": "RECURRING_BUY", "maxBudget": 10, "config": map[string]any{
 		"tokenId": yes, "amountPerInterval": 2, "interval": "1h", "priceLimit": 0.9}})
 	copier := e.createCopy(t, paper, target, map[string]any{"sizingMode": "fixed", "fixedAmount": 5, "copySells": false})
-	e.awaitStrategy(t, paper, recurring.ID, "bought", func(s apiStrategy) bool { return len(s.Executions) == 1 })
+	// An execution is listed once decided, its order still PENDING: each
+	// await below waits for the order's outcome before the price moves,
+	// or the order would meet the book the next step makes.
+	settled := func(s apiStrategy, n int) bool {
+		return len(s.Executions) == n && s.Executions[0].OrderStatus != nil && *s.Executions[0].OrderStatus != models.OrderPending
+	}
+	e.awaitStrategy(t, paper, recurring.ID, "bought", func(s apiStrategy) bool { return settled(s, 1) })
 	time.Sleep(300 * time.Millisecond) // the copier's workflow loads and the hub follows the target
 	e.setPrice(t, yes, "0.35")
 	e.awaitStrategy(t, paper, alert.ID, "completed", func(s apiStrategy) bool { return s.Status == "COMPLETED" })
 	e.awaitStrategy(t, paper, blsh.ID, "bought", func(s apiStrategy) bool { return len(s.Executions) == 1 && s.OpenSize.String() != "0" })
 	e.outsideTrade(t, yes, "BUY", "10", "0.4")
-	e.awaitStrategy(t, paper, copier, "copied", func(s apiStrategy) bool { return len(s.Executions) == 1 })
+	e.awaitStrategy(t, paper, copier, "copied", func(s apiStrategy) bool { return settled(s, 1) })
 	e.setPrice(t, yes, "0.65")
 	e.awaitStrategy(t, paper, blsh.ID, "sold", func(s apiStrategy) bool { return len(s.Executions) == 2 && s.OpenSize.String() == "0" })
 	venueSaw("the paper strategies")
