@@ -135,20 +135,7 @@ func TestLateBuyFillArmsTheSell(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := created.ID
-	conds := func() []strategies.Cond {
-		t.Helper()
-		st, err := fx.Store.StrategyByID(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []strategies.Cond
-		if st.Triggers != "" {
-			if err := json.Unmarshal([]byte(st.Triggers), &out); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return out
-	}
+	conds := func() []strategies.Cond { t.Helper(); return storedConds(t, fx, id) }
 	hasSell := func() bool {
 		for _, c := range conds() {
 			if c.Field == strategies.FieldBestBid && c.Op == strategies.OpAtOrAbove {
@@ -228,7 +215,7 @@ func TestDustLeftAfterTheSellIsNotHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 	fx.Book.Set(strategiestest.Token, "0.65", "0.67")
-	if out, err = fx.Engine.Execute(ctx, id, 2); err != nil || out.Kind != strategies.KindAction {
+	if out, err := fx.Engine.Execute(ctx, id, 2); err != nil || out.Kind != strategies.KindAction {
 		t.Fatalf("sell: %+v %v", out, err)
 	}
 	if r := fx.Placer.Requests[1]; r.Side != "SELL" || !r.Size.Equal(decimal.RequireFromString("5")) {
@@ -261,58 +248,29 @@ func TestDustLeftAfterTheSellIsNotHeld(t *testing.T) {
 // stays low. Only the sell is armed; once it sold, holding nothing, the
 // buy's condition is armed again and ends the strategy on its budget.
 func TestNoBudgetForAnotherLotArmsOnlyTheSell(t *testing.T) {
-	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
+	fx, id := shortOfALot(t, false)
 	ctx := context.Background()
-	svc := &strategiestest.Desk{Runs: noRunner{}, Service: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
-	// A lot costs up to 5 × 0.40 = $2; $3 buys one.
-	created, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "BUY_LOW_SELL_HIGH",
-		Config:    json.RawMessage(`{"tokenId":"1001","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":5,"maxOpenSize":10}`),
-		MaxBudget: strategies.D(decimal.RequireFromString("3"))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := created.ID
 	conds := func() (buy, sell bool) {
 		t.Helper()
-		st, err := fx.Store.StrategyByID(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var cs []strategies.Cond
-		if st.Triggers != "" {
-			if err := json.Unmarshal([]byte(st.Triggers), &cs); err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, c := range cs {
+		for _, c := range storedConds(t, fx, id) {
 			buy = buy || c.Field == strategies.FieldBestAsk && c.Op == strategies.OpAtOrBelow
 			sell = sell || c.Field == strategies.FieldBestBid && c.Op == strategies.OpAtOrAbove
 		}
 		return buy, sell
 	}
 
-	fx.Book.Set(strategiestest.Token, "0.30", "0.35")
-	out, err := fx.Engine.Execute(ctx, id, 1)
-	if err != nil || out.Kind != strategies.KindAction {
-		t.Fatalf("buy: %+v %v", out, err)
-	}
-	// The ask is still low: room for a second lot, $1.25 left for it.
-	out, err = fx.Engine.Execute(ctx, id, 2)
-	if err != nil || out.Executed {
-		t.Fatalf("check with no budget for a second lot: %+v %v", out, err)
-	}
 	if buy, sell := conds(); buy || !sell {
 		t.Fatalf("armed after deciding nothing: buy %v (met now: it would decide this again at once), sell %v", buy, sell)
 	}
 	fx.Book.Set(strategiestest.Token, "0.65", "0.67")
-	if out, err = fx.Engine.Execute(ctx, id, 2); err != nil || out.Kind != strategies.KindAction {
+	if out, err := fx.Engine.Execute(ctx, id, 2); err != nil || out.Kind != strategies.KindAction {
 		t.Fatalf("sell: %+v %v", out, err)
 	}
 	if buy, sell := conds(); !buy || sell {
 		t.Fatalf("armed after selling everything: buy %v, sell %v", buy, sell)
 	}
 	fx.Book.Set(strategiestest.Token, "0.30", "0.35")
-	out, err = fx.Engine.Execute(ctx, id, 3)
+	out, err := fx.Engine.Execute(ctx, id, 3)
 	if err != nil || out.Kind != strategies.KindSkip || out.State.Status != strategies.StatusCompleted {
 		t.Fatalf("holding nothing and unable to buy a lot: %+v %v", out, err)
 	}
@@ -322,8 +280,25 @@ func TestNoBudgetForAnotherLotArmsOnlyTheSell(t *testing.T) {
 // armed until it settles, and no skip is recorded meanwhile — the end on
 // the budget waits for what the buy fills.
 func TestNoBudgetForAnotherLotWhileTheBuyIsLiveArmsNothing(t *testing.T) {
-	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
+	fx, id := shortOfALot(t, true)
+	st, err := fx.Store.StrategyByID(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Triggers != "" || st.Executions != 1 || st.Status != strategies.StatusActive {
+		t.Fatalf("after deciding nothing with the buy live: conditions %q, %d executions, %s", st.Triggers, st.Executions, st.Status)
+	}
+}
+
+// shortOfALot creates a BUY_LOW_SELL_HIGH with room for two lots and the
+// budget for one (a lot costs up to 5 × 0.40 = $2, its budget is $3),
+// buys one at an ask of 0.35 (left live, not filled yet, when live) and
+// checks again at that ask: room for a second lot, $1.25 left for it, so
+// nothing is executed.
+func shortOfALot(t *testing.T, live bool) (*strategiestest.Env, string) {
+	t.Helper()
 	ctx := context.Background()
+	fx := strategiestest.New(t, storetest.NewSQLite(t), nil)
 	svc := &strategiestest.Desk{Runs: noRunner{}, Service: &strategies.Service{Store: fx.Store, Resolver: strategiestest.Resolver{}}}
 	created, err := svc.Create(ctx, fx.Actor(), strategies.CreateRequest{Type: "BUY_LOW_SELL_HIGH",
 		Config:    json.RawMessage(`{"tokenId":"1001","buyBelow":0.4,"sellAbove":0.6,"sizePerTrade":5,"maxOpenSize":10}`),
@@ -333,20 +308,33 @@ func TestNoBudgetForAnotherLotWhileTheBuyIsLiveArmsNothing(t *testing.T) {
 	}
 	id := created.ID
 	fx.Book.Set(strategiestest.Token, "0.30", "0.35")
-	fx.Placer.Set(func(p *strategiestest.Placer) { p.Status = "OPEN" }) // placed, not filled yet
-	out, err := fx.Engine.Execute(ctx, id, 1)
-	if err != nil || out.Kind != strategies.KindAction {
+	if live {
+		fx.Placer.Set(func(p *strategiestest.Placer) { p.Status = "OPEN" }) // placed, not filled yet
+	}
+	if out, err := fx.Engine.Execute(ctx, id, 1); err != nil || out.Kind != strategies.KindAction {
 		t.Fatalf("buy: %+v %v", out, err)
 	}
-	out, err = fx.Engine.Execute(ctx, id, 2)
-	if err != nil || out.Executed {
-		t.Fatalf("check while the buy is live: %+v %v", out, err)
+	if out, err := fx.Engine.Execute(ctx, id, 2); err != nil || out.Executed {
+		t.Fatalf("check with no budget for a second lot (buy live %v): %+v %v", live, out, err)
 	}
-	st, err := fx.Store.StrategyByID(ctx, id)
+	if live {
+		fx.Placer.Set(func(p *strategiestest.Placer) { p.Status = "" })
+	}
+	return fx, id
+}
+
+// storedConds are the conditions strategy id stores (what the triggers arm).
+func storedConds(t *testing.T, fx *strategiestest.Env, id string) []strategies.Cond {
+	t.Helper()
+	st, err := fx.Store.StrategyByID(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Triggers != "" || st.Executions != 1 || st.Status != strategies.StatusActive {
-		t.Fatalf("after deciding nothing with the buy live: conditions %q, %d executions, %s", st.Triggers, st.Executions, st.Status)
+	var out []strategies.Cond
+	if st.Triggers != "" {
+		if err := json.Unmarshal([]byte(st.Triggers), &out); err != nil {
+			t.Fatal(err)
+		}
 	}
+	return out
 }
