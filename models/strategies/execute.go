@@ -139,14 +139,9 @@ func (e *Engine) execute(ctx context.Context, id string, seq int, d *deferral) (
 			if err != nil {
 				return nil, nil, err
 			}
-			conds, err := e.conditions(ctx, tx, &next, cfg, buying)
+			conds, err := e.armedAfter(ctx, tx, &next, cfg, buying, pl)
 			if err != nil {
 				return nil, nil, err
-			}
-			if pl.Conds != nil && len(conds) > 0 {
-				// What the plan waits for instead (its type's own are
-				// met now and would only decide this again).
-				conds = pl.Conds
 			}
 			u := &store.StrategyUpdate{LastEvaluatedAt: &now,
 				BudgetUsedMicro: &next.BudgetUsedMicro, OpenSizeMicro: &next.OpenSizeMicro,
@@ -388,6 +383,18 @@ func (e *Engine) refreshIn(ctx context.Context, s *store.Store, st *models.Strat
 	return buying, nil
 }
 
+// armedAfter is what an execution that decided pl leaves armed for next:
+// the plan's own conditions when it set them (Plan.Conds) and next is
+// still ACTIVE, else its type's. A plan that decided nothing sets them
+// too, or its type's condition, met now, would fire at once and decide
+// the same again.
+func (e *Engine) armedAfter(ctx context.Context, s *store.Store, next *models.Strategy, c Config, buying int64, pl Plan) ([]Cond, error) {
+	if pl.Conds != nil && next.Status == StatusActive {
+		return pl.Conds, nil
+	}
+	return e.conditions(ctx, s, next, c, buying)
+}
+
 // record writes execution seq (with its order, if any), the budget, the
 // open size, the error count and the status in one transaction, with the
 // events they raise.
@@ -466,12 +473,9 @@ func (e *Engine) record(ctx context.Context, st *models.Strategy, c Config, seq 
 		} else if next.Status != StatusActive {
 			u.NextEvaluationAt = &time.Time{}
 		}
-		conds, err := e.conditions(ctx, tx, &next, c, buying)
+		conds, err := e.armedAfter(ctx, tx, &next, c, buying, pl)
 		if err != nil {
 			return nil, nil, err
-		}
-		if pl.Conds != nil && next.Status == StatusActive {
-			conds = pl.Conds
 		}
 		u.Triggers = ptr(encodeConds(conds))
 		if tr.Market != MarketNone && next.TokenID != "" {

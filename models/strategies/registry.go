@@ -175,8 +175,8 @@ type Plan struct {
 	// Stop puts the strategy in ERROR at once (a KindError that no retry
 	// can cure: a COPY_TRADE whose target is the user's own wallet).
 	Stop bool
-	// Conds, when set, are the conditions armed after this execution
-	// instead of the type's own (a PRICE_ALERT waiting for the price to
+	// Conds, when set (non-nil; empty arms none), are the conditions
+	// armed after this execution instead of the type's own (a PRICE_ALERT waiting for the price to
 	// come back within its bound; a BUY_LOW_SELL_HIGH that cannot afford
 	// another lot waiting to sell). A plan that does nothing while its
 	// type's conditions are met sets them, or the met condition fires

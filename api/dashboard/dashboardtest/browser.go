@@ -180,11 +180,19 @@ func (b *Browser) Text(sel string) string {
 func (b *Browser) See(want ...string) {
 	b.T.Helper()
 	txt := b.Text("main")
+	if w, ok := missing(txt, want); ok {
+		b.T.Fatalf("page %s does not say %q:\n%s", b.Path(), w, txt)
+	}
+}
+
+// missing is the first of want that txt does not contain (ok: one is).
+func missing(txt string, want []string) (string, bool) {
 	for _, w := range want {
 		if !strings.Contains(txt, w) {
-			b.T.Fatalf("page %s does not say %q:\n%s", b.Path(), w, txt)
+			return w, true
 		}
 	}
+	return "", false
 }
 
 // SeeSoon is See for what the page shows once work it does not wait for
@@ -194,12 +202,7 @@ func (b *Browser) SeeSoon(want ...string) {
 	b.T.Helper()
 	path := b.Path()
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Second) {
-		txt := b.Text("main")
-		all := true
-		for _, w := range want {
-			all = all && strings.Contains(txt, w)
-		}
-		if all {
+		if _, ok := missing(b.Text("main"), want); !ok {
 			return
 		}
 		b.Open(path)
